@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+# tma_verilate(<target> TOP <module> [SYSTEMC] [PREFIX <Vname>] [FILELIST <file.f>]
+#              [ARGS <extra verilator args>...])
+#   Verilates <module> from the RTL file list (default rtl/tma.f) into <target> with the house
+#   flags: -Wall --assert, x-randomisation, the lint waivers; FST tracing with TMA_WAVES and
+#   coverage with TMA_COVERAGE. With SYSTEMC, builds a SystemC model and links SystemC.
+find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+
+# Debian ships SystemC without a CMake package: tell Verilator's helper where it is.
+if(NOT DEFINED ENV{SYSTEMC_INCLUDE})
+  set(ENV{SYSTEMC_INCLUDE} /usr/include)
+endif()
+if(NOT DEFINED ENV{SYSTEMC_LIBDIR})
+  set(ENV{SYSTEMC_LIBDIR} /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE})
+endif()
+
+set(TMA_RTL_DIR ${CMAKE_SOURCE_DIR}/rtl)
+
+# tma_read_filelist(<out-var> <file.f>): the RTL sources of a file list, absolute paths,
+# in order. Lines: a path relative to rtl/, blank, or a # comment.
+function(tma_read_filelist out flist)
+  file(STRINGS ${flist} lines)
+  set(srcs)
+  foreach(l IN LISTS lines)
+    string(STRIP "${l}" l)
+    if(l STREQUAL "" OR l MATCHES "^#")
+      continue()
+    endif()
+    list(APPEND srcs ${TMA_RTL_DIR}/${l})
+  endforeach()
+  set(${out} ${srcs} PARENT_SCOPE)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${flist})
+endfunction()
+
+function(tma_verilate target)
+  cmake_parse_arguments(ARG "SYSTEMC" "TOP;PREFIX;FILELIST" "ARGS" ${ARGN})
+  if(NOT ARG_FILELIST)
+    set(ARG_FILELIST ${TMA_RTL_DIR}/tma.f)
+  endif()
+  if(NOT ARG_PREFIX)
+    set(ARG_PREFIX V${ARG_TOP})
+  endif()
+  tma_read_filelist(srcs ${ARG_FILELIST})
+  set(vargs -Wall --assert --x-assign unique --x-initial unique -O3
+      ${TMA_RTL_DIR}/lint/tma.vlt ${ARG_ARGS})
+  if(TMA_BROKEN_DUT)
+    list(APPEND vargs -DTMA_BROKEN_DUT)
+  endif()
+  set(opts)
+  if(TMA_WAVES)
+    list(APPEND opts TRACE_FST)
+  endif()
+  if(TMA_COVERAGE)
+    list(APPEND opts COVERAGE)
+  endif()
+  if(ARG_SYSTEMC)
+    list(APPEND opts SYSTEMC)
+  endif()
+  verilate(${target} ${opts}
+    PREFIX ${ARG_PREFIX}
+    TOP_MODULE ${ARG_TOP}
+    SOURCES ${srcs}
+    INCLUDE_DIRS ${TMA_RTL_DIR}/include
+    VERILATOR_ARGS ${vargs})
+  if(ARG_SYSTEMC)
+    verilator_link_systemc(${target})
+  endif()
+endfunction()
+
+# tma_systemc(<target>): link a plain (non-Verilated) target against SystemC.
+function(tma_link_systemc target)
+  target_include_directories(${target} PRIVATE $ENV{SYSTEMC_INCLUDE})
+  target_link_libraries(${target} PRIVATE $ENV{SYSTEMC_LIBDIR}/libsystemc.so)
+endfunction()

@@ -1,0 +1,9 @@
+# OpenTMA RTL file list, dependency ordered, paths relative to rtl/.
+# Read by CMake (cmake/TmaVerilate.cmake), tools/lint and the synthesis flow (synth/).
+# ---- packages ----
+pkg/tma_pkg.sv
+# ---- common stream cells (issue 2) ----
+common/tma_fifo.sv
+common/tma_spill_reg.sv
+common/tma_stream_arb.sv
+# ---- engine (issue 6) ----
