@@ -7,3 +7,11 @@ common/tma_fifo.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
 # ---- engine (issue 6) ----
+engine/tma_swizzle.sv
+engine/tma_nd_walker.sv
+engine/tma_burst_split.sv
+engine/tma_row_aligner.sv
+engine/tma_cmd_ctrl.sv
+engine/tma_cpl_unit.sv
+engine/tma_engine.sv
+engine/tma_sim_top.sv

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_assert.svh: assertion macros for OpenTMA RTL. Default clock clk_i, default disable
-// !rst_ni. Under SYNTHESIS every macro expands to nothing. Only the SVA subset that
-// Verilator 5.006 and Yosys 0.23 both accept is used (no ##N, no sequence blocks).
+// !rst_ni. Under SYNTHESIS every macro expands to nothing. Only the SVA subset accepted by
+// both Yosys 0.23 and Verilator 5.006 is used (no ##N, no sequence blocks).
+// (No comment line may start with the word Verilator: it is read as a meta-comment.)
 
 `ifndef TMA_ASSERT_SVH
 `define TMA_ASSERT_SVH

@@ -1,10 +1,158 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_pkg: types and constants shared by the OpenTMA RTL blocks.
+// Widths of every struct are given as integer parameters next to it (Yosys 0.23 cannot take
+// $bits of a type in a package); modules check them with TMA_ASSERT_INIT. docs/interfaces.md
+// describes every struct field by field.
 
 package tma_pkg;
 
   // Largest tensor rank the engine supports (PTX .1d .. .5d).
   localparam int unsigned MaxDims = 5;
+
+  // ---- Numbering shared with the C++ model (tma::model, cmodel/include/tma/types.h) ----
+  // Op
+  localparam logic [1:0] OpLoad     = 2'd0;
+  localparam logic [1:0] OpStore    = 2'd1;
+  localparam logic [1:0] OpReduce   = 2'd2;
+  localparam logic [1:0] OpPrefetch = 2'd3;
+  // LoadMode
+  localparam logic [2:0] ModeTile   = 3'd0;
+  // ErrorClass
+  localparam logic [3:0] ErrNone              = 4'd0;
+  localparam logic [3:0] ErrInvalidDescriptor = 4'd1;
+  localparam logic [3:0] ErrMisaligned        = 4'd2;
+  localparam logic [3:0] ErrMisalignedCoord   = 4'd3;
+  localparam logic [3:0] ErrInvalidCoord      = 4'd4;
+  localparam logic [3:0] ErrUnsupportedRed    = 4'd5;
+  localparam logic [3:0] ErrInvalidInstr      = 4'd6;
+  localparam logic [3:0] ErrUnsupported       = 4'd7;
+  localparam logic [3:0] ErrBusError          = 4'd8;
+  // Completion kinds (cpl_kind_o)
+  localparam logic [1:0] CplTx    = 2'd0;
+  localparam logic [1:0] CplError = 2'd1;
+  localparam logic [1:0] CplDone  = 2'd2;
+
+  // Internal swizzle function code (tma_swizzle): the Swizzle enum of the model.
+  localparam logic [2:0] SwzNone      = 3'd0;
+  localparam logic [2:0] Swz32B       = 3'd1;
+  localparam logic [2:0] Swz64B       = 3'd2;
+  localparam logic [2:0] Swz128B      = 3'd3;
+  localparam logic [2:0] Swz128BA32   = 3'd4;
+  localparam logic [2:0] Swz128BA32F8 = 3'd5;
+  localparam logic [2:0] Swz128BA64   = 3'd6;
+  localparam logic [2:0] Swz96B       = 3'd7;
+
+  // AXI IDs used on the read channel.
+  localparam logic [3:0] AxiIdData = 4'd0;  // tensor data reads (in order)
+  localparam logic [3:0] AxiIdDesc = 4'd1;  // descriptor fetches
+
+  // Largest row (box[0] x E = 256 x 8 bytes) and the field widths derived from it.
+  localparam int unsigned RowBytesW = 12;  // 0 .. 2048
+  localparam int unsigned BeatCntW  = 10;  // beats of one row, signed arithmetic margin
+
+  // ---- Per-dimension vectors (packed 2-D only inside structs, house style sec. 11) ----
+  typedef struct packed { logic [MaxDims-1:0][31:0] v; } dim32_t;
+  typedef struct packed { logic [2:0][15:0] v; } im2col_t;
+
+  // ---- Command stream: one decoded tensor instruction (DUT_INTERFACE.md) ----
+  typedef struct packed {
+    logic [1:0]  op;
+    logic [2:0]  mode;
+    logic [2:0]  redop;
+    logic [2:0]  dim;
+    logic [63:0] desc_addr;
+    dim32_t      coords;
+    im2col_t     im2col;
+    logic [31:0] smem_addr;
+    logic [31:0] mbar_addr;
+    logic        multicast;
+    logic [15:0] cta_mask;
+    logic [3:0]  issuer;
+    logic [3:0]  dst_cta;
+    logic [1:0]  cta_group;
+    logic [7:0]  tag;
+  } cmd_t;
+  localparam int unsigned CmdWidth = 2 + 3 + 3 + 3 + 64 + 160 + 48 + 32 + 32 + 1 + 16 + 4 + 4
+                                     + 2 + 8;
+
+  // ---- Completion information carried with a command to its end ----
+  typedef struct packed {
+    logic [1:0]  kind;      // CplTx / CplError / CplDone
+    logic [3:0]  err;       // error class when kind == CplError
+    logic [15:0] cta_mask;  // destinations of the complete-tx (kind CplTx)
+    logic [3:0]  cta;       // CTA named by an error / done completion (the issuer)
+    logic [31:0] mbar_addr;
+    logic [31:0] bytes;     // complete-tx bytes (full box, silicon D1)
+    logic [7:0]  tag;
+  } cpl_info_t;
+  localparam int unsigned CplInfoWidth = 2 + 4 + 16 + 4 + 32 + 32 + 8;
+
+  // One completion on the completion port.
+  typedef struct packed {
+    logic [1:0]  kind;
+    logic [3:0]  cta;
+    logic [31:0] mbar_addr;
+    logic [31:0] bytes;
+    logic [3:0]  err;
+    logic [7:0]  tag;
+  } cpl_t;
+  localparam int unsigned CplWidth = 2 + 4 + 32 + 32 + 4 + 8;
+
+  // ---- Walker job: everything the N-D walker needs, computed once at issue ----
+  // Index d of the per-dimension vectors is tensor dimension d; entry 0 is unused (dim 0 is
+  // not iterated: it becomes the row). Entries at or beyond the rank hold neutral values.
+  typedef struct packed { logic [MaxDims-1:0][63:0] v; } dim64_t;
+  typedef struct packed { logic [MaxDims-1:0][33:0] v; } dim34_t;
+  typedef struct packed { logic [MaxDims-1:0][8:0] v; } dim9_t;
+  typedef struct packed { logic [MaxDims-1:0][3:0] v; } dim4_t;
+
+  typedef struct packed {
+    logic                 marker;     // 1: no data; emit one row entry that only completes
+    logic [63:0]          gaddr;      // global address of byte 0 of the first row
+    dim64_t               step;       // es[d] * stride[d-1]: address step of dim d
+    dim34_t               coord;      // start coordinate of dim d (signed)
+    dim32_t               dim_m1;     // dims[d] - 1
+    dim9_t                box;        // box[d], 1 .. 256
+    dim4_t                es;         // element stride of dim d, 1 .. 8
+    logic [RowBytesW-1:0] row_bytes;  // L = box[0] x E
+    logic [RowBytesW-1:0] head;       // in-bounds bytes of a row start here ...
+    logic [RowBytesW-1:0] dend;       // ... and end here (head == dend: none)
+    logic [RowBytesW-1:0] pitch;      // shared-memory row pitch (row bytes or swizzle span)
+    logic [31:0]          smem_addr;  // shared address of the first row
+    logic                 fill_nan;   // OOB fill 0x7FF7 per 16 bits (else zero)
+    logic                 tf32;       // round 4-byte elements to tf32 (silicon D3)
+    logic [2:0]           swz;        // swizzle function (Swz*)
+    cpl_info_t            cpl;        // completion of the command
+  } job_t;
+
+  // ---- Row segment: one box row (walker -> burst splitter and aligner) ----
+  typedef struct packed {
+    logic                 has_data;   // 1: the row writes shared memory; 0: completion only
+    logic                 last;       // last entry of its command: completes it
+    logic [63:0]          gaddr;      // global address of the first in-bounds byte (row byte head)
+    logic [31:0]          smem_addr;  // logical (unswizzled) shared address of row byte 0
+    logic [RowBytesW-1:0] row_bytes;  // L
+    logic [RowBytesW-1:0] head;       // in-bounds bytes [head, dend); head == dend: no read
+    logic [RowBytesW-1:0] dend;
+    logic                 fill_nan;
+    logic                 tf32;
+    logic [2:0]           swz;
+    cpl_info_t            cpl;        // valid with last
+  } row_t;
+  localparam int unsigned RowWidth = 1 + 1 + 64 + 32 + 3 * RowBytesW + 1 + 1 + 3 + CplInfoWidth;
+
+  // ---- Read request of one row (splitter input) and one AXI4 burst (splitter output) ----
+  typedef struct packed {
+    logic [63:0]         addr;    // DataBytes-aligned
+    logic [BeatCntW-1:0] nbeats;  // >= 1
+  } rd_req_t;
+  localparam int unsigned RdReqWidth = 64 + BeatCntW;
+
+  typedef struct packed {
+    logic [63:0] addr;
+    logic [7:0]  len;   // beats - 1
+  } ar_t;
+  localparam int unsigned ArWidth = 64 + 8;
 
 endpackage

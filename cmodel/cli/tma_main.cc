@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `tma`: the command-line face of the OpenTMA reference model.
+//   tma run FILE...   replay golden cases (*.jsonl / *.jsonl.gz) and report pass/fail/skip
+//   tma exec ...      run one tensor instruction on a tensor map given as JSON, show the result
+//   tma version       print the version
+// Run `tma --help` or `tma <command> --help` for the options.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tma/golden.h"
+#include "tma/golden_replay.h"
+#include "tma/swizzle.h"
+#include "tma/tensor_copy.h"
+#include "tma/traversal.h"
+
+namespace tma::model {
+namespace {
+
+// Keep in step with project(opentma VERSION ...) in the top-level CMakeLists.txt.
+constexpr const char* kVersion = "0.1.0";
+
+// ---- Engines ----------------------------------------------------------------------------------
+// Every engine `tma run --engine NAME` can replay cases on. To add one (the Verilated RTL behind
+// the SystemC bench: `--engine rtl`), derive from CaseEngine (golden_replay.h), construct it
+// here, and add its name to kEngineNames.
+const char* const kEngineNames[] = {"model"};
+
+std::unique_ptr<CaseEngine> MakeEngine(const std::string& name) {
+  if (name == "model") {
+    return std::make_unique<ModelEngine>();
+  }
+  // if (name == "rtl") return MakeRtlEngine();   <- `--engine rtl` goes here
+  return nullptr;
+}
+
+// ---- tma run
+// -------------------------------------------------------------------------------------
+struct RunArgs {
+  std::vector<std::string> files;
+  std::string engine = "model";
+  std::string filter;
+  bool verbose = false;
+  std::string junit;
+  bool fail_on_skip = false;
+};
+
+struct CaseRecord {
+  std::string file;
+  const GoldenCase* c = nullptr;
+  ReplayResult r;
+};
+
+std::string XmlEscape(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += ch;
+    }
+  }
+  return o;
+}
+
+bool WriteJunit(const std::string& path, const std::string& engine,
+                const std::vector<CaseRecord>& recs) {
+  std::ofstream f(path);
+  if (!f) {
+    return false;
+  }
+  std::map<std::string, std::vector<const CaseRecord*>> by_file;
+  for (const CaseRecord& r : recs) {
+    by_file[r.file].push_back(&r);
+  }
+  f << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tma run\">\n";
+  for (const auto& [file, list] : by_file) {
+    int fails = 0, skips = 0;
+    for (const CaseRecord* r : list) {
+      fails += r->r.verdict == Verdict::kFail;
+      skips += r->r.verdict == Verdict::kSkip;
+    }
+    f << "  <testsuite name=\"" << XmlEscape(file) << "\" tests=\"" << list.size()
+      << "\" failures=\"" << fails << "\" skipped=\"" << skips << "\" errors=\"0\">\n";
+    for (const CaseRecord* r : list) {
+      f << "    <testcase classname=\"" << engine << "." << XmlEscape(file) << "\" name=\""
+        << XmlEscape(r->c->id) << "\"";
+      if (r->r.verdict == Verdict::kPass) {
+        f << "/>\n";
+        continue;
+      }
+      f << ">\n";
+      if (r->r.verdict == Verdict::kSkip) {
+        f << "      <skipped message=\"" << XmlEscape(r->r.reason) << "\"/>\n";
+      } else {
+        f << "      <failure message=\"" << XmlEscape(r->r.reason) << "\">";
+        for (const std::string& d : r->r.details) {
+          f << XmlEscape(d) << "\n";
+        }
+        f << "</failure>\n";
+      }
+      f << "    </testcase>\n";
+    }
+    f << "  </testsuite>\n";
+  }
+  f << "</testsuites>\n";
+  return static_cast<bool>(f);
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string o = "'";
+  for (char ch : s) {
+    if (ch == '\'') {
+      o += "'\\''";
+    } else {
+      o += ch;
+    }
+  }
+  return o + "'";
+}
+
+std::string RegexEscape(const std::string& s) {
+  static const std::string kSpecial = R"(\^$.|?*+()[]{})";
+  std::string o;
+  for (char ch : s) {
+    if (kSpecial.find(ch) != std::string::npos) {
+      o += '\\';
+    }
+    o += ch;
+  }
+  return o;
+}
+
+int CmdRun(const RunArgs& a) {
+  std::unique_ptr<CaseEngine> engine = MakeEngine(a.engine);
+  if (!engine) {
+    std::cerr << "tma run: unknown engine \"" << a.engine << "\" (available:";
+    for (const char* n : kEngineNames) {
+      std::cerr << " " << n;
+    }
+    std::cerr << ")\n";
+    return 2;
+  }
+  std::regex filter;
+  try {
+    filter = std::regex(a.filter.empty() ? std::string(".*") : a.filter);
+  } catch (const std::regex_error& e) {
+    std::cerr << "tma run: bad --filter regex: " << e.what() << "\n";
+    return 2;
+  }
+  std::vector<std::pair<std::string, std::vector<GoldenCase>>> files;
+  for (const std::string& path : a.files) {
+    std::vector<GoldenCase> cases;
+    std::string err;
+    if (!ReadGoldenFile(path, &cases, &err)) {
+      std::cerr << "tma run: " << err << "\n";
+      return 2;
+    }
+    files.emplace_back(path, std::move(cases));
+  }
+  std::vector<CaseRecord> recs;
+  for (const auto& [path, cases] : files) {
+    for (const GoldenCase& c : cases) {
+      if (!std::regex_search(c.id, filter)) {
+        continue;
+      }
+      CaseRecord rec;
+      rec.file = path;
+      rec.c = &c;
+      rec.r = ReplayCase(c, *engine);
+      if (a.verbose || rec.r.verdict != Verdict::kPass) {
+        std::cout << ToString(rec.r.verdict) << "  " << c.id;
+        if (rec.r.verdict == Verdict::kSkip) {
+          std::cout << "  (" << rec.r.reason << ")";
+        }
+        std::cout << "\n";
+      }
+      if (rec.r.verdict == Verdict::kFail) {
+        const size_t shown = a.verbose ? rec.r.details.size() : 1;
+        for (size_t i = 0; i < rec.r.details.size() && i < shown; ++i) {
+          std::cout << "      " << rec.r.details[i] << "\n";
+        }
+        if (!a.verbose && rec.r.details.size() > 1) {
+          std::cout << "      (+" << rec.r.details.size() - 1 << " more; --verbose shows all)\n";
+        }
+        std::cout << "      replay: tma run " << ShellQuote(path) << " --filter "
+                  << ShellQuote("^" + RegexEscape(c.id) + "$") << " --verbose\n";
+      }
+      recs.push_back(std::move(rec));
+    }
+  }
+  // Summary per (op, mode).
+  struct Count {
+    int pass = 0, fail = 0, skip = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Count> table;
+  Count total;
+  for (const CaseRecord& r : recs) {
+    Count& k = table[{ToString(r.c->op), ToString(r.c->mode)}];
+    int Count::*field = r.r.verdict == Verdict::kPass   ? &Count::pass
+                        : r.r.verdict == Verdict::kFail ? &Count::fail
+                                                        : &Count::skip;
+    k.*field += 1;
+    total.*field += 1;
+  }
+  std::printf("\n%-10s %-16s %6s %6s %6s\n", "op", "mode", "pass", "fail", "skip");
+  for (const auto& [key, k] : table) {
+    std::printf("%-10s %-16s %6d %6d %6d\n", key.first.c_str(), key.second.c_str(), k.pass, k.fail,
+                k.skip);
+  }
+  std::printf("%-10s %-16s %6d %6d %6d\n", "total", "", total.pass, total.fail, total.skip);
+  std::printf("engine %s, %zu file(s), %zu case(s) run\n", engine->Name().c_str(), files.size(),
+              recs.size());
+  if (!a.junit.empty() && !WriteJunit(a.junit, engine->Name(), recs)) {
+    std::cerr << "tma run: cannot write " << a.junit << "\n";
+    return 2;
+  }
+  if (recs.empty()) {
+    std::cerr << "tma run: no case ran (empty files, or --filter matched nothing)\n";
+    return 1;
+  }
+  if (total.fail > 0 || (a.fail_on_skip && total.skip > 0)) {
+    return 1;
+  }
+  return 0;
+}
+
+// ---- tma exec
+// ------------------------------------------------------------------------------------
+struct ExecArgs {
+  std::string map_file;
+  std::vector<int64_t> coords;
+  std::vector<int64_t> im2col;
+  std::string op = "load";
+  std::string redop = "add";
+  std::string mode = "tile";
+  std::string arch = "sm_90";
+  int64_t smem_bytes = -1;
+  int64_t dst = 0;
+  int64_t global_bytes = -1;
+  int64_t global_offset = 0;
+  std::string global_fill = "splitmix64:1";
+  std::string smem_fill = "const:165";
+  int ctas = 1;
+  int issuer = 0;
+  int64_t mask = -1;
+  int dst_cta = -1;
+  bool log_effects = false;
+  bool element_clip = false;
+};
+
+bool ParseFillSpec(const std::string& s, GoldenFill* f) {
+  size_t colon = s.find(':');
+  if (colon == std::string::npos) {
+    return false;
+  }
+  std::string kind = s.substr(0, colon);
+  uint64_t v = 0;
+  try {
+    v = std::stoull(s.substr(colon + 1), nullptr, 0);
+  } catch (...) {
+    return false;
+  }
+  if (kind == "splitmix64" || kind == "values") {
+    f->kind = kind == "values" ? GoldenFill::Kind::kValues : GoldenFill::Kind::kSplitmix64;
+    f->seed = v;
+    return true;
+  }
+  if (kind == "const" && v <= 255) {
+    f->kind = GoldenFill::Kind::kConst;
+    f->value = static_cast<uint32_t>(v);
+    return true;
+  }
+  return false;
+}
+
+void HexDump(const std::vector<uint8_t>& b, uint64_t from, uint64_t to, const char* label) {
+  to = std::min<uint64_t>(to, b.size());
+  for (uint64_t row = from & ~15ull; row < to; row += 16) {
+    std::printf("%s %06llx:", label, static_cast<unsigned long long>(row));
+    for (uint64_t i = row; i < row + 16 && i < b.size(); ++i) {
+      std::printf("%s%02x", (i % 16 == 8) ? "  " : " ", b[i]);
+    }
+    std::printf("\n");
+  }
+}
+
+std::string Coords(const std::array<int64_t, kMaxRank>& a, int n) {
+  std::string s = "(";
+  for (int i = 0; i < n; ++i) {
+    s += (i ? "," : "") + std::to_string(a[static_cast<size_t>(i)]);
+  }
+  return s + ")";
+}
+
+int CmdExec(const ExecArgs& a) {
+  // The map: a JSON file holding the golden `tensor` object, or an object with a "tensor" key
+  // (a golden case works). Optional "global_offset" / "global_bytes" place the buffer.
+  std::ifstream in(a.map_file);
+  if (!in) {
+    std::cerr << "tma exec: cannot open " << a.map_file << "\n";
+    return 2;
+  }
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << "tma exec: " << a.map_file << ": not JSON: " << e.what() << "\n";
+    return 2;
+  }
+  nlohmann::json tensor = j.contains("tensor") ? j["tensor"] : j;
+  // Build a golden case around it and let the normal parser check everything.
+  nlohmann::json cj = nlohmann::json::object();
+  cj["id"] = "exec";
+  cj["op"] = a.op;
+  if (a.op == "reduce") {
+    cj["redop"] = a.redop;
+  }
+  cj["mode"] = a.mode;
+  cj["tensor"] = tensor;
+  cj["coords"] = a.coords;
+  cj["im2col"] = a.im2col;
+  cj["global"] = {{"bytes", 0}, {"offset", 0}, {"fill", "const"}, {"value", 0}};
+  cj["smem"] = {{"bytes", 0}, {"dst", a.dst}, {"fill", "const"}, {"value", 0}};
+  cj["expect"] = nlohmann::json::object();
+  cj["arch"] = a.arch;
+  if (a.ctas > 1 || a.mask >= 0) {
+    cj["cluster"] = {{"ctas", a.ctas}, {"issuer", a.issuer}};
+    if (a.mask >= 0) {
+      cj["cluster"]["cta_mask"] = a.mask;
+    }
+  }
+  if (a.dst_cta >= 0) {
+    cj["dst_cta"] = a.dst_cta;
+  }
+  if (a.element_clip) {
+    cj["store_clip"] = "element";
+  }
+  GoldenCase c;
+  std::string err;
+  if (!ParseGoldenCase(cj, &c, &err)) {
+    std::cerr << "tma exec: " << err << "\n";
+    return 2;
+  }
+  if (!ParseFillSpec(a.global_fill, &c.global.fill) || !ParseFillSpec(a.smem_fill, &c.smem->fill)) {
+    std::cerr << "tma exec: a fill is KIND:N with KIND splitmix64, values or const\n";
+    return 2;
+  }
+  TensorMap map;
+  Status st = CaseTensorMap(c, kGoldenGlobalBase, &map);
+  TensorInstr ins = CaseInstr(c);
+  TraversalPlan plan;
+  if (st.ok()) {
+    plan = PlanTraversal(map, ins);
+  }
+  // Buffer sizes: given, or large enough for the tensor and the box.
+  const uint64_t esize = static_cast<uint64_t>(ElementBytes(map.dtype));
+  uint64_t gbytes = map.dims[0] * esize;
+  if (map.rank > 1) {
+    gbytes = std::max(gbytes, map.dims[static_cast<size_t>(map.rank - 1)] *
+                                  map.strides[static_cast<size_t>(map.rank - 2)]);
+  }
+  c.global.offset = static_cast<uint64_t>(a.global_offset);
+  c.global.bytes = a.global_bytes >= 0 ? static_cast<uint64_t>(a.global_bytes)
+                                       : ((gbytes + c.global.offset + 255) & ~255ull);
+  uint64_t footprint = plan.ok ? plan.num_rows * plan.row_pitch : 0;
+  c.smem->bytes = a.smem_bytes >= 0
+                      ? static_cast<uint32_t>(a.smem_bytes)
+                      : static_cast<uint32_t>(std::max<uint64_t>(
+                            128, (static_cast<uint64_t>(a.dst) + footprint + 127) & ~127ull));
+  st = CaseTensorMap(c, kGoldenGlobalBase, &map);
+  std::vector<uint8_t> g0, s0;
+  if (!GenerateFill(c.global.fill, map.dtype, c.global.bytes, &g0, &err) ||
+      !GenerateFill(c.smem->fill, map.dtype, c.smem->bytes, &s0, &err)) {
+    std::cerr << "tma exec: " << err << "\n";
+    return 2;
+  }
+  FlatGlobalMemory global(kGoldenGlobalBase, g0);
+  FlatSharedMemory smem(c.NumCtas(), s0);
+  std::printf("instruction: %s %s, %dd, coords", ToString(c.op), ToString(c.mode), ins.dim);
+  for (int32_t v : c.coords) {
+    std::printf(" %d", v);
+  }
+  std::printf(
+      "; global buffer %llu B at 0x%llx (tensor at +%llu); smem window %u B x %d CTA(s), "
+      "%s at %u\n",
+      static_cast<unsigned long long>(c.global.bytes),
+      static_cast<unsigned long long>(kGoldenGlobalBase),
+      static_cast<unsigned long long>(c.global.offset), c.smem->bytes, c.NumCtas(),
+      c.op == Op::kLoad ? "dstMem" : "srcMem", c.smem->dst);
+  ModelEngine engine;
+  if (a.log_effects) {
+    engine.set_on_effect(
+        [](const Effect& e) { std::printf("effect: %s\n", e.ToString().c_str()); });
+  }
+  CaseOutcome out = engine.Run(c, global, smem);
+  if (!out.status.ok()) {
+    std::printf("result: %s\n", out.status.ToString().c_str());
+    return 1;
+  }
+  std::printf("result: ok\n");
+  for (const CompleteTx& t : out.complete_tx) {
+    std::printf("complete_tx: CTA %d mbarrier +%u: %u bytes\n", t.cta, t.mbar_addr, t.bytes);
+  }
+  if (c.op == Op::kLoad) {
+    for (int cta : DestinationCtas(c)) {
+      std::printf("-- shared window of CTA %d, bytes %u..%llu --\n", cta, c.smem->dst,
+                  static_cast<unsigned long long>(c.smem->dst + footprint));
+      HexDump(smem.window(cta), c.smem->dst, c.smem->dst + footprint, "smem");
+    }
+  } else if (c.op != Op::kPrefetch) {
+    std::printf("-- global bytes that changed (buffer offsets) --\n");
+    const std::vector<uint8_t>& g = global.bytes();
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (g[i] != g0[i]) {
+        size_t k = i;
+        while (k < g.size() && g[k] != g0[k]) {
+          ++k;
+        }
+        std::printf("global +%zu: %s\n", i, ToHex(g.data() + i, k - i).c_str());
+        i = k;
+      }
+    }
+  }
+  // The box, one row per line with the element values, for small boxes.
+  if (plan.ok && c.op != Op::kPrefetch && plan.num_rows <= 64 && plan.units <= 32) {
+    const int cta = c.op == Op::kLoad ? DestinationCtas(c).front() : c.Issuer();
+    const std::vector<uint8_t>& w = smem.window(cta);
+    std::printf(
+        "-- box view (%s, CTA %d): row: tensor coords of the row's first element: "
+        "values --\n",
+        c.op == Op::kLoad ? "destination" : "source", cta);
+    ForEachRow(map, ins, plan, [&](const RowVisit& r) {
+      std::printf("row %3llu %-22s%s:", static_cast<unsigned long long>(r.index),
+                  Coords(r.coords, map.rank).c_str(), r.row_oob ? " OOB" : "");
+      for (uint32_t u = 0; u < plan.units; ++u) {
+        std::printf(" ");
+        for (uint32_t b = plan.layout.unit_sbytes; b-- > 0;) {  // little-endian value
+          uint32_t off = SwizzleAddress(
+              c.smem->dst + r.smem_offset + u * plan.layout.unit_sbytes + b, map.swizzle);
+          std::printf("%02x", off < w.size() ? w[off] : 0);
+        }
+      }
+      std::printf("\n");
+    });
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace tma::model
+
+int main(int argc, char** argv) {
+  using namespace tma::model;
+  CLI::App app{
+      "tma: the OpenTMA reference model of the GPU Tensor Memory Accelerator "
+      "(PTX cp.async.bulk.tensor).\n"
+      "It replays known-answer cases and runs single tensor instructions on a model of the "
+      "engine's data semantics, written from the PTX text and H100 measurements.\n"
+      "Examples:\n"
+      "  tma run tests/vectors/hand/*.jsonl          replay every hand-written case\n"
+      "  tma run cases.jsonl.gz --filter '^tile2d-'  only the cases whose id matches\n"
+      "  tma exec --map map.json --coords=-8,-3      one load; map.json holds a tensor object\n"
+      "Case format: docs/golden-cases.md."};
+  app.require_subcommand(1);
+
+  RunArgs run;
+  CLI::App* run_cmd =
+      app.add_subcommand("run", "Replay golden cases through an engine and compare with expect");
+  run_cmd->add_option("files", run.files, "Case files (*.jsonl or *.jsonl.gz)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  run_cmd->add_option("--engine", run.engine, "Engine to replay on (model)");
+  run_cmd->add_option("--filter", run.filter, "Only cases whose id matches this ECMAScript regex");
+  run_cmd->add_flag("-v,--verbose", run.verbose, "Print every case and every failed check");
+  run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");
+  run_cmd->add_flag("--fail-on-skip", run.fail_on_skip,
+                    "Exit non-zero when a case is skipped (engine cannot run it)");
+  run_cmd->footer(
+      "Exit status: 0 all cases passed or skipped, 1 a case failed or no case ran, 2 usage or "
+      "file error.\nA skipped case is one the engine cannot run (it is never counted as a pass).");
+
+  ExecArgs ex;
+  CLI::App* exec_cmd = app.add_subcommand(
+      "exec", "Run one tensor instruction on a tensor map given as JSON and show the result");
+  exec_cmd
+      ->add_option("--map", ex.map_file,
+                   "JSON file: a golden-case `tensor` object (dtype, rank, dims, strides, box, "
+                   "...), or any object with a \"tensor\" key")
+      ->required()
+      ->check(CLI::ExistingFile);
+  exec_cmd->add_option("--coords", ex.coords, "tensorCoords, innermost first, e.g. --coords=-8,-3")
+      ->required()
+      ->delimiter(',');
+  exec_cmd->add_option("--im2col", ex.im2col, "im2colInfo offsets (im2col modes), e.g. 1,0")
+      ->delimiter(',');
+  exec_cmd->add_option("--op", ex.op, "load | store | reduce | prefetch")
+      ->check(CLI::IsMember({"load", "store", "reduce", "prefetch"}));
+  exec_cmd->add_option("--redop", ex.redop, "add | min | max | inc | dec | and | or | xor");
+  exec_cmd->add_option("--mode", ex.mode,
+                       "tile | im2col | im2col::w | im2col::w::128 | tile::gather4 | "
+                       "tile::scatter4 | im2col_no_offs");
+  exec_cmd->add_option("--arch", ex.arch, "sm_90 (default), sm_100a, ...");
+  exec_cmd->add_option("--smem-bytes", ex.smem_bytes,
+                       "Shared window bytes per CTA (default: just enough for the box)");
+  exec_cmd->add_option("--dst", ex.dst, "dstMem / srcMem offset in the window (default 0)");
+  exec_cmd->add_option("--global-bytes", ex.global_bytes, "Global buffer bytes (default: tensor)");
+  exec_cmd->add_option("--global-offset", ex.global_offset,
+                       "Tensor address minus buffer start (default 0)");
+  exec_cmd->add_option("--global-fill", ex.global_fill,
+                       "splitmix64:SEED | const:BYTE | values:SEED (default splitmix64:1)");
+  exec_cmd->add_option("--smem-fill", ex.smem_fill, "Initial shared memory (default const:165)");
+  exec_cmd->add_option("--ctas", ex.ctas, "Cluster size (default 1)");
+  exec_cmd->add_option("--issuer", ex.issuer, "Issuing CTA's %cluster_ctarank (default 0)");
+  exec_cmd->add_option("--mask", ex.mask, "Multicast ctaMask (makes the load .multicast::cluster)");
+  exec_cmd->add_option("--dst-cta", ex.dst_cta, "Destination CTA of a non-multicast load");
+  exec_cmd->add_flag("--element-clip", ex.element_clip,
+                     "Stores/reductions clip per element instead of per 16-byte granule");
+  exec_cmd->add_flag("--log-effects", ex.log_effects, "Print one line per memory write");
+
+  CLI::App* version_cmd = app.add_subcommand("version", "Print the version and exit");
+
+  // `tma regress` (run the regression suites: vectors x engines, with a summary) is added here
+  // by its owner: a subcommand object, its options, and a branch below.
+
+  CLI11_PARSE(app, argc, argv);
+  if (version_cmd->parsed()) {
+    std::printf("tma %s (OpenTMA reference model; golden-case format version 1)\n", kVersion);
+    return 0;
+  }
+  if (run_cmd->parsed()) {
+    return CmdRun(run);
+  }
+  if (exec_cmd->parsed()) {
+    return CmdExec(ex);
+  }
+  return 2;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_fifo: a synchronous valid/ready FIFO of Depth entries (any Depth >= 1), with an optional
+// fall-through mode and a synchronous flush.
+//
+// FallThrough = 0: the output is registered; an item written in cycle t is visible at t+1. With
+//   Depth 1 the FIFO moves at most one item every two cycles; Depth >= 2 gives full throughput.
+// FallThrough = 1: an item entering an empty FIFO appears on the output in the same cycle
+//   (out_valid_o and out_data_o then depend combinationally on the input). Full throughput
+//   from Depth 1 on.
+// in_ready_o never depends on out_ready_i (a full FIFO takes nothing, even while it is popped).
+// clr_i empties the FIFO at the next clock edge; while clr_i is high no handshake happens on
+// either side (in_ready_o and out_valid_o are low), so no item is lost or duplicated.
+
+`include "tma_assert.svh"
+
+module tma_fifo #(
+  parameter  int unsigned Width       = 32,
+  parameter  int unsigned Depth       = 2,
+  parameter  int unsigned FallThrough = 0,     // 0 or 1
+  localparam int unsigned PtrWidth    = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int unsigned UsageWidth  = $clog2(Depth + 1)
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  clr_i,       // synchronous flush
+  // Input stream
+  input  logic                  in_valid_i,
+  output logic                  in_ready_o,
+  input  logic [Width-1:0]      in_data_i,
+  // Output stream
+  output logic                  out_valid_o,
+  input  logic                  out_ready_i,
+  output logic [Width-1:0]      out_data_o,
+  // Number of items stored
+  output logic [UsageWidth-1:0] usage_o
+);
+
+  // ---- Signals ----
+  logic [Width-1:0]      mem_q [Depth];
+  logic [PtrWidth-1:0]   rd_ptr_d, rd_ptr_q;
+  logic [PtrWidth-1:0]   wr_ptr_d, wr_ptr_q;
+  logic [UsageWidth-1:0] usage_d, usage_q;
+  logic                  empty, full;
+  logic                  bypass;          // fall-through: the input goes straight to the output
+  logic                  push, pop;       // handshakes on the input and output side
+  logic                  write;           // the input item is stored
+
+  // ---- Status and handshakes ----
+  assign empty  = (usage_q == '0);
+  assign full   = (usage_q == UsageWidth'(Depth));
+  assign bypass = (FallThrough != 0) && empty;
+
+  assign in_ready_o  = !full && !clr_i;
+  assign out_valid_o = !clr_i && (!empty || (bypass && in_valid_i));
+  assign out_data_o  = bypass ? in_data_i : mem_q[rd_ptr_q];
+  assign usage_o     = usage_q;
+
+  assign push  = in_valid_i && in_ready_o;
+  assign pop   = out_valid_o && out_ready_i;
+  // A fall-through item that leaves in the cycle it arrives is never stored.
+  assign write = push && !(bypass && pop);
+
+  // ---- Next state ----
+  always_comb begin : proc_next
+    rd_ptr_d = rd_ptr_q;
+    wr_ptr_d = wr_ptr_q;
+    usage_d  = usage_q;
+    if (clr_i) begin
+      rd_ptr_d = '0;
+      wr_ptr_d = '0;
+      usage_d  = '0;
+    end else begin
+      if (write) begin
+        wr_ptr_d = (wr_ptr_q == PtrWidth'(Depth - 1)) ? '0 : wr_ptr_q + PtrWidth'(1);
+      end
+      if (pop && !bypass) begin
+        rd_ptr_d = (rd_ptr_q == PtrWidth'(Depth - 1)) ? '0 : rd_ptr_q + PtrWidth'(1);
+      end
+      if (write && !(pop && !bypass)) begin
+        usage_d = usage_q + UsageWidth'(1);
+      end else if (!write && pop && !bypass) begin
+        usage_d = usage_q - UsageWidth'(1);
+      end
+    end
+  end
+
+  // ---- Flops ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ctrl
+    if (!rst_ni) begin
+      rd_ptr_q <= '0;
+      wr_ptr_q <= '0;
+      usage_q  <= '0;
+    end else begin
+      rd_ptr_q <= rd_ptr_d;
+      wr_ptr_q <= wr_ptr_d;
+      usage_q  <= usage_d;
+    end
+  end
+
+  // Storage: data flops without reset, written element by element.
+  always_ff @(posedge clk_i) begin : proc_mem
+    for (int unsigned i = 0; i < Depth; i++) begin
+      if (write && (wr_ptr_q == PtrWidth'(i))) begin
+        mem_q[i] <= in_data_i;
+      end
+    end
+  end
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(WidthPositive_A, Width >= 1)
+  `TMA_ASSERT_INIT(DepthPositive_A, Depth >= 1)
+  `TMA_ASSERT_INIT(FallThroughBool_A, FallThrough <= 1)
+  // Output stream contract (a flush may withdraw the output).
+  `TMA_ASSERT(OutStable_A, (out_valid_o && !out_ready_i && !clr_i) |=>
+              (clr_i || (out_valid_o && $stable(out_data_o))))
+  // Input stream contract, required of the upstream (a flush may withdraw the input).
+  `TMA_ASSERT(InStable_A, (in_valid_i && !in_ready_o && !clr_i) |=>
+              (clr_i || (in_valid_i && $stable(in_data_i))))
+  // No overflow, no underflow, and the pointers agree with the count.
+  `TMA_ASSERT(UsageInRange_A, usage_q <= UsageWidth'(Depth))
+  `TMA_ASSERT_NEVER(Overflow_A, write && full)
+  `TMA_ASSERT_NEVER(Underflow_A, pop && empty && !bypass)
+  `TMA_ASSERT(PtrsInRange_A, (32'(rd_ptr_q) < Depth) && (32'(wr_ptr_q) < Depth))
+  `TMA_ASSERT(PtrsMatchUsage_A, (32'(wr_ptr_q) + Depth - 32'(rd_ptr_q)) % Depth ==
+              32'(usage_q) % Depth)
+  `TMA_COVER(Full_C, full)
+  `TMA_COVER(FullPushPop_C, full && pop && in_valid_i)
+
+endmodule

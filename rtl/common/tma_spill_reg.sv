@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_spill_reg: a two-entry register slice that cuts both the valid/data path and the ready
+// path of a stream at full throughput (the semantics of common_cells spill_register).
+//
+// Register A takes every input item; while register B is empty, A drives the output. When the
+// output stalls, A's item moves to B, so A can still take one more item: in_ready_o depends
+// only on flops (it is low only when both registers hold an item), and out_valid_o/out_data_o
+// come straight from flops. With an always-valid source and an always-ready sink it moves one
+// item per cycle, with one cycle of latency. Bypass = 1 turns the cell into wires.
+
+`include "tma_assert.svh"
+
+module tma_spill_reg #(
+  parameter int unsigned Width  = 32,
+  parameter int unsigned Bypass = 0      // 0: register slice, 1: wires
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // Input stream
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width-1:0] in_data_i,
+  // Output stream
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width-1:0] out_data_o
+);
+
+  if (Bypass != 0) begin : gen_bypass
+    assign out_valid_o = in_valid_i;
+    assign in_ready_o  = out_ready_i;
+    assign out_data_o  = in_data_i;
+
+    // Clock and reset are used only by the assertions.
+    logic unused_clk_rst;
+    assign unused_clk_rst = clk_i ^ rst_ni;
+  end else begin : gen_spill
+    // ---- Signals ----
+    logic             a_full_d, a_full_q;
+    logic             b_full_d, b_full_q;
+    logic [Width-1:0] a_data_q, b_data_q;
+    logic             a_fill, a_drain;   // A takes an input item; A's item leaves A
+    logic             b_fill, b_drain;   // B takes A's item; B's item leaves on the output
+
+    // ---- Control ----
+    assign a_fill  = in_valid_i && in_ready_o;
+    assign a_drain = a_full_q && !b_full_q;           // to the output, or into B if stalled
+    assign b_fill  = a_drain && !out_ready_i;
+    assign b_drain = b_full_q && out_ready_i;
+
+    assign a_full_d = a_fill || (a_full_q && !a_drain);
+    assign b_full_d = b_fill || (b_full_q && !b_drain);
+
+    assign in_ready_o  = !a_full_q || !b_full_q;
+    assign out_valid_o = a_full_q || b_full_q;
+    assign out_data_o  = b_full_q ? b_data_q : a_data_q;   // B always holds the older item
+
+    // ---- Flops ----
+    always_ff @(posedge clk_i or negedge rst_ni) begin : proc_full
+      if (!rst_ni) begin
+        a_full_q <= 1'b0;
+        b_full_q <= 1'b0;
+      end else begin
+        a_full_q <= a_full_d;
+        b_full_q <= b_full_d;
+      end
+    end
+
+    // Data flops without reset.
+    always_ff @(posedge clk_i) begin : proc_data
+      if (a_fill) begin
+        a_data_q <= in_data_i;
+      end
+      if (b_fill) begin
+        b_data_q <= a_data_q;
+      end
+    end
+
+    // ---- Assertions ----
+    // An item in A or B is never overwritten before it has left.
+    `TMA_ASSERT_NEVER(NoOverwriteA_A, a_fill && a_full_q && !a_drain)
+    `TMA_ASSERT_NEVER(NoOverwriteB_A, b_fill && b_full_q && !b_drain)
+    // Ready is low only when both registers are full.
+    `TMA_ASSERT(ReadyLowOnlyFull_A, !in_ready_o |-> (a_full_q && b_full_q))
+    `TMA_COVER(BothFull_C, a_full_q && b_full_q)
+  end
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(WidthPositive_A, Width >= 1)
+  `TMA_ASSERT_INIT(BypassBool_A, Bypass <= 1)
+  `TMA_ASSERT_STABLE(OutStable_A, out_valid_o, out_ready_i, out_data_o)
+  // Input stream contract, required of the upstream.
+  `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
+
+endmodule

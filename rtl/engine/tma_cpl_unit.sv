@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_cpl_unit: turns the completion information of a finished command into completions:
+// one complete-tx per destination CTA of the mask (lowest CTA first), or one error / done
+// completion naming the issuing CTA.
+
+`include "tma_assert.svh"
+
+module tma_cpl_unit (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // Finished commands
+  input  logic               info_valid_i,
+  output logic               info_ready_o,
+  input  tma_pkg::cpl_info_t info_i,
+  // Completions
+  output logic               cpl_valid_o,
+  input  logic               cpl_ready_i,
+  output tma_pkg::cpl_t      cpl_o
+);
+
+  logic               act_d, act_q;
+  tma_pkg::cpl_info_t info_d, info_q;
+  logic [15:0]        left_d, left_q;    // CTAs still to signal (complete-tx)
+  logic [3:0]         low;               // lowest CTA in left_q
+  logic               final_cpl;         // the completion on the output is the command's last
+
+  always_comb begin : proc_low
+    low = '0;
+    for (int i = 15; i >= 0; i--) begin
+      if (left_q[i]) low = 4'(i);
+    end
+  end
+
+  always_comb begin : proc_out
+    cpl_o           = '0;
+    cpl_o.kind      = info_q.kind;
+    cpl_o.mbar_addr = info_q.mbar_addr;
+    cpl_o.tag       = info_q.tag;
+    if (info_q.kind == tma_pkg::CplTx) begin
+      cpl_o.cta   = low;
+      cpl_o.bytes = info_q.bytes;
+    end else begin
+      cpl_o.cta = info_q.cta;
+      cpl_o.err = (info_q.kind == tma_pkg::CplError) ? info_q.err : tma_pkg::ErrNone;
+    end
+  end
+
+  assign cpl_valid_o = act_q;
+  assign final_cpl   = (info_q.kind != tma_pkg::CplTx) || ((left_q & (left_q - 16'd1)) == '0);
+  assign info_ready_o = !act_q || (cpl_ready_i && final_cpl);
+
+  always_comb begin : proc_next
+    act_d  = act_q;
+    info_d = info_q;
+    left_d = left_q;
+    if (act_q && cpl_ready_i) begin
+      left_d = left_q & (left_q - 16'd1);   // clear the lowest set bit
+      if (final_cpl) act_d = 1'b0;
+    end
+    if (info_valid_i && info_ready_o) begin
+      // A complete-tx with an empty mask signals nothing (the controller rejects it).
+      act_d  = (info_i.kind != tma_pkg::CplTx) || (info_i.cta_mask != '0);
+      info_d = info_i;
+      left_d = info_i.cta_mask;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
+    if (!rst_ni) begin
+      act_q  <= 1'b0;
+      info_q <= '0;
+      left_q <= '0;
+    end else begin
+      act_q  <= act_d;
+      info_q <= info_d;
+      left_q <= left_d;
+    end
+  end
+
+  `TMA_ASSERT_STABLE(CplHeld_A, cpl_valid_o, cpl_ready_i, cpl_o)
+
+endmodule

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_nd_walker: expands one tile job into its box rows, one row per cycle, with adds only.
+// Dimension 0 is the row (its in-bounds byte range [head, dend) is fixed per job); dims 1..4
+// are walked with per-dimension running bases (base[d] = address of the row whose indices
+// below d are zero), counters j[d] = i[d] x es[d] and coordinates x[d] = c[d] + j[d]. A row
+// is out of bounds when any x[d] (d >= 1) is outside [0, dims[d]); such a row carries no read
+// (head == dend == 0) and is filled by the aligner. The last row of a job carries the
+// completion, with complete-tx bytes = rows x row bytes (silicon D1). A marker job (error,
+// prefetch) becomes one completion-only entry.
+
+`include "tma_assert.svh"
+
+module tma_nd_walker (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  // Job (from the command controller)
+  input  logic           job_valid_i,
+  output logic           job_ready_o,
+  input  tma_pkg::job_t  job_i,
+  // Rows (to the row fork: burst splitter and aligner)
+  output logic           row_valid_o,
+  input  logic           row_ready_i,
+  output tma_pkg::row_t  row_o,
+  // Status
+  output logic           busy_o
+);
+
+  localparam int unsigned MaxDims = tma_pkg::MaxDims;
+
+  // ---- State ----
+  logic           active_d, active_q;    // a job is being walked
+  tma_pkg::job_t  job_d, job_q;
+  tma_pkg::dim64_t base_d, base_q;       // running bases, index 1..4
+  tma_pkg::dim34_t jcnt_d, jcnt_q;       // i[d] x es[d]
+  logic [31:0]    smem_d, smem_q;        // shared address of the current row
+  logic [31:0]    tx_d, tx_q;            // bytes of the rows emitted so far
+  logic           out_valid_d, out_valid_q;
+  tma_pkg::row_t  out_d, out_q;
+
+  // ---- Current row ----
+  logic [MaxDims-1:0] wrap;      // dim d has no further index
+  logic               row_oob;
+  logic               last_row;
+  tma_pkg::row_t      cur_row;
+  logic               emit;      // the current row moves to the output register
+  logic signed [34:0] xcoord;    // coordinate of dim d of the current row (loop temporary)
+  logic               found;     // the incrementing dimension was found (loop temporary)
+
+  always_comb begin : proc_row
+    row_oob = 1'b0;
+    wrap    = '0;
+    xcoord  = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      xcoord = 35'(signed'(job_q.coord.v[d])) + signed'(35'(jcnt_q.v[d]));
+      if (xcoord < 0 || xcoord > signed'({3'b0, job_q.dim_m1.v[d]})) row_oob = 1'b1;
+      wrap[d] = (jcnt_q.v[d] + 34'(job_q.es.v[d])) >= 34'(job_q.box.v[d]);
+    end
+    last_row = &wrap[MaxDims-1:1];
+
+    cur_row           = '0;
+    cur_row.has_data  = 1'b1;
+    cur_row.last      = last_row;
+    cur_row.smem_addr = smem_q;
+    cur_row.row_bytes = job_q.row_bytes;
+    cur_row.fill_nan  = job_q.fill_nan;
+    cur_row.tf32      = job_q.tf32;
+    cur_row.swz       = job_q.swz;
+    cur_row.cpl       = job_q.cpl;
+    cur_row.cpl.bytes = tx_q + 32'(job_q.row_bytes);
+    if (!row_oob && job_q.dend > job_q.head) begin
+      cur_row.head  = job_q.head;
+      cur_row.dend  = job_q.dend;
+      cur_row.gaddr = base_q.v[1] + 64'(job_q.head);
+    end
+  end
+
+  // ---- Next state ----
+  always_comb begin : proc_next
+    active_d    = active_q;
+    job_d       = job_q;
+    base_d      = base_q;
+    jcnt_d      = jcnt_q;
+    smem_d      = smem_q;
+    tx_d        = tx_q;
+    out_valid_d = out_valid_q;
+    out_d       = out_q;
+    job_ready_o = 1'b0;
+    emit        = 1'b0;
+    found       = 1'b0;
+
+    if (out_valid_q && row_ready_i) out_valid_d = 1'b0;
+
+    if (!out_valid_q || row_ready_i) begin
+      if (active_q) begin
+        // Emit the current row and step to the next one.
+        emit        = 1'b1;
+        out_valid_d = 1'b1;
+        out_d       = cur_row;
+        smem_d      = smem_q + 32'(job_q.pitch);
+        tx_d        = tx_q + 32'(job_q.row_bytes);
+        if (last_row) begin
+          active_d = 1'b0;
+        end else begin
+          // Lowest dimension that does not wrap increments; all below restart from its base.
+          for (int d = 1; d < MaxDims; d++) begin
+            if (!found && !wrap[d]) begin
+              found       = 1'b1;
+              jcnt_d.v[d] = jcnt_q.v[d] + 34'(job_q.es.v[d]);
+              base_d.v[d] = base_q.v[d] + job_q.step.v[d];
+              for (int e = 1; e < d; e++) begin
+                jcnt_d.v[e] = '0;
+                base_d.v[e] = base_q.v[d] + job_q.step.v[d];
+              end
+            end
+          end
+        end
+      end else begin
+        job_ready_o = 1'b1;
+        if (job_valid_i) begin
+          if (job_i.marker) begin
+            out_valid_d       = 1'b1;
+            out_d             = '0;
+            out_d.last        = 1'b1;
+            out_d.cpl         = job_i.cpl;
+          end else begin
+            active_d = 1'b1;
+            job_d    = job_i;
+            jcnt_d   = '0;
+            smem_d   = job_i.smem_addr;
+            tx_d     = '0;
+            for (int d = 0; d < MaxDims; d++) base_d.v[d] = job_i.gaddr;
+          end
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
+    if (!rst_ni) begin
+      active_q    <= 1'b0;
+      job_q       <= '0;
+      base_q      <= '0;
+      jcnt_q      <= '0;
+      smem_q      <= '0;
+      tx_q        <= '0;
+      out_valid_q <= 1'b0;
+      out_q       <= '0;
+    end else begin
+      active_q    <= active_d;
+      job_q       <= job_d;
+      base_q      <= base_d;
+      jcnt_q      <= jcnt_d;
+      smem_q      <= smem_d;
+      tx_q        <= tx_d;
+      out_valid_q <= out_valid_d;
+      out_q       <= out_d;
+    end
+  end
+
+  assign row_valid_o = out_valid_q;
+  assign row_o       = out_q;
+  assign busy_o      = active_q || out_valid_q;
+
+  logic unused_emit;
+  assign unused_emit = emit;
+
+  // ---- Assertions ----
+  `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
+  `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
+  `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
+
+endmodule

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_sim_top: flat-port wrapper of tma_engine for Verilator C++ and SystemC benches; the
+// ports are exactly those of docs/DUT_INTERFACE (brief) / docs/interfaces.md. The AXI4 write
+// channels and the shared-memory read port belong to the store path (a later issue) and are
+// tied off.
+
+`include "tma_assert.svh"
+
+module tma_sim_top #(
+  parameter  int unsigned DataBytes        = 16,
+  parameter  int unsigned NumCtas          = 16,
+  parameter  int unsigned MaxOutstanding   = 8,
+  parameter  int unsigned DescCacheEntries = 4,
+  parameter  int unsigned AddrWidth        = 64,
+  parameter  int unsigned AxiIdWidth       = 4,
+  parameter  int unsigned MaxBurstLen      = 16,
+  localparam int unsigned DW               = DataBytes * 8
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // Command stream
+  input  logic                  cmd_valid_i,
+  output logic                  cmd_ready_o,
+  input  logic [1:0]            cmd_op_i,
+  input  logic [2:0]            cmd_mode_i,
+  input  logic [2:0]            cmd_redop_i,
+  input  logic [2:0]            cmd_dim_i,
+  input  logic [63:0]           cmd_desc_addr_i,
+  input  logic [159:0]          cmd_coords_i,
+  input  logic [47:0]           cmd_im2col_i,
+  input  logic [31:0]           cmd_smem_addr_i,
+  input  logic [31:0]           cmd_mbar_addr_i,
+  input  logic                  cmd_multicast_i,
+  input  logic [15:0]           cmd_cta_mask_i,
+  input  logic [3:0]            cmd_issuer_i,
+  input  logic [3:0]            cmd_dst_cta_i,
+  input  logic [1:0]            cmd_cta_group_i,
+  input  logic [7:0]            cmd_tag_i,
+  input  logic                  desc_inval_i,
+  // AXI4 master: read address / data
+  output logic                  m_axi_arvalid_o,
+  input  logic                  m_axi_arready_i,
+  output logic [AxiIdWidth-1:0] m_axi_arid_o,
+  output logic [AddrWidth-1:0]  m_axi_araddr_o,
+  output logic [7:0]            m_axi_arlen_o,
+  output logic [2:0]            m_axi_arsize_o,
+  output logic [1:0]            m_axi_arburst_o,
+  input  logic                  m_axi_rvalid_i,
+  output logic                  m_axi_rready_o,
+  input  logic [AxiIdWidth-1:0] m_axi_rid_i,
+  input  logic [DW-1:0]         m_axi_rdata_i,
+  input  logic [1:0]            m_axi_rresp_i,
+  input  logic                  m_axi_rlast_i,
+  // AXI4 master: write address / data / response (store path, later issue: tied off)
+  output logic                  m_axi_awvalid_o,
+  input  logic                  m_axi_awready_i,
+  output logic [AxiIdWidth-1:0] m_axi_awid_o,
+  output logic [AddrWidth-1:0]  m_axi_awaddr_o,
+  output logic [7:0]            m_axi_awlen_o,
+  output logic [2:0]            m_axi_awsize_o,
+  output logic [1:0]            m_axi_awburst_o,
+  output logic                  m_axi_wvalid_o,
+  input  logic                  m_axi_wready_i,
+  output logic [DW-1:0]         m_axi_wdata_o,
+  output logic [DataBytes-1:0]  m_axi_wstrb_o,
+  output logic                  m_axi_wlast_o,
+  input  logic                  m_axi_bvalid_i,
+  output logic                  m_axi_bready_o,
+  input  logic [AxiIdWidth-1:0] m_axi_bid_i,
+  input  logic [1:0]            m_axi_bresp_i,
+  // Shared-memory write port
+  output logic                  smem_wr_valid_o,
+  input  logic                  smem_wr_ready_i,
+  output logic [31:0]           smem_wr_addr_o,
+  output logic [DW-1:0]         smem_wr_data_o,
+  output logic [DataBytes-1:0]  smem_wr_strb_o,
+  output logic [15:0]           smem_wr_cta_mask_o,
+  // Shared-memory read port (store path, later issue: tied off)
+  output logic                  smem_rd_valid_o,
+  input  logic                  smem_rd_ready_i,
+  output logic [31:0]           smem_rd_addr_o,
+  output logic [3:0]            smem_rd_cta_o,
+  input  logic                  smem_rd_rvalid_i,
+  input  logic [DW-1:0]         smem_rd_rdata_i,
+  // Completion stream
+  output logic                  cpl_valid_o,
+  input  logic                  cpl_ready_i,
+  output logic [1:0]            cpl_kind_o,
+  output logic [3:0]            cpl_cta_o,
+  output logic [31:0]           cpl_mbar_addr_o,
+  output logic [31:0]           cpl_bytes_o,
+  output logic [3:0]            cpl_error_o,
+  output logic [7:0]            cpl_tag_o,
+  // Status
+  output logic                  busy_o,
+  output logic [15:0]           err_count_o
+);
+
+  tma_pkg::cmd_t cmd;
+  tma_pkg::ar_t  ar;
+  tma_pkg::cpl_t cpl;
+  logic [3:0]    ar_id;
+
+  always_comb begin : proc_cmd
+    cmd           = '0;
+    cmd.op        = cmd_op_i;
+    cmd.mode      = cmd_mode_i;
+    cmd.redop     = cmd_redop_i;
+    cmd.dim       = cmd_dim_i;
+    cmd.desc_addr = cmd_desc_addr_i;
+    cmd.coords    = cmd_coords_i;
+    cmd.im2col    = cmd_im2col_i;
+    cmd.smem_addr = cmd_smem_addr_i;
+    cmd.mbar_addr = cmd_mbar_addr_i;
+    cmd.multicast = cmd_multicast_i;
+    cmd.cta_mask  = cmd_cta_mask_i;
+    cmd.issuer    = cmd_issuer_i;
+    cmd.dst_cta   = cmd_dst_cta_i;
+    cmd.cta_group = cmd_cta_group_i;
+    cmd.tag       = cmd_tag_i;
+  end
+
+  tma_engine #(
+    .DataBytes        (DataBytes),
+    .NumCtas          (NumCtas),
+    .MaxOutstanding   (MaxOutstanding),
+    .DescCacheEntries (DescCacheEntries),
+    .MaxBurstLen      (MaxBurstLen)
+  ) u_engine (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i,
+    .cmd_ready_o,
+    .cmd_i              (cmd),
+    .desc_inval_i,
+    .ar_valid_o         (m_axi_arvalid_o),
+    .ar_ready_i         (m_axi_arready_i),
+    .ar_id_o            (ar_id),
+    .ar_o               (ar),
+    .r_valid_i          (m_axi_rvalid_i),
+    .r_ready_o          (m_axi_rready_o),
+    .r_id_i             (4'(m_axi_rid_i)),
+    .r_data_i           (m_axi_rdata_i),
+    .r_resp_i           (m_axi_rresp_i),
+    .r_last_i           (m_axi_rlast_i),
+    .smem_wr_valid_o,
+    .smem_wr_ready_i,
+    .smem_wr_addr_o,
+    .smem_wr_data_o,
+    .smem_wr_strb_o,
+    .smem_wr_cta_mask_o,
+    .cpl_valid_o,
+    .cpl_ready_i,
+    .cpl_o              (cpl),
+    .busy_o,
+    .err_count_o
+  );
+
+  assign m_axi_arid_o    = AxiIdWidth'(ar_id);
+  assign m_axi_araddr_o  = AddrWidth'(ar.addr);
+  assign m_axi_arlen_o   = ar.len;
+  assign m_axi_arsize_o  = 3'($clog2(DataBytes));
+  assign m_axi_arburst_o = 2'b01;   // INCR
+
+  assign cpl_kind_o      = cpl.kind;
+  assign cpl_cta_o       = cpl.cta;
+  assign cpl_mbar_addr_o = cpl.mbar_addr;
+  assign cpl_bytes_o     = cpl.bytes;
+  assign cpl_error_o     = cpl.err;
+  assign cpl_tag_o       = cpl.tag;
+
+  // Store path tie-offs (later issue).
+  assign m_axi_awvalid_o = 1'b0;
+  assign m_axi_awid_o    = '0;
+  assign m_axi_awaddr_o  = '0;
+  assign m_axi_awlen_o   = '0;
+  assign m_axi_awsize_o  = '0;
+  assign m_axi_awburst_o = '0;
+  assign m_axi_wvalid_o  = 1'b0;
+  assign m_axi_wdata_o   = '0;
+  assign m_axi_wstrb_o   = '0;
+  assign m_axi_wlast_o   = 1'b0;
+  assign m_axi_bready_o  = 1'b1;
+  assign smem_rd_valid_o = 1'b0;
+  assign smem_rd_addr_o  = '0;
+  assign smem_rd_cta_o   = '0;
+
+  logic unused_store;
+  assign unused_store = ^{m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i, m_axi_bid_i,
+                          m_axi_bresp_i, smem_rd_ready_i, smem_rd_rvalid_i, smem_rd_rdata_i};
+
+  `TMA_ASSERT_INIT(AddrWidthLegal_A, AddrWidth >= 32 && AddrWidth <= 64)
+  `TMA_ASSERT_INIT(AxiIdWidthLegal_A, AxiIdWidth >= 1 && AxiIdWidth <= 4)
+
+endmodule

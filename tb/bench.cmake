@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+# The bench proper (included from tb/CMakeLists.txt). Needs the C++ model's execution core;
+# uses the Verilated tma_sim_top when rtl/engine/tma_sim_top.sv exists (else the
+# model-as-DUT stand-in only: `tma-tb --dut=model`).
+set(_model ${CMAKE_SOURCE_DIR}/cmodel/src)
+if(NOT EXISTS ${_model}/tensor_copy.cc OR NOT EXISTS ${_model}/traversal.cc)
+  message(STATUS "tb: the model's tensor_copy/traversal are missing; bench not built")
+  return()
+endif()
+
+add_library(tma_tb_core STATIC
+  agents/pattern_memory.cc
+  agents/agents.cc
+  env/tma_env.cc
+  seq/tma_seqs.cc
+  stub/tma_behavioral_dut.cc
+)
+target_include_directories(tma_tb_core PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_options(tma_tb_core PRIVATE -Wall -Wextra)
+target_link_libraries(tma_tb_core PUBLIC tma_uvm tma_cmodel)
+
+# The tests are registered through static objects: link them whole into each executable.
+add_library(tma_tb_tests OBJECT tests/tma_tests.cc)
+target_compile_options(tma_tb_tests PRIVATE -Wall -Wextra)
+target_link_libraries(tma_tb_tests PUBLIC tma_tb_core)
+
+add_executable(tma-tb tests/tb_main.cc $<TARGET_OBJECTS:tma_tb_tests>)
+# Verilator's own headers trip -Wunused-parameter; our file is checked with the rest.
+set_source_files_properties(tests/tb_main.cc PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Wno-unused-parameter")
+target_link_libraries(tma-tb PRIVATE tma_tb_core)
+set_target_properties(tma-tb PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
+option(TMA_TB_RTL "Bench: use the Verilated tma_sim_top when it exists" ON)
+set(TMA_TB_HAVE_RTL OFF)
+if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/engine/tma_sim_top.sv)
+  file(READ ${CMAKE_SOURCE_DIR}/rtl/tma.f _flist)
+  if(_flist MATCHES "engine/tma_sim_top.sv")
+    set(TMA_TB_HAVE_RTL ON)
+  endif()
+endif()
+if(TMA_TB_HAVE_RTL)
+  message(STATUS "tb: bench drives the Verilated tma_sim_top")
+  tma_verilate(tma-tb TOP tma_sim_top SYSTEMC)
+  target_compile_definitions(tma-tb PRIVATE TMA_TB_HAVE_RTL)
+else()
+  message(STATUS "tb: rtl/engine/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
+endif()

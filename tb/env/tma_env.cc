@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Scoreboard, coverage and environment of the bench (tma_env.h).
+#include "env/tma_env.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "tma/descriptor.h"
+#include "tma/encoder.h"
+#include "tma/swizzle.h"
+#include "tma/traversal.h"
+
+namespace tma::tb {
+
+namespace m = tma::model;
+using uvm::ConfigDb;
+
+namespace {
+std::string Hex(const uint8_t* p, size_t n) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += d[p[i] >> 4];
+    s += d[p[i] & 15];
+  }
+  return s;
+}
+// Recording view of a shared memory: forwards and remembers every byte written.
+class RecordingSmem : public m::SharedMemoryIf {
+ public:
+  RecordingSmem(m::SharedMemoryIf* base, std::map<std::pair<int, uint32_t>, uint8_t>* log,
+                std::map<std::pair<int, uint32_t>, uint8_t>* prior)
+      : base_(base), log_(log), prior_(prior) {}
+  int NumCtas() const override { return base_->NumCtas(); }
+  bool Read(int cta, uint32_t addr, uint8_t* dst, size_t n) override {
+    return base_->Read(cta, addr, dst, n);
+  }
+  bool Write(int cta, uint32_t addr, const uint8_t* src, size_t n) override {
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t old = 0;
+      uint32_t a = addr + static_cast<uint32_t>(i);
+      if (prior_->count({cta, a}) == 0 && base_->Read(cta, a, &old, 1)) {
+        (*prior_)[{cta, a}] = old;
+      }
+    }
+    if (!base_->Write(cta, addr, src, n)) {
+      return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      (*log_)[{cta, addr + static_cast<uint32_t>(i)}] = src[i];
+    }
+    return true;
+  }
+
+ private:
+  m::SharedMemoryIf* base_;
+  std::map<std::pair<int, uint32_t>, uint8_t>* log_;
+  std::map<std::pair<int, uint32_t>, uint8_t>* prior_;
+};
+}  // namespace
+
+// ---- coverage -----------------------------------------------------------------------------
+TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
+    : uvm::Component(name, parent) {
+  std::vector<std::string> modes, dtypes, swz, il, errs;
+  for (int i = 0; i < 7; ++i) {
+    modes.push_back(m::ToString(static_cast<m::LoadMode>(i)));
+  }
+  for (int i = 0; i < m::kNumDTypes; ++i) {
+    dtypes.push_back(m::ToString(static_cast<m::DType>(i)));
+  }
+  for (int i = 0; i < 8; ++i) {
+    swz.push_back(m::ToString(static_cast<m::Swizzle>(i)));
+  }
+  for (int i = 0; i < 3; ++i) {
+    il.push_back(m::ToString(static_cast<m::Interleave>(i)));
+  }
+  for (int i = 0; i <= static_cast<int>(m::ErrorClass::kBusError); ++i) {
+    errs.push_back(m::ToString(static_cast<m::ErrorClass>(i)));
+  }
+  mode_ = cg_.AddPoint("mode", modes);
+  rank_ = cg_.AddPoint("rank", {"1d", "2d", "3d", "4d", "5d"});
+  dtype_ = cg_.AddPoint("dtype", dtypes);
+  swz_ = cg_.AddPoint("swizzle", swz);
+  il_ = cg_.AddPoint("interleave", il);
+  oob_ = cg_.AddPoint(
+      "oob_side", {"in_bounds", "low_dim0", "high_dim0", "low_outer", "high_outer", "fully_oob"});
+  es_ = cg_.AddPoint("element_stride",
+                     {"all_1", "es0_gt1_ignored", "es_divides_box", "es_not_dividing_box"});
+  mc_ = cg_.AddPoint("multicast_ctas", {"unicast", "1", "2", "3-4", "5-8", "9-16"});
+  err_ = cg_.AddPoint("error_class", errs);
+  // sm_90 load engine: sub-byte types, 128B-atom / 96B swizzles and the store-only
+  // scatter4 mode are out of scope for this bench (not counted).
+  for (int i = 13; i < m::kNumDTypes; ++i) {
+    cg_.point(dtype_).Ignore(i);
+  }
+  for (int i = 4; i < 8; ++i) {
+    cg_.point(swz_).Ignore(i);
+  }
+  cg_.point(mode_).Ignore(static_cast<int>(m::LoadMode::kTileScatter4));
+  cg_.point(mode_).Ignore(static_cast<int>(m::LoadMode::kIm2colNoOffs));
+  cg_.point(err_).Ignore(static_cast<int>(m::ErrorClass::kUnsupportedReduction));
+  x_rank_swz_ = cg_.AddCross("rank_x_swizzle", rank_, swz_);
+  cg_.cross(x_rank_swz_).Ignore([](int, int s) { return s >= 4; });
+  x_dtype_swz_ = cg_.AddCross("dtype_x_swizzle", dtype_, swz_);
+  cg_.cross(x_dtype_swz_).Ignore([](int t, int s) { return t >= 13 || s >= 4; });
+  x_mode_err_ = cg_.AddCross("mode_x_error", mode_, err_);
+  cg_.cross(x_mode_err_).Ignore([](int md, int e) {
+    return md == 5 || md == 6 || e == static_cast<int>(m::ErrorClass::kUnsupportedReduction);
+  });
+}
+
+void TmaCoverage::Sample(const Expectation& e) {
+  const m::TensorInstr& in = e.cmd.instr;
+  int md = static_cast<int>(in.mode);
+  int err = static_cast<int>(e.res.status.cls);
+  cg_.point(mode_).Sample(md);
+  cg_.point(err_).Sample(err);
+  cg_.cross(x_mode_err_).Sample(md, err);
+  int mc = 0;
+  if (in.multicast) {
+    int n = __builtin_popcount(in.cta_mask);
+    mc = n <= 1 ? 1 : n == 2 ? 2 : n <= 4 ? 3 : n <= 8 ? 4 : 5;
+  }
+  cg_.point(mc_).Sample(mc);
+  if (!e.map_ok) {
+    return;
+  }
+  const m::TensorMap& t = e.map;
+  cg_.point(rank_).Sample(t.rank - 1);
+  cg_.point(dtype_).Sample(static_cast<int>(t.dtype));
+  cg_.point(swz_).Sample(static_cast<int>(t.swizzle));
+  cg_.point(il_).Sample(static_cast<int>(t.interleave));
+  cg_.cross(x_rank_swz_).Sample(t.rank - 1, static_cast<int>(t.swizzle));
+  cg_.cross(x_dtype_swz_).Sample(static_cast<int>(t.dtype), static_cast<int>(t.swizzle));
+  if (t.mode == m::MapMode::kTiled && static_cast<int>(in.coords.size()) >= t.rank) {
+    int es_bin = 0;
+    if (t.element_strides[0] > 1) {
+      es_bin = 1;
+    }
+    bool any_oob = false, all_oob = false;
+    for (int d = 0; d < t.rank; ++d) {
+      int64_t c = in.coords[d];
+      uint32_t es = d == 0 ? 1 : t.element_strides[d];
+      int64_t n = d == 0 ? t.box[0] : (t.box[d] + es - 1) / es;
+      int64_t last = c + (n - 1) * es;
+      if (d > 0 && es > 1) {
+        es_bin = (t.box[d] % es == 0) ? 2 : 3;
+      }
+      bool low = c < 0, high = last >= static_cast<int64_t>(t.dims[d]);
+      if (low) {
+        cg_.point(oob_).Sample(d == 0 ? 1 : 3);
+      }
+      if (high) {
+        cg_.point(oob_).Sample(d == 0 ? 2 : 4);
+      }
+      any_oob |= low || high;
+      all_oob |= last < 0 || c >= static_cast<int64_t>(t.dims[d]);
+    }
+    if (!any_oob) {
+      cg_.point(oob_).Sample(0);
+    }
+    if (all_oob) {
+      cg_.point(oob_).Sample(5);
+    }
+    cg_.point(es_).Sample(es_bin);
+  }
+}
+
+void TmaCoverage::report_phase() {
+  std::ostringstream os;
+  cg_.Print(os, uvm::ReportServer::Get().Enabled(uvm::kHigh));
+  uvm::ReportServer::Get().stream() << os.str();
+}
+
+// ---- scoreboard ---------------------------------------------------------------------------
+void TmaScoreboard::build_phase() {
+  if (!ConfigDb::Get().Lookup(this, "gmem", &gmem_) ||
+      !ConfigDb::Get().Lookup(this, "smem", &smem_)) {
+    Fatal("NOMEM", "scoreboard needs 'gmem' and 'smem'");
+  }
+}
+
+void TmaScoreboard::start_of_simulation_phase() {
+  shadow_g_ = std::make_unique<ShadowGlobal>(gmem_);
+  shadow_s_ = std::make_unique<m::ClusterSharedMemory>(*smem_);
+}
+
+std::string TmaScoreboard::Replay() const {
+  return ConfigDb::Get().GetOr<std::string>(this, "replay_cmd", "(no replay command)");
+}
+
+void TmaScoreboard::WriteCmd(const TmaCommand& c) {
+  if (open_.count(c.tag)) {
+    Error("TAG", "command reuses open tag " + std::to_string(c.tag));
+    return;
+  }
+  Expectation e;
+  e.cmd = c;
+  e.accept_cycle = Cycle();
+  uint8_t raw[m::kDescriptorBytes];
+  gmem_->ReadRaw(c.desc_addr, raw, sizeof raw);
+  e.map_ok = m::DecodeDescriptor(raw, &e.map).ok();
+  RecordingSmem rec(shadow_s_.get(), &e.writes, &e.prior);
+  e.res = m::ExecuteTensorAt(c.desc_addr, c.instr, *shadow_g_, rec);
+  e.pending_tx = e.res.complete_tx;
+  if (!e.res.status.ok()) {
+    ++errors_expected;
+    e.writes.clear();
+  }
+  Info("SCB",
+       "expect " + c.ToString() + " -> " +
+           (e.res.status.ok() ? std::to_string(e.res.complete_tx.size()) + " complete-tx"
+                              : e.res.status.ToString()),
+       uvm::kHigh);
+  if (cpl_agent != nullptr) {
+    for (const auto& tx : e.res.complete_tx) {
+      cpl_agent->ExpectTx(tx.cta, tx.mbar_addr, tx.bytes);
+    }
+  }
+  if (coverage != nullptr) {
+    coverage->Sample(e);
+  }
+  open_.emplace(c.tag, std::move(e));
+}
+
+void TmaScoreboard::WriteBeat(const SmemBeat& /*b*/) {
+  ++smem_beats_;
+}
+
+void TmaScoreboard::ReportMismatch(const Expectation& e, int cta, uint32_t addr, uint8_t want,
+                                   uint8_t got, const char* when) {
+  ++mismatches;
+  std::ostringstream os;
+  os << when << ": shared memory of CTA " << cta << " at offset 0x" << std::hex << addr << std::dec
+     << ": expected 0x" << Hex(&want, 1) << ", DUT wrote 0x" << Hex(&got, 1)
+     << "\n    instruction: " << e.cmd.ToString();
+  if (e.map_ok) {
+    const m::TensorMap& t = e.map;
+    os << "\n    tensor map: rank " << t.rank << " " << m::ToString(t.dtype) << " swizzle "
+       << m::ToString(t.swizzle) << " interleave " << m::ToString(t.interleave) << " box {";
+    for (int d = 0; d < t.rank; ++d) {
+      os << (d ? "," : "") << t.box[d];
+    }
+    os << "} dims {";
+    for (int d = 0; d < t.rank; ++d) {
+      os << (d ? "," : "") << t.dims[d];
+    }
+    os << "}";
+    // Invert the layout: which element owns this byte?
+    bool found = false;
+    m::ForEachElement(t, e.cmd.instr, [&](const m::ElementVisit& v) {
+      if (found) {
+        return;
+      }
+      for (uint32_t k = 0; k < v.bytes; ++k) {
+        uint32_t phys = m::SwizzleAddress(e.cmd.instr.smem_addr + v.smem_offset + k, t.swizzle);
+        if (phys != addr) {
+          continue;
+        }
+        found = true;
+        os << "\n    element: coords (";
+        for (int d = 0; d < t.rank; ++d) {
+          os << (d ? "," : "") << v.coords[d];
+        }
+        os << ") box index (";
+        for (int d = 0; d < t.rank; ++d) {
+          os << (d ? "," : "") << v.box_index[d];
+        }
+        os << ") byte " << k << " of " << v.bytes << (v.oob ? " (out of bounds: fill)" : "");
+        if (!v.oob) {
+          os << " global 0x" << std::hex << v.global_addr + k << std::dec;
+        }
+        uint32_t base = phys - k;
+        std::vector<uint8_t> exp(v.bytes), act(v.bytes);
+        for (uint32_t j = 0; j < v.bytes; ++j) {
+          uint32_t pj = m::SwizzleAddress(e.cmd.instr.smem_addr + v.smem_offset + j, t.swizzle);
+          auto it = e.writes.find({cta, pj});
+          exp[j] = it == e.writes.end() ? 0 : it->second;
+          smem_->Read(cta, pj, &act[j], 1);
+        }
+        (void)base;
+        os << "\n    element bytes: expected " << Hex(exp.data(), exp.size()) << " actual "
+           << Hex(act.data(), act.size());
+        break;
+      }
+    });
+    if (!found) {
+      os << "\n    (no element of this instruction maps to that byte: a stray write)";
+    }
+  }
+  os << "\n    seed " << ConfigDb::Get().GetOr<uint64_t>(this, "seed", 0)
+     << "; replay: " << Replay();
+  Error("MISMATCH", os.str());
+}
+
+bool TmaScoreboard::CheckCtaBytes(const Expectation& e, int cta, const char* when) {
+  auto lo = e.writes.lower_bound({cta, 0});
+  auto hi = e.writes.lower_bound({cta + 1, 0});
+  for (auto it = lo; it != hi; ++it) {
+    uint8_t got = 0;
+    smem_->Read(cta, it->first.second, &got, 1);
+    ++bytes_checked;
+    if (got != it->second) {
+      if (!reported_first_) {
+        reported_first_ = true;
+        ReportMismatch(e, cta, it->first.second, it->second, got, when);
+      } else {
+        ++mismatches;
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+void TmaScoreboard::WriteCpl(const Completion& c) {
+  auto it = open_.find(c.tag);
+  if (it == open_.end()) {
+    Error("CPL_TAG", "completion for no open command: " + c.ToString());
+    return;
+  }
+  Expectation& e = it->second;
+  if (c.kind == 1) {
+    auto cls = static_cast<m::ErrorClass>(c.error);
+    if (!e.res.status.ok() && cls == e.res.status.cls) {
+      Retire(c.tag);
+      return;
+    }
+    if (cls == m::ErrorClass::kUnsupported && e.res.status.ok()) {
+      // Undo what the model predicted: the shadow bytes and the armed mbarriers.
+      for (const auto& [key, old] : e.prior) {
+        shadow_s_->Write(key.first, key.second, &old, 1);
+      }
+      if (cpl_agent != nullptr) {
+        for (const auto& tx : e.pending_tx) {
+          cpl_agent->CancelTx(tx.cta, tx.mbar_addr, tx.bytes);
+        }
+      }
+      ++skipped;
+      Warning("UNSUPPORTED", "DUT does not implement " + e.cmd.ToString() + " (skipped)");
+      Retire(c.tag);
+      return;
+    }
+    Error("CPL_ERROR", "DUT reported " + std::string(m::ToString(cls)) + ", model " +
+                           (e.res.status.ok() ? "ok" : e.res.status.ToString()) + " for " +
+                           e.cmd.ToString() + "; seed " +
+                           std::to_string(ConfigDb::Get().GetOr<uint64_t>(this, "seed", 0)) +
+                           "; replay: " + Replay());
+    ++mismatches;
+    Retire(c.tag);
+    return;
+  }
+  if (c.kind == 0) {
+    if (!e.res.status.ok()) {
+      Error("CPL_KIND", "complete-tx where the model expects " + e.res.status.ToString() + ": " +
+                            c.ToString() + " for " + e.cmd.ToString() + "; replay: " + Replay());
+      ++mismatches;
+      Retire(c.tag);
+      return;
+    }
+    m::CompleteTx tx{c.cta, c.mbar_addr, c.bytes};
+    auto pit = std::find(e.pending_tx.begin(), e.pending_tx.end(), tx);
+    if (pit == e.pending_tx.end()) {
+      std::ostringstream os;
+      os << "unexpected " << c.ToString() << " for " << e.cmd.ToString() << "; model expects:";
+      for (const auto& p : e.pending_tx) {
+        os << " (cta " << p.cta << " mbar 0x" << std::hex << p.mbar_addr << std::dec << " "
+           << p.bytes << " B)";
+      }
+      os << "; replay: " << Replay();
+      Error("CPL_TX", os.str());
+      ++mismatches;
+      return;
+    }
+    e.pending_tx.erase(pit);
+    // Rule: complete-tx only after the last byte of that CTA's data was accepted.
+    CheckCtaBytes(e, c.cta, "at complete-tx");
+    if (e.pending_tx.empty()) {
+      Retire(c.tag);
+    }
+    return;
+  }
+  if (c.kind == 2 && e.res.status.ok() && e.cmd.instr.op != m::Op::kLoad) {
+    Retire(c.tag);
+    return;
+  }
+  Error("CPL_KIND", "unexpected completion " + c.ToString() + " for " + e.cmd.ToString());
+  ++mismatches;
+}
+
+void TmaScoreboard::Retire(uint8_t tag) {
+  auto it = open_.find(tag);
+  ++checked;
+  history_.push_back(std::move(it->second));
+  open_.erase(it);
+  retired_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TmaScoreboard::check_phase() {
+  for (const auto& [tag, e] : open_) {
+    Error("HANG", "command never completed: " + e.cmd.ToString() + " (" +
+                      std::to_string(e.pending_tx.size()) +
+                      " complete-tx outstanding); replay: " + Replay());
+  }
+  // Every window, byte for byte, against the model's shadow copy.
+  for (int cta = 0; cta < smem_->NumCtas(); ++cta) {
+    const auto& a = smem_->Window(cta);
+    const auto& b = shadow_s_->Window(cta);
+    auto mm = std::mismatch(a.begin(), a.end(), b.begin());
+    if (mm.first == a.end()) {
+      continue;
+    }
+    uint32_t addr = static_cast<uint32_t>(mm.first - a.begin());
+    if (reported_first_) {
+      Error("MISMATCH", "CTA " + std::to_string(cta) + " window differs from the model at " +
+                            "offset " + std::to_string(addr));
+      continue;
+    }
+    reported_first_ = true;
+    // Find the last command that wrote the byte, for the diagnosis.
+    const Expectation* owner = nullptr;
+    for (auto h = history_.rbegin(); h != history_.rend() && owner == nullptr; ++h) {
+      if (h->writes.count({cta, addr})) {
+        owner = &*h;
+      }
+    }
+    if (owner != nullptr) {
+      ReportMismatch(*owner, cta, addr, *mm.second, *mm.first, "end of test");
+    } else {
+      ++mismatches;
+      Error("MISMATCH", "end of test: CTA " + std::to_string(cta) + " offset " +
+                            std::to_string(addr) + " holds 0x" + Hex(&*mm.first, 1) +
+                            " but no command should have written it (expected 0x" +
+                            Hex(&*mm.second, 1) + "); replay: " + Replay());
+    }
+  }
+  if (gmem_->writes() != 0) {
+    Error("GMEM", "global memory was written by a load");
+  }
+}
+
+void TmaScoreboard::report_phase() {
+  std::ostringstream os;
+  os << "commands checked " << checked << " (errors expected " << errors_expected << ", skipped "
+     << skipped << "), smem bytes checked " << bytes_checked << ", smem beats " << smem_beats_
+     << ", mismatches " << mismatches;
+  Info("SCB", os.str(), uvm::kLow);
+}
+
+// ---- environment --------------------------------------------------------------------------
+void TmaEnv::build_phase() {
+  cmd = Create<CmdAgent>("cmd_agent");
+  axi = Create<AxiSlaveAgent>("axi_agent");
+  smem = Create<SmemAgent>("smem_agent");
+  cpl = Create<CplAgent>("cpl_agent");
+  scb = Create<TmaScoreboard>("scoreboard");
+  cov = Create<TmaCoverage>("coverage");
+}
+
+void TmaEnv::connect_phase() {
+  cmd->monitor->ap.connect([this](const TmaCommand& c) { scb->WriteCmd(c); });
+  smem->ap.connect([this](const SmemBeat& b) { scb->WriteBeat(b); });
+  cpl->ap.connect([this](const Completion& c) { scb->WriteCpl(c); });
+  scb->cpl_agent = cpl;
+  scb->coverage = cov;
+}
+
+}  // namespace tma::tb

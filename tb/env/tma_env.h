@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The bench environment: agents, scoreboard and coverage, and the memories they share.
+//   TmaScoreboard  runs the C++ model (ExecuteTensorAt) for every command seen at the
+//                  command port on shadow copies of global and shared memory, then checks
+//                  each completion (complete-tx per CTA and mbarrier, or the error class),
+//                  that a CTA's bytes are all in place when its complete-tx arrives, and at
+//                  the end that every shared window equals the model's. The first mismatch
+//                  names the instruction, the element (coordinates, box index), the bytes,
+//                  the seed and the replay command.
+//   TmaCoverage    mode x rank x type x swizzle x interleave x OOB side x element stride x
+//                  multicast mask size x error class, as a table with % hit.
+#ifndef TMA_TB_ENV_TMA_ENV_H_
+#define TMA_TB_ENV_TMA_ENV_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/agents.h"
+#include "tma/memory.h"
+#include "tma/tensor_copy.h"
+#include "uvm/uvm.h"
+
+namespace tma::tb {
+
+// What the model predicts for one command, plus what has been seen of it so far.
+struct Expectation {
+  TmaCommand cmd;
+  tma::model::TensorMap map;  // decoded from global memory (when the descriptor decodes)
+  bool map_ok = false;
+  tma::model::ExecResult res;
+  std::vector<tma::model::CompleteTx> pending_tx;
+  // Bytes the model wrote: (cta, addr) -> byte.
+  std::map<std::pair<int, uint32_t>, uint8_t> writes;
+  std::map<std::pair<int, uint32_t>, uint8_t> prior;  // shadow bytes before the command
+  uint64_t accept_cycle = 0;
+};
+
+struct CovSample {
+  const Expectation* e = nullptr;
+};
+
+class TmaCoverage : public uvm::Component {
+ public:
+  TmaCoverage(const std::string& name, uvm::Component* parent);
+  void Sample(const Expectation& e);
+  void report_phase() override;
+  double Percent() const { return cg_.Percent(); }
+  const uvm::CoverGroup& group() const { return cg_; }
+
+ private:
+  uvm::CoverGroup cg_{"tma_load"};
+  int mode_, rank_, dtype_, swz_, il_, oob_, es_, mc_, err_;
+  int x_rank_swz_, x_dtype_swz_, x_mode_err_;
+};
+
+class TmaScoreboard : public uvm::Scoreboard {
+ public:
+  TmaScoreboard(const std::string& name, uvm::Component* parent) : uvm::Scoreboard(name, parent) {}
+  void build_phase() override;
+  void start_of_simulation_phase() override;
+  void check_phase() override;
+  void report_phase() override;
+
+  void WriteCmd(const TmaCommand& c);
+  void WriteBeat(const SmemBeat& b);
+  void WriteCpl(const Completion& c);
+
+  int outstanding() const { return static_cast<int>(open_.size()); }
+  const sc_core::sc_event& retired_event() const { return retired_ev_; }
+  bool TagOpen(uint8_t tag) const { return open_.count(tag) != 0; }
+
+  CplAgent* cpl_agent = nullptr;
+  TmaCoverage* coverage = nullptr;
+
+  // Statistics (for the regression summary).
+  uint64_t checked = 0;        // commands fully checked
+  uint64_t bytes_checked = 0;  // shared-memory bytes compared against the model
+  uint64_t errors_expected = 0;
+  uint64_t skipped = 0;  // the DUT answered "unsupported" for a command the model runs
+  uint64_t mismatches = 0;
+
+ private:
+  void Retire(uint8_t tag);
+  bool CheckCtaBytes(const Expectation& e, int cta, const char* when);
+  void ReportMismatch(const Expectation& e, int cta, uint32_t addr, uint8_t want, uint8_t got,
+                      const char* when);
+  std::string Replay() const;
+  PatternMemory* gmem_ = nullptr;
+  tma::model::ClusterSharedMemory* smem_ = nullptr;
+  std::unique_ptr<ShadowGlobal> shadow_g_;
+  std::unique_ptr<tma::model::ClusterSharedMemory> shadow_s_;
+  std::map<uint8_t, Expectation> open_;
+  std::vector<Expectation> history_;  // retired commands, for diagnosis at the end
+  sc_core::sc_event retired_ev_;
+  uint64_t smem_beats_ = 0;
+  bool reported_first_ = false;
+};
+
+class TmaEnv : public uvm::Component {
+ public:
+  TmaEnv(const std::string& name, uvm::Component* parent) : uvm::Component(name, parent) {}
+  void build_phase() override;
+  void connect_phase() override;
+  CmdAgent* cmd = nullptr;
+  AxiSlaveAgent* axi = nullptr;
+  SmemAgent* smem = nullptr;
+  CplAgent* cpl = nullptr;
+  TmaScoreboard* scb = nullptr;
+  TmaCoverage* cov = nullptr;
+};
+
+}  // namespace tma::tb
+
+#endif  // TMA_TB_ENV_TMA_ENV_H_

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Command sequences of the bench (tma_seqs.h).
+#include "seq/tma_seqs.h"
+
+#include <algorithm>
+
+#include "tma/descriptor.h"
+#include "tma/encoder.h"
+#include "tma/tensor_copy.h"
+#include "tma/traversal.h"
+
+namespace tma::tb {
+
+namespace m = tma::model;
+
+void TmaBaseSeq::SetContext(const SeqContext& c) {
+  ctx_ = c;
+  rng_.seed(c.seed * 0x9E3779B97F4A7C15ull + 17);
+}
+
+uint64_t TmaBaseSeq::NewTensorBase() {
+  uint64_t b = next_tensor_;
+  next_tensor_ += 1ull << 32;  // 4 GiB apart: strides up to 2^32 never reach a neighbour
+  return b;
+}
+
+void TmaBaseSeq::WaitAllRetired() {
+  while (ctx_.scb->outstanding() > 0) {
+    sc_core::wait(ctx_.scb->retired_event());
+  }
+}
+
+uint8_t TmaBaseSeq::NextTag() {
+  for (int i = 0; i < 128; ++i) {
+    uint8_t t = tag_;
+    tag_ = static_cast<uint8_t>((tag_ + 1) % 128);
+    if (!ctx_.scb->TagOpen(t)) {
+      return t;
+    }
+  }
+  WaitAllRetired();
+  return tag_;
+}
+
+uint32_t TmaBaseSeq::AllocSmem(uint32_t bytes, uint32_t align) {
+  uint32_t limit = ctx_.window_bytes - 1024;  // the top KiB holds the mbarriers
+  uint32_t a = (smem_next_ + align - 1) / align * align;
+  if (a + bytes > limit) {
+    WaitAllRetired();
+    a = 0;
+  }
+  smem_next_ = a + bytes;
+  return a;
+}
+
+bool TmaBaseSeq::IssueLoad(m::TensorMap map, m::TensorInstr in, const IssueOpts& o) {
+  while (ctx_.scb->outstanding() >= ctx_.max_outstanding) {
+    sc_core::wait(ctx_.scb->retired_event());
+  }
+  TmaCommand c;
+  if (o.reuse_desc && last_desc_ != 0) {
+    c.desc_addr = last_desc_;
+    if (o.rewrite_desc) {
+      WaitAllRetired();  // nobody may still be reading the old map
+      m::DescriptorBytes d = m::EncodeDescriptor(map);
+      ctx_.gmem->WriteRaw(c.desc_addr, d.data(), d.size());
+      c.inval_before = true;
+    }
+  } else {
+    c.desc_addr = next_desc_;
+    next_desc_ += 128;
+    m::DescriptorBytes d = m::EncodeDescriptor(map);
+    ctx_.gmem->WriteRaw(c.desc_addr, d.data(), d.size());
+    last_desc_ = c.desc_addr;
+  }
+  if (o.desc_err) {
+    ctx_.gmem->AddErrorRange(c.desc_addr, c.desc_addr + 128, o.desc_err);
+  }
+  if (o.data_err) {
+    ctx_.gmem->AddErrorRange(map.global_address, map.global_address + (1ull << 32), o.data_err);
+  }
+  uint32_t bytes = 1024;
+  m::TraversalPlan p = m::PlanTraversal(map, in);
+  if (p.ok && p.num_rows * p.row_pitch > 0) {
+    bytes = static_cast<uint32_t>(std::min<uint64_t>(p.num_rows * p.row_pitch + 128, 1u << 20));
+  }
+  if (bytes + 1024 > ctx_.window_bytes - 1024) {
+    return false;
+  }
+  if (o.fixed_smem >= 0) {
+    in.smem_addr = AllocSmem(bytes + 1024, 1024) + static_cast<uint32_t>(o.fixed_smem);
+  } else {
+    in.smem_addr = AllocSmem(bytes, 128);
+  }
+  c.tag = NextTag();
+  in.mbar_addr = ctx_.window_bytes - 1024 + 8u * c.tag;
+  c.instr = in;
+  c.id = issued_++;
+  Send(c);
+  return true;
+}
+
+// ---- random tile loads ------------------------------------------------------------------
+bool RandomTileSeq::RandomMap(m::TensorMap* mp, m::TensorInstr* ip) {
+  auto R = [this](int64_t lo, int64_t hi) {  // inclusive
+    return lo + static_cast<int64_t>(rng_() % static_cast<uint64_t>(hi - lo + 1));
+  };
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    m::TensorMap t;
+    t.dtype = static_cast<m::DType>(R(0, 12));
+    int e = m::ElementBytes(t.dtype);
+    t.rank = static_cast<int>(R(1, 5));
+    t.interleave = (t.rank >= 3 && R(0, 99) < interleave_pct) ? static_cast<m::Interleave>(R(1, 2))
+                                                              : m::Interleave::kNone;
+    t.swizzle = static_cast<m::Swizzle>(R(0, 3));
+    uint32_t span = t.swizzle == m::Swizzle::kNone ? 256 : 16u << static_cast<int>(t.swizzle);
+    uint32_t max_row = std::min<uint32_t>(span, 256);
+    uint32_t row_bytes = 16 * static_cast<uint32_t>(R(1, max_row / 16));
+    t.box[0] = std::max<uint32_t>(1, row_bytes / e);
+    uint64_t tx = row_bytes;
+    for (int d = 1; d < t.rank; ++d) {
+      t.box[d] = static_cast<uint32_t>(R(1, R(0, 3) == 0 ? 16 : 4));
+      t.element_strides[d] = static_cast<uint32_t>(R(0, 3) == 0 ? R(2, 8) : 1);
+      tx *= (t.box[d] + t.element_strides[d] - 1) / t.element_strides[d];
+    }
+    t.element_strides[0] = static_cast<uint32_t>(R(0, 4) == 0 ? R(2, 8) : 1);
+    if (tx > max_tx_bytes) {
+      continue;
+    }
+    for (int d = 0; d < t.rank; ++d) {
+      int64_t ext = static_cast<int64_t>(t.box[d]) * (d ? t.element_strides[d] : 1);
+      t.dims[d] = static_cast<uint64_t>(R(1, 2 * ext + 3));
+    }
+    uint64_t pitch = (t.dims[0] * e + 15) / 16 * 16 + 16 * static_cast<uint64_t>(R(0, 2));
+    for (int d = 1; d < t.rank; ++d) {
+      t.strides[d - 1] = pitch;
+      pitch *= t.dims[d];
+      pitch = (pitch + 15) / 16 * 16;
+    }
+    t.oob_fill = (m::IsFloat(t.dtype) && R(0, 2) == 0) ? m::OobFill::kNan : m::OobFill::kZero;
+    t.global_address = NewTensorBase() + 256 * static_cast<uint64_t>(R(0, 15));
+    if (!m::ValidateTensorMap(t).ok()) {
+      continue;
+    }
+    m::TensorInstr in;
+    in.op = m::Op::kLoad;
+    in.mode = m::LoadMode::kTile;
+    in.dim = t.rank;
+    int align_elems = t.interleave == m::Interleave::kNone ? std::max(1, 16 / e) : 1;
+    for (int d = 0; d < t.rank; ++d) {
+      int64_t ext = static_cast<int64_t>(t.box[d]) * (d ? t.element_strides[d] : 1);
+      int64_t c;
+      switch (R(0, 9)) {
+        case 0:  // low side
+          c = -R(1, ext + 2);
+          break;
+        case 1:  // high side
+          c = static_cast<int64_t>(t.dims[d]) - R(0, ext);
+          break;
+        case 2:  // far away (fully out of bounds)
+          c = R(0, 1) ? -R(1000, 1000000) : R(1000, 1000000);
+          break;
+        default:
+          c = R(0, static_cast<int64_t>(t.dims[d]) - 1);
+      }
+      if (d == 0) {
+        c = c >= 0 ? c / align_elems * align_elems
+                   : -((-c + align_elems - 1) / align_elems) * align_elems;
+      }
+      in.coords.push_back(static_cast<int32_t>(c));
+    }
+    in.issuer_cta = static_cast<int>(R(0, ctx_.num_ctas - 1));
+    if (ctx_.num_ctas > 1 && R(0, 99) < multicast_pct) {
+      in.multicast = true;
+      uint32_t full = (1u << ctx_.num_ctas) - 1;
+      in.cta_mask = static_cast<uint16_t>(R(1, full));
+      in.dst_cta = in.issuer_cta;
+    } else {
+      in.dst_cta = static_cast<int>(R(0, ctx_.num_ctas - 1));
+    }
+    if (!m::CheckInstruction(t, in, m::Arch::kSm90, ctx_.num_ctas).ok()) {
+      continue;
+    }
+    *mp = t;
+    *ip = in;
+    return true;
+  }
+  return false;
+}
+
+void RandomTileSeq::Body() {
+  m::TensorMap prev;
+  bool have_prev = false;
+  for (int i = 0; i < count; ++i) {
+    m::TensorMap t;
+    m::TensorInstr in;
+    IssueOpts o;
+    if (have_prev && static_cast<int>(rng_() % 100) < reuse_pct) {
+      // Same descriptor, new coordinates: exercises the descriptor cache.
+      if (!RandomMap(&t, &in)) {
+        continue;
+      }
+      t = prev;
+      in.dim = t.rank;
+      in.coords.resize(t.rank);
+      int e = m::ElementBytes(t.dtype);
+      int a = t.interleave == m::Interleave::kNone ? std::max(1, 16 / e) : 1;
+      for (int d = 0; d < t.rank; ++d) {
+        int64_t c = static_cast<int64_t>(rng_() % (t.dims[d] + 8)) - 4;
+        in.coords[d] = static_cast<int32_t>(d == 0 ? (c - ((c % a) + a) % a) : c);
+      }
+      o.reuse_desc = true;
+    } else if (!RandomMap(&t, &in)) {
+      continue;
+    }
+    if (static_cast<int>(rng_() % 100) < illegal_pct) {
+      int e = m::ElementBytes(t.dtype);
+      switch (rng_() % 5) {
+        case 0:  // misaligned inner coordinate
+          if (t.interleave == m::Interleave::kNone && e < 16) {
+            in.coords[0] += 1;
+          }
+          break;
+        case 1:  // misaligned dstMem
+          o.fixed_smem = 16 * static_cast<int64_t>(1 + rng_() % 7);
+          break;
+        case 2:  // a map the driver would refuse: box[0] * E not a multiple of 16
+          t.dtype = m::DType::kU8;
+          t.box[0] = 1 + static_cast<uint32_t>(rng_() % 15);
+          o.reuse_desc = false;
+          break;
+        case 3:  // bus error on the tensor data
+          o.data_err = 2;
+          o.reuse_desc = false;
+          break;
+        default:  // bus error on a fresh descriptor
+          o.desc_err = 3;
+          o.reuse_desc = false;
+          break;
+      }
+      if (o.data_err || o.desc_err) {
+        WaitAllRetired();  // error ranges must not hit commands already in flight
+      }
+    }
+    IssueLoad(t, in, o);
+    if (!o.reuse_desc) {
+      prev = t;
+      have_prev = true;
+    }
+    if (o.data_err || o.desc_err) {
+      WaitAllRetired();
+      ctx_.gmem->ClearErrorRanges();
+    }
+  }
+  WaitAllRetired();
+}
+
+// ---- directed ---------------------------------------------------------------------------
+namespace {
+// T16 of tensor-semantics.md 14b: u16, dims {200, 50}, row stride 400 bytes.
+m::TensorMap T16(uint64_t base, uint32_t box0, uint32_t box1, uint32_t es0 = 1, uint32_t es1 = 1,
+                 m::Swizzle sw = m::Swizzle::kNone) {
+  m::TensorMap t;
+  t.rank = 2;
+  t.dtype = m::DType::kU16;
+  t.dims = {200, 50, 1, 1, 1};
+  t.strides = {400, 0, 0, 0};
+  t.box = {box0, box1, 1, 1, 1};
+  t.element_strides = {es0, es1, 1, 1, 1};
+  t.swizzle = sw;
+  t.global_address = base;
+  return t;
+}
+m::TensorInstr Load2d(int32_t c0, int32_t c1) {
+  m::TensorInstr in;
+  in.dim = 2;
+  in.coords = {c0, c1};
+  return in;
+}
+}  // namespace
+
+void DirectedSeq::Body() {
+  auto all = which == "all";
+  if (all || which == "tile2d") {
+    // V1..V4: in bounds, low OOB, high OOB, fully OOB; V5..V7: element strides.
+    const int32_t cs[][2] = {{8, 2}, {-8, -3}, {184, 46}, {304, 100}, {-1000000, -5}};
+    for (const auto& c : cs) {
+      IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(c[0], c[1]));
+    }
+    IssueLoad(T16(NewTensorBase(), 64, 5, 1, 2), Load2d(0, 1));
+    IssueLoad(T16(NewTensorBase(), 64, 7, 1, 3), Load2d(0, 45));
+    IssueLoad(T16(NewTensorBase(), 64, 4, 2, 1), Load2d(0, 0));
+    // V8: 128B swizzle at dstMem = 128 mod 1024; V9: 32-byte rows under 128B swizzle.
+    IssueOpts o;
+    o.fixed_smem = 128;
+    IssueLoad(T16(NewTensorBase(), 64, 16, 1, 1, m::Swizzle::k128B), Load2d(0, 0), o);
+    IssueLoad(T16(NewTensorBase(), 16, 16, 1, 1, m::Swizzle::k128B), Load2d(16, 3));
+  }
+  if (all || which == "ranks") {
+    for (int r = 1; r <= 5; ++r) {
+      m::TensorMap t;
+      t.rank = r;
+      t.dtype = m::DType::kU32;
+      uint64_t pitch = 0;
+      for (int d = 0; d < r; ++d) {
+        t.dims[d] = d == 0 ? 20 : 3 + d;
+        t.box[d] = d == 0 ? 8 : 2;
+        if (d > 0) {
+          pitch = d == 1 ? 96 : pitch * t.dims[d - 1];
+          t.strides[d - 1] = pitch;
+        }
+      }
+      t.global_address = NewTensorBase();
+      m::TensorInstr in;
+      in.dim = r;
+      for (int d = 0; d < r; ++d) {
+        in.coords.push_back(d == 0 ? 16 : (d % 2 ? -1 : 2));
+      }
+      IssueLoad(t, in);
+    }
+  }
+  if (all || which == "dtypes") {
+    for (int ty = 0; ty <= 12; ++ty) {
+      m::TensorMap t = T16(NewTensorBase(), 0, 4);
+      t.dtype = static_cast<m::DType>(ty);
+      int e = m::ElementBytes(t.dtype);
+      t.box[0] = 64 / e;
+      t.dims[0] = 100;
+      t.strides[0] = 1024;
+      t.oob_fill = m::IsFloat(t.dtype) ? m::OobFill::kNan : m::OobFill::kZero;
+      IssueLoad(t, Load2d(static_cast<int32_t>(96 - 32 / e), 48));  // OOB on both sides
+    }
+  }
+  if (all || which == "swizzle") {
+    for (int sw = 1; sw <= 3; ++sw) {
+      uint32_t span = 16u << sw;
+      for (uint32_t off = 0; off < 1024; off += 128) {
+        IssueOpts o;
+        o.fixed_smem = off;
+        IssueLoad(T16(NewTensorBase(), span / 2, 12, 1, 1, static_cast<m::Swizzle>(sw)),
+                  Load2d(8, 3), o);
+      }
+      // Rows narrower than the span: padded, the gap untouched.
+      IssueLoad(T16(NewTensorBase(), 8, 9, 1, 1, static_cast<m::Swizzle>(sw)), Load2d(0, 40));
+    }
+  }
+  if ((all || which == "multicast") && ctx_.num_ctas > 1) {
+    m::TensorInstr in = Load2d(8, 2);
+    in.multicast = true;
+    in.cta_mask = 0x3;
+    IssueLoad(T16(NewTensorBase(), 64, 8), in);
+    in.cta_mask = static_cast<uint16_t>((1u << ctx_.num_ctas) - 1);
+    in.issuer_cta = ctx_.num_ctas - 1;
+    IssueLoad(T16(NewTensorBase(), 32, 4, 1, 1, m::Swizzle::k64B), in);
+    in.cta_mask = 0x6;  // the issuer (0) is not in the mask
+    in.issuer_cta = 0;
+    IssueLoad(T16(NewTensorBase(), 64, 3), in);
+    m::TensorInstr uni = Load2d(8, 2);  // shared::cluster to a remote CTA
+    uni.issuer_cta = 0;
+    uni.dst_cta = ctx_.num_ctas - 1;
+    IssueLoad(T16(NewTensorBase(), 64, 8), uni);
+  }
+  if (all || which == "errors") {
+    IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(3, 2));   // V11: 6-byte offset
+    IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(-4, 2));  // V11: -8 bytes
+    for (int off : {16, 64}) {                              // V12
+      IssueOpts o;
+      o.fixed_smem = off;
+      IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(0, 0), o);
+    }
+    m::TensorMap bad = T16(NewTensorBase(), 4, 8);  // box[0] * 2 = 8 bytes
+    IssueLoad(bad, Load2d(0, 0));
+    m::TensorMap wide = T16(NewTensorBase(), 64, 8, 1, 1, m::Swizzle::k32B);  // 128 B > 32 B
+    IssueLoad(wide, Load2d(0, 0));
+  }
+  if (all || which == "bus_error") {
+    WaitAllRetired();
+    IssueOpts o;
+    o.data_err = 2;  // SLVERR on the tensor
+    IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(8, 2), o);
+    WaitAllRetired();
+    ctx_.gmem->ClearErrorRanges();
+    IssueOpts d;
+    d.desc_err = 3;  // DECERR on a fresh descriptor
+    IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(8, 2), d);
+    WaitAllRetired();
+    ctx_.gmem->ClearErrorRanges();
+    IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(8, 2));  // and the engine recovers
+  }
+  if (all || which == "desc_cache") {
+    m::TensorMap t = T16(NewTensorBase(), 64, 8);
+    IssueLoad(t, Load2d(0, 0));
+    IssueOpts again;
+    again.reuse_desc = true;
+    for (int i = 1; i < 4; ++i) {
+      IssueLoad(t, Load2d(8 * i, i), again);
+    }
+    // Rewrite the map in place (another box and swizzle), invalidate, use it again.
+    m::TensorMap t2 = T16(t.global_address, 32, 4, 1, 1, m::Swizzle::k64B);
+    IssueOpts rw;
+    rw.reuse_desc = true;
+    rw.rewrite_desc = true;
+    IssueLoad(t2, Load2d(16, 5), rw);
+    IssueLoad(t2, Load2d(24, 6), again);
+  }
+  WaitAllRetired();
+}
+
+}  // namespace tma::tb

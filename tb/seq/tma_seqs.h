@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Command sequences of the bench. Every sequence places its tensors and descriptors in the
+// bench's global memory, gives each command its own shared-memory region, mbarrier and tag,
+// and keeps at most `max_outstanding` commands in flight (the scoreboard retires them).
+//   RandomTileSeq   random tile loads from the legal space (encoder rules of
+//                   shared/spec/silicon-findings.md: ranks 1..5, all whole-byte types,
+//                   swizzles, interleave, element strides, OOB on every side, multicast),
+//                   with `illegal_pct` percent mutated into errors (misaligned coordinate,
+//                   misaligned dstMem, invalid descriptor, bus error on data/descriptor).
+//   DirectedSeq     named feature lists: "tile2d" (the H100 vectors V1..V9 of
+//                   tensor-semantics.md 14b), "ranks", "dtypes", "swizzle", "multicast",
+//                   "errors", "bus_error", "desc_cache".
+#ifndef TMA_TB_SEQ_TMA_SEQS_H_
+#define TMA_TB_SEQ_TMA_SEQS_H_
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "agents/tma_items.h"
+#include "env/tma_env.h"
+#include "tma/types.h"
+#include "uvm/uvm.h"
+
+namespace tma::tb {
+
+struct SeqContext {
+  PatternMemory* gmem = nullptr;
+  TmaScoreboard* scb = nullptr;
+  int num_ctas = 1;
+  uint32_t window_bytes = 65536;
+  uint64_t seed = 1;
+  int max_outstanding = 4;
+};
+
+class TmaBaseSeq : public uvm::Sequence<TmaCommand> {
+ public:
+  void SetContext(const SeqContext& c);
+  uint64_t issued() const { return issued_; }
+
+ protected:
+  // Places `map` (at a fresh global region unless reuse_desc) and issues a load of it.
+  // instr.smem_addr is allocated unless `fixed_smem` >= 0 (an offset added to a fresh,
+  // 1024-aligned region). Returns false if the map does not fit.
+  struct IssueOpts {
+    int64_t fixed_smem = -1;    // >= 0: offset added to a fresh 1024-aligned region
+    bool reuse_desc = false;    // use the previous descriptor address
+    bool rewrite_desc = false;  // with reuse_desc: write `map` there and pulse desc_inval
+    uint32_t desc_err = 0;      // AXI error code for reads of the descriptor
+    uint32_t data_err = 0;      // AXI error code for reads of the tensor
+  };
+  bool IssueLoad(tma::model::TensorMap map, tma::model::TensorInstr instr, const IssueOpts& o);
+  bool IssueLoad(tma::model::TensorMap map, tma::model::TensorInstr instr) {
+    return IssueLoad(std::move(map), std::move(instr), IssueOpts{});
+  }
+  // Fresh 1 MiB-spaced global region for a tensor.
+  uint64_t NewTensorBase();
+  void WaitAllRetired();
+  SeqContext ctx_;
+  std::mt19937_64 rng_;
+  uint64_t last_desc_ = 0;
+
+ private:
+  uint8_t NextTag();
+  uint32_t AllocSmem(uint32_t bytes, uint32_t align);
+  uint64_t next_tensor_ = 0x100000000ull;
+  uint64_t next_desc_ = 0x08000000ull;
+  uint32_t smem_next_ = 0;
+  uint8_t tag_ = 0;
+  uint64_t issued_ = 0;
+};
+
+class RandomTileSeq : public TmaBaseSeq {
+ public:
+  int count = 50;
+  int illegal_pct = 0;
+  int multicast_pct = 25;
+  int interleave_pct = 10;
+  int reuse_pct = 20;
+  uint32_t max_tx_bytes = 4096;
+
+ protected:
+  void Body() override;
+
+ private:
+  bool RandomMap(tma::model::TensorMap* m, tma::model::TensorInstr* in);
+};
+
+class DirectedSeq : public TmaBaseSeq {
+ public:
+  std::string which = "tile2d";
+
+ protected:
+  void Body() override;
+};
+
+}  // namespace tma::tb
+
+#endif  // TMA_TB_SEQ_TMA_SEQS_H_

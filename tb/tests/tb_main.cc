@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma-tb: runs one bench test.
+//   tma-tb --test=NAME [--seed=N] [--count=N] [--dut=rtl|model] [--stub-bug]
+//          [--ctas=N] [--verbosity=low|medium|high|debug] [--timeout-ns=N] [--waves=FILE]
+//          [--list]
+// Prints the report summary, a "TB-STATS ..." and a final "TB-RESULT ..." line; exits 0 on
+// pass, 1 on any error. TMA_WAVES=<file> in the environment works like --waves.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <systemc>
+
+#include "agents/pattern_memory.h"
+#include "agents/tma_items.h"
+#include "tb_if.h"
+#include "tb_top.h"
+#include "tma/memory.h"
+#include "uvm/uvm.h"
+#ifdef TMA_TB_HAVE_RTL
+#include "Vtma_sim_top.h"
+#if VM_TRACE
+#include <verilated_fst_sc.h>
+#endif
+#endif
+
+namespace {
+bool Arg(const std::string& a, const char* key, std::string* v) {
+  std::string k = std::string("--") + key;
+  if (a == k) {
+    *v = "1";
+    return true;
+  }
+  if (a.rfind(k + "=", 0) == 0) {
+    *v = a.substr(k.size() + 1);
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  using namespace tma::tb;
+  namespace uvm = tma::tb::uvm;
+  std::string test = "smoke", dut_kind, verb = "low", waves, v;
+  uint64_t seed = 1;
+  int count = -1, ctas = 4;
+  bool stub_bug = false;
+  uint64_t timeout_ns = 50'000'000;
+#ifdef TMA_TB_HAVE_RTL
+  dut_kind = "rtl";
+#else
+  dut_kind = "model";
+#endif
+  if (const char* w = std::getenv("TMA_WAVES")) {
+    waves = w;
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (Arg(a, "test", &v)) {
+      test = v;
+    } else if (Arg(a, "seed", &v)) {
+      seed = std::stoull(v);
+    } else if (Arg(a, "count", &v)) {
+      count = std::stoi(v);
+    } else if (Arg(a, "dut", &v)) {
+      dut_kind = v;
+    } else if (Arg(a, "stub-bug", &v)) {
+      stub_bug = true;
+    } else if (Arg(a, "ctas", &v)) {
+      ctas = std::stoi(v);
+    } else if (Arg(a, "verbosity", &v)) {
+      verb = v;
+    } else if (Arg(a, "timeout-ns", &v)) {
+      timeout_ns = std::stoull(v);
+    } else if (Arg(a, "waves", &v)) {
+      waves = v;
+    } else if (Arg(a, "list", &v)) {
+      for (const auto& n : uvm::Factory::Get().ComponentNames()) {
+        std::cout << n << "\n";
+      }
+      return 0;
+    } else {
+      std::cerr << "tma-tb: unknown argument " << a << "\n";
+      return 2;
+    }
+  }
+  auto& rs = uvm::ReportServer::Get();
+  rs.SetVerbosity(verb == "debug"    ? uvm::kDebug
+                  : verb == "high"   ? uvm::kHigh
+                  : verb == "medium" ? uvm::kMedium
+                                     : uvm::kLow);
+  rs.SetMaxQuitCount(20);
+
+  TmaIf vif;
+  PatternMemory gmem(seed);
+  tma::model::ClusterSharedMemory smem(ctas, 65536, 0xA5);
+  std::unique_ptr<tma_behavioral_dut> stub;
+#ifdef TMA_TB_HAVE_RTL
+  std::unique_ptr<Vtma_sim_top> rtl;
+#endif
+  if (dut_kind == "model") {
+    stub = std::make_unique<tma_behavioral_dut>("dut");
+    stub->bug_swizzle = stub_bug;
+    BindDut(*stub, vif);
+#ifdef TMA_TB_HAVE_RTL
+  } else if (dut_kind == "rtl") {
+    rtl = std::make_unique<Vtma_sim_top>("dut");
+    BindDut(*rtl, vif);
+#endif
+  } else {
+    std::cerr << "tma-tb: no DUT '" << dut_kind << "' in this build\n";
+    return 2;
+  }
+  std::string replay = std::string(argv[0]) + " --test=" + test +
+                       " --seed=" + std::to_string(seed) + " --dut=" + dut_kind +
+                       (count >= 0 ? " --count=" + std::to_string(count) : "") +
+                       (stub_bug ? " --stub-bug" : "") + " --ctas=" + std::to_string(ctas);
+  auto& db = uvm::ConfigDb::Get();
+  db.Set<TmaIf*>("*", "vif", &vif);
+  db.Set<PatternMemory*>("*", "gmem", &gmem);
+  db.Set<tma::model::ClusterSharedMemory*>("*", "smem", &smem);
+  db.Set<uint64_t>("uvm_test_top*", "seed", seed);
+  db.Set<std::string>("uvm_test_top*", "replay_cmd", replay);
+  if (count >= 0) {
+    db.Set<int>("uvm_test_top*", "count", count);
+  }
+  uvm::Root::Get().SetTimeout(sc_core::sc_time(static_cast<double>(timeout_ns), sc_core::SC_NS));
+
+#if defined(TMA_TB_HAVE_RTL) && VM_TRACE
+  std::unique_ptr<VerilatedFstSc> tfp;
+  if (!waves.empty() && rtl) {
+    Verilated::traceEverOn(true);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    tfp = std::make_unique<VerilatedFstSc>();
+    rtl->trace(tfp.get(), 99);
+    tfp->open(waves.c_str());
+  }
+#else
+  if (!waves.empty()) {
+    std::cerr << "tma-tb: waves need the RTL built with -DTMA_WAVES=ON (ignored)\n";
+  }
+#endif
+  std::cout << "tma-tb: test " << test << " seed " << seed << " dut " << dut_kind << "\n";
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = uvm::Root::Get().RunTest(test);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+#if defined(TMA_TB_HAVE_RTL) && VM_TRACE
+  if (tfp) {
+    tfp->close();
+    std::cout << "tma-tb: waves in " << waves << "\n";
+  }
+#endif
+  uint64_t cycles = Cycle();
+  std::printf("TB-RESULT test=%s seed=%llu dut=%s status=%s cycles=%llu wall_s=%.3f cps=%.0f\n",
+              test.c_str(), static_cast<unsigned long long>(seed), dut_kind.c_str(),
+              rc == 0 ? "PASS" : "FAIL", static_cast<unsigned long long>(cycles), wall,
+              wall > 0 ? cycles / wall : 0.0);
+  if (rc != 0) {
+    std::printf("TB-REPLAY %s\n", replay.c_str());
+  }
+  std::fflush(stdout);
+  return rc;
+}

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// End-to-end test of tma_sim_top (Verilated C++): random legal tile loads (rank 1..5, every
+// whole-byte element type, swizzle, element strides, OOB in every dimension, multicast) and a
+// few faulting commands, issued back to back against an AXI4 slave memory with random latency
+// and backpressure, a shared-memory write port with random backpressure and a completion port
+// with random backpressure. Every shared-memory byte and every completion is compared with the
+// C++ reference model (tma::model::ExecuteTensor) executing the same commands in order.
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tma/descriptor.h"
+#include "tma/encoder.h"
+#include "tma/memory.h"
+#include "tma/tensor_copy.h"
+#include "tma/traversal.h"
+#include "tma/types.h"
+
+#include "Vtma_sim_top_db16.h"
+#include "Vtma_sim_top_db64.h"
+#include "verilated_dut.h"
+
+namespace tma::tb {
+namespace {
+
+using model::DType;
+using model::TensorInstr;
+using model::TensorMap;
+
+constexpr int kNumCtas = 4;               // the Verilated models use NumCtas = 4
+constexpr uint32_t kWindowBytes = 65536;  // each CTA's shared window
+constexpr uint8_t kSmemPoison = 0xA5;
+
+// ---- Wide-port helpers (Verilator: <= 64 bits scalar, else an array of 32-bit words) ----
+template <class W>
+void SetWideByte(W& w, int byte, uint8_t v) {
+  uint32_t& word = w[byte / 4];
+  const int sh = (byte % 4) * 8;
+  word = (word & ~(0xFFu << sh)) | (static_cast<uint32_t>(v) << sh);
+}
+template <class W>
+uint8_t GetWideByte(const W& w, int byte) {
+  return static_cast<uint8_t>(w[byte / 4] >> ((byte % 4) * 8));
+}
+
+struct Command {
+  TensorMap map;
+  TensorInstr ins;
+  uint64_t desc_addr = 0;
+  uint8_t tag = 0;
+};
+
+struct Cpl {
+  int kind = 0;
+  int cta = 0;
+  uint32_t mbar = 0;
+  uint32_t bytes = 0;
+  int err = 0;
+  bool operator<(const Cpl& o) const {
+    return std::tie(kind, cta, mbar, bytes, err) < std::tie(o.kind, o.cta, o.mbar, o.bytes, o.err);
+  }
+  bool operator==(const Cpl& o) const {
+    return kind == o.kind && cta == o.cta && mbar == o.mbar && bytes == o.bytes && err == o.err;
+  }
+};
+
+std::string CplString(const Cpl& c) {
+  return "{kind " + std::to_string(c.kind) + " cta " + std::to_string(c.cta) + " mbar " +
+         std::to_string(c.mbar) + " bytes " + std::to_string(c.bytes) + " err " +
+         std::to_string(c.err) + "}";
+}
+
+// ---- Random legal tile loads ----
+class CommandGen {
+ public:
+  explicit CommandGen(uint32_t seed) : rng_(seed) {}
+
+  int Rand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool Chance(int percent) { return Rand(0, 99) < percent; }
+
+  Command Make(uint64_t tensor_base, uint64_t tensor_span) {
+    Command c;
+    TensorMap& m = c.map;
+    static const DType kTypes[] = {DType::kU8,     DType::kU16,  DType::kU32,    DType::kS32,
+                                   DType::kU64,    DType::kS64,  DType::kF16,    DType::kF32,
+                                   DType::kF64,    DType::kBF16, DType::kF32Ftz, DType::kTF32,
+                                   DType::kTF32Ftz};
+    for (;;) {
+      m = TensorMap{};
+      m.rank = Rand(1, 5);
+      m.dtype = kTypes[Rand(0, 12)];
+      const int e = model::ElementBytes(m.dtype);
+      m.swizzle = Chance(50) ? model::Swizzle::kNone : static_cast<model::Swizzle>(Rand(1, 3));
+      const int span =
+          m.swizzle == model::Swizzle::kNone ? 512 : (16 << static_cast<int>(m.swizzle));
+      const int max_chunks = std::min(span / 16, 256 * e / 16);
+      m.box[0] = static_cast<uint32_t>(16 * Rand(1, max_chunks) / e);
+      m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.box[0]) * 2 + 16 / e));
+      uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+      const int small = m.rank >= 4 ? 3 : (m.rank == 3 ? 5 : 12);
+      for (int d = 1; d < m.rank; ++d) {
+        m.box[d] = static_cast<uint32_t>(Rand(1, small));
+        m.dims[d] = static_cast<uint64_t>(Rand(1, small + 2));
+        m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+        m.strides[d - 1] = stride;
+        stride = stride * m.dims[d] + 16 * Rand(0, 1);
+      }
+      m.element_strides[0] = static_cast<uint32_t>(Chance(80) ? 1 : Rand(1, 8));  // ignored
+      if (stride > tensor_span)
+        continue;
+      m.global_address = tensor_base + 16 * Rand(0, 16);
+      m.oob_fill =
+          (model::IsFloat(m.dtype) && Chance(50)) ? model::OobFill::kNan : model::OobFill::kZero;
+      m.l2_promotion = static_cast<model::L2Promotion>(Rand(0, 3));
+      if (!model::ValidateTensorMap(m).ok())
+        continue;
+      // Shared-memory footprint must fit the window.
+      uint64_t rows = 1;
+      for (int d = 1; d < m.rank; ++d)
+        rows *= (m.box[d] + m.element_strides[d] - 1) / m.element_strides[d];
+      const uint64_t pitch = m.swizzle == model::Swizzle::kNone ? m.box[0] * e : span;
+      if (rows * pitch + 1024 > kWindowBytes)
+        continue;
+      break;
+    }
+    TensorInstr& ins = c.ins;
+    const int e = model::ElementBytes(m.dtype);
+    ins.op = model::Op::kLoad;
+    ins.mode = model::LoadMode::kTile;
+    ins.dim = m.rank;
+    const int step0 = 16 / e;
+    const int b0 = static_cast<int>(m.box[0]);
+    const int d0 = static_cast<int>(m.dims[0]);
+    ins.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    for (int d = 1; d < m.rank; ++d) {
+      ins.coords.push_back(Rand(-static_cast<int>(m.box[d]) - 1, static_cast<int>(m.dims[d]) + 1));
+    }
+    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
+    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
+    ins.issuer_cta = Rand(0, kNumCtas - 1);
+    ins.dst_cta = Rand(0, kNumCtas - 1);
+    if (Chance(25)) {
+      ins.multicast = true;
+      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
+    }
+    return c;
+  }
+
+  // Turns a legal command into one that faults (or a prefetch / store).
+  void Spoil(Command* c) {
+    switch (Rand(0, 5)) {
+      case 0:
+        c->ins.smem_addr += 16;  // F2
+        break;
+      case 1:
+        if (model::ElementBytes(c->map.dtype) < 16)
+          c->ins.coords[0] += 1;  // F1 (c0 x E not a multiple of 16)
+        break;
+      case 2:
+        c->ins.op = model::Op::kPrefetch;
+        c->ins.multicast = false;
+        c->ins.cta_mask = 0;
+        break;
+      case 3:
+        c->ins.op = model::Op::kStore;  // not implemented yet: `unsupported`
+        c->ins.multicast = false;
+        break;
+      case 4:
+        c->ins.dim = c->map.rank == 5 ? 4 : c->map.rank + 1;  // .Nd does not match the rank
+        break;
+      default:
+        c->map.box[0] = c->map.box[0] + 1;  // box[0] x E not a multiple of 16: bad descriptor
+        if (!model::ValidateTensorMap(c->map).ok())
+          break;
+        c->map.box[0] -= 1;
+        break;
+    }
+  }
+
+ private:
+  std::mt19937 rng_;
+};
+
+// ---- The bench ----
+template <class Model, int kDataBytes>
+class EngineBench {
+ public:
+  explicit EngineBench(uint32_t seed)
+      : dut_(seed), rng_(seed * 7919u + 1), smem_(kNumCtas, std::vector<uint8_t>(kWindowBytes)) {
+    for (auto& w : smem_)
+      std::fill(w.begin(), w.end(), kSmemPoison);
+    dut_.Reset();
+  }
+
+  model::SparseGlobalMemory& gmem() { return gmem_; }
+  void SetStress(int ready_percent) { ready_percent_ = ready_percent; }
+
+  // Runs the commands back to back; returns the completions per tag.
+  std::map<int, std::vector<Cpl>> Run(const std::vector<Command>& cmds, uint64_t max_cycles) {
+    std::map<int, std::vector<Cpl>> cpls;
+    size_t next = 0;
+    uint64_t cycle = 0;
+    size_t expected_min = cmds.size();
+    size_t commands_with_cpl = 0;
+    for (; cycle < max_cycles; ++cycle) {
+      // Inputs for this cycle.
+      const bool have_cmd = next < cmds.size();
+      dut_->cmd_valid_i = have_cmd;
+      if (have_cmd)
+        DriveCommand(cmds[next]);
+      dut_->desc_inval_i = 0;
+      dut_->m_axi_arready_i = Ready();
+      dut_->smem_wr_ready_i = Ready();
+      dut_->cpl_ready_i = Ready();
+      DriveR(cycle);
+      dut_.Settle();
+
+      // Handshakes.
+      const bool cmd_fire = dut_->cmd_valid_i && dut_->cmd_ready_o;
+      const bool ar_fire = dut_->m_axi_arvalid_o && dut_->m_axi_arready_i;
+      const bool r_fire = dut_->m_axi_rvalid_i && dut_->m_axi_rready_o;
+      const bool wr_fire = dut_->smem_wr_valid_o && dut_->smem_wr_ready_i;
+      const bool cpl_fire = dut_->cpl_valid_o && dut_->cpl_ready_i;
+      if (ar_fire)
+        TakeAr(cycle);
+      if (wr_fire)
+        TakeSmemWrite();
+      if (cpl_fire) {
+        Cpl c;
+        c.kind = dut_->cpl_kind_o;
+        c.cta = dut_->cpl_cta_o;
+        c.mbar = dut_->cpl_mbar_addr_o;
+        c.bytes = dut_->cpl_bytes_o;
+        c.err = dut_->cpl_error_o;
+        auto& v = cpls[dut_->cpl_tag_o];
+        if (v.empty())
+          ++commands_with_cpl;
+        v.push_back(c);
+      }
+      dut_.Cycle();
+      if (r_fire)
+        PopR();
+      if (cmd_fire)
+        ++next;
+      if (next == cmds.size() && commands_with_cpl >= expected_min && !dut_->busy_o && rq_.empty())
+        break;
+    }
+    EXPECT_LT(cycle, max_cycles) << "engine did not finish (hang)";
+    EXPECT_FALSE(dut_.GotError()) << "an RTL assertion fired";
+    return cpls;
+  }
+
+  const std::vector<uint8_t>& Window(int cta) const { return smem_[static_cast<size_t>(cta)]; }
+  uint64_t cycles_busy() const { return 0; }
+
+ private:
+  struct Burst {
+    uint64_t addr;
+    int len;  // beats - 1
+    int id;
+    uint64_t ready_at;
+    int beat = 0;
+  };
+
+  bool Ready() { return std::uniform_int_distribution<int>(0, 99)(rng_) < ready_percent_; }
+
+  void DriveCommand(const Command& c) {
+    dut_->cmd_op_i = static_cast<uint8_t>(c.ins.op);
+    dut_->cmd_mode_i = static_cast<uint8_t>(c.ins.mode);
+    dut_->cmd_redop_i = static_cast<uint8_t>(c.ins.redop);
+    dut_->cmd_dim_i = static_cast<uint8_t>(c.ins.dim);
+    dut_->cmd_desc_addr_i = c.desc_addr;
+    for (int i = 0; i < 5; ++i) {
+      const int32_t v = i < static_cast<int>(c.ins.coords.size()) ? c.ins.coords[i] : 0;
+      dut_->cmd_coords_i[i] = static_cast<uint32_t>(v);
+    }
+    dut_->cmd_im2col_i = 0;
+    dut_->cmd_smem_addr_i = c.ins.smem_addr;
+    dut_->cmd_mbar_addr_i = c.ins.mbar_addr;
+    dut_->cmd_multicast_i = c.ins.multicast;
+    dut_->cmd_cta_mask_i = c.ins.cta_mask;
+    dut_->cmd_issuer_i = static_cast<uint8_t>(c.ins.issuer_cta);
+    dut_->cmd_dst_cta_i =
+        static_cast<uint8_t>(c.ins.dst_cta < 0 ? c.ins.issuer_cta : c.ins.dst_cta);
+    dut_->cmd_cta_group_i = static_cast<uint8_t>(c.ins.cta_group);
+    dut_->cmd_tag_i = c.tag;
+  }
+
+  void TakeAr(uint64_t cycle) {
+    Burst b;
+    b.addr = dut_->m_axi_araddr_o;
+    b.len = dut_->m_axi_arlen_o;
+    b.id = dut_->m_axi_arid_o;
+    EXPECT_EQ(dut_->m_axi_arburst_o, 1) << "INCR bursts only";
+    EXPECT_EQ(1 << dut_->m_axi_arsize_o, kDataBytes);
+    EXPECT_EQ(b.addr % kDataBytes, 0u);
+    EXPECT_LE(b.addr % 4096 + static_cast<uint64_t>(b.len + 1) * kDataBytes, 4096u)
+        << "burst crosses 4 KiB at 0x" << std::hex << b.addr;
+    b.ready_at = cycle + static_cast<uint64_t>(std::uniform_int_distribution<int>(1, 12)(rng_));
+    rq_.push_back(b);
+  }
+
+  void DriveR(uint64_t cycle) {
+    dut_->m_axi_rvalid_i = 0;
+    if (rq_.empty())
+      return;
+    const Burst& b = rq_.front();
+    if (b.ready_at > cycle || !Ready())
+      return;
+    uint8_t buf[kDataBytes];
+    const uint64_t a = b.addr + static_cast<uint64_t>(b.beat) * kDataBytes;
+    const bool ok = gmem_.Read(a, buf, kDataBytes);
+    for (int i = 0; i < kDataBytes; ++i)
+      SetWideByte(dut_->m_axi_rdata_i, i, ok ? buf[i] : 0);
+    dut_->m_axi_rvalid_i = 1;
+    dut_->m_axi_rid_i = static_cast<uint8_t>(b.id);
+    dut_->m_axi_rresp_i = ok ? 0 : 2;
+    dut_->m_axi_rlast_i = b.beat == b.len;
+  }
+
+  void PopR() {
+    Burst& b = rq_.front();
+    if (b.beat == b.len)
+      rq_.pop_front();
+    else
+      ++b.beat;
+  }
+
+  bool StrbBit(int i) {
+    if constexpr (kDataBytes > 64) {
+      return (GetWideByte(dut_->smem_wr_strb_o, i / 8) >> (i % 8)) & 1;
+    } else {
+      return (static_cast<uint64_t>(dut_->smem_wr_strb_o) >> i) & 1;
+    }
+  }
+
+  void TakeSmemWrite() {
+    const uint32_t addr = dut_->smem_wr_addr_o;
+    EXPECT_EQ(addr % kDataBytes, 0u);
+    ASSERT_LE(addr + kDataBytes, kWindowBytes) << "write outside the window";
+    const uint32_t mask = dut_->smem_wr_cta_mask_o;
+    for (int cta = 0; cta < 16; ++cta) {
+      if (!((mask >> cta) & 1))
+        continue;
+      ASSERT_LT(cta, kNumCtas) << "write to a CTA outside the cluster";
+      for (int i = 0; i < kDataBytes; ++i) {
+        const bool en = StrbBit(i);
+        if (en)
+          smem_[static_cast<size_t>(cta)][addr + i] = GetWideByte(dut_->smem_wr_data_o, i);
+      }
+    }
+  }
+
+  VerilatedDut<Model> dut_;
+  std::mt19937 rng_;
+  model::SparseGlobalMemory gmem_;
+  std::vector<std::vector<uint8_t>> smem_;
+  std::deque<Burst> rq_;
+  int ready_percent_ = 70;
+};
+
+// Builds `n` commands, runs them on the RTL and the model, compares everything.
+template <class Model, int kDataBytes>
+void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent) {
+  CommandGen gen(seed);
+  EngineBench<Model, kDataBytes> bench(seed);
+  bench.SetStress(ready_percent);
+  constexpr uint64_t kTensorBase = 0x40000;
+  constexpr uint64_t kTensorSpan = 1 << 20;
+  // Tensor data: random bytes (a few NaN/denormal patterns come up by chance for floats).
+  std::mt19937 drng(seed ^ 0x5555u);
+  for (uint64_t a = kTensorBase - 4096; a < kTensorBase + kTensorSpan + 8192; a += 4) {
+    uint32_t v = drng();
+    if ((drng() & 63) == 0)
+      v = 0x7F800000u | (drng() & 0x807FFFFFu);  // Inf / NaN for f32 and tf32
+    uint8_t b[4] = {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8),
+                    static_cast<uint8_t>(v >> 16), static_cast<uint8_t>(v >> 24)};
+    bench.gmem().Write(a, b, 4);
+  }
+  std::vector<Command> cmds;
+  for (int i = 0; i < n; ++i) {
+    Command c;
+    if (i > 0 && gen.Chance(15)) {
+      c = cmds.back();  // same map at the same address: a descriptor-cache hit
+      c.ins.smem_addr = 128u * static_cast<uint32_t>(gen.Rand(0, 7));
+    } else {
+      c = gen.Make(kTensorBase, kTensorSpan);
+      if (gen.Chance(spoil_percent))
+        gen.Spoil(&c);
+      c.desc_addr = 0x10000 + 128u * static_cast<uint64_t>(i);
+      const model::DescriptorBytes d = model::EncodeDescriptor(c.map);
+      bench.gmem().Write(c.desc_addr, d.data(), d.size());
+    }
+    c.tag = static_cast<uint8_t>(i);
+    cmds.push_back(c);
+  }
+
+  const auto cpls = bench.Run(cmds, 4000000);
+
+  // The model executes the same commands in order.
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  int loads_ok = 0;
+  for (const Command& c : cmds) {
+    std::vector<Cpl> want;
+    model::ExecResult r;
+    if (c.ins.op == model::Op::kStore) {
+      // Stores are a later issue: the engine answers `unsupported` without touching memory.
+      r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "store");
+    } else {
+      r = model::ExecuteTensor(c.map, c.ins, bench.gmem(), ref);
+    }
+    if (!r.status.ok()) {
+      want.push_back(Cpl{1, c.ins.issuer_cta, c.ins.mbar_addr, 0, static_cast<int>(r.status.cls)});
+    } else if (c.ins.op == model::Op::kPrefetch) {
+      want.push_back(Cpl{2, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
+    } else {
+      ++loads_ok;
+      for (const model::CompleteTx& t : r.complete_tx)
+        want.push_back(Cpl{0, t.cta, t.mbar_addr, t.bytes, 0});
+    }
+    std::vector<Cpl> got;
+    auto it = cpls.find(c.tag);
+    if (it != cpls.end())
+      got = it->second;
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    std::string ws, gs;
+    for (const Cpl& x : want)
+      ws += CplString(x);
+    for (const Cpl& x : got)
+      gs += CplString(x);
+    EXPECT_EQ(gs, ws) << "command " << int(c.tag) << " (" << r.status.ToString() << "), rank "
+                      << c.map.rank << " dtype " << model::ToString(c.map.dtype);
+  }
+  EXPECT_GT(loads_ok, n / 3) << "too few legal loads to mean anything";
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    const auto& got = bench.Window(cta);
+    const auto& want = ref.Window(cta);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      if (got[i] != want[i] && bad++ == 0)
+        first = i;
+    }
+    EXPECT_EQ(bad, 0u) << "CTA " << cta << ": " << bad << " bytes differ, first at 0x" << std::hex
+                       << first << " got " << int(got[first]) << " want " << int(want[first]);
+  }
+}
+
+TEST(EngineE2E, RandomTileLoadsDb16) {
+  for (uint32_t seed = 1; seed <= 4; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 150, 0, 70);
+}
+
+TEST(EngineE2E, RandomTileLoadsDb64) {
+  for (uint32_t seed = 11; seed <= 14; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 150, 0, 70);
+}
+
+TEST(EngineE2E, FaultsAndPrefetchDb16) {
+  for (uint32_t seed = 21; seed <= 23; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 100, 40, 60);
+}
+
+TEST(EngineE2E, FullSpeedDb16) {
+  RunRandom<Vtma_sim_top_db16, 16>(31, 150, 10, 100);
+}
+
+TEST(EngineE2E, HeavyBackpressureDb64) {
+  RunRandom<Vtma_sim_top_db64, 64>(41, 100, 10, 25);
+}
+
+}  // namespace
+}  // namespace tma::tb

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: Apache-2.0
+# Bench runs under ctest (label tb, prefix tb/): fixed seeds, each well under 60 s on one core.
+# tb/model/*  the model-as-DUT stand-in (checks the bench itself; always built)
+# tb/rtl/*    the Verilated tma_sim_top (when the build has it)
+# tb/catch/*  a planted bug must make the bench fail (WILL_FAIL)
+function(tma_tb_run name)
+  add_test(NAME tb/${name} COMMAND tma-tb ${ARGN})
+  set_tests_properties(tb/${name} PROPERTIES LABELS tb TIMEOUT 120)
+endfunction()
+
+tma_tb_run(model/smoke --dut=model --test=smoke --seed=1)
+tma_tb_run(model/directed --dut=model --test=directed --seed=2)
+tma_tb_run(model/random --dut=model --test=random --seed=3 --count=150)
+tma_tb_run(model/stress --dut=model --test=stress --seed=4 --count=100)
+tma_tb_run(model/errors --dut=model --test=errors --seed=5 --count=60)
+tma_tb_run(catch/stub_bug_swizzle --dut=model --test=directed --seed=6 --stub-bug)
+set_tests_properties(tb/catch/stub_bug_swizzle PROPERTIES WILL_FAIL TRUE)
+
+if(TMA_TB_HAVE_RTL)
+  tma_tb_run(rtl/smoke --dut=rtl --test=smoke --seed=1)
+  tma_tb_run(rtl/directed --dut=rtl --test=directed --seed=2)
+  tma_tb_run(rtl/random --dut=rtl --test=random --seed=3 --count=150)
+  tma_tb_run(rtl/stress --dut=rtl --test=stress --seed=4 --count=100)
+  tma_tb_run(rtl/errors --dut=rtl --test=errors --seed=5 --count=60)
+endif()

@@ -1,0 +1,1025 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Generate the hand-written golden cases of tests/vectors/hand/*.jsonl.
+
+Written from first principles, independently of the C++ model: every expected value below is
+computed by the formulas of shared/spec/tensor-semantics.md (sections 3, 4, 5, 9, 14b) and
+shared/spec/silicon-findings.md (F1-F6, D1-D10), implemented directly in plain Python (stdlib
+only). Nothing here imports, calls or copies output from the model. Where the spec states a
+measured number (the tx column of 14b, the im2col pixel sequences of 5.3), the script checks
+its own result against that number with an assert.
+
+Usage: python3 tests/vectors/hand/gen_hand.py [OUTDIR]   (default: the directory of this file)
+The output is deterministic; re-running it must leave the committed files unchanged.
+"""
+
+import json
+import math
+import os
+import struct
+import sys
+
+M64 = (1 << 64) - 1
+SOURCE = "hand"
+
+
+# ---- generators (golden-cases.md) --------------------------------------------------------------
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+def round_float(x, mant, exp_bits):
+    """Bits of x (a Python float) in an IEEE format with `mant` fraction bits, RNE."""
+    bias = (1 << (exp_bits - 1)) - 1
+    exp_all = (1 << exp_bits) - 1
+    sign = 1 if math.copysign(1.0, x) < 0 else 0
+    sbit = sign << (mant + exp_bits)
+    if math.isnan(x):
+        return sbit | (exp_all << mant) | (1 << (mant - 1))
+    a = abs(x)
+    if math.isinf(a):
+        return sbit | (exp_all << mant)
+    if a == 0.0:
+        return sbit
+    _, e = math.frexp(a)
+    unb = e - 1
+    emin = 1 - bias
+    q = max(unb, emin) - mant
+    sig = round(math.ldexp(a, -q))  # Python round(): half to even, exact on floats
+    be = 0 if unb < emin else unb + bias
+    if be == 0:
+        return sbit | sig  # subnormal, or carried into the smallest normal
+    if sig >= (2 << mant):
+        sig >>= 1
+        be += 1
+    if be >= exp_all:
+        return sbit | (exp_all << mant)
+    return sbit | (be << mant) | (sig & ((1 << mant) - 1))
+
+
+def f16_bits(x):
+    return round_float(x, 10, 5)
+
+
+def bf16_bits(x):
+    return round_float(x, 7, 8)
+
+
+def f32_bits(x):
+    return round_float(x, 23, 8)
+
+
+DTYPES = {  # name: (bytes, is_float)
+    "u8": (1, False), "u16": (2, False), "u32": (4, False), "s32": (4, False),
+    "u64": (8, False), "s64": (8, False), "f16": (2, True), "f32": (4, True),
+    "f64": (8, True), "bf16": (2, True), "f32.ftz": (4, True), "tf32": (4, True),
+    "tf32.ftz": (4, True),
+}
+
+
+def fill_bytes(fill, n, dtype):
+    kind = fill["fill"]
+    if kind == "const":
+        return bytearray([fill["value"]]) * n
+    if kind == "splitmix64":
+        s = fill["seed"]
+        return bytearray(splitmix64(s + i) & 0xFF for i in range(n))
+    assert kind == "values"
+    e = DTYPES[dtype][0]
+    out = bytearray(n)
+    for i in range((n + e - 1) // e):
+        k = splitmix64(fill["seed"] + i) % 2001 - 1000
+        v = k / 8.0
+        if dtype == "f16":
+            b = f16_bits(v).to_bytes(2, "little")
+        elif dtype == "bf16":
+            b = bf16_bits(v).to_bytes(2, "little")
+        elif dtype == "f64":
+            b = struct.pack("<d", v)
+        else:
+            b = f32_bits(v).to_bytes(4, "little")
+        for j in range(e):
+            if i * e + j < n:
+                out[i * e + j] = b[j]
+    return out
+
+
+# ---- tensor geometry (tensor-semantics 3, 4, 8; silicon D4-D6) ---------------------------------
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def swizzle(addr, mode):
+    m = {"none": 0, "32B": 1, "64B": 3, "128B": 7}[mode]
+    return addr ^ (((addr >> 7) & m) << 4)
+
+
+def span(mode):
+    return {"none": 0, "32B": 32, "64B": 64, "128B": 128}[mode]
+
+
+def tile_elements(t, coords):
+    """Yield (row_index, i0, x, oob) for every box element, dim 0 fastest (3.2, D4)."""
+    r = t["rank"]
+    es = t.get("element_strides", [1] * r)
+    n = [t["box"][0]] + [ceil_div(t["box"][d], es[d]) for d in range(1, r)]
+    counts = n[1:]
+    total_rows = 1
+    for c in counts:
+        total_rows *= c
+    for row in range(total_rows):
+        idx = []
+        rem = row
+        for c in counts:
+            idx.append(rem % c)
+            rem //= c
+        for i0 in range(n[0]):
+            x = [coords[0] + i0] + [coords[d] + idx[d - 1] * es[d] for d in range(1, r)]
+            oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(r))
+            yield row, i0, x, oob
+    return
+
+
+def tile_rows(t):
+    r = t["rank"]
+    es = t.get("element_strides", [1] * r)
+    rows = 1
+    for d in range(1, r):
+        rows *= ceil_div(t["box"][d], es[d])
+    return rows
+
+
+def gaddr(t, x):
+    e = DTYPES[t["dtype"]][0]
+    return x[0] * e + sum(x[d] * t["strides"][d - 1] for d in range(1, t["rank"]))
+
+
+def nan_fill(e):
+    return bytes([0xF7, 0x7F] * (e // 2))  # 0x7FF7 per 16 bits, little-endian (D2)
+
+
+def tf32_round(b):
+    u = int.from_bytes(b, "little")
+    if (u >> 23) & 0xFF == 0xFF and u & 0x7FFFFF:
+        return (0x7FFFE000).to_bytes(4, "little")  # NaN -> 0x7FFFE000, sign dropped (D3)
+    assert u & 0x1FFF != 0x1000, "tie: rounding direction unmeasured, pick another seed"
+    return (((u + 0x1000) & ~0x1FFF) & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+def load_element(t, g, base_off, x, oob):
+    e = DTYPES[t["dtype"]][0]
+    if oob:
+        return nan_fill(e) if t.get("oob_fill", "zero") == "nan" else bytes(e)
+    a = base_off + gaddr(t, x)
+    v = bytes(g[a:a + e])
+    if t["dtype"] in ("tf32", "tf32.ftz"):
+        v = tf32_round(v)
+    return v
+
+
+# ---- the case builder ----------------------------------------------------------------------------
+def tensor_obj(t):
+    r = t["rank"]
+    o = {"dtype": t["dtype"], "rank": r, "dims": t["dims"], "strides": t["strides"],
+         "element_strides": t.get("element_strides", [1] * r),
+         "interleave": t.get("interleave", "none"), "swizzle": t.get("swizzle", "none"),
+         "l2_promotion": "none", "oob_fill": t.get("oob_fill", "zero")}
+    for k in ("box", "lower", "upper", "channels_per_pixel", "pixels_per_column"):
+        if k in t:
+            o[k] = t[k]
+    return o
+
+
+def ptx_text(op, rank, mode, multicast=False, redop=None):
+    m = "" if mode == "tile" else "." + mode
+    if op == "load":
+        s = "cp.async.bulk.tensor.%dd.shared::cluster.global%s.mbarrier::complete_tx::bytes" % (
+            rank, m)
+        return s + (".multicast::cluster" if multicast else "")
+    if op == "store":
+        return "cp.async.bulk.tensor.%dd.global.shared::cta%s.bulk_group" % (rank, m)
+    if op == "reduce":
+        return "cp.reduce.async.bulk.tensor.%dd.global.shared::cta.%s%s.bulk_group" % (
+            rank, redop, m)
+    return "cp.async.bulk.prefetch.tensor.%dd.L2.global%s" % (rank, m)
+
+
+def round_up(v, a):
+    return (v + a - 1) // a * a
+
+
+def gbytes_for(t, extra=0):
+    """A buffer that holds the whole tensor (last dim's extent times its stride)."""
+    e = DTYPES[t["dtype"]][0]
+    if t["rank"] == 1:
+        n = t["dims"][0] * e
+    else:
+        n = t["dims"][-1] * t["strides"][-1]
+        n = max(n, t["dims"][0] * e)
+    return round_up(n + extra, 256)
+
+
+def base_case(cid, op, t, coords, mode="tile", **kw):
+    c = {"id": cid, "source": SOURCE, "ptx": ptx_text(op, t["rank"], mode,
+                                                       "cluster" in kw and "cta_mask" in
+                                                       kw["cluster"], kw.get("redop")),
+         "op": op}
+    if op == "reduce":
+        c["redop"] = kw["redop"]
+    c["mode"] = mode
+    c["tensor"] = tensor_obj(t)
+    c["coords"] = coords
+    if "im2col" in kw:
+        c["im2col"] = kw["im2col"]
+    if "cluster" in kw:
+        c["cluster"] = kw["cluster"]
+    c["global"] = kw.get("global") or {"bytes": gbytes_for(t), "offset": 0,
+                                       "fill": "splitmix64", "seed": kw.get("gseed", 1)}
+    if op != "prefetch":
+        c["smem"] = kw.get("smem") or {"bytes": kw.get("sbytes", 1024), "dst": kw.get("dst", 0),
+                                       "fill": "const", "value": 0xA5}
+    for k in ("arch", "mbar", "dst_cta", "store_clip", "smem_space"):
+        if k in kw:
+            c[k] = kw[k]
+    return c
+
+
+def gen_fill(obj, n, dtype):
+    return fill_bytes(obj, n, dtype)
+
+
+def hexs(b):
+    return bytes(b).hex()
+
+
+def runs_diff(a, b):
+    out = []
+    i = 0
+    while i < len(a):
+        if a[i] != b[i]:
+            j = i
+            while j < len(a) and a[j] != b[j]:
+                j += 1
+            out.append([i, hexs(b[i:j])])
+            i = j
+        else:
+            i += 1
+    return out
+
+
+# ---- loads -----------------------------------------------------------------------------------------
+def tile_load(c):
+    """Expected smem window and tx of a tile load (3.5-3.7, D1-D6)."""
+    t = c["tensor"]
+    e = DTYPES[t["dtype"]][0]
+    g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    dst = c["smem"]["dst"]
+    row_bytes = t["box"][0] * e
+    sp = span(t["swizzle"])
+    pitch = sp if sp else row_bytes
+    tx = 0
+    for row, i0, x, oob in tile_elements(t, c["coords"]):
+        v = load_element(t, g, c["global"]["offset"], x, oob)
+        a = dst + row * pitch + i0 * e
+        for k in range(e):
+            sm[swizzle(a + k, t["swizzle"])] = v[k]
+        tx += e
+    assert tx == row_bytes * tile_rows(t)
+    return sm, tx
+
+
+def interleave_load(c):
+    """Interleaved tile load per D5: dim 0 counts 16/32-byte chunks, es[0] applies, the box is
+    not iterated along dim rank-2 (its coordinate is used), rows are ceil(box0/es0) chunks."""
+    t = c["tensor"]
+    r = t["rank"]
+    ch = {"16B": 16, "32B": 32}[t["interleave"]]
+    es = t["element_strides"]
+    g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    n = [ceil_div(t["box"][0], es[0])] + [1 if d == r - 2 else ceil_div(t["box"][d], es[d])
+                                          for d in range(1, r)]
+    counts = n[1:]
+    rows = 1
+    for k in counts:
+        rows *= k
+    a = c["smem"]["dst"]
+    for row in range(rows):
+        idx, rem = [], row
+        for k in counts:
+            idx.append(rem % k)
+            rem //= k
+        for i0 in range(n[0]):
+            x = [c["coords"][0] + i0 * es[0]] + [c["coords"][d] + idx[d - 1] * es[d]
+                                                 for d in range(1, r)]
+            oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(r))
+            if oob:
+                v = bytes(ch)
+            else:
+                ga = c["global"]["offset"] + x[0] * ch + sum(
+                    x[d] * t["strides"][d - 1] for d in range(1, r))
+                v = g[ga:ga + ch]
+            sm[a:a + ch] = v
+            a += ch
+    return sm, rows * n[0] * ch
+
+
+def im2col_pixels(t, coords, offs):
+    """The (x, oob-per-pixel) sequence of 5.2 / D8 (non-interleaved, rank 3..5)."""
+    r = t["rank"]
+    ns = r - 2  # spatial dims 1..r-2
+    es = t["element_strides"]
+    lo = t["lower"]
+    hi = [t["dims"][1 + s] - 1 + t["upper"][s] for s in range(ns)]
+    pos = [coords[1 + s] for s in range(ns)]
+    nimg = coords[r - 1]
+    out = []
+    for _ in range(t["pixels_per_column"]):
+        x = [pos[s] + offs[s] for s in range(ns)]
+        out.append((list(x), nimg))
+        s = 0
+        pos[0] += es[1]
+        while s < ns and pos[s] > hi[s]:
+            pos[s] = lo[s]
+            if s + 1 < ns:
+                pos[s + 1] += es[s + 2]
+            else:
+                nimg += 1
+            s += 1
+    return out
+
+
+def im2col_load(c):
+    t = c["tensor"]
+    r = t["rank"]
+    e = DTYPES[t["dtype"]][0]
+    cpp = t["channels_per_pixel"]
+    g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    sp = span(t["swizzle"])
+    pitch = max(cpp * e, sp) if sp else cpp * e
+    dst = c["smem"]["dst"]
+    pix = im2col_pixels(t, c["coords"], c["im2col"])
+    for k, (xs, nimg) in enumerate(pix):
+        for j in range(cpp):
+            x = [c["coords"][0] + j] + xs + [nimg]
+            v = load_element(t, g, c["global"]["offset"], x,
+                             any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(r)))
+            a = dst + k * pitch + j * e
+            for b in range(e):
+                sm[swizzle(a + b, t["swizzle"])] = v[b]
+    return sm, t["pixels_per_column"] * cpp * e, pix
+
+
+def finish_load(c, sm, tx, ctas=None):
+    if ctas is None:
+        c["expect"] = {"complete_tx_bytes": tx, "smem": hexs(sm)}
+    else:
+        c["expect"] = {"complete_tx_bytes": tx, "smem": ctas}
+    return c
+
+
+def load_case(cid, t, coords, **kw):
+    c = base_case(cid, "load", t, coords, **kw)
+    sm, tx = tile_load(c)
+    return finish_load(c, sm, tx), tx, sm
+
+
+# ---- stores and reductions (3.3, 9, D7, D9) ----------------------------------------------------------
+def s2g_elements(c):
+    """(smem offset, global offset, written?) per box element; D7 16-byte granules on dim 0."""
+    t = c["tensor"]
+    e = DTYPES[t["dtype"]][0]
+    row_bytes = t["box"][0] * e
+    clip_element = c.get("store_clip") == "element"
+    for row, i0, x, oob in tile_elements(t, c["coords"]):
+        others_in = all(0 <= x[d] < t["dims"][d] for d in range(1, t["rank"]))
+        granule_first = (x[0] * e // 16) * 16 // e  # first element of x0's 16-byte granule
+        if clip_element:
+            written = not oob
+        else:
+            written = others_in and 0 <= granule_first < t["dims"][0]
+        yield (c["smem"]["dst"] + row * row_bytes + i0 * e,
+               c["global"]["offset"] + gaddr(t, x), written)
+
+
+def to_int(b, signed):
+    return int.from_bytes(b, "little", signed=signed)
+
+
+def f_of(b, dtype):
+    if dtype == "f16":
+        return struct.unpack("<e", b)[0]
+    if dtype == "bf16":
+        return struct.unpack("<f", b"\0\0" + b)[0]
+    return struct.unpack("<f", b)[0]
+
+
+def is_nan_or_inf(b, dtype):
+    v = f_of(b, dtype)
+    return math.isnan(v) or math.isinf(v)
+
+
+def reduce_one(op, dtype, dst, src):
+    """PTX atom semantics (9, D9, F5). dst = global element, src = smem element (bytes)."""
+    e = DTYPES[dtype][0]
+    bits = 8 * e
+    mask = (1 << bits) - 1
+    if dtype in ("u32", "s32", "u64", "s64"):
+        signed = dtype[0] == "s"
+        d, s = to_int(dst, signed), to_int(src, signed)
+        if op == "add":
+            r = d + s
+        elif op == "min":
+            r = min(d, s)
+        elif op == "max":
+            r = max(d, s)
+        elif op == "inc":
+            r = 0 if d >= s else d + 1
+        elif op == "dec":
+            r = s if (d == 0 or d > s) else d - 1
+        elif op == "and":
+            r = d & s
+        elif op == "or":
+            r = d | s
+        elif op == "xor":
+            r = d ^ s
+        return (r & mask).to_bytes(e, "little")
+    # floating point
+    d, s = f_of(dst, dtype), f_of(src, dtype)
+    if op in ("min", "max"):
+        if math.isnan(d) and math.isnan(s):
+            raise AssertionError("two NaNs: unmeasured")
+        if math.isnan(d):
+            return bytes(src)
+        if math.isnan(s):
+            return bytes(dst)
+        assert not (d == 0 and s == 0 and dst != src), "signed zeros: unmeasured"
+        return bytes(src) if (s < d if op == "min" else s > d) else bytes(dst)
+    assert op == "add"
+    assert not (is_nan_or_inf(dst, dtype) or is_nan_or_inf(src, dtype)), "avoid NaN/Inf inputs"
+    if dtype in ("f32", "f32.ftz"):
+        ftz = dtype == "f32.ftz"
+
+        def flush(v):
+            return math.copysign(0.0, v) if ftz and v != 0 and abs(v) < 2.0 ** -126 else v
+
+        d, s = flush(d), flush(s)
+        exact = d + s  # binary64: correctly rounded to binary32 after (p >= 2*24+2)
+        if ftz and exact != 0 and abs(exact) < 2.0 ** -126:
+            assert abs(exact) < 2.0 ** -126 * (1 - 2.0 ** -23), "flush boundary: ambiguous"
+            return struct.pack("<I", f32_bits(math.copysign(0.0, exact)))
+        if exact == 0 and d == -s and d != 0:
+            exact = 0.0  # x + (-x) = +0 under RNE
+        return f32_bits(exact).to_bytes(4, "little")
+    if dtype == "f16":
+        return f16_bits(d + s).to_bytes(2, "little")  # f16 + f16 is exact in binary64
+    if dtype == "bf16":
+        return bf16_bits(d + s).to_bytes(2, "little")
+    raise AssertionError(dtype)
+
+
+def s2g_case(cid, op, t, coords, redop=None, **kw):
+    c = base_case(cid, op, t, coords, redop=redop, **kw)
+    e = DTYPES[t["dtype"]][0]
+    g0 = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    g = bytearray(g0)
+    for so, go, written in s2g_elements(c):
+        if not written:
+            continue
+        src = bytes(sm[so:so + e])
+        if op == "store":
+            g[go:go + e] = src
+        else:
+            g[go:go + e] = reduce_one(redop, t["dtype"], bytes(g[go:go + e]), src)
+    c["expect"] = {"global_diff": runs_diff(g0, g)}
+    return c, g0, g
+
+
+def error_case(cid, op, t, coords, error, **kw):
+    c = base_case(cid, op, t, coords, **kw)
+    c["expect"] = {"error": error}
+    return c
+
+
+# ---- the cases ---------------------------------------------------------------------------------------
+def t16(**kw):
+    """Tensor T16 of 14b: u16, dims {200,50}, stride 400 B (filled by splitmix64, not x+y*200)."""
+    t = {"dtype": "u16", "rank": 2, "dims": [200, 50], "strides": [400], "box": [64, 8]}
+    t.update(kw)
+    return t
+
+
+def rows_of(sm, dst, pitch, rows):
+    return [bytes(sm[dst + r * pitch: dst + (r + 1) * pitch]) for r in range(rows)]
+
+
+def tile_cases():
+    out = []
+    # V1-V7 (14b). Global fill splitmix64 (seed 16) replaces the coordinate-valued tensor.
+    g = {"bytes": 20224, "offset": 0, "fill": "splitmix64", "seed": 16}
+    v = [("v01-inbounds", t16(), [8, 2], 1024),
+         ("v02-oob-low", t16(), [-8, -3], 1024),
+         ("v03-oob-high", t16(), [184, 46], 1024),
+         ("v04a-fully-oob-high", t16(), [304, 100], 1024),
+         ("v04b-fully-oob-low", t16(), [-1000000, -5], 1024),
+         ("v05-es-1-2", t16(box=[64, 5], element_strides=[1, 2]), [0, 1], 384),
+         ("v06-es-1-3-oob-row", t16(box=[64, 7], element_strides=[1, 3]), [0, 45], 384),
+         ("v07-es0-ignored", t16(box=[64, 4], element_strides=[2, 1]), [0, 0], 512)]
+    for name, t, co, tx_spec in v:
+        c, tx, sm = load_case("tile2d-u16-" + name, t, co, **{"global": dict(g)})
+        assert tx == tx_spec, (name, tx, tx_spec)  # the tx column of 14b
+        out.append(c)
+        rows = rows_of(sm, 0, 128, tx // 128)
+        if name.startswith("v02"):
+            assert all(r == bytes(128) for r in rows[:3]) and all(r[:16] == bytes(16)
+                                                                  for r in rows[3:])
+        if name.startswith("v03"):
+            assert all(r[32:] == bytes(96) for r in rows[:4]) and rows[4:] == [bytes(128)] * 4
+        if name.startswith("v04"):
+            assert rows == [bytes(128)] * 8
+        if name.startswith("v06"):
+            assert rows[2] == bytes(128)
+    # Ranks 1..5, assorted types.
+    out.append(load_case("tile1d-u8-rank1", {"dtype": "u8", "rank": 1, "dims": [100],
+                                             "strides": [], "box": [48]}, [32], gseed=2)[0])
+    out.append(load_case("tile2d-u32-rank2", {"dtype": "u32", "rank": 2, "dims": [24, 10],
+                                              "strides": [112], "box": [8, 4]}, [4, 3],
+                         gseed=3)[0])
+    out.append(load_case("tile3d-f32-rank3-es-1-2-2-oob",
+                         {"dtype": "f32", "rank": 3, "dims": [12, 6, 5], "strides": [48, 288],
+                          "box": [8, 4, 3], "element_strides": [1, 2, 2]}, [8, 3, 1],
+                         gseed=4)[0])
+    out.append(load_case("tile4d-u64-rank4",
+                         {"dtype": "u64", "rank": 4, "dims": [6, 3, 4, 2],
+                          "strides": [48, 144, 576], "box": [4, 2, 2, 2]}, [2, 1, 3, 0],
+                         gseed=5)[0])
+    c, tx, _ = load_case("tile5d-s32-rank5-box-8x2x2x2x2",
+                         {"dtype": "s32", "rank": 5, "dims": [10, 3, 3, 3, 3],
+                          "strides": [48, 144, 432, 1296], "box": [8, 2, 2, 2, 2]},
+                         [4, 2, 0, 1, 2], gseed=6)
+    out.append(c)
+    assert tx == 8 * 4 * 16
+    c, tx, _ = load_case("tile3d-u16-es-1-2-2-tx64",
+                         {"dtype": "u16", "rank": 3, "dims": [40, 8, 6], "strides": [80, 640],
+                          "box": [8, 4, 3], "element_strides": [1, 2, 2]}, [0, 5, 2], gseed=7)
+    assert tx == 64  # 14b: 3-D box 8x4x3 es{1,2,2}
+    out.append(c)
+    out.append(load_case("tile2d-s64-es-8-3", {"dtype": "s64", "rank": 2, "dims": [20, 9],
+                                                "strides": [160], "box": [4, 7],
+                                                "element_strides": [8, 3]}, [2, 1],
+                         gseed=8)[0])
+    # OOB on each side, per dimension, and corner.
+    base = {"dtype": "u16", "rank": 2, "dims": [40, 12], "strides": [96], "box": [16, 4]}
+    for name, co in [("left", [-8, 4]), ("right", [32, 4]), ("top", [8, -2]),
+                     ("bottom", [8, 10]), ("corner", [-8, -2]), ("fully-oob-right", [48, 0]),
+                     ("fully-oob-below", [0, 12])]:
+        out.append(load_case("tile2d-u16-oob-" + name, base, co, gseed=9)[0])
+    # OOB-NaN fill per float type (D2) with the box partly out of bounds.
+    for dt in ("f16", "bf16", "f32", "f32.ftz", "tf32", "tf32.ftz", "f64"):
+        e = DTYPES[dt][0]
+        t = {"dtype": dt, "rank": 2, "dims": [64 // e, 6], "strides": [96], "box": [32 // e, 4],
+             "oob_fill": "nan"}
+        seed = 20
+        while True:  # tf32: avoid rounding ties (direction unmeasured)
+            try:
+                c = load_case("tile2d-%s-oob-nan" % dt.replace(".", "_"), t,
+                              [48 // e, 4], gseed=seed)[0]
+                break
+            except AssertionError:
+                seed += 1
+        out.append(c)
+    # tf32 rounding on load (D3): in-bounds box of random bits (includes NaNs, denormals).
+    for dt in ("tf32", "tf32.ftz", "f32"):
+        t = {"dtype": dt, "rank": 2, "dims": [32, 16], "strides": [128], "box": [32, 16]}
+        seed = 40
+        while True:
+            try:
+                c = load_case("tile2d-%s-round" % dt.replace(".", "_"), t, [0, 0],
+                              gseed=seed, sbytes=2048)[0]
+                break
+            except AssertionError:
+                seed += 1
+        out.append(c)
+    return out
+
+
+def swizzle_cases():
+    out = []
+    for sw in ("32B", "64B", "128B"):
+        s = span(sw)
+        for dst in (0, 128):
+            # full-span rows
+            t = {"dtype": "u16", "rank": 2, "dims": [80, 20], "strides": [160],
+                 "box": [s // 2, 16], "swizzle": sw}
+            c, tx, _ = load_case("swz%s-u16-full-rows-dst%d" % (sw, dst), t, [8, 2],
+                                 dst=dst, sbytes=3072, gseed=11)
+            out.append(c)
+            # narrow rows (16 B), padded to the span (D6 / V9)
+            t2 = dict(t, box=[8, 16])
+            c, tx, _ = load_case("swz%s-u16-narrow-rows-dst%d" % (sw, dst), t2, [16, 1],
+                                 dst=dst, sbytes=3072, gseed=12)
+            assert tx == 256
+            out.append(c)
+    # V8: box {64,16}, 128B swizzle, dstMem = 128 (mod 1024)
+    c, tx, _ = load_case("tile2d-u16-v08-sw128-dst128", t16(box=[64, 16], swizzle="128B"),
+                         [0, 0], dst=128, sbytes=3072,
+                         **{"global": {"bytes": 20224, "offset": 0, "fill": "splitmix64",
+                                       "seed": 16}})
+    assert tx == 2048
+    out.append(c)
+    # V9: box {16,16} (32 B rows), 128B swizzle
+    c, tx, sm = load_case("tile2d-u16-v09-sw128-32B-rows", t16(box=[16, 16], swizzle="128B"),
+                          [0, 0], sbytes=2048,
+                          **{"global": {"bytes": 20224, "offset": 0, "fill": "splitmix64",
+                                        "seed": 16}})
+    assert tx == 512
+    for r in range(16):  # 96 of every 128 bytes untouched
+        row = sm[128 * r:128 * r + 128]
+        assert sum(1 for k in range(0, 128, 16) if row[k:k + 16] == b"\xa5" * 16) == 6
+    out.append(c)
+    # 4.4 worked example: element (10,3) of a {64,16} 128B box lands at offset 420 / 468.
+    for dst, want in ((0x800, 420), (0x880, 468)):
+        a = dst + 3 * 128 + 10 * 2
+        assert swizzle(a, "128B") - dst == want
+    # 128B swizzle with 48-byte rows, f32 (tx 768 in 14b used u16 24-elem rows)
+    c, tx, _ = load_case("swz128B-u16-48B-rows", {"dtype": "u16", "rank": 2, "dims": [64, 20],
+                                                   "strides": [128], "box": [24, 16],
+                                                   "swizzle": "128B"}, [8, 0], sbytes=2048,
+                         gseed=13)
+    assert tx == 768
+    out.append(c)
+    return out
+
+
+def interleave_cases():
+    out = []
+    # D5: 16B interleave, u16 dims {8,10,15} (dim 0 = 8 chunks), strides {64,640}: the box is
+    # not iterated along dim 1, its coordinate (1) is used; dim 2 iterated with stride 640.
+    t = {"dtype": "u16", "rank": 3, "dims": [8, 10, 15], "strides": [64, 640], "box": [8, 4, 2],
+         "element_strides": [1, 1, 1], "interleave": "16B"}
+    c = base_case("ilv16B-u16-box-8x4x2", "load", t, [0, 1, 2], gseed=14, sbytes=1024)
+    sm, tx = interleave_load(c)
+    assert tx == 256  # 14b/8: b2 = 2 gave 256 B
+    out.append(finish_load(c, sm, tx))
+    # 16B interleave, chunk OOB at the top of dim 0, es0 = 2.
+    t = {"dtype": "u8", "rank": 3, "dims": [6, 4, 3], "strides": [96, 384], "box": [16, 1, 2],
+         "element_strides": [2, 1, 1], "interleave": "16B"}
+    c = base_case("ilv16B-u8-es0-2-oob", "load", t, [1, 2, 1], gseed=15, sbytes=1024)
+    sm, tx = interleave_load(c)
+    out.append(finish_load(c, sm, tx))
+    # 32B interleave, box {16,2,1}: 512 B = 16 x 32 (8).
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 4, 2], "strides": [512, 2048],
+         "box": [16, 2, 1], "element_strides": [1, 1, 1], "interleave": "32B"}
+    c = base_case("ilv32B-u16-box-16x2x1", "load", t, [0, 0, 1], gseed=16, sbytes=1024)
+    sm, tx = interleave_load(c)
+    assert tx == 512
+    out.append(finish_load(c, sm, tx))
+    return out
+
+
+def store_cases():
+    out = []
+    # V13: u32 box {16,4} at (32,10) on a 40x12 tensor: only x 32..39, y 10..11 written.
+    t = {"dtype": "u32", "rank": 2, "dims": [40, 12], "strides": [192], "box": [16, 4]}
+    c, g0, g = s2g_case("store2d-u32-v13-partly-oob", "store", t, [32, 10], gseed=21,
+                        smem={"bytes": 1024, "dst": 0, "fill": "splitmix64", "seed": 22})
+    changed = [i for i in range(len(g)) if g[i] != g0[i]]
+    assert changed and min(changed) >= 10 * 192 + 128 and max(changed) < 11 * 192 + 160
+    out.append(c)
+    # D7 granule clipping: u16 dims[0] = 37; box x 32..47: granule 32..39 written whole
+    # (37..39 lie past dims[0]), granule 40..47 not written.
+    t = {"dtype": "u16", "rank": 2, "dims": [37, 6], "strides": [128], "box": [16, 3]}
+    sm = {"bytes": 1024, "dst": 0, "fill": "splitmix64", "seed": 24}
+    c, g0, g = s2g_case("store2d-u16-granule-clip", "store", t, [32, 4], gseed=23, smem=sm)
+    assert any(g[5 * 128 + 2 * x] != g0[5 * 128 + 2 * x] for x in (37, 38, 39))
+    out.append(c)
+    c, _, g = s2g_case("store2d-u16-element-clip", "store", t, [32, 4], gseed=23,
+                       smem=dict(sm), store_clip="element")
+    assert all(g[5 * 128 + 2 * x:5 * 128 + 2 * x + 2] == g0[5 * 128 + 2 * x:5 * 128 + 2 * x + 2]
+               for x in (37, 38, 39))
+    out.append(c)
+    # In bounds, rank 3 with element strides, and dst 256.
+    t = {"dtype": "f16", "rank": 3, "dims": [32, 8, 4], "strides": [64, 512],
+         "box": [16, 5, 2], "element_strides": [1, 2, 1]}
+    out.append(s2g_case("store3d-f16-es-1-2-1", "store", t, [8, 1, 1], gseed=25,
+                        smem={"bytes": 1024, "dst": 256, "fill": "splitmix64", "seed": 26})[0])
+    # Fully out of bounds (beyond the upper bound: legal, F3): nothing written.
+    t = {"dtype": "u8", "rank": 2, "dims": [32, 4], "strides": [32], "box": [16, 2]}
+    c, g0, g = s2g_case("store2d-u8-fully-oob", "store", t, [32, 0], gseed=27,
+                        smem={"bytes": 1024, "dst": 0, "fill": "splitmix64", "seed": 28})
+    assert c["expect"]["global_diff"] == []
+    out.append(c)
+    return out
+
+
+def find_seeds(fn, start):
+    s = start
+    while True:
+        try:
+            return fn(s)
+        except AssertionError:
+            s += 1
+
+
+def reduce_cases():
+    out = []
+    t32 = {"dtype": "u32", "rank": 2, "dims": [16, 2], "strides": [64], "box": [16, 2]}
+
+    def cst(v):
+        return {"bytes": 256, "dst": 0, "fill": "const", "value": v}
+
+    # V14: inc / dec with constant patterns (each u32 = 0xVVVVVVVV).
+    for name, op, d, s, want in [("inc-5-5", "inc", 5, 5, 0),
+                                 ("inc-3-5", "inc", 3, 5, 0x03030304),
+                                 ("dec-0-7", "dec", 0, 7, 0x07070707),
+                                 ("dec-9-7", "dec", 9, 7, 0x07070707),
+                                 ("dec-4-7", "dec", 4, 7, 0x04040403)]:
+        c, _, g = s2g_case("reduce-u32-v14-" + name, "reduce", t32, [0, 0], redop=op,
+                           smem=cst(s), **{"global": {"bytes": 256, "offset": 0, "fill": "const",
+                                                      "value": d}})
+        assert int.from_bytes(g[0:4], "little") == want
+        out.append(c)
+    # V15: f32 add with subnormals: FLOAT32 keeps them, FLOAT32_FTZ flushes. Random bits; the
+    # seeds are searched so that no input is NaN/Inf and some input is subnormal.
+    for dt in ("f32", "f32.ftz"):
+        t = {"dtype": dt, "rank": 2, "dims": [32, 8], "strides": [128], "box": [32, 8]}
+
+        def mk(seed, dt=dt, t=t):
+            c, g0, g = s2g_case("reduce-%s-v15-add-subnormal" % dt.replace(".", "_"), "reduce",
+                                t, [0, 0], redop="add", gseed=seed,
+                                smem={"bytes": 1024, "dst": 0, "fill": "splitmix64",
+                                      "seed": seed + 1000})
+            sm = fill_bytes(c["smem"], 1024, dt)
+            sub = [i for i in range(0, 1024, 4)
+                   if (g0[i + 3] & 0x7F) == 0 and (g0[i + 2] & 0x80) == 0 or
+                   (sm[i + 3] & 0x7F) == 0 and (sm[i + 2] & 0x80) == 0]
+            assert sub, "want a subnormal input"
+            return c
+        out.append(find_seeds(mk, 100))
+    # V16: f16 min/max with one NaN operand returns the other (0x7E7E is a NaN, 0x3C3C is not).
+    t16x = {"dtype": "f16", "rank": 2, "dims": [32, 2], "strides": [64], "box": [32, 2]}
+    for op in ("min", "max"):
+        for name, d, s in (("nan-global", 0x7E, 0x3C), ("nan-smem", 0x3C, 0x7E)):
+            c, _, g = s2g_case("reduce-f16-v16-%s-%s" % (op, name), "reduce", t16x, [0, 0],
+                               redop=op, smem=cst(s),
+                               **{"global": {"bytes": 256, "offset": 0, "fill": "const",
+                                             "value": d}})
+            assert g[0:2] == b"\x3c\x3c"
+            out.append(c)
+    # One case per legal (op, type) pair of F5 on random or "values" data.
+    legal = [("add", "u32"), ("add", "s32"), ("add", "u64"), ("add", "f16"), ("add", "bf16"),
+             ("min", "u32"), ("min", "s32"), ("min", "u64"), ("min", "s64"), ("min", "bf16"),
+             ("max", "u32"), ("max", "s32"), ("max", "u64"), ("max", "s64"), ("max", "f16"),
+             ("inc", "u32"), ("dec", "u32"), ("and", "u32"), ("and", "s32"), ("and", "u64"),
+             ("or", "u32"), ("or", "u64"), ("xor", "s32"), ("xor", "u64")]
+    for op, dt in legal:
+        e = DTYPES[dt][0]
+        t = {"dtype": dt, "rank": 2, "dims": [64 // e, 4], "strides": [64], "box": [64 // e, 4]}
+        if dt in ("f16", "bf16"):
+            # "values" data (no NaN/Inf); bf16 sums need rounding, f16 sums are exact.
+            c = s2g_case("reduce-%s-%s" % (dt, op), "reduce", t, [0, 0], redop=op,
+                         **{"global": {"bytes": 256, "offset": 0, "fill": "values", "seed": 31},
+                            "smem": {"bytes": 256, "dst": 0, "fill": "values", "seed": 32}})[0]
+        else:
+            c = s2g_case("reduce-%s-%s" % (dt, op), "reduce", t, [0, 0], redop=op, gseed=33,
+                         smem={"bytes": 256, "dst": 0, "fill": "splitmix64", "seed": 34})[0]
+        out.append(c)
+    # f16 add on random bits (subnormals kept, RNE), seeds searched to avoid NaN/Inf inputs.
+    t = {"dtype": "f16", "rank": 1, "dims": [16], "strides": [], "box": [16]}
+    out.append(find_seeds(lambda s: s2g_case(
+        "reduce-f16-add-random-bits", "reduce", t, [0], redop="add", gseed=s,
+        smem={"bytes": 128, "dst": 0, "fill": "splitmix64", "seed": s + 500},
+        **{"global": {"bytes": 256, "offset": 0, "fill": "splitmix64", "seed": s}})[0], 200))
+    # Reduction with a partly out-of-bounds box (granule clipping as for stores, D7).
+    t = {"dtype": "u32", "rank": 2, "dims": [21, 5], "strides": [128], "box": [16, 4]}
+    out.append(s2g_case("reduce-u32-add-granule-clip", "reduce", t, [16, 3], redop="add",
+                        gseed=35, smem={"bytes": 256, "dst": 0, "fill": "splitmix64",
+                                        "seed": 36})[0])
+    return out
+
+
+def fault_cases():
+    out = []
+    g = {"bytes": 20224, "offset": 0, "fill": "splitmix64", "seed": 16}
+    # F1 / V11: inner coordinate not 16-byte aligned
+    for name, co in (("c0-3", [3, 2]), ("c0-minus4", [-4, 2])):
+        out.append(error_case("fault-v11-misaligned-coord-" + name, "load", t16(), co,
+                              "misaligned_coordinate", **{"global": dict(g)}))
+    t = {"dtype": "u32", "rank": 2, "dims": [40, 12], "strides": [192], "box": [16, 4]}
+    out.append(error_case("fault-store-misaligned-coord", "store", t, [2, 0],
+                          "misaligned_coordinate", gseed=21))
+    out.append(error_case("fault-reduce-misaligned-coord", "reduce", t, [6, 0],
+                          "misaligned_coordinate", gseed=21, redop="add"))
+    # F2 / V12: shared address not 128-byte aligned
+    for dst in (16, 64, 144):
+        out.append(error_case("fault-v12-misaligned-dst%d" % dst, "load", t16(), [0, 0],
+                              "misaligned", dst=dst, sbytes=2048, **{"global": dict(g)}))
+    out.append(error_case("fault-store-misaligned-src64", "store", t, [0, 0], "misaligned",
+                          dst=64, gseed=21))
+    # mbarrier not 8-byte aligned
+    out.append(error_case("fault-misaligned-mbar", "load", t16(), [0, 0], "misaligned",
+                          mbar=1028, **{"global": dict(g)}))
+    # F3: store / reduce with a negative coordinate
+    out.append(error_case("fault-f3-store-negative-x", "store", t, [-16, 0],
+                          "invalid_coordinate", gseed=21))
+    out.append(error_case("fault-f3-store-negative-y", "store", t, [0, -1],
+                          "invalid_coordinate", gseed=21))
+    out.append(error_case("fault-f3-reduce-negative-y", "reduce", t, [0, -2],
+                          "invalid_coordinate", gseed=21, redop="add"))
+    # F5: reductions the H100 refuses
+    for op, dt in (("and", "s64"), ("min", "f32"), ("max", "f32"), ("add", "u8"),
+                   ("add", "u16"), ("add", "s64"), ("inc", "s32"), ("min", "u8"),
+                   ("xor", "u8"), ("max", "f64")):
+        e = DTYPES[dt][0]
+        tt = {"dtype": dt, "rank": 2, "dims": [64 // e, 2], "strides": [64],
+              "box": [32 // e, 2]}
+        out.append(error_case("fault-f5-reduce-%s-%s" % (op, dt.replace(".", "_")), "reduce",
+                              tt, [0, 0], "unsupported_reduction", gseed=37, redop=op))
+    # Encoder rules (invalid_descriptor)
+    bad = [("box1-300", t16(box=[64, 300])),
+           ("es-0", t16(element_strides=[1, 0])),
+           ("es-9", t16(element_strides=[1, 9])),
+           ("box0-bytes-not-16", t16(box=[12, 8])),
+           ("stride-not-16", t16(strides=[408])),
+           ("sw128-row-256B", t16(box=[128, 8], swizzle="128B")),
+           ("sw32-row-64B", t16(box=[32, 8], swizzle="32B")),
+           ("nan-fill-u16", t16(oob_fill="nan")),
+           ("interleave-rank2", t16(interleave="16B")),
+           ("dim-0", t16(dims=[0, 50])),
+           ("box-too-big", {"dtype": "u32", "rank": 3, "dims": [256, 256, 256],
+                            "strides": [1024, 262144], "box": [64, 256, 16]}),
+           ("sw128-atom32-sm90", t16(box=[64, 8], swizzle="128B_atom_32B"))]
+    for name, tt in bad:
+        c = error_case("fault-desc-" + name, "load", tt, [0, 0] if tt["rank"] == 2 else [0, 0, 0],
+                       "invalid_descriptor", **{"global": dict(g)})
+        out.append(c)
+    # F4: im2col start pixel outside the bounding box
+    t = im2col_tensor_b()
+    out.append(error_case("fault-f4-im2col-start-outside-w", "load", t, [0, 6, 0, 0],
+                          "invalid_coordinate", mode="im2col", im2col=[0, 0], gseed=41,
+                          sbytes=1024))
+    out.append(error_case("fault-f4-im2col-start-outside-h", "prefetch", t, [0, 0, 7, 0],
+                          "invalid_coordinate", mode="im2col", im2col=[0, 0], gseed=41))
+    return out
+
+
+def im2col_tensor_b():
+    # 5.3(b): NHWC u32, N=2, H=W=7, C=8; lower {W:-1,H:0}, upper {W:-1,H:0}; es {1,2,2,1}
+    return {"dtype": "u32", "rank": 4, "dims": [8, 7, 7, 2], "strides": [32, 224, 1568],
+            "element_strides": [1, 2, 2, 1], "lower": [-1, 0], "upper": [-1, 0],
+            "channels_per_pixel": 8, "pixels_per_column": 16}
+
+
+def im2col_cases():
+    out = []
+    # 5.3(a): Triton example 5: N=2, H=W=4, C=32 f32, corners -1/-1, start (n0,h1,w2).
+    t = {"dtype": "f32", "rank": 4, "dims": [32, 4, 4, 2], "strides": [128, 512, 2048],
+         "element_strides": [1, 1, 1, 1], "lower": [-1, -1], "upper": [-1, -1],
+         "channels_per_pixel": 32, "pixels_per_column": 16}
+    c = base_case("im2col-f32-53a-triton5", "load", t, [0, 2, 1, 0], mode="im2col",
+                  im2col=[0, 0], gseed=42, sbytes=2048)
+    sm, tx, pix = im2col_load(c)
+    seq = [(n, x[1], x[0]) for x, n in pix]
+    assert seq == [(0, 1, 2), (0, 2, -1), (0, 2, 0), (0, 2, 1), (0, 2, 2)] + \
+        [(1, -1, w) for w in (-1, 0, 1, 2)] + [(1, 0, w) for w in (-1, 0, 1, 2)] + \
+        [(1, 1, w) for w in (-1, 0, 1)], seq
+    assert tx == 2048
+    out.append(finish_load(c, sm, tx))
+    # 5.3(b): strided, offsets (1,0)
+    t = im2col_tensor_b()
+    c = base_case("im2col-u32-53b-strided", "load", t, [0, 0, 0, 0], mode="im2col",
+                  im2col=[1, 0], gseed=43, sbytes=1024)
+    sm, tx, pix = im2col_load(c)
+    seq = [(n, x[1], x[0]) for x, n in pix]
+    want = [(0, 0, 1), (0, 0, 3), (0, 0, 5)] + [(0, h, w) for h in (2, 4, 6)
+                                               for w in (0, 2, 4, 6)] + [(1, 0, 0)]
+    assert seq == want, seq
+    assert tx == 512
+    out.append(finish_load(c, sm, tx))
+    # V18: corners -1, coords (c=0,w=3,h=4,n=1), offsets (2,0)
+    t = dict(im2col_tensor_b(), element_strides=[1, 1, 1, 1], lower=[-1, -1], upper=[-1, -1])
+    c = base_case("im2col-u32-v18-wrap-past-last-image", "load", t, [0, 3, 4, 1],
+                  mode="im2col", im2col=[2, 0], gseed=44, sbytes=1024)
+    sm, tx, pix = im2col_load(c)
+    inb = [(n, x[1], x[0]) for x, n in pix
+           if n < 2 and 0 <= x[0] < 7 and 0 <= x[1] < 7]
+    assert inb == [(1, 4, 5), (1, 4, 6)] + [(1, 5, w) for w in range(1, 7)], inb
+    assert tx == 512
+    out.append(finish_load(c, sm, tx))
+    # V19: cpp 4 at channel 8 of C = 8: all channels OOB
+    t = dict(im2col_tensor_b(), channels_per_pixel=4)
+    c = base_case("im2col-u32-v19-channels-oob", "load", t, [8, 0, 0, 0], mode="im2col",
+                  im2col=[0, 0], gseed=45, sbytes=1024)
+    sm, tx, _ = im2col_load(c)
+    assert tx == 256 and sm[:256] == bytes(256)
+    out.append(finish_load(c, sm, tx))
+    # rank 3 (NWC) and rank 5 (NDHWC)
+    t = {"dtype": "f16", "rank": 3, "dims": [16, 10, 2], "strides": [32, 320],
+         "element_strides": [1, 3, 1], "lower": [-2], "upper": [1],
+         "channels_per_pixel": 8, "pixels_per_column": 12}
+    c = base_case("im2col-f16-rank3-stride3", "load", t, [8, 1, 0], mode="im2col", im2col=[2],
+                  gseed=46, sbytes=1024)
+    sm, tx, _ = im2col_load(c)
+    out.append(finish_load(c, sm, tx))
+    t = {"dtype": "u8", "rank": 5, "dims": [16, 3, 3, 2, 1], "strides": [48, 144, 288, 576],
+         "element_strides": [1, 1, 1, 1, 1], "lower": [0, -1, 0], "upper": [0, 0, -1],
+         "channels_per_pixel": 16, "pixels_per_column": 20}
+    c = base_case("im2col-u8-rank5", "load", t, [0, 1, -1, 0, 0], mode="im2col",
+                  im2col=[0, 1, 1], gseed=47, sbytes=1024)
+    sm, tx, _ = im2col_load(c)
+    out.append(finish_load(c, sm, tx))
+    # im2col with 32B swizzle (32 B rows) at dst 128
+    t = dict(im2col_tensor_b(), swizzle="32B")
+    c = base_case("im2col-u32-sw32-dst128", "load", t, [0, 0, 0, 0], mode="im2col",
+                  im2col=[1, 0], gseed=48, sbytes=1024, dst=128)
+    sm, tx, _ = im2col_load(c)
+    out.append(finish_load(c, sm, tx))
+    return out
+
+
+def multicast_cases():
+    out = []
+    g = {"bytes": 20224, "offset": 0, "fill": "splitmix64", "seed": 16}
+    # V20: mask 0b11 from CTA 0 of a 2-CTA cluster: identical tiles, 1024 each.
+    c = base_case("mcast-u16-v20-2cta", "load", t16(), [8, 2],
+                  cluster={"ctas": 2, "issuer": 0, "cta_mask": 3}, **{"global": dict(g)})
+    sm, tx = tile_load(c)
+    assert tx == 1024
+    out.append(finish_load(c, sm, tx, [hexs(sm), hexs(sm)]))
+    # D10: the issuer need not be in the mask; unmasked CTAs untouched ("").
+    c = base_case("mcast-u16-issuer-not-in-mask", "load", t16(), [16, 40],
+                  cluster={"ctas": 4, "issuer": 0, "cta_mask": 0b1010}, **{"global": dict(g)})
+    sm, tx = tile_load(c)
+    out.append(finish_load(c, sm, tx, ["", hexs(sm), "", hexs(sm)]))
+    # F6: mask bits at or above the cluster size
+    c = base_case("fault-f6-mcast-mask-beyond-cluster", "load", t16(), [0, 0],
+                  cluster={"ctas": 2, "issuer": 0, "cta_mask": 0b101}, **{"global": dict(g)})
+    c["expect"] = {"error": "invalid_instruction"}
+    out.append(c)
+    # Extension dst_cta: a non-multicast shared::cluster load into CTA 1 of 2.
+    c = base_case("cluster-u16-dst-cta1", "load", t16(), [0, 4],
+                  cluster={"ctas": 2, "issuer": 0}, dst_cta=1, **{"global": dict(g)})
+    sm, tx = tile_load(c)
+    out.append(finish_load(c, sm, tx, ["", hexs(sm)]))
+    return out
+
+
+def prefetch_cases():
+    out = []
+    g = {"bytes": 20224, "offset": 0, "fill": "splitmix64", "seed": 16}
+    for name, co in (("inbounds", [8, 2]), ("fully-oob", [304, 100])):
+        c = base_case("prefetch-u16-" + name, "prefetch", t16(), co, **{"global": dict(g)})
+        c["expect"] = {"global_diff": []}
+        out.append(c)
+    c = base_case("prefetch-u32-im2col", "prefetch", im2col_tensor_b(), [0, 0, 0, 0],
+                  mode="im2col", im2col=[1, 0], gseed=49)
+    c["expect"] = {"global_diff": []}
+    out.append(c)
+    return out
+
+
+FILES = {
+    "tile.jsonl": tile_cases,
+    "swizzle.jsonl": swizzle_cases,
+    "interleave.jsonl": interleave_cases,
+    "store.jsonl": store_cases,
+    "reduce.jsonl": reduce_cases,
+    "im2col.jsonl": im2col_cases,
+    "multicast.jsonl": multicast_cases,
+    "prefetch.jsonl": prefetch_cases,
+    "faults.jsonl": fault_cases,
+}
+
+
+def self_check():
+    assert splitmix64(0) == 0xE220A8397B1DCDAF  # the published first output for seed 0
+    assert f16_bits(1.0) == 0x3C00 and f16_bits(2.0 ** -24) == 1 and f16_bits(65520.0) == 0x7C00
+    assert bf16_bits(786 / 8) == 0x42C4 and bf16_bits(790 / 8) == 0x42C6  # ties to even
+    assert f32_bits(2.0 ** -149) == 1
+    for v in (0.1, -3.3, 1e-7, 6e-8, 6e4, 65519.0):
+        assert f16_bits(v) == struct.unpack("<H", struct.pack("<e", v))[0]
+    assert tf32_round((0x3F801FFF).to_bytes(4, "little")) == (0x3F802000).to_bytes(4, "little")
+
+
+def main():
+    self_check()
+    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    ids = set()
+    for name, fn in FILES.items():
+        cases = fn()
+        with open(os.path.join(outdir, name), "w") as f:
+            for c in cases:
+                assert c["id"] not in ids, c["id"]
+                ids.add(c["id"])
+                f.write(json.dumps(c, separators=(",", ":")) + "\n")
+        print("%s: %d cases" % (name, len(cases)))
+
+
+if __name__ == "__main__":
+    main()
