@@ -407,7 +407,8 @@ int CmdExec(const ExecArgs& a) {
       static_cast<unsigned long long>(c.global.bytes),
       static_cast<unsigned long long>(kGoldenGlobalBase),
       static_cast<unsigned long long>(c.global.offset), c.smem->bytes, c.NumCtas(),
-      c.op == Op::kLoad ? "dstMem" : "srcMem", c.smem->dst);
+      c.op == Op::kLoad ? "dstMem" : (c.op == Op::kPrefetch ? "unused; offset" : "srcMem"),
+      c.smem->dst);
   ModelEngine engine;
   if (a.log_effects) {
     engine.set_on_effect(
@@ -451,8 +452,8 @@ int CmdExec(const ExecArgs& a) {
         "values --\n",
         c.op == Op::kLoad ? "destination" : "source", cta);
     ForEachRow(map, ins, plan, [&](const RowVisit& r) {
-      std::printf("row %3llu %-22s%s:", static_cast<unsigned long long>(r.index),
-                  Coords(r.coords, map.rank).c_str(), r.row_oob ? " OOB" : "");
+      std::printf("row %3llu %-22s %s:", static_cast<unsigned long long>(r.index),
+                  Coords(r.coords, map.rank).c_str(), r.row_oob ? "OOB" : "   ");
       for (uint32_t u = 0; u < plan.units; ++u) {
         std::printf(" ");
         for (uint32_t b = plan.layout.unit_sbytes; b-- > 0;) {  // little-endian value

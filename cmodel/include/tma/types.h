@@ -72,9 +72,9 @@ struct TensorMap {
   uint64_t global_address = 0;
   int rank = 1;  // 1..5
   DType dtype = DType::kU8;
-  std::array<uint64_t, kMaxRank> dims{1, 1, 1, 1, 1};            // 1 .. 2^32
-  std::array<uint64_t, kMaxRank - 1> strides{0, 0, 0, 0};        // bytes, of dims 1..rank-1
-  std::array<uint32_t, kMaxRank> box{1, 1, 1, 1, 1};             // tiled: 1..256
+  std::array<uint64_t, kMaxRank> dims{1, 1, 1, 1, 1};             // 1 .. 2^32
+  std::array<uint64_t, kMaxRank - 1> strides{0, 0, 0, 0};         // bytes, of dims 1..rank-1
+  std::array<uint32_t, kMaxRank> box{1, 1, 1, 1, 1};              // tiled: 1..256
   std::array<uint32_t, kMaxRank> element_strides{1, 1, 1, 1, 1};  // 1..8
   Interleave interleave = Interleave::kNone;
   Swizzle swizzle = Swizzle::kNone;
@@ -206,13 +206,13 @@ std::optional<Op> ParseOp(const std::string& s);
 std::optional<LoadMode> ParseLoadMode(const std::string& s);
 std::optional<RedOp> ParseRedOp(const std::string& s);
 
-// Element size: bytes per element for whole-byte types. Sub-byte packed types report the
-// bytes of one 16-element group in global memory (8 for b4x16, 8 for b4x16_p64,
-// 12 for b6x16_p32) via GroupBytes; ElementBits gives 4 or 6 for them.
+// Element sizes. ElementBits is 4 or 6 for the packed sub-byte types. ElementBytes is the
+// "E" of the driver's encoder rules: whole-byte types their size, sub-byte types 1 (the
+// encoder rules count them per byte; the packed layouts are in traversal.h / element.h and
+// docs/descriptor.md).
 int ElementBits(DType t);
 bool IsSubByte(DType t);
 bool IsFloat(DType t);  // f16, f32, f64, bf16, f32.ftz, tf32, tf32.ftz
-// Bytes per element as the encoder rules use "E" (sub-byte types: see docs/descriptor.md).
 int ElementBytes(DType t);
 
 }  // namespace tma::model
