@@ -30,6 +30,12 @@ set_source_files_properties(tests/tb_main.cc PROPERTIES COMPILE_OPTIONS "-Wall;-
 target_link_libraries(tma-tb PRIVATE tma_tb_core)
 set_target_properties(tma-tb PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
+# tma-tb-model: the same bench without Verilator, so the model-as-DUT runs even while the RTL
+# is absent or does not build.
+add_executable(tma-tb-model tests/tb_main.cc $<TARGET_OBJECTS:tma_tb_tests>)
+target_link_libraries(tma-tb-model PRIVATE tma_tb_core)
+set_target_properties(tma-tb-model PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
 option(TMA_TB_RTL "Bench: use the Verilated tma_sim_top when it exists" ON)
 set(TMA_TB_HAVE_RTL OFF CACHE INTERNAL "bench built with the Verilated RTL")
 if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/engine/tma_sim_top.sv)

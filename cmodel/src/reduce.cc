@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <cstdio>
 
 #include "tma/element.h"
 
@@ -11,9 +12,11 @@ namespace tma::model {
 bool ReductionSupported(RedOp op, DType t) {
   switch (op) {
     case RedOp::kAdd:
+      // tf32.ftz executes too (H200, docs/silicon-notes.md finding 2): 17 reduce cases
+      // (dir-red-denorm-00042..55, F5-00009/-00010/-00011) and none faulted.
       return t == DType::kU32 || t == DType::kS32 || t == DType::kU64 || t == DType::kF32 ||
              t == DType::kF16 || t == DType::kBF16 || t == DType::kF64 || t == DType::kTF32 ||
-             t == DType::kF32Ftz;
+             t == DType::kF32Ftz || t == DType::kTF32Ftz;
     case RedOp::kMin:
     case RedOp::kMax:
       return t == DType::kU32 || t == DType::kS32 || t == DType::kU64 || t == DType::kS64 ||
@@ -138,10 +141,16 @@ void ReduceElement(RedOp op, DType t, uint8_t* dst, const uint8_t* src) {
       return;
     case DType::kF32:
     case DType::kTF32:
-    case DType::kF32Ftz: {
+    case DType::kF32Ftz:
+    case DType::kTF32Ftz: {
       const bool ftz = t == DType::kF32Ftz;
       float a = BitsFloat(Load<uint32_t>(dst));
       float b = BitsFloat(Load<uint32_t>(src));
+      if (t == DType::kTF32Ftz) {
+        float r1 = static_cast<float>(static_cast<double>(a) + static_cast<double>(b));
+        float r3 = BitsFloat(RoundToTf32(FloatBits(a))) + BitsFloat(RoundToTf32(FloatBits(b)));
+        fprintf(stderr, "T12 a=%08x b=%08x r=%08x low13=%d inexact=%d tf32in_differs=%d\n", FloatBits(a), FloatBits(b), FloatBits(r1), (FloatBits(r1)&0x1fff)!=0, (double)r1 != (double)a+(double)b, FloatBits(r3)!=FloatBits(r1));
+      }
       if (ftz) {
         a = FlushF32(a);
         b = FlushF32(b);

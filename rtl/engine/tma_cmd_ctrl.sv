@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_cmd_ctrl: command intake, descriptor cache and fetch, decode, validation and the issue-
-// time arithmetic of one command at a time; hands the walker one job per command (a tile job,
-// or a completion-only marker for errors and prefetch). The descriptor is read over the AXI4
-// read channel with ID AxiIdDesc, one single-beat burst per beat (never across 4 KiB), into a
-// 1024-bit register; a small fully associative cache keyed by the map address holds recent
-// maps (round-robin replacement, desc_inval_i clears it). The start address
-// sum(c[d] x stride[d-1]) is computed by four parallel shift-add multipliers over 32 cycles;
-// the walker then needs adds only.
+// time arithmetic of one command at a time; hands the walker one job per command (a tile or
+// im2col job, or a completion-only marker for errors and prefetch). The descriptor is read over
+// the AXI4 read channel with ID AxiIdDesc, one single-beat burst per beat (never across 4 KiB),
+// into a 1024-bit register; a small fully associative cache keyed by the map address holds
+// recent maps (round-robin replacement, desc_inval_i clears it). The address contributions
+// position x stride of the walker dims are computed by four parallel radix-16 shift-add
+// multipliers (9 cycles; im2col runs a second pass for the lower corners); the walker then
+// needs adds only. The box-size product runs during the first pass.
 
 `include "tma_assert.svh"
 
@@ -43,8 +44,8 @@ module tma_cmd_ctrl #(
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
-  typedef enum logic [3:0] {
-    StIdle, StLookup, StFetch, StCheck, StSize, StMul, StEmit
+  typedef enum logic [2:0] {
+    StIdle, StLookup, StFetch, StCheck, StMul, StEmit
   } state_e;
 
   state_e          state_d, state_q;
@@ -54,12 +55,14 @@ module tma_cmd_ctrl #(
   logic [3:0]      ar_cnt_d, ar_cnt_q;      // descriptor beats requested
   logic [3:0]      r_cnt_d, r_cnt_q;        // descriptor beats received
   logic            stale_d, stale_q;        // invalidated while fetching: do not cache
-  logic [2:0]      dim_d, dim_q;            // Size step: dimension
-  logic [47:0]     prod_d, prod_q;          // E x prod floor(box/es)
-  logic [5:0]      mbit_d, mbit_q;          // Mul step: bit
-  tma_pkg::dim64_t macc_d, macc_q;          // per-dimension products c[d] x stride[d-1]
-  tma_pkg::dim64_t mstr_d, mstr_q;          // stride shifted left by mbit
-  tma_pkg::dim32_t mcrd_d, mcrd_q;          // coordinate shifted right by mbit
+  logic [2:0]      dim_d, dim_q;            // size product: factors taken
+  logic [47:0]     prod_d, prod_q;          // E x prod floor(box/es) (im2col: E x cpp x ppc)
+  logic [3:0]      mbit_d, mbit_q;          // Mul step: digit (0 .. 8)
+  logic            mpass_d, mpass_q;        // Mul pass: 0 start positions, 1 lower corners
+  tma_pkg::dim64_t macc_d, macc_q;          // pass 0: position x stride per walker dim
+  tma_pkg::dim64_t malo_d, malo_q;          // pass 1: restart position x stride
+  tma_pkg::dim64_t mstr_d, mstr_q;          // stride shifted left by 4 x mbit
+  tma_pkg::dim36_t mcrd_d, mcrd_q;          // operand shifted right by 4 x mbit (arithmetic)
 
   // ---- Descriptor cache ----
   logic                 c_valid_d [CacheEntries];
@@ -92,8 +95,11 @@ module tma_cmd_ctrl #(
   logic [39:0]  f_stride [MaxDims-1];
   logic [31:0]  f_dim_m1 [MaxDims];
   logic [2:0]   f_es_m1  [MaxDims];
-  logic [7:0]   f_box_m1 [MaxDims];
+  logic [7:0]   f_box_m1 [MaxDims];   // im2col: entry 0 is channels per pixel - 1
   logic [31:0]  f_boxbytes, f_swzrep;
+  logic [9:0]   f_ppc_m1;             // im2col: pixels per column - 1
+  logic [33:0]  f_lower [MaxDims-2];  // im2col corners, sign-extended (16/8/5-bit fields)
+  logic [33:0]  f_upper [MaxDims-2];
 
   assign f_addr    = raw_q[63:0];
   assign f_im2col  = raw_q[64];
@@ -106,6 +112,7 @@ module tma_cmd_ctrl #(
   assign f_atom    = raw_q[84:83];
   assign f_wide    = raw_q[86];
   assign f_b96     = raw_q[88];
+  assign f_ppc_m1  = raw_q[489:480];
   assign f_boxbytes = raw_q[543:512];
   assign f_swzrep   = raw_q[607:576];
   always_comb begin : proc_fields
@@ -118,6 +125,28 @@ module tma_cmd_ctrl #(
     end
     f_box_m1[0] = raw_q[447:440];
     for (int i = 1; i < MaxDims; i++) f_box_m1[i] = raw_q[448 + 8*(i-1) +: 8];
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      f_lower[k] = '0;
+      f_upper[k] = '0;
+    end
+    unique case (f_rank_m1)
+      3'd2: begin
+        f_lower[0] = {{18{raw_q[463]}}, raw_q[463:448]};
+        f_upper[0] = {{18{raw_q[479]}}, raw_q[479:464]};
+      end
+      3'd3: begin
+        for (int k = 0; k < 2; k++) begin
+          f_lower[k] = {{26{raw_q[455 + 8*k]}}, raw_q[448 + 8*k +: 8]};
+          f_upper[k] = {{26{raw_q[471 + 8*k]}}, raw_q[464 + 8*k +: 8]};
+        end
+      end
+      default: begin
+        for (int k = 0; k < 3; k++) begin
+          f_lower[k] = {{29{raw_q[452 + 5*k]}}, raw_q[448 + 5*k +: 5]};
+          f_upper[k] = {{29{raw_q[468 + 5*k]}}, raw_q[464 + 5*k +: 5]};
+        end
+      end
+    endcase
   end
 
   // Element size (log2 bytes) and class of the hardware type code.
@@ -151,17 +180,69 @@ module tma_cmd_ctrl #(
     endcase
   end
 
+  // ---- Walker dimensions (tma_pkg job_t): positions, bounds, strides ----
+  // Tile: walker dim d is tensor dim d, running over [c, c + box - 1]. im2col: walker dims
+  // 1 .. rank-2 are the spatial dims, from c + off over the bounding box [lower + off,
+  // dim - 1 + upper + off]; walker dim rank-1 is N (never wraps). Beyond the rank: neutral.
+  logic [3:0]         rank;          // 1 .. 8 (8 > 5 is invalid)
+  logic               i2c;           // im2col map and mode
+  logic signed [33:0] w_coord [MaxDims];
+  logic signed [33:0] w_lo    [MaxDims];
+  logic signed [33:0] w_hi    [MaxDims];
+  logic [31:0]        w_dim_m1 [MaxDims];
+  logic [3:0]         w_es    [MaxDims];
+  logic [39:0]        w_stride [MaxDims];
+  logic signed [33:0] w_crd, w_off;  // loop temporaries
+
+  assign rank = {1'b0, f_rank_m1} + 4'd1;
+  assign i2c  = f_im2col;
+
+  always_comb begin : proc_wdims
+    w_crd = '0;
+    w_off = '0;
+    for (int d = 0; d < MaxDims; d++) begin
+      w_coord[d]  = '0;
+      w_lo[d]     = '0;
+      w_hi[d]     = '0;
+      w_dim_m1[d] = '0;
+      w_es[d]     = 4'd1;
+      w_stride[d] = '0;
+    end
+    for (int d = 1; d < MaxDims; d++) begin
+      w_crd = 34'(signed'(cmd_q.coords.v[d]));
+      if (4'(d) < rank) begin
+        w_dim_m1[d] = f_dim_m1[d];
+        w_stride[d] = f_stride[d-1];
+        if (!i2c) begin
+          w_coord[d] = w_crd;
+          w_lo[d]    = w_crd;
+          w_hi[d]    = w_crd + 34'(f_box_m1[d]);
+          w_es[d]    = {1'b0, f_es_m1[d]} + 4'd1;
+        end else if (4'(d) + 4'd1 < rank) begin
+          w_off      = 34'(cmd_q.im2col.v[d-1]);
+          w_coord[d] = w_crd + w_off;
+          w_lo[d]    = f_lower[d-1] + w_off;
+          w_hi[d]    = 34'(f_dim_m1[d]) + f_upper[d-1] + w_off;
+          w_es[d]    = {1'b0, f_es_m1[d]} + 4'd1;
+        end else begin
+          w_coord[d] = w_crd;                 // N: steps by one, never wraps
+          w_lo[d]    = w_crd;
+          w_hi[d]    = {1'b0, {33{1'b1}}};
+        end
+      end
+    end
+  end
+
   // ---- Checks ----
-  logic [3:0]  rank;            // 1 .. 8 (8 > 5 is invalid)
-  logic [11:0] row_bytes;       // box[0] x E
+  logic [11:0] row_bytes;       // box[0] x E (im2col: cpp x E)
   logic [1023:0] reserved;      // bits that belong to no field of this map kind
   logic [3:0]  desc_err;        // decode and encoder rules
   logic [3:0]  instr_err;       // instruction against map, run-time faults
   logic [15:0] dst_mask;
   logic signed [34:0] c0;
   logic signed [36:0] c0_bytes;
+  logic [31:0] far32;           // rule 16 temporary
 
-  assign rank      = {1'b0, f_rank_m1} + 4'd1;
   assign row_bytes = 12'({4'd0, f_box_m1[0]} + 12'd1) << esz;
   assign dst_mask  = cmd_q.multicast ? cmd_q.cta_mask : (16'd1 << cmd_q.dst_cta);
   assign c0        = 35'(signed'(cmd_q.coords.v[0]));
@@ -179,32 +260,64 @@ module tma_cmd_ctrl #(
     reserved[575:544] = '1;
     reserved[1023:608] = '1;
     if (!f_im2col) reserved[489:480] = '1;
+    if (f_im2col && f_rank_m1 == 3'd4) begin
+      reserved[463] = 1'b1;   // 5-bit corners of a rank-5 map leave one bit of each half
+      reserved[479] = 1'b1;
+    end
     // Strides, dims, element strides and boxes beyond the rank are written as given by the
     // encoder (docs/descriptor.md) and are not reserved.
   end
 
   always_comb begin : proc_desc_err
     desc_err = tma_pkg::ErrNone;
-    if (rank > 4'd5 || (f_wide && !f_im2col) || (f_im2col && rank < 4'd3) || f_type >= 4'd14 ||
+    far32    = '0;
+    if (rank > 4'd5 || f_wide || (f_im2col && rank < 4'd3) || f_type >= 4'd14 ||
         (f_tf32 && f_type != 4'd7 && f_type != 4'd8) || f_il == 2'd3 ||
         (f_b96 && (f_span != 2'd0 || f_atom != 2'd0)) || (f_span != 2'd3 && f_atom != 2'd0) ||
         (raw_q & reserved) != '0 || f_swzrep != swz_repeat) begin
+      // im2col-wide maps (bit 86) need sm_100 (rule 21): invalid on this sm_90 engine.
       desc_err = tma_pkg::ErrInvalidDescriptor;
     end else if (f_addr[3:0] != 4'd0 || (f_il == 2'd2 && f_addr[4]) ||
                  (f_il != 2'd0 && rank < 4'd3) || (f_fill && !is_float)) begin
       desc_err = tma_pkg::ErrInvalidDescriptor;
-    end else if (!f_im2col && (row_bytes[3:0] != 4'd0 ||
-                 (f_il == 2'd0 && swz != tma_pkg::SwzNone && row_bytes > 12'(span)))) begin
-      desc_err = tma_pkg::ErrInvalidDescriptor;
+    end else if (row_bytes[3:0] != 4'd0 ||
+                 (f_il == 2'd0 && swz != tma_pkg::SwzNone && row_bytes > 12'(span))) begin
+      desc_err = tma_pkg::ErrInvalidDescriptor;   // rules 12/13 (tile), 17/19 (im2col)
     end else begin
       for (int i = 0; i < MaxDims - 1; i++) begin
         if (f_il == 2'd2 && f_stride[i][4]) desc_err = tma_pkg::ErrInvalidDescriptor;
+      end
+      // Rule 16: the bounding box is not empty: dim + upper (32-bit, wrapping) > lower.
+      for (int k = 0; k < MaxDims - 2; k++) begin
+        far32 = f_dim_m1[k+1] + 32'd1 + f_upper[k][31:0];
+        if (f_im2col && 4'(k) + 4'd2 < rank && signed'(far32) <= signed'(f_lower[k][31:0])) begin
+          desc_err = tma_pkg::ErrInvalidDescriptor;
+        end
+      end
+    end
+  end
+
+  // F4: im2col offsets in range and the start pixel inside the bounding box.
+  logic f4_bad;
+  always_comb begin : proc_f4
+    f4_bad = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (4'(k) + 4'd2 < rank) begin
+        if ((rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
+            (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31)) begin
+          f4_bad = 1'b1;
+        end
+        if (34'(signed'(cmd_q.coords.v[k+1])) < signed'(f_lower[k]) ||
+            34'(signed'(cmd_q.coords.v[k+1])) >
+            signed'(34'(f_dim_m1[k+1]) + f_upper[k])) begin
+          f4_bad = 1'b1;
+        end
       end
     end
   end
 
   // Same order as the model's CheckInstruction (cmodel tensor_copy.cc): qualifier and operand
-  // combinations (invalid_instruction / unsupported), then F2 (misaligned), then F1.
+  // combinations (invalid_instruction / unsupported), then F2 (misaligned), then F1, then F4.
   logic mode_ok, is_load;
   assign is_load = (cmd_q.op == tma_pkg::OpLoad);
   assign mode_ok = (cmd_q.mode == 3'd0 || cmd_q.mode == 3'd1 || cmd_q.mode == 3'd2 ||
@@ -230,31 +343,40 @@ module tma_cmd_ctrl #(
       instr_err = tma_pkg::ErrInvalidInstr;
     end else if (is_load && dst_mask == 16'd0) begin
       instr_err = tma_pkg::ErrInvalidInstr;   // multicast to nobody: nothing would complete
-    end else if (cmd_q.mode != tma_pkg::ModeTile || f_il != 2'd0 || f_type >= 4'd11) begin
-      instr_err = tma_pkg::ErrUnsupported;    // im2col, interleave, sub-byte: not yet
+    end else if (f_il != 2'd0 || f_type >= 4'd11) begin
+      instr_err = tma_pkg::ErrUnsupported;    // interleave, sub-byte: not yet
     end else if (is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0)) begin
       instr_err = tma_pkg::ErrMisaligned;
     end else if (c0_bytes[3:0] != 4'd0) begin
       instr_err = tma_pkg::ErrMisalignedCoord;
+    end else if (i2c && f4_bad) begin
+      instr_err = tma_pkg::ErrInvalidCoord;
     end
   end
 
-  // ---- Size check: E x prod floor(box[i]/es[i]) <= 228 KiB; must equal the box-bytes field ----
-  logic [8:0] size_factor;
-  assign size_factor = ({1'b0, f_box_m1[dim_q]} + 9'd1) / ({6'd0, f_es_m1[dim_q]} + 9'd1);
+  // ---- Size check: E x prod floor(box[i]/es[i]) <= 228 KiB (im2col: E x cpp x ppc); must
+  // equal the box-bytes field. One factor per Mul cycle (rank factors; im2col: cpp, ppc).
+  logic [10:0] size_factor;
+  logic [8:0]  tile_factor;     // floor(box[d] / es[d])
+  logic [2:0]  size_steps;
+  assign tile_factor = ({1'b0, f_box_m1[dim_q]} + 9'd1) / ({6'd0, f_es_m1[dim_q]} + 9'd1);
+  assign size_steps = i2c ? 3'd2 : f_rank_m1 + 3'd1;
+  always_comb begin : proc_size_factor
+    if (i2c) begin
+      size_factor = (dim_q == 3'd0) ? 11'(f_box_m1[0]) + 11'd1 : 11'(f_ppc_m1) + 11'd1;
+    end else begin
+      size_factor = {2'b00, tile_factor};
+    end
+  end
 
   // ---- Job ----
   tma_pkg::job_t job;
   logic signed [35:0] dim0;          // dims[0]
   logic signed [35:0] lo_el, hi_el;  // in-bounds elements of a row: [lo_el, hi_el)
   logic [8:0]         box0;
-  logic [63:0]        offs;
-  logic [3:0]         es_t;          // element stride of dim d (loop temporary)
-  logic [31:0]        crd_t;         // shifted coordinate of dim d (loop temporary)
 
   always_comb begin : proc_job
     job  = '0;
-    es_t = '0;
     box0 = {1'b0, f_box_m1[0]} + 9'd1;
     dim0 = 36'({4'd0, f_dim_m1[0]}) + 36'sd1;
     lo_el = 36'sd0 - 36'(c0);
@@ -263,10 +385,10 @@ module tma_cmd_ctrl #(
     hi_el = dim0 - 36'(c0);
     if (hi_el < 0) hi_el = '0;
     if (hi_el > 36'(box0)) hi_el = 36'(box0);
-    offs = 64'(c0_bytes);
-    for (int d = 1; d < MaxDims; d++) offs = offs + macc_q.v[d];
 
-    job.gaddr     = f_addr + offs;
+    job.i2c       = i2c;
+    job.nrows_m1  = f_ppc_m1;
+    job.gaddr     = f_addr + 64'(c0_bytes);
     job.row_bytes = row_bytes;
     job.head      = 12'(lo_el) << esz;
     job.dend      = (hi_el > lo_el) ? 12'(hi_el) << esz : job.head;
@@ -275,23 +397,20 @@ module tma_cmd_ctrl #(
     job.fill_nan  = f_fill;
     job.tf32      = f_tf32;
     job.swz       = swz;
-    for (int d = 0; d < MaxDims; d++) begin
-      job.box.v[d] = 9'd1;
-      job.es.v[d]  = 4'd1;
-    end
+    for (int d = 0; d < MaxDims; d++) job.es.v[d] = 4'd1;
     for (int d = 1; d < MaxDims; d++) begin
-      if (4'(d) < rank) begin
-        job.coord.v[d]  = 34'(signed'(cmd_q.coords.v[d]));
-        job.dim_m1.v[d] = f_dim_m1[d];
-        job.box.v[d]    = {1'b0, f_box_m1[d]} + 9'd1;
-        job.es.v[d]     = {1'b0, f_es_m1[d]} + 4'd1;
-        // es (1 .. 8) x stride by shift-add
-        es_t            = {1'b0, f_es_m1[d]} + 4'd1;
-        job.step.v[d]   = (es_t[0] ? 64'(f_stride[d-1])      : 64'd0) +
-                          (es_t[1] ? 64'(f_stride[d-1]) << 1 : 64'd0) +
-                          (es_t[2] ? 64'(f_stride[d-1]) << 2 : 64'd0) +
-                          (es_t[3] ? 64'(f_stride[d-1]) << 3 : 64'd0);
-      end
+      job.coord.v[d]  = w_coord[d];
+      job.lo.v[d]     = w_lo[d];
+      job.hi.v[d]     = w_hi[d];
+      job.dim_m1.v[d] = w_dim_m1[d];
+      job.es.v[d]     = w_es[d];
+      job.astart.v[d] = macc_q.v[d];
+      job.alo.v[d]    = i2c ? malo_q.v[d] : macc_q.v[d];
+      // es (1 .. 8) x stride by shift-add
+      job.step.v[d]   = (w_es[d][0] ? 64'(w_stride[d])      : 64'd0) +
+                        (w_es[d][1] ? 64'(w_stride[d]) << 1 : 64'd0) +
+                        (w_es[d][2] ? 64'(w_stride[d]) << 2 : 64'd0) +
+                        (w_es[d][3] ? 64'(w_stride[d]) << 3 : 64'd0);
     end
     job.cpl.kind      = tma_pkg::CplTx;
     job.cpl.cta_mask  = dst_mask;
@@ -305,6 +424,25 @@ module tma_cmd_ctrl #(
     end else if (cmd_q.op == tma_pkg::OpPrefetch) begin
       job.marker   = 1'b1;
       job.cpl.kind = tma_pkg::CplDone;
+    end
+  end
+
+  // ---- Multiplier step: acc += stride x digit, radix 16 (digit 8 of a 36-bit operand is
+  // signed) ----
+  tma_pkg::dim64_t mpp;             // this cycle's partial products
+  logic [3:0]      mdig;            // digit (loop temporary)
+  always_comb begin : proc_mpp
+    mpp  = '0;
+    mdig = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      mdig = mcrd_q.v[d][3:0];
+      mpp.v[d] = (mdig[0] ? mstr_q.v[d]      : 64'd0) +
+                 (mdig[1] ? mstr_q.v[d] << 1 : 64'd0) +
+                 (mdig[2] ? mstr_q.v[d] << 2 : 64'd0);
+      if (mdig[3]) begin
+        mpp.v[d] = (mbit_q == 4'd8) ? mpp.v[d] - (mstr_q.v[d] << 3)
+                                    : mpp.v[d] + (mstr_q.v[d] << 3);
+      end
     end
   end
 
@@ -332,12 +470,13 @@ module tma_cmd_ctrl #(
     dim_d    = dim_q;
     prod_d   = prod_q;
     mbit_d   = mbit_q;
+    mpass_d  = mpass_q;
     macc_d   = macc_q;
+    malo_d   = malo_q;
     mstr_d   = mstr_q;
     mcrd_d   = mcrd_q;
     c_fill   = 1'b0;
     idx      = '0;
-    crd_t    = '0;
     cmd_ready_o = 1'b0;
     job_valid_o = 1'b0;
 
@@ -390,54 +529,55 @@ module tma_cmd_ctrl #(
         end
       end
       StCheck: begin
-        dim_d  = '0;
-        prod_d = 48'(1) << esz;
+        dim_d   = '0;
+        prod_d  = 48'(1) << esz;
+        mbit_d  = '0;
+        mpass_d = 1'b0;
+        for (int d = 1; d < MaxDims; d++) begin
+          macc_d.v[d] = '0;
+          malo_d.v[d] = '0;
+          mstr_d.v[d] = 64'(w_stride[d]);
+          mcrd_d.v[d] = 36'(w_coord[d]);
+        end
         if (desc_err != tma_pkg::ErrNone) begin
           err_d   = desc_err;
           state_d = StEmit;
         end else begin
-          state_d = StSize;
-        end
-      end
-      StSize: begin
-        if (f_im2col) begin
-          // im2col maps: the size rule differs and the mode is not implemented yet; the
-          // instruction check reports the mismatch or `unsupported`.
-          err_d   = (instr_err != tma_pkg::ErrNone) ? instr_err : tma_pkg::ErrUnsupported;
-          state_d = StEmit;
-        end else if (4'(dim_q) < rank) begin
-          prod_d = 48'(prod_q * 48'(size_factor));
-          dim_d  = dim_q + 1'b1;
-        end else if (prod_q > 48'd233472 || prod_q[31:0] != f_boxbytes) begin
-          err_d   = tma_pkg::ErrInvalidDescriptor;
-          state_d = StEmit;
-        end else if (instr_err != tma_pkg::ErrNone) begin
-          err_d   = instr_err;
-          state_d = StEmit;
-        end else begin
-          mbit_d = '0;
-          for (int d = 1; d < MaxDims; d++) begin
-            macc_d.v[d] = '0;
-            mstr_d.v[d] = (4'(d) < rank) ? 64'(f_stride[d-1]) : '0;
-            mcrd_d.v[d] = cmd_q.coords.v[d];
-          end
-          state_d = (cmd_q.op == tma_pkg::OpPrefetch) ? StEmit : StMul;
+          state_d = StMul;
         end
       end
       StMul: begin
-        // Signed coordinate x unsigned stride, one coordinate bit per cycle (bit 31 weighs
-        // -2^31).
+        // Size product: one factor per cycle (at most 5, done before the first pass ends).
+        if (dim_q < size_steps) begin
+          prod_d = 48'(prod_q * 48'(size_factor));
+          dim_d  = dim_q + 1'b1;
+        end
+        // Position x stride, one 4-bit digit per cycle.
         for (int d = 1; d < MaxDims; d++) begin
-          crd_t = mcrd_q.v[d];
-          if (crd_t[0]) begin
-            macc_d.v[d] = (mbit_q == 6'd31) ? macc_q.v[d] - mstr_q.v[d]
-                                             : macc_q.v[d] + mstr_q.v[d];
-          end
-          mstr_d.v[d] = mstr_q.v[d] << 1;
-          mcrd_d.v[d] = mcrd_q.v[d] >> 1;
+          if (mpass_q) malo_d.v[d] = malo_q.v[d] + mpp.v[d];
+          else macc_d.v[d] = macc_q.v[d] + mpp.v[d];
+          mstr_d.v[d] = mstr_q.v[d] << 4;
+          mcrd_d.v[d] = {{4{mcrd_q.v[d][35]}}, mcrd_q.v[d][35:4]};
         end
         mbit_d = mbit_q + 1'b1;
-        if (mbit_q == 6'd31) state_d = StEmit;
+        if (mbit_q == 4'd8) begin
+          if (i2c && !mpass_q) begin
+            // Second pass: the restart positions (lower corners) of the spatial dims.
+            mpass_d = 1'b1;
+            mbit_d  = '0;
+            for (int d = 1; d < MaxDims; d++) begin
+              mstr_d.v[d] = 64'(w_stride[d]);
+              mcrd_d.v[d] = 36'(w_lo[d]);
+            end
+          end else begin
+            state_d = StEmit;
+            if (prod_q > 48'd233472 || prod_q[31:0] != f_boxbytes) begin
+              err_d = tma_pkg::ErrInvalidDescriptor;   // rules 14 / 20, derived field
+            end else if (instr_err != tma_pkg::ErrNone) begin
+              err_d = instr_err;
+            end
+          end
+        end
       end
       StEmit: begin
         job_valid_o = 1'b1;
@@ -489,7 +629,9 @@ module tma_cmd_ctrl #(
       dim_q    <= '0;
       prod_q   <= '0;
       mbit_q   <= '0;
+      mpass_q  <= 1'b0;
       macc_q   <= '0;
+      malo_q   <= '0;
       mstr_q   <= '0;
       mcrd_q   <= '0;
     end else begin
@@ -503,7 +645,9 @@ module tma_cmd_ctrl #(
       dim_q    <= dim_d;
       prod_q   <= prod_d;
       mbit_q   <= mbit_d;
+      mpass_q  <= mpass_d;
       macc_q   <= macc_d;
+      malo_q   <= malo_d;
       mstr_q   <= mstr_d;
       mcrd_q   <= mcrd_d;
     end
@@ -512,8 +656,8 @@ module tma_cmd_ctrl #(
   assign busy_o = (state_q != StIdle);
 
   logic unused_bits;
-  assign unused_bits = ^{f_dim_m1[0], f_es_m1[0], crd_t[31:1], macc_q.v[0], mstr_q.v[0],
-                         mcrd_q.v[0], cmd_q.redop, cmd_q.im2col};
+  assign unused_bits = ^{f_dim_m1[0], f_es_m1[0], macc_q.v[0], malo_q.v[0], mstr_q.v[0],
+                         mcrd_q.v[0], cmd_q.redop, mpp.v[0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

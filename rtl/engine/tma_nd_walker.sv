@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_nd_walker: expands one tile job into its box rows, one row per cycle, with adds only.
-// Dimension 0 is the row (its in-bounds byte range [head, dend) is fixed per job); dims 1..4
-// are walked with per-dimension running bases (base[d] = address of the row whose indices
-// below d are zero), counters j[d] = i[d] x es[d] and coordinates x[d] = c[d] + j[d]. A row
-// is out of bounds when any x[d] (d >= 1) is outside [0, dims[d]); such a row carries no read
-// (head == dend == 0) and is filled by the aligner. The last row of a job carries the
-// completion, with complete-tx bytes = rows x row bytes (silicon D1). A marker job (error,
-// prefetch) becomes one completion-only entry.
+// tma_nd_walker: expands one job into its box rows, one row per cycle, with adds only.
+// Dimension 0 is the row (its in-bounds byte range [head, dend) is fixed per job); walker
+// dims 1..4 each hold a running position pos[d] and an address contribution a[d]. Per row the
+// lowest dim whose next position pos[d] + es[d] stays <= hi[d] steps (pos += es,
+// a += step); every dim below it restarts (pos = lo, a = alo). Tile: lo = the start
+// coordinate, hi = start + box - 1, so this is the box odometer (element strides included).
+// im2col: the spatial dims restart at the lower corner of the bounding box after passing its
+// upper corner and N steps by one (silicon D8); the walk ends after a fixed number of rows.
+// The row address is gaddr + sum a[d]. A row is out of bounds when any pos[d] is outside
+// [0, dim_m1[d]]; such a row carries no read (head == dend == 0) and is filled by the
+// aligner. The last row of a job carries the completion, with complete-tx bytes = rows x row
+// bytes (silicon D1). A marker job (error, prefetch) becomes one completion-only entry.
 
 `include "tma_assert.svh"
 
@@ -29,34 +33,40 @@ module tma_nd_walker (
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   // ---- State ----
-  logic           active_d, active_q;    // a job is being walked
-  tma_pkg::job_t  job_d, job_q;
-  tma_pkg::dim64_t base_d, base_q;       // running bases, index 1..4
-  tma_pkg::dim34_t jcnt_d, jcnt_q;       // i[d] x es[d]
-  logic [31:0]    smem_d, smem_q;        // shared address of the current row
-  logic [31:0]    tx_d, tx_q;            // bytes of the rows emitted so far
-  logic           out_valid_d, out_valid_q;
-  tma_pkg::row_t  out_d, out_q;
+  logic            active_d, active_q;    // a job is being walked
+  tma_pkg::job_t   job_d, job_q;
+  tma_pkg::dim64_t acc_d, acc_q;         // address contributions a[d], index 1..4
+  tma_pkg::dim34_t pos_d, pos_q;         // positions pos[d], index 1..4
+  logic [9:0]      rcnt_d, rcnt_q;       // rows emitted (im2col end condition)
+  logic [31:0]     smem_d, smem_q;       // shared address of the current row
+  logic [31:0]     tx_d, tx_q;           // bytes of the rows emitted so far
+  logic            out_valid_d, out_valid_q;
+  tma_pkg::row_t   out_d, out_q;
 
   // ---- Current row ----
-  logic [MaxDims-1:0] wrap;      // dim d has no further index
+  logic [MaxDims-1:0] wrap;      // dim d has no further position
   logic               row_oob;
   logic               last_row;
+  logic [63:0]        row_addr;
   tma_pkg::row_t      cur_row;
-  logic               emit;      // the current row moves to the output register
-  logic signed [34:0] xcoord;    // coordinate of dim d of the current row (loop temporary)
-  logic               found;     // the incrementing dimension was found (loop temporary)
+  logic signed [34:0] npos;      // next position of dim d (loop temporary)
+  logic               found;     // the stepping dimension was found (loop temporary)
 
   always_comb begin : proc_row
-    row_oob = 1'b0;
-    wrap    = '0;
-    xcoord  = '0;
+    row_oob  = 1'b0;
+    wrap     = '0;
+    npos     = '0;
+    row_addr = job_q.gaddr;
     for (int d = 1; d < MaxDims; d++) begin
-      xcoord = 35'(signed'(job_q.coord.v[d])) + signed'(35'(jcnt_q.v[d]));
-      if (xcoord < 0 || xcoord > signed'({3'b0, job_q.dim_m1.v[d]})) row_oob = 1'b1;
-      wrap[d] = (jcnt_q.v[d] + 34'(job_q.es.v[d])) >= 34'(job_q.box.v[d]);
+      if (signed'(pos_q.v[d]) < 0 ||
+          35'(signed'(pos_q.v[d])) > signed'({3'b0, job_q.dim_m1.v[d]})) begin
+        row_oob = 1'b1;
+      end
+      npos    = 35'(signed'(pos_q.v[d])) + signed'({31'd0, job_q.es.v[d]});
+      wrap[d] = npos > 35'(signed'(job_q.hi.v[d]));
+      row_addr = row_addr + acc_q.v[d];
     end
-    last_row = &wrap[MaxDims-1:1];
+    last_row = job_q.i2c ? (rcnt_q == job_q.nrows_m1) : (&wrap[MaxDims-1:1]);
 
     cur_row           = '0;
     cur_row.has_data  = 1'b1;
@@ -71,7 +81,7 @@ module tma_nd_walker (
     if (!row_oob && job_q.dend > job_q.head) begin
       cur_row.head  = job_q.head;
       cur_row.dend  = job_q.dend;
-      cur_row.gaddr = base_q.v[1] + 64'(job_q.head);
+      cur_row.gaddr = row_addr + 64'(job_q.head);
     end
   end
 
@@ -79,14 +89,14 @@ module tma_nd_walker (
   always_comb begin : proc_next
     active_d    = active_q;
     job_d       = job_q;
-    base_d      = base_q;
-    jcnt_d      = jcnt_q;
+    acc_d       = acc_q;
+    pos_d       = pos_q;
+    rcnt_d      = rcnt_q;
     smem_d      = smem_q;
     tx_d        = tx_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
     job_ready_o = 1'b0;
-    emit        = 1'b0;
     found       = 1'b0;
 
     if (out_valid_q && row_ready_i) out_valid_d = 1'b0;
@@ -94,23 +104,24 @@ module tma_nd_walker (
     if (!out_valid_q || row_ready_i) begin
       if (active_q) begin
         // Emit the current row and step to the next one.
-        emit        = 1'b1;
         out_valid_d = 1'b1;
         out_d       = cur_row;
         smem_d      = smem_q + 32'(job_q.pitch);
         tx_d        = tx_q + 32'(job_q.row_bytes);
+        rcnt_d      = rcnt_q + 1'b1;
         if (last_row) begin
           active_d = 1'b0;
         end else begin
-          // Lowest dimension that does not wrap increments; all below restart from its base.
+          // Lowest dimension that does not wrap steps; every dimension below it restarts.
           for (int d = 1; d < MaxDims; d++) begin
-            if (!found && !wrap[d]) begin
-              found       = 1'b1;
-              jcnt_d.v[d] = jcnt_q.v[d] + 34'(job_q.es.v[d]);
-              base_d.v[d] = base_q.v[d] + job_q.step.v[d];
-              for (int e = 1; e < d; e++) begin
-                jcnt_d.v[e] = '0;
-                base_d.v[e] = base_q.v[d] + job_q.step.v[d];
+            if (!found) begin
+              if (!wrap[d]) begin
+                found      = 1'b1;
+                pos_d.v[d] = pos_q.v[d] + 34'(job_q.es.v[d]);
+                acc_d.v[d] = acc_q.v[d] + job_q.step.v[d];
+              end else begin
+                pos_d.v[d] = job_q.lo.v[d];
+                acc_d.v[d] = job_q.alo.v[d];
               end
             end
           end
@@ -119,17 +130,18 @@ module tma_nd_walker (
         job_ready_o = 1'b1;
         if (job_valid_i) begin
           if (job_i.marker) begin
-            out_valid_d       = 1'b1;
-            out_d             = '0;
-            out_d.last        = 1'b1;
-            out_d.cpl         = job_i.cpl;
+            out_valid_d = 1'b1;
+            out_d       = '0;
+            out_d.last  = 1'b1;
+            out_d.cpl   = job_i.cpl;
           end else begin
             active_d = 1'b1;
             job_d    = job_i;
-            jcnt_d   = '0;
+            acc_d    = job_i.astart;
+            pos_d    = job_i.coord;
+            rcnt_d   = '0;
             smem_d   = job_i.smem_addr;
             tx_d     = '0;
-            for (int d = 0; d < MaxDims; d++) base_d.v[d] = job_i.gaddr;
           end
         end
       end
@@ -140,8 +152,9 @@ module tma_nd_walker (
     if (!rst_ni) begin
       active_q    <= 1'b0;
       job_q       <= '0;
-      base_q      <= '0;
-      jcnt_q      <= '0;
+      acc_q       <= '0;
+      pos_q       <= '0;
+      rcnt_q      <= '0;
       smem_q      <= '0;
       tx_q        <= '0;
       out_valid_q <= 1'b0;
@@ -149,8 +162,9 @@ module tma_nd_walker (
     end else begin
       active_q    <= active_d;
       job_q       <= job_d;
-      base_q      <= base_d;
-      jcnt_q      <= jcnt_d;
+      acc_q       <= acc_d;
+      pos_q       <= pos_d;
+      rcnt_q      <= rcnt_d;
       smem_q      <= smem_d;
       tx_q        <= tx_d;
       out_valid_q <= out_valid_d;
@@ -162,12 +176,11 @@ module tma_nd_walker (
   assign row_o       = out_q;
   assign busy_o      = active_q || out_valid_q;
 
-  logic unused_emit;
-  assign unused_emit = emit;
-
   // ---- Assertions ----
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
   `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
   `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
+  // The N dim of an im2col job never wraps, so some dim always steps before the last row.
+  `TMA_ASSERT(Im2colSteps_A, active_q && job_q.i2c && !last_row |-> !(&wrap[MaxDims-1:1]))
 
 endmodule

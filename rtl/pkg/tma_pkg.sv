@@ -18,6 +18,7 @@ package tma_pkg;
   localparam logic [1:0] OpPrefetch = 2'd3;
   // LoadMode
   localparam logic [2:0] ModeTile   = 3'd0;
+  localparam logic [2:0] ModeIm2col = 3'd1;
   // ErrorClass
   localparam logic [3:0] ErrNone              = 4'd0;
   localparam logic [3:0] ErrInvalidDescriptor = 4'd1;
@@ -100,22 +101,33 @@ package tma_pkg;
   localparam int unsigned CplWidth = 2 + 4 + 32 + 32 + 4 + 8;
 
   // ---- Walker job: everything the N-D walker needs, computed once at issue ----
-  // Index d of the per-dimension vectors is tensor dimension d; entry 0 is unused (dim 0 is
-  // not iterated: it becomes the row). Entries at or beyond the rank hold neutral values.
+  // Index d = 1..4 of the per-dimension vectors is a *walker dimension* (entry 0 is unused:
+  // the row is not iterated). Tile: walker dim d is tensor dim d. im2col: walker dims
+  // 1 .. rank-2 are the spatial dims (tensor dims 1 .. rank-2, innermost first) and walker dim
+  // rank-1 is N (it never wraps; the walk ends after nrows_m1 + 1 rows). Every walker dim
+  // holds a position running from `coord`, stepping `es`, restarting at `lo` after passing
+  // `hi`; its address contribution runs from `astart`, stepping `step`, restarting at `alo`.
+  // Entries beyond the rank hold neutral values (position 0, es 1, lo = hi = 0, no address).
   typedef struct packed { logic [MaxDims-1:0][63:0] v; } dim64_t;
   typedef struct packed { logic [MaxDims-1:0][33:0] v; } dim34_t;
+  typedef struct packed { logic [MaxDims-1:0][35:0] v; } dim36_t;
   typedef struct packed { logic [MaxDims-1:0][8:0] v; } dim9_t;
   typedef struct packed { logic [MaxDims-1:0][3:0] v; } dim4_t;
 
   typedef struct packed {
     logic                 marker;     // 1: no data; emit one row entry that only completes
-    logic [63:0]          gaddr;      // global address of byte 0 of the first row
-    dim64_t               step;       // es[d] * stride[d-1]: address step of dim d
-    dim34_t               coord;      // start coordinate of dim d (signed)
-    dim32_t               dim_m1;     // dims[d] - 1
-    dim9_t                box;        // box[d], 1 .. 256
-    dim4_t                es;         // element stride of dim d, 1 .. 8
-    logic [RowBytesW-1:0] row_bytes;  // L = box[0] x E
+    logic                 i2c;        // 1: the walk ends after nrows_m1 + 1 rows (im2col)
+    logic [9:0]           nrows_m1;   // im2col: pixels per column - 1
+    logic [63:0]          gaddr;      // global address of row byte 0, address contributions 0
+    dim64_t               step;       // address step of walker dim d (es[d] x its stride)
+    dim64_t               astart;     // address contribution of walker dim d at `coord`
+    dim64_t               alo;        // address contribution of walker dim d at `lo`
+    dim34_t               coord;      // start position of walker dim d (signed, offsets added)
+    dim34_t               lo;         // restart position after a wrap (signed)
+    dim34_t               hi;         // last position before a wrap (signed)
+    dim32_t               dim_m1;     // bound of the position: in bounds iff 0 <= pos <= dim_m1
+    dim4_t                es;         // position step of walker dim d, 1 .. 8
+    logic [RowBytesW-1:0] row_bytes;  // L = box[0] x E (im2col: cpp x E)
     logic [RowBytesW-1:0] head;       // in-bounds bytes of a row start here ...
     logic [RowBytesW-1:0] dend;       // ... and end here (head == dend: none)
     logic [RowBytesW-1:0] pitch;      // shared-memory row pitch (row bytes or swizzle span)

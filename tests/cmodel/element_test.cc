@@ -47,6 +47,19 @@ TEST(Element, Tf32Rounding) {
   EXPECT_EQ(RoundToTf32(0x80001800u), 0x80002000u);  // denormals round, not flush
 }
 
+// Ties go to even (H200, docs/silicon-notes.md finding 1). Hand-decoded from silicon case
+// dir-D3-tf32-00004 (tile.jsonl.gz): element (22,12) of the 2-D tf32 map (row stride 288 B) is
+// global byte 3544, splitmix64(2471814251 + 3544..3547) & 0xFF = 00 d0 70 b8, i.e. 0xB870D000:
+// dropped bits exactly 0x1000, kept LSB (bit 13) 0. Silicon wrote c0 at byte 1 of the element
+// (0xB870C000, rounded down); ties-away would give 0xB870E000.
+TEST(Element, Tf32RoundingTiesToEven) {
+  EXPECT_EQ(RoundToTf32(0xB870D000u), 0xB870C000u);  // the measured tie: down to even
+  EXPECT_EQ(RoundToTf32(0x3F801000u), 0x3F800000u);  // tie, even LSB: down
+  EXPECT_EQ(RoundToTf32(0x3F803000u), 0x3F804000u);  // tie, odd LSB: up to even
+  EXPECT_EQ(RoundToTf32(0x00001000u), 0x00000000u);  // denormal tie: down to 0
+  EXPECT_EQ(RoundToTf32(0x7F7FFFFFu), 0x7F800000u);  // carry out of the largest finite: Inf
+}
+
 TEST(Element, HalfConversions) {
   EXPECT_EQ(F32ToF16(1.0f), 0x3C00);
   EXPECT_EQ(F32ToF16(-2.0f), 0xC000);

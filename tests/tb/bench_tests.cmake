@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # Bench runs under ctest (label tb, prefix tb/): fixed seeds, each well under 60 s on one core.
-# tb/model/*  the model-as-DUT stand-in (checks the bench itself; always built)
+# tb/model/*  the model-as-DUT stand-in, tma-tb-model (checks the bench itself; always built)
 # tb/rtl/*    the Verilated tma_sim_top (when the build has it)
 # tb/catch/*  a planted bug must make the bench fail (WILL_FAIL)
 function(tma_tb_run name)
-  add_test(NAME tb/${name} COMMAND tma-tb ${ARGN})
+  if(name MATCHES "^rtl/")
+    add_test(NAME tb/${name} COMMAND tma-tb ${ARGN})
+  else()
+    add_test(NAME tb/${name} COMMAND tma-tb-model ${ARGN})
+  endif()
   set_tests_properties(tb/${name} PROPERTIES LABELS tb TIMEOUT 120)
 endfunction()
 
