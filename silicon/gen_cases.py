@@ -102,7 +102,7 @@ def encoder_violations(p):
         for k, d in enumerate(sp):
             if k < len(lo):
                 # measured: the sum dim + upper wraps to 32-bit signed, then is compared with
-                # lower (tests/vectors/silicon/encoder_verdicts.jsonl.gz, docs/silicon-notes.md)
+                # lower (tests/vectors/silicon/encoder/encoder_verdicts.jsonl.gz, docs/silicon-notes.md)
                 x = (p["dims"][d] + up[k]) & 0xFFFFFFFF
                 if x >= 1 << 31:
                     x -= 1 << 32

@@ -46,6 +46,6 @@ python3 "$here/collect.py" --specs "$out/raw/specs.jsonl" --results "$out"/raw/c
 if [ "$encoder" -gt 0 ]; then
   python3 "$here/gen_cases.py" encoder --count "$encoder" --seed "$seed" --out "$out/raw/enc_params.jsonl"
   "$bin" encode --in "$out/raw/enc_params.jsonl" --out "$out/raw/encoder_verdicts.jsonl"
-  gzip -9 -c "$out/raw/encoder_verdicts.jsonl" > "$out/encoder_verdicts.jsonl.gz"
+  mkdir -p "$out/encoder" && gzip -9 -c "$out/raw/encoder_verdicts.jsonl" > "$out/encoder/encoder_verdicts.jsonl.gz"
 fi
 echo "anomalies: $(wc -l < "$out/anomalies.jsonl")  notes: $(wc -l < "$out/notes.txt")"

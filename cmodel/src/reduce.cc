@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <cstdio>
 
 #include "tma/element.h"
 
@@ -146,11 +145,6 @@ void ReduceElement(RedOp op, DType t, uint8_t* dst, const uint8_t* src) {
       const bool ftz = t == DType::kF32Ftz;
       float a = BitsFloat(Load<uint32_t>(dst));
       float b = BitsFloat(Load<uint32_t>(src));
-      if (t == DType::kTF32Ftz) {
-        float r1 = static_cast<float>(static_cast<double>(a) + static_cast<double>(b));
-        float r3 = BitsFloat(RoundToTf32(FloatBits(a))) + BitsFloat(RoundToTf32(FloatBits(b)));
-        fprintf(stderr, "T12 a=%08x b=%08x r=%08x low13=%d inexact=%d tf32in_differs=%d\n", FloatBits(a), FloatBits(b), FloatBits(r1), (FloatBits(r1)&0x1fff)!=0, (double)r1 != (double)a+(double)b, FloatBits(r3)!=FloatBits(r1));
-      }
       if (ftz) {
         a = FlushF32(a);
         b = FlushF32(b);

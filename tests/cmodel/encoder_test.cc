@@ -393,7 +393,7 @@ TEST(EncoderRule16, QuirkExtentWrapsIn32Bits) {
 }
 
 TEST(EncoderRule16, QuirkDimPlusUpperWrapsBeforeLower) {
-  // Silicon verdicts (tests/vectors/silicon/encoder_verdicts.jsonl.gz) at W = 2^31: the
+  // Silicon verdicts (tests/vectors/silicon/encoder/encoder_verdicts.jsonl.gz) at W = 2^31: the
   // driver wraps dim + upper to s32 and then compares with lower, so upper >= 0 fails
   // whatever lower is, and upper < 0 passes even when dim + upper - lower >= 2^31.
   auto f = [](int lo, int hi) {

@@ -37,6 +37,7 @@ TEST(Reduce, SupportTableF5) {
       {RedOp::kAdd, DType::kU32}, {RedOp::kAdd, DType::kS32},  {RedOp::kAdd, DType::kU64},
       {RedOp::kAdd, DType::kF32}, {RedOp::kAdd, DType::kF16},  {RedOp::kAdd, DType::kBF16},
       {RedOp::kAdd, DType::kF64}, {RedOp::kAdd, DType::kTF32}, {RedOp::kAdd, DType::kF32Ftz},
+      {RedOp::kAdd, DType::kTF32Ftz},  // measured on an H200 (silicon-notes finding 2)
       {RedOp::kMin, DType::kU32}, {RedOp::kMin, DType::kS32},  {RedOp::kMin, DType::kU64},
       {RedOp::kMin, DType::kS64}, {RedOp::kMin, DType::kF16},  {RedOp::kMin, DType::kBF16},
       {RedOp::kMax, DType::kU32}, {RedOp::kMax, DType::kS32},  {RedOp::kMax, DType::kU64},
@@ -105,6 +106,21 @@ TEST(Reduce, FloatAdd) {
             0x3FF0000000000000ull);
 }
 
+// tf32.ftz add executes and is a plain f32 add on the full operands (H200). Hand-decoded from
+// silicon case dir-red-denorm-00042 (reduce.jsonl.gz; 3-D tf32.ftz map, coords {8,0,0}, swizzle
+// 128B, global seed 53222886, smem seed 1560830091): global byte 52 is element x = 13 of row 0,
+// old value splitmix bytes 33 bd 03 26 = 0x2603BD33; it is box element 5, smem byte 20 (the
+// 128B swizzle leaves row 0 in place), splitmix bytes f6 89 3a ad = 0xAD3A89F6; silicon wrote
+// e7 87 3a ad. The f32 sum rounds (inexact) and keeps the 13 low mantissa bits; with the inputs
+// rounded to tf32 first (0x2603C000 + 0xAD3A8000) the low bits would differ.
+TEST(Reduce, Tf32FtzAddIsF32Add) {
+  EXPECT_EQ(Red<uint32_t>(RedOp::kAdd, DType::kTF32Ftz, 0x2603BD33u, 0xAD3A89F6u), 0xAD3A87E7u);
+  EXPECT_EQ(Red<uint32_t>(RedOp::kAdd, DType::kTF32, 0x2603BD33u, 0xAD3A89F6u), 0xAD3A87E7u);
+  // A NaN operand gives the canonical NaN 0x7FFFFFFF (same case, global bytes 32..35: old
+  // 0xFFFDED92; src smem bytes 0..3 = 0x9C31BD83; silicon wrote ff ff ff 7f).
+  EXPECT_EQ(Red<uint32_t>(RedOp::kAdd, DType::kTF32Ftz, 0xFFFDED92u, 0x9C31BD83u), 0x7FFFFFFFu);
+}
+
 TEST(Reduce, UnsupportedPairsFault) {
   SparseGlobalMemory g;
   ClusterSharedMemory s(1, 1024, 0);
@@ -116,7 +132,7 @@ TEST(Reduce, UnsupportedPairsFault) {
   for (Case c : {Case{DType::kS64, RedOp::kAnd, 2}, Case{DType::kF32, RedOp::kMin, 4},
                  Case{DType::kU8, RedOp::kAdd, 16}, Case{DType::kU16, RedOp::kAdd, 8},
                  Case{DType::kS32, RedOp::kInc, 4}, Case{DType::kF64, RedOp::kMax, 2},
-                 Case{DType::kTF32Ftz, RedOp::kAdd, 4}}) {
+                 Case{DType::kTF32Ftz, RedOp::kMin, 4}}) {
     TensorMap m = testing::TiledMap(c.t, {c.box}, {}, {c.box});
     ExecResult r = ExecuteTensor(m, testing::StoreInstr(1, {0}, 0, Op::kReduce, c.op), g, s);
     EXPECT_EQ(r.status.cls, ErrorClass::kUnsupportedReduction) << ToString(c.t);
@@ -149,6 +165,40 @@ TEST(Reduce, GranuleClipAppliesToReductions) {
     for (uint32_t i = 0; i < 8; ++i) {
       const uint32_t want = (i < 6 || !exact) ? 10 + i : 10;
       EXPECT_EQ(testing::ReadGlobal<uint32_t>(g, kGlobalBase + 4 * i), want) << i;
+    }
+  }
+}
+
+// With 16B/32B interleave the traversal unit is a whole chunk, but the reduction still works
+// on every element inside it (H200: 27 interleaved reductions, e.g. reduce-00187, s32 xor on a
+// 16B-interleaved map, changed bytes 4..15 of the chunks, i.e. elements 1..3, not only
+// element 0). u32 add on one row of two 16-byte chunks (dim 0 counts chunks, D5): all eight
+// elements become old + src.
+TEST(Reduce, InterleavedReducesEveryElementOfAChunk) {
+  for (Interleave il : {Interleave::k16B, Interleave::k32B}) {
+    const uint32_t chunk = il == Interleave::k16B ? 16 : 32;
+    const uint32_t n = 2 * chunk / 4;  // u32 elements in the two chunks
+    SparseGlobalMemory g;
+    ClusterSharedMemory s(1, 1024, 0);
+    for (uint32_t i = 0; i < n + 8; ++i) {
+      testing::WriteGlobal<uint32_t>(g, kGlobalBase + 4 * i, 1000);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      testing::WriteSmem<uint32_t>(s, 0, 4 * i, 7 * i + 1);
+    }
+    TensorMap m = testing::TiledMap(DType::kU32, {2, 1, 1}, {2 * chunk, 2 * chunk}, {2, 1, 1});
+    m.interleave = il;
+    if (il == Interleave::k32B) {
+      m.swizzle = Swizzle::k32B;
+    }
+    ASSERT_TRUE(
+        ExecuteTensor(m, testing::StoreInstr(3, {0, 0, 0}, 0, Op::kReduce, RedOp::kAdd), g, s)
+            .status.ok());
+    for (uint32_t i = 0; i < n; ++i) {
+      EXPECT_EQ(testing::ReadGlobal<uint32_t>(g, kGlobalBase + 4 * i), 1000 + 7 * i + 1) << i;
+    }
+    for (uint32_t i = n; i < n + 8; ++i) {
+      EXPECT_EQ(testing::ReadGlobal<uint32_t>(g, kGlobalBase + 4 * i), 1000u) << i;
     }
   }
 }

@@ -86,13 +86,13 @@ class CommandGen {
   int Rand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool Chance(int percent) { return Rand(0, 99) < percent; }
 
+  void SetIm2colPercent(int p) { im2col_percent_ = p; }
+
   Command Make(uint64_t tensor_base, uint64_t tensor_span) {
+    if (Chance(im2col_percent_))
+      return MakeIm2col(tensor_base, tensor_span);
     Command c;
     TensorMap& m = c.map;
-    static const DType kTypes[] = {DType::kU8,     DType::kU16,  DType::kU32,    DType::kS32,
-                                   DType::kU64,    DType::kS64,  DType::kF16,    DType::kF32,
-                                   DType::kF64,    DType::kBF16, DType::kF32Ftz, DType::kTF32,
-                                   DType::kTF32Ftz};
     for (;;) {
       m = TensorMap{};
       m.rank = Rand(1, 5);
@@ -154,8 +154,106 @@ class CommandGen {
     return c;
   }
 
+  // A random legal im2col load (rank 3..5): channels cpp from c0, pixels per column ppc,
+  // corners, offsets, element strides of the spatial dims, OOB in every dimension.
+  Command MakeIm2col(uint64_t tensor_base, uint64_t tensor_span) {
+    Command c;
+    TensorMap& m = c.map;
+    for (;;) {
+      m = TensorMap{};
+      m.mode = model::MapMode::kIm2col;
+      m.rank = Rand(3, 5);
+      m.dtype = kTypes[Rand(0, 12)];
+      const int e = model::ElementBytes(m.dtype);
+      m.swizzle = Chance(50) ? model::Swizzle::kNone : static_cast<model::Swizzle>(Rand(1, 3));
+      const int span =
+          m.swizzle == model::Swizzle::kNone ? 512 : (16 << static_cast<int>(m.swizzle));
+      const int max_chunks = std::min(span / 16, 256 * e / 16);
+      m.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, max_chunks) / e);
+      m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.channels_per_pixel) * 2 + 4));
+      uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+      const int lim = m.rank == 3 ? 32768 : (m.rank == 4 ? 128 : 16);
+      for (int d = 1; d < m.rank; ++d) {
+        m.dims[d] = static_cast<uint64_t>(Rand(1, m.rank == 5 ? 5 : 8));
+        m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+        m.strides[d - 1] = stride;
+        stride = stride * m.dims[d] + 16 * Rand(0, 1);
+      }
+      for (int k = 0; k < m.rank - 2; ++k) {
+        m.lower[static_cast<size_t>(k)] = Chance(10) ? -lim : Rand(-3, 2);
+        m.upper[static_cast<size_t>(k)] = Chance(10) ? lim - 1 - Rand(0, 2) : Rand(-3, 3);
+      }
+      m.element_strides[0] = static_cast<uint32_t>(Chance(80) ? 1 : Rand(1, 8));  // ignored
+      m.pixels_per_column = static_cast<uint32_t>(Chance(20) ? Rand(1, 1024) : Rand(1, 40));
+      if (stride > tensor_span)
+        continue;
+      m.global_address = tensor_base + 16 * Rand(0, 16);
+      m.oob_fill =
+          (model::IsFloat(m.dtype) && Chance(50)) ? model::OobFill::kNan : model::OobFill::kZero;
+      if (!model::ValidateTensorMap(m).ok())
+        continue;
+      const uint64_t pitch = m.swizzle == model::Swizzle::kNone ? m.channels_per_pixel * e : span;
+      if (m.pixels_per_column * pitch + 1024 > kWindowBytes)
+        continue;
+      break;
+    }
+    TensorInstr& ins = c.ins;
+    const int e = model::ElementBytes(m.dtype);
+    ins.op = model::Op::kLoad;
+    ins.mode = model::LoadMode::kIm2col;
+    ins.dim = m.rank;
+    const int step0 = 16 / e;
+    const int b0 = static_cast<int>(m.channels_per_pixel);
+    const int d0 = static_cast<int>(m.dims[0]);
+    ins.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    // Start pixel inside the bounding box [lower, dim - 1 + upper] of every spatial dim (F4).
+    for (int k = 0; k < m.rank - 2; ++k) {
+      const int lo = m.lower[static_cast<size_t>(k)];
+      const int hi = static_cast<int>(m.dims[static_cast<size_t>(k + 1)]) - 1 +
+                     m.upper[static_cast<size_t>(k)];
+      ins.coords.push_back(Chance(15) ? (Chance(50) ? lo : hi) : Rand(std::max(lo, hi - 12), hi));
+    }
+    ins.coords.push_back(Rand(-1, static_cast<int>(m.dims[static_cast<size_t>(m.rank - 1)])));
+    if (Chance(70)) {
+      const int max_off = m.rank == 3 ? 65535 : (m.rank == 4 ? 255 : 31);
+      for (int k = 0; k < m.rank - 2; ++k) {
+        ins.im2col_info.push_back(
+            static_cast<uint16_t>(Chance(10) ? Rand(0, max_off) : Rand(0, 3)));
+      }
+    }
+    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
+    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
+    ins.issuer_cta = Rand(0, kNumCtas - 1);
+    ins.dst_cta = Rand(0, kNumCtas - 1);
+    if (Chance(25)) {
+      ins.multicast = true;
+      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
+    }
+    return c;
+  }
+
   // Turns a legal command into one that faults (or a prefetch / store).
   void Spoil(Command* c) {
+    const bool i2c = c->ins.mode == model::LoadMode::kIm2col;
+    if (i2c && Chance(40)) {
+      const int k = Rand(0, c->map.rank - 3);
+      if (Chance(50)) {
+        // F4: the start pixel outside the bounding box of spatial dim k + 1.
+        const int32_t hi = static_cast<int32_t>(c->map.dims[static_cast<size_t>(k + 1)]) - 1 +
+                           c->map.upper[static_cast<size_t>(k)];
+        c->ins.coords[static_cast<size_t>(k + 1)] =
+            Chance(50) ? c->map.lower[static_cast<size_t>(k)] - Rand(1, 3) : hi + Rand(1, 3);
+      } else if (c->map.rank > 3) {
+        // F4: an offset out of range for the rank (255 / 31).
+        c->ins.im2col_info.assign(static_cast<size_t>(c->map.rank - 2), 0);
+        c->ins.im2col_info[static_cast<size_t>(k)] =
+            static_cast<uint16_t>(c->map.rank == 4 ? Rand(256, 65535) : Rand(32, 300));
+      } else {
+        c->ins.mode = model::LoadMode::kTile;  // the mode does not match the map
+        c->ins.im2col_info.clear();
+      }
+      return;
+    }
     switch (Rand(0, 5)) {
       case 0:
         c->ins.smem_addr += 16;  // F2
@@ -177,6 +275,13 @@ class CommandGen {
         c->ins.dim = c->map.rank == 5 ? 4 : c->map.rank + 1;  // .Nd does not match the rank
         break;
       default:
+        if (i2c) {
+          c->map.channels_per_pixel += 1;  // cpp x E not a multiple of 16 (rule 17)
+          if (!model::ValidateTensorMap(c->map).ok())
+            break;
+          c->map.channels_per_pixel -= 1;
+          break;
+        }
         c->map.box[0] = c->map.box[0] + 1;  // box[0] x E not a multiple of 16: bad descriptor
         if (!model::ValidateTensorMap(c->map).ok())
           break;
@@ -186,7 +291,12 @@ class CommandGen {
   }
 
  private:
+  static constexpr DType kTypes[] = {DType::kU8,     DType::kU16,  DType::kU32,    DType::kS32,
+                                     DType::kU64,    DType::kS64,  DType::kF16,    DType::kF32,
+                                     DType::kF64,    DType::kBF16, DType::kF32Ftz, DType::kTF32,
+                                     DType::kTF32Ftz};
   std::mt19937 rng_;
+  int im2col_percent_ = 0;
 };
 
 // ---- The bench ----
@@ -282,7 +392,10 @@ class EngineBench {
       const int32_t v = i < static_cast<int>(c.ins.coords.size()) ? c.ins.coords[i] : 0;
       dut_->cmd_coords_i[i] = static_cast<uint32_t>(v);
     }
-    dut_->cmd_im2col_i = 0;
+    uint64_t info = 0;
+    for (size_t k = 0; k < c.ins.im2col_info.size() && k < 3; ++k)
+      info |= static_cast<uint64_t>(c.ins.im2col_info[k]) << (16 * k);
+    dut_->cmd_im2col_i = info;
     dut_->cmd_smem_addr_i = c.ins.smem_addr;
     dut_->cmd_mbar_addr_i = c.ins.mbar_addr;
     dut_->cmd_multicast_i = c.ins.multicast;
@@ -369,8 +482,9 @@ class EngineBench {
 
 // Builds `n` commands, runs them on the RTL and the model, compares everything.
 template <class Model, int kDataBytes>
-void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent) {
+void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0) {
   CommandGen gen(seed);
+  gen.SetIm2colPercent(im2col_percent);
   EngineBench<Model, kDataBytes> bench(seed);
   bench.SetStress(ready_percent);
   constexpr uint64_t kTensorBase = 0x40000;
@@ -437,8 +551,9 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent) {
       ws += CplString(x);
     for (const Cpl& x : got)
       gs += CplString(x);
-    EXPECT_EQ(gs, ws) << "command " << int(c.tag) << " (" << r.status.ToString() << "), rank "
-                      << c.map.rank << " dtype " << model::ToString(c.map.dtype);
+    EXPECT_EQ(gs, ws) << "command " << int(c.tag) << " (" << r.status.ToString() << "), mode "
+                      << int(c.ins.mode) << " rank " << c.map.rank << " dtype "
+                      << model::ToString(c.map.dtype);
   }
   EXPECT_GT(loads_ok, n / 3) << "too few legal loads to mean anything";
   for (int cta = 0; cta < kNumCtas; ++cta) {
@@ -462,6 +577,21 @@ TEST(EngineE2E, RandomTileLoadsDb16) {
 TEST(EngineE2E, RandomTileLoadsDb64) {
   for (uint32_t seed = 11; seed <= 14; ++seed)
     RunRandom<Vtma_sim_top_db64, 64>(seed, 150, 0, 70);
+}
+
+TEST(EngineE2E, RandomIm2colLoadsDb16) {
+  for (uint32_t seed = 51; seed <= 54; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 0, 70, 100);
+}
+
+TEST(EngineE2E, RandomIm2colLoadsDb64) {
+  for (uint32_t seed = 61; seed <= 63; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 100);
+}
+
+TEST(EngineE2E, MixedFaultsDb16) {
+  for (uint32_t seed = 71; seed <= 73; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 35, 60, 50);
 }
 
 TEST(EngineE2E, FaultsAndPrefetchDb16) {

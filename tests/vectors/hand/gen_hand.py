@@ -165,7 +165,9 @@ def tf32_round(b):
     u = int.from_bytes(b, "little")
     if (u >> 23) & 0xFF == 0xFF and u & 0x7FFFFF:
         return (0x7FFFE000).to_bytes(4, "little")  # NaN -> 0x7FFFE000, sign dropped (D3)
-    assert u & 0x1FFF != 0x1000, "tie: rounding direction unmeasured, pick another seed"
+    # D3 saw no ties. The later silicon vectors (tests/vectors/silicon/tile.jsonl.gz) fit only
+    # ties-to-even; until the model follows, hand cases avoid ties.
+    assert u & 0x1FFF != 0x1000, "tie: pick another seed"
     return (((u + 0x1000) & ~0x1FFF) & 0xFFFFFFFF).to_bytes(4, "little")
 
 
@@ -329,7 +331,7 @@ def interleave_load(c):
 
 
 def im2col_pixels(t, coords, offs):
-    """The (x, oob-per-pixel) sequence of 5.2 / D8 (non-interleaved, rank 3..5)."""
+    """The (x, image) sequence of 5.2 / D8 (non-interleaved, rank 3..5)."""
     r = t["rank"]
     ns = r - 2  # spatial dims 1..r-2
     es = t["element_strides"]
@@ -348,7 +350,10 @@ def im2col_pixels(t, coords, offs):
             if s + 1 < ns:
                 pos[s + 1] += es[s + 2]
             else:
-                nimg += 1
+                # N steps by its element stride: D8 says "N + 1", but every non-interleaved
+                # im2col load of tests/vectors/silicon (1,198, 353 with es[N] != 1) fits only
+                # N += es[N]. All hand cases use es[N] = 1, where the two agree.
+                nimg += es[r - 1]
             s += 1
     return out
 
