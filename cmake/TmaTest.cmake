@@ -18,6 +18,7 @@ function(tma_add_gtest name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  target_compile_options(${name} PRIVATE -Wall -Wextra)
   gtest_discover_tests(${name}
     TEST_PREFIX "${ARG_PREFIX}/"
     PROPERTIES LABELS ${ARG_LABEL} TIMEOUT ${ARG_TIMEOUT}

@@ -43,6 +43,16 @@ def read_filelist(flist):
     return files
 
 
+def files_for_top(files, top):
+    """rtl/tma.f is dependency ordered, so a top needs only its own file and those before it.
+    Reading no further keeps a top's flow independent of files later in the list. A top with no
+    file of its own name (a wrapper passed with --extra) gets the whole list."""
+    for i, f in enumerate(files):
+        if pathlib.Path(f).name == top + ".sv":
+            return files[:i + 1]
+    return files
+
+
 def read_cmds(files, extra):
     inc = REPO / "rtl" / "include"
     return ["read_verilog -sv -I%s %s" % (inc, " ".join(files + extra))]
@@ -130,6 +140,8 @@ def main():
                     help="comma-separated subset of %s, or all" % ",".join(ALL_TARGETS))
     ap.add_argument("--filelist", default=str(REPO / "rtl" / "tma.f"))
     ap.add_argument("--extra", action="append", default=[], help="extra source (wrapper)")
+    ap.add_argument("--all-files", action="store_true",
+                    help="read every file of the list, not just up to the top's own file")
     ap.add_argument("--speeds", default="6,8", help="ECP5 speed grades for pnr")
     ap.add_argument("--seed", default="1", help="nextpnr placer seed")
     ap.add_argument("--yosys", default=shutil.which("yosys") or "/usr/bin/yosys",
@@ -152,6 +164,8 @@ def main():
     out = pathlib.Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     files = read_filelist(pathlib.Path(args.filelist))
+    if not args.all_files:
+        files = files_for_top(files, args.top)
     extra = [str(pathlib.Path(e).resolve()) for e in args.extra]
     read = read_cmds(files, extra)
     hier = hierarchy_cmd(args.top, params)

@@ -46,7 +46,9 @@ if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/engine/tma_sim_top.sv)
 endif()
 if(TMA_TB_HAVE_RTL)
   message(STATUS "tb: bench drives the Verilated tma_sim_top")
-  tma_verilate(tma-tb TOP tma_sim_top SYSTEMC)
+  # -fno-reloop: Verilator 5.006 re-loops the __Vsampled copies of $past() of an unpacked
+  # array into _eval without declaring the loop variable (__Vilp; C++ does not compile).
+  tma_verilate(tma-tb TOP tma_sim_top SYSTEMC ARGS -fno-reloop)
   target_compile_definitions(tma-tb PRIVATE TMA_TB_HAVE_RTL)
 else()
   message(STATUS "tb: rtl/engine/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")

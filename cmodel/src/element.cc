@@ -51,9 +51,10 @@ uint32_t RoundToTf32(uint32_t u) {
     return 0x7FFFE000u;
   }
   // Round to nearest, ties to even on the 13 dropped bits. Silicon (H200, docs/silicon-notes.md
-  // finding 1): 10 decisive ties (dropped bits exactly 0x1000, kept LSB even) in the 136 directed
-  // dir-D3-tf32-* cases plus tile-03942 / tile-04634 all rounded down; ties-away mispredicted
-  // those 12 cases, RNE reproduces all of them.
+  // finding 1): the loads hold 25 ties (dropped bits exactly 0x1000). The 13 with an even kept
+  // LSB rounded down (10 in the directed dir-D3-tf32-* cases, tile-03942, tile-04634 and the
+  // multicast im2col mc-00754: ties-away mispredicted exactly these 13 cases); the 12 with an
+  // odd kept LSB rounded up (so not "ties toward zero" either). RNE reproduces every case.
   const uint32_t lsb = (u >> 13) & 1u;
   return (u + 0x0FFFu + lsb) & ~0x1FFFu;
 }

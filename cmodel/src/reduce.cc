@@ -142,7 +142,13 @@ void ReduceElement(RedOp op, DType t, uint8_t* dst, const uint8_t* src) {
     case DType::kTF32:
     case DType::kF32Ftz:
     case DType::kTF32Ftz: {
-      const bool ftz = t == DType::kF32Ftz;
+      // tf32 / tf32.ftz add is a plain f32 add (H200, dir-red-denorm-00042..55, 7 of which
+      // write): the operands are NOT rounded to tf32 first (319 of the 320 measured tf32.ftz
+      // element adds would differ) and the result is not rounded to tf32 (all 320 results keep
+      // low mantissa bits); the 106 inexact sums round to nearest even. The flush of tf32.ftz
+      // (as for f32.ftz) is [INF]: only one measured operand was subnormal and it did not
+      // change its sum.
+      const bool ftz = t == DType::kF32Ftz || t == DType::kTF32Ftz;
       float a = BitsFloat(Load<uint32_t>(dst));
       float b = BitsFloat(Load<uint32_t>(src));
       if (ftz) {

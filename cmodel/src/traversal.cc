@@ -43,7 +43,19 @@ bool RowOob(const TensorMap& m, const std::array<int64_t, kMaxRank>& c) {
 
 // The im2col pixel positions (spatial positions and image index, offsets not yet added), in
 // traversal order (D8, tensor-semantics 5.2): W fastest from the start, stepping es, wrapping to
-// the lower corner past `dim - 1 + upper`, then the next spatial dim, then N + 1.
+// the lower corner past `dim - 1 + upper`, then the next spatial dim, then N + es[N].
+// N steps by its own element stride es[rank-1], not by 1 (H200, docs/silicon-notes.md: the 96
+// im2col loads the model had wrong -- 83 in im2col.jsonl.gz, 13 in multicast.jsonl.gz, e.g.
+// dir-D8-00008, im2col-00412 -- all have es[N] > 1 and a walk that wraps past the last spatial
+// dim). Decoding which pixel each smem row came from in the 493 full-hex im2col cases with an
+// in-bounds channel (145 of them with es[N] > 1) matches this walk row for row; each
+// alternative is refuted by some of them: N + 1 by 31, snapping the start to the lower-corner
+// grid by 41, restarting a wrap at the start's grid point instead of the lower corner by 18,
+// offsets multiplied by the stride by 58, wrapping on position + offset > hi by 81. So: the
+// start is not snapped, the stepped position (no offset) is compared against
+// `dim - 1 + upper`, a wrap restarts at the lower corner, offsets are added unscaled, and a
+// pixel is OOB only when outside the tensor (362 rows in 72 of those cases read real data at
+// pixels outside the bounding box).
 struct Im2colWalk {
   int nsp = 0;                // spatial dims
   int sp_dim[3] = {0, 0, 0};  // tensor dim of each spatial level (innermost first)
@@ -52,6 +64,7 @@ struct Im2colWalk {
   int64_t hi[3] = {0, 0, 0};
   int64_t step[3] = {1, 1, 1};
   int64_t n = 0;
+  int64_t n_step = 1;  // es[rank-1]
 
   void Advance() {
     for (int k = 0; k < nsp; ++k) {
@@ -61,7 +74,7 @@ struct Im2colWalk {
       }
       pos[k] = lo[k];
     }
-    ++n;
+    n += n_step;
   }
 };
 
@@ -224,6 +237,7 @@ void ForEachRow(const TensorMap& m, const TensorInstr& ins, const TraversalPlan&
     }
   }
   w.n = ins.coords[static_cast<size_t>(n_dim)];
+  w.n_step = es[static_cast<size_t>(n_dim)];  // measured for .im2col; the same for ::w [INF]
 
   // Fixed coordinates: every dim not walked keeps the instruction's coordinate.
   std::array<int64_t, kMaxRank> base{};

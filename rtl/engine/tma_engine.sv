@@ -282,7 +282,8 @@ module tma_engine #(
   assign smem_wr_strb_o     = p_strb;
   assign smem_wr_cta_mask_o = p_cpl.cta_mask;
   assign pready      = (!p_last || cq_in_ready) && (!p_wr || smem_wr_ready_i);
-  assign cq_in_valid = pv && p_last && (!p_wr || smem_wr_ready_i);
+  // (valid only when it is taken: the smem ready may drop again, valid must not.)
+  assign cq_in_valid = pv && p_last && cq_in_ready && (!p_wr || smem_wr_ready_i);
 
   tma_fifo #(
     .Width       (tma_pkg::CplInfoWidth),

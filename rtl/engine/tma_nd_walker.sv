@@ -181,6 +181,15 @@ module tma_nd_walker (
   `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
   `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
   // The N dim of an im2col job never wraps, so some dim always steps before the last row.
-  `TMA_ASSERT(Im2colSteps_A, active_q && job_q.i2c && !last_row |-> !(&wrap[MaxDims-1:1]))
+  // (Assertions name narrow signals only: Verilator 5.006 emits uncompilable code when it
+  // samples a vector as wide as job_q.)
+`ifndef SYNTHESIS
+  logic i2c_q;   // job_q.i2c, a separate flop for the assertion
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_i2c_q
+    if (!rst_ni) i2c_q <= 1'b0;
+    else i2c_q <= job_d.i2c;
+  end
+  `TMA_ASSERT(Im2colSteps_A, active_q && i2c_q && !last_row |-> !(&wrap[MaxDims-1:1]))
+`endif
 
 endmodule

@@ -54,6 +54,10 @@ std::string Completion::ToString() const {
   return os.str();
 }
 
+bool ClockedByEnv(const uvm::Component* c) {
+  return ConfigDb::Get().GetOr<bool>(c, "clocked_by_env", false);
+}
+
 BenchKnobs BenchKnobs::FromConfig(const uvm::Component* c) {
   const auto& db = ConfigDb::Get();
   BenchKnobs k;
@@ -73,8 +77,10 @@ void CmdMonitor::build_phase() {
   vif_ = GetVif(this);
 }
 void CmdMonitor::run_phase() {
-  SpawnMethod(
-      "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  if (!ClockedByEnv(this)) {
+    SpawnMethod(
+        "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  }
 }
 void CmdMonitor::Tick() {
   if (!vif_->rst_n.read() || !vif_->cmd_valid.read() || !vif_->cmd_ready.read()) {
@@ -126,8 +132,10 @@ void CmdDriver::build_phase() {
   valid_.pct = k.cmd_valid_pct;
 }
 void CmdDriver::run_phase() {
-  SpawnMethod(
-      "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  if (!ClockedByEnv(this)) {
+    SpawnMethod(
+        "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  }
 }
 void CmdDriver::Tick() {
   TmaIf& v = *vif_;
@@ -217,8 +225,10 @@ void AxiSlaveAgent::build_phase() {
 }
 
 void AxiSlaveAgent::run_phase() {
-  SpawnMethod(
-      "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  if (!ClockedByEnv(this)) {
+    SpawnMethod(
+        "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  }
 }
 
 void AxiSlaveAgent::CheckStable() {
@@ -350,8 +360,10 @@ void SmemAgent::build_phase() {
   ready_.pct = k.smem_ready_pct;
 }
 void SmemAgent::run_phase() {
-  SpawnMethod(
-      "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  if (!ClockedByEnv(this)) {
+    SpawnMethod(
+        "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  }
 }
 void SmemAgent::Tick() {
   TmaIf& v = *vif_;
@@ -388,13 +400,20 @@ void SmemAgent::Tick() {
         Error("SMEM_CTA", "smem write to CTA " + std::to_string(cta) + " outside the cluster");
         continue;
       }
-      for (int k = 0; k < kDataBytes; ++k) {
-        if ((b.strb >> k) & 1) {
-          if (!mem->Write(cta, b.addr + k, &b.data[k], 1)) {
-            Error("SMEM_RANGE", "smem write outside the window");
-            break;
-          }
+      for (int k = 0; k < kDataBytes;) {  // runs of enabled bytes
+        if (!((b.strb >> k) & 1)) {
+          ++k;
+          continue;
         }
+        int n = 1;
+        while (k + n < kDataBytes && ((b.strb >> (k + n)) & 1)) {
+          ++n;
+        }
+        if (!mem->Write(cta, b.addr + k, &b.data[k], n)) {
+          Error("SMEM_RANGE", "smem write outside the window");
+          break;
+        }
+        k += n;
       }
     }
     ++beats_;
@@ -430,8 +449,10 @@ void CplAgent::build_phase() {
   ready_.pct = k.cpl_ready_pct;
 }
 void CplAgent::run_phase() {
-  SpawnMethod(
-      "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  if (!ClockedByEnv(this)) {
+    SpawnMethod(
+        "tick", [this] { Tick(); }, vif_->clk.posedge_event());
+  }
 }
 void CplAgent::ExpectTx(int cta, uint32_t mbar, uint32_t bytes) {
   if (bars_.Find(cta, mbar) == nullptr) {

@@ -31,6 +31,9 @@
 
 namespace tma::tb {
 
+// Whether `c` is clocked by its environment's single method (config "clocked_by_env").
+bool ClockedByEnv(const uvm::Component* c);
+
 // Random ready/valid: a signal is high with probability pct/100.
 struct Throttle {
   int pct = 100;
@@ -57,11 +60,14 @@ class CmdMonitor : public uvm::Monitor {
   CmdMonitor(const std::string& name, uvm::Component* parent) : uvm::Monitor(name, parent) {}
   void build_phase() override;
   void run_phase() override;
+  // The clocked work of one rising edge. Spawned as this component's own method unless the
+  // config key "clocked_by_env" is true: then the environment calls it from its single
+  // clocked method (docs/verification.md, speed).
+  void Tick();
   uvm::AnalysisPort<TmaCommand> ap;
   uint64_t accepted() const { return accepted_; }
 
  private:
-  void Tick();
   TmaIf* vif_ = nullptr;
   uint64_t accepted_ = 0;
 };
@@ -72,9 +78,12 @@ class CmdDriver : public uvm::Driver<TmaCommand> {
       : uvm::Driver<TmaCommand>(name, parent) {}
   void build_phase() override;
   void run_phase() override;
+  // The clocked work of one rising edge. Spawned as this component's own method unless the
+  // config key "clocked_by_env" is true: then the environment calls it from its single
+  // clocked method (docs/verification.md, speed).
+  void Tick();
 
  private:
-  void Tick();
   TmaIf* vif_ = nullptr;
   std::mt19937_64 rng_;
   Throttle valid_;
@@ -98,6 +107,10 @@ class AxiSlaveAgent : public uvm::Agent {
   AxiSlaveAgent(const std::string& name, uvm::Component* parent) : uvm::Agent(name, parent) {}
   void build_phase() override;
   void run_phase() override;
+  // The clocked work of one rising edge. Spawned as this component's own method unless the
+  // config key "clocked_by_env" is true: then the environment calls it from its single
+  // clocked method (docs/verification.md, speed).
+  void Tick();
   void report_phase() override;
   PatternMemory* mem = nullptr;
   uint64_t bursts() const { return bursts_; }
@@ -115,7 +128,6 @@ class AxiSlaveAgent : public uvm::Agent {
     uint64_t ready_cycle = 0;
     uint32_t next_beat = 0;
   };
-  void Tick();
   void CheckStable();
   TmaIf* vif_ = nullptr;
   std::mt19937_64 rng_;
@@ -137,12 +149,15 @@ class SmemAgent : public uvm::Agent {
   SmemAgent(const std::string& name, uvm::Component* parent) : uvm::Agent(name, parent) {}
   void build_phase() override;
   void run_phase() override;
+  // The clocked work of one rising edge. Spawned as this component's own method unless the
+  // config key "clocked_by_env" is true: then the environment calls it from its single
+  // clocked method (docs/verification.md, speed).
+  void Tick();
   tma::model::ClusterSharedMemory* mem = nullptr;
   uvm::AnalysisPort<SmemBeat> ap;
   uint64_t beats() const { return beats_; }
 
  private:
-  void Tick();
   TmaIf* vif_ = nullptr;
   std::mt19937_64 rng_;
   Throttle ready_;
@@ -158,6 +173,10 @@ class CplAgent : public uvm::Agent {
   CplAgent(const std::string& name, uvm::Component* parent) : uvm::Agent(name, parent) {}
   void build_phase() override;
   void run_phase() override;
+  // The clocked work of one rising edge. Spawned as this component's own method unless the
+  // config key "clocked_by_env" is true: then the environment calls it from its single
+  // clocked method (docs/verification.md, speed).
+  void Tick();
   void check_phase() override;
   uvm::AnalysisPort<Completion> ap;
   // What the program does before the copy: arrive.expect_tx(bytes) on (cta, mbar).
@@ -167,7 +186,6 @@ class CplAgent : public uvm::Agent {
   uint64_t received() const { return received_; }
 
  private:
-  void Tick();
   TmaIf* vif_ = nullptr;
   std::mt19937_64 rng_;
   Throttle ready_;

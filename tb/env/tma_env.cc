@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "tma/descriptor.h"
@@ -27,39 +28,70 @@ std::string Hex(const uint8_t* p, size_t n) {
   }
   return s;
 }
-// Recording view of a shared memory: forwards and remembers every byte written.
+std::string MapToString(const m::TensorMap& t) {
+  std::ostringstream os;
+  os << "rank " << t.rank << " " << m::ToString(t.dtype) << " swizzle " << m::ToString(t.swizzle)
+     << " interleave " << m::ToString(t.interleave) << " fill "
+     << (t.oob_fill == m::OobFill::kNan ? "nan" : "zero") << " box {";
+  for (int d = 0; d < t.rank; ++d) {
+    os << (d ? "," : "") << t.box[d];
+  }
+  os << "} dims {";
+  for (int d = 0; d < t.rank; ++d) {
+    os << (d ? "," : "") << t.dims[d];
+  }
+  os << "} strides {";
+  for (int d = 1; d < t.rank; ++d) {
+    os << (d > 1 ? "," : "") << t.strides[d - 1];
+  }
+  os << "} es {";
+  for (int d = 0; d < t.rank; ++d) {
+    os << (d ? "," : "") << t.element_strides[d];
+  }
+  os << "} global 0x" << std::hex << t.global_address << std::dec;
+  return os.str();
+}
+
+// Recording view of a shared memory: forwards every write and appends it (and the bytes it
+// overwrote) to the expectation's spans.
 class RecordingSmem : public m::SharedMemoryIf {
  public:
-  RecordingSmem(m::SharedMemoryIf* base, std::map<std::pair<int, uint32_t>, uint8_t>* log,
-                std::map<std::pair<int, uint32_t>, uint8_t>* prior)
-      : base_(base), log_(log), prior_(prior) {}
+  RecordingSmem(m::SharedMemoryIf* base, Expectation* e) : base_(base), e_(e) {}
   int NumCtas() const override { return base_->NumCtas(); }
   bool Read(int cta, uint32_t addr, uint8_t* dst, size_t n) override {
     return base_->Read(cta, addr, dst, n);
   }
   bool Write(int cta, uint32_t addr, const uint8_t* src, size_t n) override {
-    for (size_t i = 0; i < n; ++i) {
-      uint8_t old = 0;
-      uint32_t a = addr + static_cast<uint32_t>(i);
-      if (prior_->count({cta, a}) == 0 && base_->Read(cta, a, &old, 1)) {
-        (*prior_)[{cta, a}] = old;
-      }
-    }
-    if (!base_->Write(cta, addr, src, n)) {
+    size_t off = e_->data.size();
+    e_->prior.resize(off + n);
+    if (!base_->Read(cta, addr, e_->prior.data() + off, n) || !base_->Write(cta, addr, src, n)) {
+      e_->prior.resize(off);
       return false;
     }
-    for (size_t i = 0; i < n; ++i) {
-      (*log_)[{cta, addr + static_cast<uint32_t>(i)}] = src[i];
+    e_->data.insert(e_->data.end(), src, src + n);
+    auto& sp = e_->spans;
+    if (!sp.empty() && sp.back().cta == cta && sp.back().addr + sp.back().len == addr) {
+      sp.back().len += static_cast<uint32_t>(n);
+    } else {
+      sp.push_back({cta, addr, static_cast<uint32_t>(n), static_cast<uint32_t>(off)});
     }
     return true;
   }
 
  private:
   m::SharedMemoryIf* base_;
-  std::map<std::pair<int, uint32_t>, uint8_t>* log_;
-  std::map<std::pair<int, uint32_t>, uint8_t>* prior_;
+  Expectation* e_;
 };
 }  // namespace
+
+int Expectation::ExpectedByte(int cta, uint32_t addr) const {
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it) {
+    if (it->cta == cta && addr >= it->addr && addr - it->addr < it->len) {
+      return data[it->off + (addr - it->addr)];
+    }
+  }
+  return -1;
+}
 
 // ---- coverage -----------------------------------------------------------------------------
 TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
@@ -181,6 +213,31 @@ void TmaScoreboard::build_phase() {
       !ConfigDb::Get().Lookup(this, "smem", &smem_)) {
     Fatal("NOMEM", "scoreboard needs 'gmem' and 'smem'");
   }
+  idle_limit_ = ConfigDb::Get().GetOr<uint64_t>(this, "idle_limit", 20000);
+}
+
+void TmaScoreboard::WaitRetired() {
+  const sc_core::sc_time step(1000, sc_core::SC_NS);
+  while (true) {
+    uint64_t before = checked;
+    sc_core::wait(step, retired_ev_);
+    if (checked != before || open_.empty()) {
+      return;
+    }
+    if (Cycle() - last_activity_ > idle_limit_) {
+      std::ostringstream os;
+      os << open_.size() << " command(s) outstanding and the DUT idle for " << idle_limit_
+         << " cycles:";
+      for (const auto& [tag, e] : open_) {
+        os << "\n    " << e.cmd.ToString() << " (" << e.pending_tx.size()
+           << " complete-tx outstanding, model: "
+           << (e.res.status.ok() ? "ok" : e.res.status.ToString()) << ")";
+      }
+      os << "\n    replay: " << Replay();
+      Fatal("HANG", os.str());
+      return;
+    }
+  }
 }
 
 void TmaScoreboard::start_of_simulation_phase() {
@@ -197,24 +254,34 @@ void TmaScoreboard::WriteCmd(const TmaCommand& c) {
     Error("TAG", "command reuses open tag " + std::to_string(c.tag));
     return;
   }
+  last_activity_ = Cycle();
   Expectation e;
   e.cmd = c;
   e.accept_cycle = Cycle();
   uint8_t raw[m::kDescriptorBytes];
   gmem_->ReadRaw(c.desc_addr, raw, sizeof raw);
   e.map_ok = m::DecodeDescriptor(raw, &e.map).ok();
-  RecordingSmem rec(shadow_s_.get(), &e.writes, &e.prior);
+  RecordingSmem rec(shadow_s_.get(), &e);
   e.res = m::ExecuteTensorAt(c.desc_addr, c.instr, *shadow_g_, rec);
+  if (e.res.status.ok() && c.instr.op == m::Op::kLoad && e.res.complete_tx.empty()) {
+    // Bench rule (docs/verification.md): a load that signals no CTA at all -- a multicast with
+    // ctaMask 0, which the model executes as a no-op -- would leave the command port's "one
+    // completion per command" unanswered; the engine must refuse it as invalid_instruction.
+    e.res.status = m::Status::Error(m::ErrorClass::kInvalidInstruction, "ctaMask",
+                                    "multicast to no CTA (bench rule: one completion per command)");
+  }
   e.pending_tx = e.res.complete_tx;
   if (!e.res.status.ok()) {
     ++errors_expected;
-    e.writes.clear();
   }
   Info("SCB",
        "expect " + c.ToString() + " -> " +
            (e.res.status.ok() ? std::to_string(e.res.complete_tx.size()) + " complete-tx"
                               : e.res.status.ToString()),
        uvm::kHigh);
+  if (e.map_ok) {
+    Info("SCB", "  map of tag " + std::to_string(c.tag) + ": " + MapToString(e.map), uvm::kDebug);
+  }
   if (cpl_agent != nullptr) {
     for (const auto& tx : e.res.complete_tx) {
       cpl_agent->ExpectTx(tx.cta, tx.mbar_addr, tx.bytes);
@@ -227,6 +294,7 @@ void TmaScoreboard::WriteCmd(const TmaCommand& c) {
 }
 
 void TmaScoreboard::WriteBeat(const SmemBeat& /*b*/) {
+  last_activity_ = Cycle();
   ++smem_beats_;
 }
 
@@ -239,16 +307,7 @@ void TmaScoreboard::ReportMismatch(const Expectation& e, int cta, uint32_t addr,
      << "\n    instruction: " << e.cmd.ToString();
   if (e.map_ok) {
     const m::TensorMap& t = e.map;
-    os << "\n    tensor map: rank " << t.rank << " " << m::ToString(t.dtype) << " swizzle "
-       << m::ToString(t.swizzle) << " interleave " << m::ToString(t.interleave) << " box {";
-    for (int d = 0; d < t.rank; ++d) {
-      os << (d ? "," : "") << t.box[d];
-    }
-    os << "} dims {";
-    for (int d = 0; d < t.rank; ++d) {
-      os << (d ? "," : "") << t.dims[d];
-    }
-    os << "}";
+    os << "\n    tensor map: " << MapToString(t);
     // Invert the layout: which element owns this byte?
     bool found = false;
     m::ForEachElement(t, e.cmd.instr, [&](const m::ElementVisit& v) {
@@ -277,8 +336,8 @@ void TmaScoreboard::ReportMismatch(const Expectation& e, int cta, uint32_t addr,
         std::vector<uint8_t> exp(v.bytes), act(v.bytes);
         for (uint32_t j = 0; j < v.bytes; ++j) {
           uint32_t pj = m::SwizzleAddress(e.cmd.instr.smem_addr + v.smem_offset + j, t.swizzle);
-          auto it = e.writes.find({cta, pj});
-          exp[j] = it == e.writes.end() ? 0 : it->second;
+          int want_j = e.ExpectedByte(cta, pj);
+          exp[j] = want_j < 0 ? 0 : static_cast<uint8_t>(want_j);
           smem_->Read(cta, pj, &act[j], 1);
         }
         (void)base;
@@ -297,26 +356,33 @@ void TmaScoreboard::ReportMismatch(const Expectation& e, int cta, uint32_t addr,
 }
 
 bool TmaScoreboard::CheckCtaBytes(const Expectation& e, int cta, const char* when) {
-  auto lo = e.writes.lower_bound({cta, 0});
-  auto hi = e.writes.lower_bound({cta + 1, 0});
-  for (auto it = lo; it != hi; ++it) {
-    uint8_t got = 0;
-    smem_->Read(cta, it->first.second, &got, 1);
-    ++bytes_checked;
-    if (got != it->second) {
-      if (!reported_first_) {
-        reported_first_ = true;
-        ReportMismatch(e, cta, it->first.second, it->second, got, when);
-      } else {
-        ++mismatches;
-      }
-      return false;
+  const std::vector<uint8_t>& win = smem_->Window(cta);
+  for (const Expectation::Span& sp : e.spans) {
+    if (sp.cta != cta) {
+      continue;
     }
+    bytes_checked += sp.len;
+    const uint8_t* want = e.data.data() + sp.off;
+    if (std::memcmp(win.data() + sp.addr, want, sp.len) == 0) {
+      continue;
+    }
+    uint32_t k = 0;
+    while (win[sp.addr + k] == want[k]) {
+      ++k;
+    }
+    if (!reported_first_) {
+      reported_first_ = true;
+      ReportMismatch(e, cta, sp.addr + k, want[k], win[sp.addr + k], when);
+    } else {
+      ++mismatches;
+    }
+    return false;
   }
   return true;
 }
 
 void TmaScoreboard::WriteCpl(const Completion& c) {
+  last_activity_ = Cycle();
   auto it = open_.find(c.tag);
   if (it == open_.end()) {
     Error("CPL_TAG", "completion for no open command: " + c.ToString());
@@ -329,10 +395,12 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
       Retire(c.tag);
       return;
     }
-    if (cls == m::ErrorClass::kUnsupported && e.res.status.ok()) {
-      // Undo what the model predicted: the shadow bytes and the armed mbarriers.
-      for (const auto& [key, old] : e.prior) {
-        shadow_s_->Write(key.first, key.second, &old, 1);
+    if (cls == m::ErrorClass::kUnsupported) {
+      // The DUT declines the command (a feature it does not build): SKIPPED, never passed,
+      // whatever the model says of it (the golden replay's rule too). Undo what the model
+      // predicted: the shadow bytes and the armed mbarriers.
+      for (auto sp = e.spans.rbegin(); sp != e.spans.rend(); ++sp) {
+        shadow_s_->Write(sp->cta, sp->addr, e.prior.data() + sp->off, sp->len);
       }
       if (cpl_agent != nullptr) {
         for (const auto& tx : e.pending_tx) {
@@ -340,7 +408,8 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
         }
       }
       ++skipped;
-      Warning("UNSUPPORTED", "DUT does not implement " + e.cmd.ToString() + " (skipped)");
+      Warning("UNSUPPORTED", "DUT does not implement " + e.cmd.ToString() + " (skipped; model: " +
+                                 (e.res.status.ok() ? "ok" : e.res.status.ToString()) + ")");
       Retire(c.tag);
       return;
     }
@@ -373,6 +442,7 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
       os << "; replay: " << Replay();
       Error("CPL_TX", os.str());
       ++mismatches;
+      Retire(c.tag);  // the command has failed; do not wait for the rest of it
       return;
     }
     e.pending_tx.erase(pit);
@@ -423,7 +493,7 @@ void TmaScoreboard::check_phase() {
     // Find the last command that wrote the byte, for the diagnosis.
     const Expectation* owner = nullptr;
     for (auto h = history_.rbegin(); h != history_.rend() && owner == nullptr; ++h) {
-      if (h->writes.count({cta, addr})) {
+      if (h->ExpectedByte(cta, addr) >= 0) {
         owner = &*h;
       }
     }
@@ -452,12 +522,30 @@ void TmaScoreboard::report_phase() {
 
 // ---- environment --------------------------------------------------------------------------
 void TmaEnv::build_phase() {
+  ConfigDb::Get().Set<bool>(full_name() + ".*", "clocked_by_env", true);
   cmd = Create<CmdAgent>("cmd_agent");
   axi = Create<AxiSlaveAgent>("axi_agent");
   smem = Create<SmemAgent>("smem_agent");
   cpl = Create<CplAgent>("cpl_agent");
   scb = Create<TmaScoreboard>("scoreboard");
   cov = Create<TmaCoverage>("coverage");
+}
+
+void TmaEnv::run_phase() {
+  TmaIf* vif = nullptr;
+  ConfigDb::Get().Lookup(this, "vif", &vif);
+  SpawnMethod(
+      "clock",
+      [this] {
+        cmd->monitor->Tick();
+        if (cmd->driver != nullptr) {
+          cmd->driver->Tick();
+        }
+        axi->Tick();
+        smem->Tick();
+        cpl->Tick();
+      },
+      vif->clk.posedge_event());
 }
 
 void TmaEnv::connect_phase() {

@@ -33,10 +33,18 @@ struct Expectation {
   bool map_ok = false;
   tma::model::ExecResult res;
   std::vector<tma::model::CompleteTx> pending_tx;
-  // Bytes the model wrote: (cta, addr) -> byte.
-  std::map<std::pair<int, uint32_t>, uint8_t> writes;
-  std::map<std::pair<int, uint32_t>, uint8_t> prior;  // shadow bytes before the command
+  // Bytes the model wrote, as runs of consecutive bytes of one CTA: span k covers
+  // [addr, addr + len) of `cta`, its bytes at data[off..off+len) and the shadow's bytes
+  // before the command at prior[off..off+len). Flat vectors: no per-byte containers.
+  struct Span {
+    int cta;
+    uint32_t addr, len, off;
+  };
+  std::vector<Span> spans;
+  std::vector<uint8_t> data, prior;
   uint64_t accept_cycle = 0;
+  // The byte the model wrote at (cta, addr), or -1 (the last write wins).
+  int ExpectedByte(int cta, uint32_t addr) const;
 };
 
 struct CovSample {
@@ -71,6 +79,10 @@ class TmaScoreboard : public uvm::Scoreboard {
 
   int outstanding() const { return static_cast<int>(open_.size()); }
   const sc_core::sc_event& retired_event() const { return retired_ev_; }
+  // Waits until a command retires. Commands outstanding with no command, beat or completion
+  // for `idle_limit` cycles (config "idle_limit", default 20000) end the test with a fatal
+  // HANG that lists them: a hung DUT costs 20 k cycles, not the 2 M-cycle watchdog.
+  void WaitRetired();
   bool TagOpen(uint8_t tag) const { return open_.count(tag) != 0; }
 
   CplAgent* cpl_agent = nullptr;
@@ -98,6 +110,8 @@ class TmaScoreboard : public uvm::Scoreboard {
   sc_core::sc_event retired_ev_;
   uint64_t smem_beats_ = 0;
   bool reported_first_ = false;
+  uint64_t last_activity_ = 0;
+  uint64_t idle_limit_ = 20000;
 };
 
 class TmaEnv : public uvm::Component {
@@ -105,6 +119,9 @@ class TmaEnv : public uvm::Component {
   TmaEnv(const std::string& name, uvm::Component* parent) : uvm::Component(name, parent) {}
   void build_phase() override;
   void connect_phase() override;
+  // One clocked method for every agent's pin-level work (monitor, driver, AXI, shared
+  // memory, completions, in that order) instead of one method each.
+  void run_phase() override;
   CmdAgent* cmd = nullptr;
   AxiSlaveAgent* axi = nullptr;
   SmemAgent* smem = nullptr;

@@ -16,18 +16,21 @@ namespace m = tma::model;
 
 void TmaBaseSeq::SetContext(const SeqContext& c) {
   ctx_ = c;
+  if (ctx_.alloc == nullptr) {
+    ctx_.alloc = &own_alloc_;
+  }
   rng_.seed(c.seed * 0x9E3779B97F4A7C15ull + 17);
 }
 
 uint64_t TmaBaseSeq::NewTensorBase() {
-  uint64_t b = next_tensor_;
-  next_tensor_ += 1ull << 32;  // 4 GiB apart: strides up to 2^32 never reach a neighbour
+  uint64_t b = ctx_.alloc->next_tensor;
+  ctx_.alloc->next_tensor += 1ull << 32;  // 4 GiB apart: strides up to 2^32 never reach a neighbour
   return b;
 }
 
 void TmaBaseSeq::WaitAllRetired() {
   while (ctx_.scb->outstanding() > 0) {
-    sc_core::wait(ctx_.scb->retired_event());
+    ctx_.scb->WaitRetired();
   }
 }
 
@@ -56,7 +59,7 @@ uint32_t TmaBaseSeq::AllocSmem(uint32_t bytes, uint32_t align) {
 
 bool TmaBaseSeq::IssueLoad(m::TensorMap map, m::TensorInstr in, const IssueOpts& o) {
   while (ctx_.scb->outstanding() >= ctx_.max_outstanding) {
-    sc_core::wait(ctx_.scb->retired_event());
+    ctx_.scb->WaitRetired();
   }
   TmaCommand c;
   if (o.reuse_desc && last_desc_ != 0) {
@@ -68,8 +71,8 @@ bool TmaBaseSeq::IssueLoad(m::TensorMap map, m::TensorInstr in, const IssueOpts&
       c.inval_before = true;
     }
   } else {
-    c.desc_addr = next_desc_;
-    next_desc_ += 128;
+    c.desc_addr = ctx_.alloc->next_desc;
+    ctx_.alloc->next_desc += 128;
     m::DescriptorBytes d = m::EncodeDescriptor(map);
     ctx_.gmem->WriteRaw(c.desc_addr, d.data(), d.size());
     last_desc_ = c.desc_addr;
@@ -373,6 +376,10 @@ void DirectedSeq::Body() {
     IssueLoad(bad, Load2d(0, 0));
     m::TensorMap wide = T16(NewTensorBase(), 64, 8, 1, 1, m::Swizzle::k32B);  // 128 B > 32 B
     IssueLoad(wide, Load2d(0, 0));
+    m::TensorInstr none = Load2d(8, 2);  // multicast to no CTA (bench rule: invalid_instruction)
+    none.multicast = true;
+    none.cta_mask = 0;
+    IssueLoad(T16(NewTensorBase(), 64, 8), none);
   }
   if (all || which == "bus_error") {
     WaitAllRetired();
@@ -387,6 +394,27 @@ void DirectedSeq::Body() {
     WaitAllRetired();
     ctx_.gmem->ClearErrorRanges();
     IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(8, 2));  // and the engine recovers
+  }
+  // Reproducers of RTL findings (/work/brief/RTL_FINDINGS.md); not part of "all".
+  if (which == "rtl_buserr_fill") {
+    // A 1-D box of 16 u16 at coords {-8}: elements -8..-1 are out of bounds (fill, no global
+    // read), 0..7 are read from global memory, which answers SLVERR. The model: bus_error and
+    // nothing written; the interface: an erroring command writes nothing to shared memory.
+    WaitAllRetired();
+    m::TensorMap t;
+    t.rank = 1;
+    t.dtype = m::DType::kU16;
+    t.dims = {24, 1, 1, 1, 1};
+    t.box = {16, 1, 1, 1, 1};
+    t.global_address = NewTensorBase();
+    m::TensorInstr in;
+    in.dim = 1;
+    in.coords = {-8};
+    IssueOpts o;
+    o.data_err = 2;
+    IssueLoad(t, in, o);
+    WaitAllRetired();
+    ctx_.gmem->ClearErrorRanges();
   }
   if (all || which == "desc_cache") {
     m::TensorMap t = T16(NewTensorBase(), 64, 8);

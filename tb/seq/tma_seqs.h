@@ -25,8 +25,17 @@
 
 namespace tma::tb {
 
+// Global-memory address allocators, shared by every sequence of a test: a descriptor address
+// is never handed out twice, so no engine can hit a stale descriptor-cache entry (a
+// sequence that rewrites a map in place pulses desc_inval_i instead).
+struct SeqAlloc {
+  uint64_t next_tensor = 0x100000000ull;
+  uint64_t next_desc = 0x08000000ull;
+};
+
 struct SeqContext {
   PatternMemory* gmem = nullptr;
+  SeqAlloc* alloc = nullptr;  // nullptr: the sequence's own
   TmaScoreboard* scb = nullptr;
   int num_ctas = 1;
   uint32_t window_bytes = 65536;
@@ -64,8 +73,7 @@ class TmaBaseSeq : public uvm::Sequence<TmaCommand> {
  private:
   uint8_t NextTag();
   uint32_t AllocSmem(uint32_t bytes, uint32_t align);
-  uint64_t next_tensor_ = 0x100000000ull;
-  uint64_t next_desc_ = 0x08000000ull;
+  SeqAlloc own_alloc_;
   uint32_t smem_next_ = 0;
   uint8_t tag_ = 0;
   uint64_t issued_ = 0;

@@ -137,6 +137,10 @@ void tma_behavioral_dut::RunModel() {
     to_issue_.push_back(b);
     return;
   }
+  if (r.status.ok() && instr_.op == m::Op::kLoad && r.complete_tx.empty()) {
+    // Multicast to no CTA: refused, so that the command still gets its one completion.
+    r.status = m::Status::Error(m::ErrorClass::kInvalidInstruction, "ctaMask", "no destination");
+  }
   if (!r.status.ok()) {
     cpls_.push_back(Cpl{1, 0, 0, 0, static_cast<uint32_t>(r.status.cls)});
     ++errors_;

@@ -2,7 +2,8 @@
 //
 // tma-tb: runs one bench test.
 //   tma-tb --test=NAME [--seed=N] [--count=N] [--dut=rtl|model] [--stub-bug]
-//          [--ctas=N] [--verbosity=low|medium|high|debug] [--timeout-ns=N] [--waves=FILE]
+//          [--directed=LIST] [--ctas=N] [--verbosity=low|medium|high|debug] [--timeout-ns=N]
+//          [--waves=FILE]
 //          [--list]
 // Prints the report summary, a "TB-STATS ..." and a final "TB-RESULT ..." line; exits 0 on
 // pass, 1 on any error. TMA_WAVES=<file> in the environment works like --waves.
@@ -46,7 +47,7 @@ bool Arg(const std::string& a, const char* key, std::string* v) {
 int sc_main(int argc, char** argv) {
   using namespace tma::tb;
   namespace uvm = tma::tb::uvm;
-  std::string test = "smoke", dut_kind, verb = "low", waves, v;
+  std::string test = "smoke", dut_kind, verb = "low", waves, v, directed;
   uint64_t seed = 1;
   int count = -1, ctas = 4;
   bool stub_bug = false;
@@ -71,6 +72,8 @@ int sc_main(int argc, char** argv) {
       dut_kind = v;
     } else if (Arg(a, "stub-bug", &v)) {
       stub_bug = true;
+    } else if (Arg(a, "directed", &v)) {
+      directed = v;
     } else if (Arg(a, "ctas", &v)) {
       ctas = std::stoi(v);
     } else if (Arg(a, "verbosity", &v)) {
@@ -116,10 +119,11 @@ int sc_main(int argc, char** argv) {
     std::cerr << "tma-tb: no DUT '" << dut_kind << "' in this build\n";
     return 2;
   }
-  std::string replay = std::string(argv[0]) + " --test=" + test +
-                       " --seed=" + std::to_string(seed) + " --dut=" + dut_kind +
-                       (count >= 0 ? " --count=" + std::to_string(count) : "") +
-                       (stub_bug ? " --stub-bug" : "") + " --ctas=" + std::to_string(ctas);
+  std::string replay =
+      std::string(argv[0]) + " --test=" + test + " --seed=" + std::to_string(seed) +
+      " --dut=" + dut_kind + (count >= 0 ? " --count=" + std::to_string(count) : "") +
+      (stub_bug ? " --stub-bug" : "") + (directed.empty() ? "" : " --directed=" + directed) +
+      " --ctas=" + std::to_string(ctas);
   auto& db = uvm::ConfigDb::Get();
   db.Set<TmaIf*>("*", "vif", &vif);
   db.Set<PatternMemory*>("*", "gmem", &gmem);
@@ -128,6 +132,9 @@ int sc_main(int argc, char** argv) {
   db.Set<std::string>("uvm_test_top*", "replay_cmd", replay);
   if (count >= 0) {
     db.Set<int>("uvm_test_top*", "count", count);
+  }
+  if (!directed.empty()) {
+    db.Set<std::string>("uvm_test_top*", "directed_list", directed);
   }
   uvm::Root::Get().SetTimeout(sc_core::sc_time(static_cast<double>(timeout_ns), sc_core::SC_NS));
 

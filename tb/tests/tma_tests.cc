@@ -23,6 +23,7 @@ SeqContext TmaBaseTest::Context() const {
   c.num_ctas = smem ? smem->NumCtas() : 1;
   c.window_bytes = smem ? smem->WindowBytes() : 65536;
   c.scb = env->scb;
+  c.alloc = &alloc_;
   c.seed = db.GetOr<uint64_t>(this, "seed", 1);
   c.max_outstanding = db.GetOr<int>(this, "max_outstanding", 4);
   return c;
@@ -53,7 +54,7 @@ void TmaBaseTest::run_phase() {
   sc_core::wait(2, sc_core::SC_NS);
   RunSequences();
   while (env->scb->outstanding() > 0) {
-    sc_core::wait(env->scb->retired_event());
+    env->scb->WaitRetired();
   }
   sc_core::wait(20, sc_core::SC_NS);  // stray completions or writes would show up here
   DropObjection("test");
@@ -81,7 +82,9 @@ class directed : public TmaBaseTest {
     ConfigDb::Get().Set<int>("*", "smem_ready_pct", 70);
     ConfigDb::Get().Set<int>("*", "max_latency", 12);
   }
-  void RunSequences() override { RunDirected("all"); }
+  void RunSequences() override {
+    RunDirected(ConfigDb::Get().GetOr<std::string>(this, "directed_list", "all"));
+  }
 };
 class random : public TmaBaseTest {
  public:
@@ -120,7 +123,16 @@ class perf : public TmaBaseTest {
   void SetKnobs() override { ConfigDb::Get().Set<int>("*", "max_outstanding", 8); }
   void RunSequences() override { RunRandom(ConfigDb::Get().GetOr<int>(this, "count", 2000), 0); }
 };
+// No stimulus: `count` idle cycles after reset (the bench's per-cycle cost, tools/regress).
+class idle : public TmaBaseTest {
+ public:
+  using TmaBaseTest::TmaBaseTest;
+  void RunSequences() override {
+    sc_core::wait(ConfigDb::Get().GetOr<int>(this, "count", 100000), sc_core::SC_NS);
+  }
+};
 const uvm::ComponentRegistrar<smoke> kRegSmoke("smoke");
+const uvm::ComponentRegistrar<idle> kRegIdle("idle");
 const uvm::ComponentRegistrar<directed> kRegDirected("directed");
 const uvm::ComponentRegistrar<random> kRegRandom("random");
 const uvm::ComponentRegistrar<stress> kRegStress("stress");

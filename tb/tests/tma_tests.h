@@ -3,11 +3,13 @@
 // Bench tests, created by name through the factory (tma-tb --test=NAME):
 //   smoke        directed H100 vectors V1..V9 (tile2d)
 //   directed     every directed list (tile2d, ranks, dtypes, swizzle, multicast, errors,
-//                bus_error, desc_cache)
+//                bus_error, desc_cache), or the one named by config "directed_list"
+//                (tma-tb --directed=NAME; also the RTL-finding reproducers rtl_*)
 //   random       random legal tile loads ("count", default 200), full-speed handshakes
 //   stress       random loads with backpressure on every channel and AXI latency 1..40
 //   errors       directed errors and bus errors, then random loads with 30% illegal
 //   perf         long random run without backpressure (cycles per second)
+//   idle         no stimulus, "count" cycles (the per-cycle cost of bench + DUT)
 #ifndef TMA_TB_TESTS_TMA_TESTS_H_
 #define TMA_TB_TESTS_TMA_TESTS_H_
 
@@ -33,6 +35,7 @@ class TmaBaseTest : public uvm::Component {
   SeqContext Context() const;
   void RunDirected(const std::string& which);
   void RunRandom(int count, int illegal_pct);
+  mutable SeqAlloc alloc_;  // shared by all sequences of the test
 };
 
 }  // namespace tma::tb

@@ -54,6 +54,11 @@ TEST(Element, Tf32Rounding) {
 // (0xB870C000, rounded down); ties-away would give 0xB870E000.
 TEST(Element, Tf32RoundingTiesToEven) {
   EXPECT_EQ(RoundToTf32(0xB870D000u), 0xB870C000u);  // the measured tie: down to even
+  // An odd-LSB tie, dir-D3-tf32-00015 (box {64,16} at {0,0}, row stride 352 B, tensor at buffer
+  // offset 256, dstMem 384): element (33,15) is buffer byte 256 + 15 * 352 + 33 * 4 = 5668,
+  // splitmix64(1785217428 + 5668..5671) = 0x6A30B000; silicon wrote 0x6A30C000 at smem byte
+  // 384 + 15 * 256 + 33 * 4 = 4356 (rounded up to even, so not "ties toward zero").
+  EXPECT_EQ(RoundToTf32(0x6A30B000u), 0x6A30C000u);
   EXPECT_EQ(RoundToTf32(0x3F801000u), 0x3F800000u);  // tie, even LSB: down
   EXPECT_EQ(RoundToTf32(0x3F803000u), 0x3F804000u);  // tie, odd LSB: up to even
   EXPECT_EQ(RoundToTf32(0x00001000u), 0x00000000u);  // denormal tie: down to 0

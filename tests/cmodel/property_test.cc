@@ -358,9 +358,10 @@ TEST(Property, ReductionsMatchScalarReference) {
       }
       case DType::kF32:
       case DType::kTF32:
-      case DType::kF32Ftz: {
+      case DType::kF32Ftz:
+      case DType::kTF32Ftz: {  // tf32.ftz add: an f32 add (H200, silicon-notes finding 2)
         float a = BitsFloat(static_cast<uint32_t>(d)), b = BitsFloat(static_cast<uint32_t>(s));
-        const bool ftz = t == DType::kF32Ftz;
+        const bool ftz = t == DType::kF32Ftz || t == DType::kTF32Ftz;
         if (ftz) {
           a = Flush(a);
           b = Flush(b);

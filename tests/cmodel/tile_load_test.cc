@@ -234,8 +234,10 @@ TEST(TileLoad, Tf32RoundsLoadsNotFill) {
   ClusterSharedMemory s(1, 1024, kPoison);
   const uint32_t in[8] = {0x3F800FFFu, 0x3F801000u, 0x7FC00001u, 0xFFC00000u,
                           0x00001000u, 0x00000FFFu, 0xBF9FF000u, 0x7F800000u};
-  const uint32_t want[8] = {0x3F800000u, 0x3F802000u, 0x7FFFE000u, 0x7FFFE000u,
-                            0x00002000u, 0x00000000u, 0xBFA00000u, 0x7F800000u};
+  // Ties (0x3F801000, 0x00001000: dropped bits exactly 0x1000, kept LSB even) round to even,
+  // i.e. down (H200, silicon-notes finding 1: 10 measured decisive ties, all down).
+  const uint32_t want[8] = {0x3F800000u, 0x3F800000u, 0x7FFFE000u, 0x7FFFE000u,
+                            0x00000000u, 0x00000000u, 0xBFA00000u, 0x7F800000u};
   for (int i = 0; i < 8; ++i) {
     testing::WriteGlobal<uint32_t>(g, kGlobalBase + 4u * static_cast<uint32_t>(i), in[i]);
   }
@@ -410,6 +412,54 @@ TEST(TileLoad, InterleavedIm2colOneChunkPerPixel) {
     ExpectFromGlobal(s, 0, 16 * k, kGlobalBase + px[k][0] * 16u + px[k][1] * 96u + 480, 16);
   }
   EXPECT_EQ(r.complete_tx[0].bytes, 64u);
+}
+
+// D8 with element strides (H200, docs/silicon-notes.md): N advances by its own element stride
+// es[rank-1] when the spatial walk wraps. The geometry of silicon case im2col-01132
+// (im2col.jsonl.gz): u64 NWC {C=1, W=8, N=3}, strides {16, 128}, es {2, 1, 2}, W corners
+// lower 1 / upper 1 (W box [1, 8]), cpp 4, ppc 47, swizzle 32B, start (c=0, w=4, n=0), offset 1.
+// Matching each 32-byte smem row of that case against the splitmix64 global fill gives the
+// pixel sequence (w, n) = (5,0) (6,0) (7,0) OOB OOB | (2,2) (3,2) (4,2) (5,2) (6,2) (7,2) OOB
+// OOB | 34 x OOB: the walk w = 4..8 (+1) wraps to the lower corner 1 and n goes 0 -> 2 -> 4
+// (N + 1 would have read (2,1)..(7,1) into rows 5..10). Channels 1..3 are past C = 1 (zero).
+TEST(TileLoad, Im2colNStepsByItsElementStride) {
+  SparseGlobalMemory g;
+  FillPattern(g, 1024);
+  ClusterSharedMemory s(1, 2048, kPoison);
+  TensorMap m;
+  m.mode = MapMode::kIm2col;
+  m.dtype = DType::kU64;
+  m.rank = 3;
+  m.global_address = kGlobalBase;
+  m.dims = {1, 8, 3, 1, 1};
+  m.strides = {16, 128, 0, 0};
+  m.element_strides = {2, 1, 2, 1, 1};
+  m.lower = {1, 0, 0};
+  m.upper = {1, 0, 0};
+  m.channels_per_pixel = 4;
+  m.pixels_per_column = 47;
+  m.swizzle = Swizzle::k32B;
+  TensorInstr ins = LoadInstr(3, {0, 4, 0});
+  ins.mode = LoadMode::kIm2col;
+  ins.im2col_info = {1};
+  ExecResult r = ExecuteTensor(m, ins, g, s);
+  ASSERT_TRUE(r.status.ok()) << r.status.message;
+  // Pixel (w, n) of each row as read off silicon; w < 0 marks an OOB (zero-filled) row.
+  const int px[13][2] = {{5, 0}, {6, 0}, {7, 0}, {-1, 0}, {-1, 0}, {2, 2}, {3, 2},
+                         {4, 2}, {5, 2}, {6, 2}, {7, 2},  {-1, 0}, {-1, 0}};
+  for (uint32_t k = 0; k < 47; ++k) {
+    const uint32_t a = 32 * k;                         // pitch 32 = the 32B span
+    const uint32_t phys = a ^ (((a >> 7) & 1u) << 4);  // 32B swizzle of each 16-byte half
+    const uint32_t phys_hi = (a + 16) ^ ((((a + 16) >> 7) & 1u) << 4);
+    if (k < 13 && px[k][0] >= 0) {
+      ExpectFromGlobal(s, 0, phys, kGlobalBase + px[k][0] * 16u + px[k][1] * 128u, 8);
+      ExpectFill(s, 0, phys + 8, 8, 0);
+    } else {
+      ExpectFill(s, 0, phys, 16, 0);
+    }
+    ExpectFill(s, 0, phys_hi, 16, 0);
+  }
+  EXPECT_EQ(r.complete_tx[0].bytes, 1504u);  // measured: 47 x 4 x 8
 }
 
 TEST(TileLoad, Im2colWideHaloContinuesWalk) {

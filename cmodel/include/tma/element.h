@@ -34,9 +34,9 @@ std::vector<uint8_t> OobFillBytes(DType t, OobFill f);
 
 // Load-side tf32 rounding (D3): mantissa rounded to 10 bits, round to nearest with ties to
 // EVEN (`(u + 0xFFF + ((u >> 13) & 1)) & ~0x1FFF`; H200 measurement, docs/silicon-notes.md
-// finding 1: 10 decisive ties over 136 directed cases); NaN inputs become 0x7FFFE000 (sign
-// dropped); denormals are rounded, not flushed; a carry out of the largest finite value rounds
-// to Inf (not measured: the golden fills cannot make Inf inputs).
+// finding 1: 13 ties with an even kept LSB rounded down, 12 odd ones up); NaN inputs become
+// 0x7FFFE000 (sign dropped); denormals are rounded, not flushed; a carry out of the largest
+// finite value rounds to Inf (not measured: the golden fills cannot make Inf inputs).
 uint32_t RoundToTf32(uint32_t f32_bits);
 
 // Round-to-nearest-even conversions. Subnormals are kept (no flush). A NaN converts to the

@@ -23,9 +23,10 @@ bool ReductionSupported(RedOp op, DType t);
 // old - 1); f16/bf16 add round-to-nearest-even with subnormals kept (.noftz); f32 and tf32 add
 // RNE with subnormals kept; f32.ftz and tf32.ftz add flush subnormal inputs and result to
 // sign-preserving zero (the flush is [INF]: no measured case decides it); tf32 / tf32.ftz add
-// on the full 32-bit operands and write the full f32 sum (no tf32 rounding, measured); f64 add exact IEEE RNE; f16/bf16 min/max return the other operand when one is NaN
-// (canonical NaN 0x7FFF when both are [INF]), -0 < +0 [INF]. NaN results of add are canonical
-// [INF]. Call only for supported pairs; an unsupported pair leaves dst unchanged.
+// on the full 32-bit operands and write the full f32 sum (no tf32 rounding, measured); f64 add
+// exact IEEE RNE; f16/bf16 min/max return the other operand when one is NaN (canonical NaN 0x7FFF
+// when both are [INF]), -0 < +0 [INF]. NaN results of add are canonical [INF]. Call only for
+// supported pairs; an unsupported pair leaves dst unchanged.
 void ReduceElement(RedOp op, DType t, uint8_t* dst_global, const uint8_t* src_smem);
 
 }  // namespace tma::model

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <random>
@@ -76,6 +78,30 @@ std::string CplString(const Cpl& c) {
   return "{kind " + std::to_string(c.kind) + " cta " + std::to_string(c.cta) + " mbar " +
          std::to_string(c.mbar) + " bytes " + std::to_string(c.bytes) + " err " +
          std::to_string(c.err) + "}";
+}
+
+// One line describing a command (debugging output).
+std::string DescribeCommand(const Command& c) {
+  const TensorMap& m = c.map;
+  std::string s = "mode " + std::to_string(static_cast<int>(c.ins.mode)) + " rank " +
+                  std::to_string(m.rank) + " dtype " + model::ToString(m.dtype) + " il " +
+                  std::to_string(static_cast<int>(m.interleave)) + " swz " +
+                  std::to_string(static_cast<int>(m.swizzle)) + " cpp " +
+                  std::to_string(m.channels_per_pixel) + " ppc " +
+                  std::to_string(m.pixels_per_column) + " smem " + std::to_string(c.ins.smem_addr) +
+                  "\n";
+  for (int d = 0; d < m.rank; ++d) {
+    const size_t u = static_cast<size_t>(d);
+    s += "  d" + std::to_string(d) + " dim " + std::to_string(m.dims[u]) + " box " +
+         std::to_string(m.box[u]) + " es " + std::to_string(m.element_strides[u]) + " c " +
+         std::to_string(c.ins.coords[u]);
+    if (d >= 1 && d <= 3)
+      s += " lo " + std::to_string(m.lower[u - 1]) + " up " + std::to_string(m.upper[u - 1]);
+    if (d < 3 && u < c.ins.im2col_info.size())
+      s += " off " + std::to_string(c.ins.im2col_info[u]);
+    s += "\n";
+  }
+  return s;
 }
 
 // ---- Random legal tile loads ----
@@ -417,6 +443,9 @@ class EngineBench {
     EXPECT_EQ(b.addr % kDataBytes, 0u);
     EXPECT_LE(b.addr % 4096 + static_cast<uint64_t>(b.len + 1) * kDataBytes, 4096u)
         << "burst crosses 4 KiB at 0x" << std::hex << b.addr;
+    if (std::getenv("TMA_E2E_DUMP"))  // debugging: every burst
+      std::printf("AR id %d addr 0x%llx len %d\n", b.id, static_cast<unsigned long long>(b.addr),
+                  b.len);
     b.ready_at = cycle + static_cast<uint64_t>(std::uniform_int_distribution<int>(1, 12)(rng_));
     rq_.push_back(b);
   }
@@ -500,6 +529,8 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
     bench.gmem().Write(a, b, 4);
   }
   std::vector<Command> cmds;
+  if (const char* lim = std::getenv("TMA_E2E_MAX_CMDS"))  // debugging: a prefix of the run
+    n = std::min(n, std::atoi(lim));
   for (int i = 0; i < n; ++i) {
     Command c;
     if (i > 0 && gen.Chance(15)) {
@@ -518,6 +549,8 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
   }
 
   const auto cpls = bench.Run(cmds, 4000000);
+  if (std::getenv("TMA_E2E_DUMP") && !cmds.empty())  // debugging: the last command
+    std::printf("%s\n", DescribeCommand(cmds.back()).c_str());
 
   // The model executes the same commands in order.
   model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// RtlCaseEngine: golden-case replay through the Verilated RTL (tma_sim_top, plain C++ model,
+// no SystemC kernel). It plays the cluster around the engine for one case at a time:
+//   * the tensor map goes into global memory as 128 descriptor bytes (the case's
+//     descriptor_hex, else EncodeDescriptor of the case's map) at an address of its own;
+//   * an AXI4 read slave answers from the case's global memory, bursts in order, one beat per
+//     cycle; a beat no byte of which lies in the buffer answers SLVERR;
+//   * every shared-memory beat is applied with its strobes to each CTA of its mask;
+//   * completions are collected: complete-tx per destination CTA, or one error.
+// The engine is reset before each case (no state, descriptor cache included, carries over).
+// Cases the RTL cannot run are reported unsupported (SKIP): stores and reductions (the load
+// engine has no write path), arches other than sm_90, a map the host encoder refuses, and
+// CTA numbers at or above the case's cluster size (tma_sim_top is built for 16 CTAs and has
+// no cluster-size input, so the F6 check is the launcher's). An "unsupported" error from the
+// RTL itself also skips (ReplayCase's rule).
+#ifndef TMA_TB_GOLDEN_RTL_ENGINE_H_
+#define TMA_TB_GOLDEN_RTL_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tma/golden_replay.h"
+
+namespace tma::tb {
+
+class RtlHarness;  // the Verilated model and its pin-level loop (rtl_engine.cc)
+
+class RtlCaseEngine : public tma::model::CaseEngine {
+ public:
+  RtlCaseEngine();
+  ~RtlCaseEngine() override;
+  std::string Name() const override { return "rtl"; }
+  tma::model::CaseOutcome Run(const tma::model::GoldenCase& c, tma::model::GlobalMemoryIf& global,
+                              tma::model::SharedMemoryIf& smem) override;
+  // Cycles simulated so far (all cases) and a note on the last case ("" or why it failed
+  // at the pins: a hang, a write outside the window, an extra completion).
+  uint64_t cycles() const;
+  const std::string& last_note() const { return note_; }
+  // Cycles a case may take before it counts as a hang.
+  void set_case_limit(uint64_t n) { limit_ = n; }
+
+ private:
+  std::unique_ptr<RtlHarness> h_;
+  std::string note_;
+  uint64_t limit_ = 200000;
+};
+
+}  // namespace tma::tb
+
+#endif  // TMA_TB_GOLDEN_RTL_ENGINE_H_
