@@ -53,3 +53,15 @@ if(TMA_TB_HAVE_RTL)
 else()
   message(STATUS "tb: rtl/engine/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
 endif()
+
+# tma-rtl: golden-case replay through the Verilated RTL (plain C++ model, no SystemC kernel):
+# `tma-rtl run FILE...`, the report and exit code of `tma run` (docs/verification.md).
+if(TMA_TB_HAVE_RTL)
+  add_executable(tma-rtl golden/tma_rtl_main.cc golden/rtl_engine.cc)
+  target_include_directories(tma-rtl PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  set_source_files_properties(golden/tma_rtl_main.cc golden/rtl_engine.cc PROPERTIES
+    COMPILE_OPTIONS "-Wall;-Wextra;-Wno-unused-parameter")
+  target_link_libraries(tma-rtl PRIVATE tma_cmodel)
+  tma_verilate(tma-rtl TOP tma_sim_top ARGS -fno-reloop)
+  set_target_properties(tma-rtl PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+endif()

@@ -63,6 +63,7 @@ module tma_cmd_ctrl #(
   tma_pkg::dim64_t malo_d, malo_q;          // pass 1: restart position x stride
   tma_pkg::dim64_t mstr_d, mstr_q;          // stride shifted left by 4 x mbit
   tma_pkg::dim36_t mcrd_d, mcrd_q;          // operand shifted right by 4 x mbit (arithmetic)
+  logic [35:0]     mop_sh;                  // operand being shifted (loop temporary)
 
   // ---- Descriptor cache ----
   logic                 c_valid_d [CacheEntries];
@@ -183,7 +184,9 @@ module tma_cmd_ctrl #(
   // ---- Walker dimensions (tma_pkg job_t): positions, bounds, strides ----
   // Tile: walker dim d is tensor dim d, running over [c, c + box - 1]. im2col: walker dims
   // 1 .. rank-2 are the spatial dims, from c + off over the bounding box [lower + off,
-  // dim - 1 + upper + off]; walker dim rank-1 is N (never wraps). Beyond the rank: neutral.
+  // dim - 1 + upper + off] (the offset shifts position and box alike, so the wrap compares the
+  // position without offset, as silicon does); walker dim rank-1 is N, stepping es[N] and
+  // never wrapping. Beyond the rank: neutral.
   logic [3:0]         rank;          // 1 .. 8 (8 > 5 is invalid)
   logic               i2c;           // im2col map and mode
   logic signed [33:0] w_coord [MaxDims];
@@ -192,14 +195,39 @@ module tma_cmd_ctrl #(
   logic [31:0]        w_dim_m1 [MaxDims];
   logic [3:0]         w_es    [MaxDims];
   logic [39:0]        w_stride [MaxDims];
-  logic signed [33:0] w_crd, w_off;  // loop temporaries
+  logic signed [33:0] w_aop   [MaxDims];   // first-pass multiplier operand
+  logic signed [33:0] w_bop   [MaxDims];   // second-pass operand (restart position / fixed)
+  logic [39:0]        w_bstr  [MaxDims];   // second-pass stride
+  logic               w_spat  [MaxDims];   // im2col spatial dim: restarts at its lower corner
+  logic signed [33:0] w_crd, w_off;        // loop temporaries
+  logic [2:0]         w_td;                // tensor dim of walker dim d (loop temporary)
+  typedef enum logic [2:0] { KNone, KTile, KChunk, KSpatial, KN } wkind_e;
+  wkind_e             w_kind;              // loop temporary
+  logic               il;                  // interleave 16B / 32B (D5, D8)
+  logic [39:0]        chunk;               // interleave chunk bytes C
+  logic               two_pass;            // the multiplier runs a second pass
+  logic               fixed_oob;           // interleave: the fixed dim rank-2 is out of bounds
 
-  assign rank = {1'b0, f_rank_m1} + 4'd1;
-  assign i2c  = f_im2col;
+  assign rank     = {1'b0, f_rank_m1} + 4'd1;
+  assign i2c      = f_im2col;
+  assign il       = (f_il != 2'd0);
+  assign chunk    = (f_il == 2'd2) ? 40'd32 : 40'd16;
+  assign two_pass = i2c || il;
+  logic [2:0] rm2;   // rank - 2: the dim an interleaved map does not walk
+  logic [1:0] rm3;   // rank - 3: index of its stride
+  assign rm2 = f_rank_m1 - 3'd1;
+  assign rm3 = 2'(f_rank_m1 - 3'd2);
+  // (Yosys 0.23 crashes on a bit-select of a dynamically indexed packed-array element: every
+  // such element goes through a plain temporary first.)
+  logic [31:0] c_rm2;
+  assign c_rm2     = cmd_q.coords.v[rm2];
+  assign fixed_oob = il && (c_rm2[31] || c_rm2 > f_dim_m1[rm2]);
 
   always_comb begin : proc_wdims
-    w_crd = '0;
-    w_off = '0;
+    w_crd  = '0;
+    w_off  = '0;
+    w_td   = '0;
+    w_kind = KNone;
     for (int d = 0; d < MaxDims; d++) begin
       w_coord[d]  = '0;
       w_lo[d]     = '0;
@@ -207,28 +235,67 @@ module tma_cmd_ctrl #(
       w_dim_m1[d] = '0;
       w_es[d]     = 4'd1;
       w_stride[d] = '0;
+      w_aop[d]    = '0;
+      w_bop[d]    = '0;
+      w_bstr[d]   = '0;
+      w_spat[d]   = 1'b0;
     end
     for (int d = 1; d < MaxDims; d++) begin
-      w_crd = 34'(signed'(cmd_q.coords.v[d]));
-      if (4'(d) < rank) begin
-        w_dim_m1[d] = f_dim_m1[d];
-        w_stride[d] = f_stride[d-1];
-        if (!i2c) begin
+      // Which tensor dim walker dim d walks, and how.
+      w_kind = KNone;
+      w_td   = 3'(d);
+      if (!i2c) begin
+        if (!il) begin
+          w_td = 3'(d);
+        end else if (d == 1) begin
+          w_td = 3'd0;                              // D5: dim 0 in chunks, es[0] applies
+        end else begin
+          w_td = (4'(d) < rank - 4'd1) ? 3'(d - 1) : 3'(d);   // skips dim rank-2 (D5)
+        end
+        if ({1'b0, w_td} < rank) w_kind = (il && d == 1) ? KChunk : KTile;
+      end else if (4'(d) + 4'd2 <= rank) begin
+        w_kind = KSpatial;
+        w_td   = il ? 3'(d - 1) : 3'(d);            // D8: spatial dims 0 .. r-3 with interleave
+      end else if (4'(d) + 4'd1 == rank) begin
+        w_kind = KN;
+        w_td   = f_rank_m1;
+      end
+      w_crd = 34'(signed'(cmd_q.coords.v[w_td]));
+      if (w_kind != KNone) begin
+        w_dim_m1[d] = f_dim_m1[w_td];
+        w_es[d]     = {1'b0, f_es_m1[w_td]} + 4'd1;
+        w_stride[d] = (w_td == 3'd0) ? chunk : f_stride[2'(w_td - 3'd1)];
+      end
+      unique case (w_kind)
+        KTile, KChunk: begin
           w_coord[d] = w_crd;
           w_lo[d]    = w_crd;
-          w_hi[d]    = w_crd + 34'(f_box_m1[d]);
-          w_es[d]    = {1'b0, f_es_m1[d]} + 4'd1;
-        end else if (4'(d) + 4'd1 < rank) begin
+          w_hi[d]    = w_crd + 34'(f_box_m1[w_td]);
+          w_aop[d]   = (w_kind == KChunk) ? 34'd0 : w_crd;   // chunk: c0 x C is in gaddr
+        end
+        KSpatial: begin
           w_off      = 34'(cmd_q.im2col.v[d-1]);
           w_coord[d] = w_crd + w_off;
           w_lo[d]    = f_lower[d-1] + w_off;
-          w_hi[d]    = 34'(f_dim_m1[d]) + f_upper[d-1] + w_off;
-          w_es[d]    = {1'b0, f_es_m1[d]} + 4'd1;
-        end else begin
-          w_coord[d] = w_crd;                 // N: steps by one, never wraps
+          w_hi[d]    = 34'(f_dim_m1[w_td]) + f_upper[d-1] + w_off;
+          w_aop[d]   = w_coord[d];
+          w_bop[d]   = w_lo[d];
+          w_bstr[d]  = w_stride[d];
+          w_spat[d]  = 1'b1;
+        end
+        KN: begin
+          w_coord[d] = w_crd;                 // N: steps by es[N] (H200), never wraps
           w_lo[d]    = w_crd;
           w_hi[d]    = {1'b0, {33{1'b1}}};
+          w_aop[d]   = w_crd;
         end
+        default: ;
+      endcase
+      // Interleave: the fixed dim rank-2 (its coordinate x stride) is the second-pass
+      // product of walker dim 1 (tile) or of N (im2col).
+      if (il && (w_kind == KChunk || w_kind == KN)) begin
+        w_bop[d]  = 34'(signed'(cmd_q.coords.v[rm2]));
+        w_bstr[d] = f_stride[rm3];
       end
     end
   end
@@ -288,8 +355,9 @@ module tma_cmd_ctrl #(
         if (f_il == 2'd2 && f_stride[i][4]) desc_err = tma_pkg::ErrInvalidDescriptor;
       end
       // Rule 16: the bounding box is not empty: dim + upper (32-bit, wrapping) > lower.
+      // Spatial dim of corner k: k + 1, or k with interleave.
       for (int k = 0; k < MaxDims - 2; k++) begin
-        far32 = f_dim_m1[k+1] + 32'd1 + f_upper[k][31:0];
+        far32 = (il ? f_dim_m1[k] : f_dim_m1[k+1]) + 32'd1 + f_upper[k][31:0];
         if (f_im2col && 4'(k) + 4'd2 < rank && signed'(far32) <= signed'(f_lower[k][31:0])) begin
           desc_err = tma_pkg::ErrInvalidDescriptor;
         end
@@ -307,9 +375,9 @@ module tma_cmd_ctrl #(
             (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31)) begin
           f4_bad = 1'b1;
         end
-        if (34'(signed'(cmd_q.coords.v[k+1])) < signed'(f_lower[k]) ||
-            34'(signed'(cmd_q.coords.v[k+1])) >
-            signed'(34'(f_dim_m1[k+1]) + f_upper[k])) begin
+        if (34'(signed'(cmd_q.coords.v[il ? k : k+1])) < signed'(f_lower[k]) ||
+            34'(signed'(cmd_q.coords.v[il ? k : k+1])) >
+            signed'(34'(f_dim_m1[il ? k : k+1]) + f_upper[k])) begin
           f4_bad = 1'b1;
         end
       end
@@ -343,12 +411,12 @@ module tma_cmd_ctrl #(
       instr_err = tma_pkg::ErrInvalidInstr;
     end else if (is_load && dst_mask == 16'd0) begin
       instr_err = tma_pkg::ErrInvalidInstr;   // multicast to nobody: nothing would complete
-    end else if (f_il != 2'd0 || f_type >= 4'd11) begin
-      instr_err = tma_pkg::ErrUnsupported;    // interleave, sub-byte: not yet
+    end else if (f_type >= 4'd11) begin
+      instr_err = tma_pkg::ErrUnsupported;    // sub-byte types: not yet
     end else if (is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0)) begin
       instr_err = tma_pkg::ErrMisaligned;
-    end else if (c0_bytes[3:0] != 4'd0) begin
-      instr_err = tma_pkg::ErrMisalignedCoord;
+    end else if (!il && c0_bytes[3:0] != 4'd0) begin
+      instr_err = tma_pkg::ErrMisalignedCoord;   // F1 (interleave: dim 0 counts chunks)
     end else if (i2c && f4_bad) begin
       instr_err = tma_pkg::ErrInvalidCoord;
     end
@@ -388,11 +456,23 @@ module tma_cmd_ctrl #(
 
     job.i2c       = i2c;
     job.nrows_m1  = f_ppc_m1;
-    job.gaddr     = f_addr + 64'(c0_bytes);
-    job.row_bytes = row_bytes;
-    job.head      = 12'(lo_el) << esz;
-    job.dend      = (hi_el > lo_el) ? 12'(hi_el) << esz : job.head;
-    job.pitch     = (swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
+    if (!il) begin
+      job.gaddr     = f_addr + 64'(c0_bytes);
+      job.row_bytes = row_bytes;
+      job.head      = 12'(lo_el) << esz;
+      job.dend      = (hi_el > lo_el) ? 12'(hi_el) << esz : job.head;
+      job.pitch     = (swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
+    end else begin
+      // Interleave: every row is one chunk (its bounds are those of walker dim 1 or of the
+      // spatial dim 0); rows are not padded (D5, D8).
+      job.gaddr     = f_addr + (i2c ? malo_q.v[f_rank_m1] :
+                                      64'(c0) << ((f_il == 2'd2) ? 5 : 4)) +
+                      (i2c ? 64'd0 : malo_q.v[1]);
+      job.row_bytes = 12'(chunk);
+      job.head      = '0;
+      job.dend      = fixed_oob ? 12'd0 : 12'(chunk);
+      job.pitch     = 12'(chunk);
+    end
     job.smem_addr = cmd_q.smem_addr;
     job.fill_nan  = f_fill;
     job.tf32      = f_tf32;
@@ -405,7 +485,7 @@ module tma_cmd_ctrl #(
       job.dim_m1.v[d] = w_dim_m1[d];
       job.es.v[d]     = w_es[d];
       job.astart.v[d] = macc_q.v[d];
-      job.alo.v[d]    = i2c ? malo_q.v[d] : macc_q.v[d];
+      job.alo.v[d]    = w_spat[d] ? malo_q.v[d] : macc_q.v[d];
       // es (1 .. 8) x stride by shift-add
       job.step.v[d]   = (w_es[d][0] ? 64'(w_stride[d])      : 64'd0) +
                         (w_es[d][1] ? 64'(w_stride[d]) << 1 : 64'd0) +
@@ -431,11 +511,14 @@ module tma_cmd_ctrl #(
   // signed) ----
   tma_pkg::dim64_t mpp;             // this cycle's partial products
   logic [3:0]      mdig;            // digit (loop temporary)
+  logic [35:0]     mop;             // operand (loop temporary)
   always_comb begin : proc_mpp
     mpp  = '0;
     mdig = '0;
+    mop  = '0;
     for (int d = 1; d < MaxDims; d++) begin
-      mdig = mcrd_q.v[d][3:0];
+      mop  = mcrd_q.v[d];
+      mdig = mop[3:0];
       mpp.v[d] = (mdig[0] ? mstr_q.v[d]      : 64'd0) +
                  (mdig[1] ? mstr_q.v[d] << 1 : 64'd0) +
                  (mdig[2] ? mstr_q.v[d] << 2 : 64'd0);
@@ -477,6 +560,7 @@ module tma_cmd_ctrl #(
     mcrd_d   = mcrd_q;
     c_fill   = 1'b0;
     idx      = '0;
+    mop_sh   = '0;
     cmd_ready_o = 1'b0;
     job_valid_o = 1'b0;
 
@@ -537,7 +621,7 @@ module tma_cmd_ctrl #(
           macc_d.v[d] = '0;
           malo_d.v[d] = '0;
           mstr_d.v[d] = 64'(w_stride[d]);
-          mcrd_d.v[d] = 36'(w_coord[d]);
+          mcrd_d.v[d] = 36'(w_aop[d]);
         end
         if (desc_err != tma_pkg::ErrNone) begin
           err_d   = desc_err;
@@ -557,17 +641,19 @@ module tma_cmd_ctrl #(
           if (mpass_q) malo_d.v[d] = malo_q.v[d] + mpp.v[d];
           else macc_d.v[d] = macc_q.v[d] + mpp.v[d];
           mstr_d.v[d] = mstr_q.v[d] << 4;
-          mcrd_d.v[d] = {{4{mcrd_q.v[d][35]}}, mcrd_q.v[d][35:4]};
+          mop_sh      = mcrd_q.v[d];
+          mcrd_d.v[d] = {{4{mop_sh[35]}}, mop_sh[35:4]};
         end
         mbit_d = mbit_q + 1'b1;
         if (mbit_q == 4'd8) begin
-          if (i2c && !mpass_q) begin
-            // Second pass: the restart positions (lower corners) of the spatial dims.
+          if (two_pass && !mpass_q) begin
+            // Second pass: the restart positions (lower corners) of the spatial dims, and
+            // the fixed dim of an interleaved map.
             mpass_d = 1'b1;
             mbit_d  = '0;
             for (int d = 1; d < MaxDims; d++) begin
-              mstr_d.v[d] = 64'(w_stride[d]);
-              mcrd_d.v[d] = 36'(w_lo[d]);
+              mstr_d.v[d] = 64'(w_bstr[d]);
+              mcrd_d.v[d] = 36'(w_bop[d]);
             end
           end else begin
             state_d = StEmit;
@@ -657,7 +743,7 @@ module tma_cmd_ctrl #(
 
   logic unused_bits;
   assign unused_bits = ^{f_dim_m1[0], f_es_m1[0], macc_q.v[0], malo_q.v[0], mstr_q.v[0],
-                         mcrd_q.v[0], cmd_q.redop, mpp.v[0]};
+                         mcrd_q.v[0], cmd_q.redop, mpp.v[0], mop_sh[3:0], mop[35:4]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

@@ -13,7 +13,8 @@
 // engine has no write path), arches other than sm_90, a map the host encoder refuses, and
 // CTA numbers at or above the case's cluster size (tma_sim_top is built for 16 CTAs and has
 // no cluster-size input, so the F6 check is the launcher's). An "unsupported" error from the
-// RTL itself also skips (ReplayCase's rule).
+// RTL itself also skips (ReplayCase's rule). In a TMA_COVERAGE=ON build the RTL's coverage
+// goes to the file named by $TMA_COV_DAT when the engine is destroyed.
 #ifndef TMA_TB_GOLDEN_RTL_ENGINE_H_
 #define TMA_TB_GOLDEN_RTL_ENGINE_H_
 
@@ -34,8 +35,9 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   std::string Name() const override { return "rtl"; }
   tma::model::CaseOutcome Run(const tma::model::GoldenCase& c, tma::model::GlobalMemoryIf& global,
                               tma::model::SharedMemoryIf& smem) override;
-  // Cycles simulated so far (all cases) and a note on the last case ("" or why it failed
-  // at the pins: a hang, a write outside the window, an extra completion).
+  // Cycles simulated so far (all cases) and a note on the last case: "" or a pin-level rule
+  // it broke (a hang, a write outside the window, two error completions, an SVA failure).
+  // The replay counts a case with a note as FAIL whatever its outcome (tma-rtl does).
   uint64_t cycles() const;
   const std::string& last_note() const { return note_; }
   // Cycles a case may take before it counts as a hang.

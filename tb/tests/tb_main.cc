@@ -27,6 +27,9 @@
 #if VM_TRACE
 #include <verilated_fst_sc.h>
 #endif
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
 #endif
 
 namespace {
@@ -160,6 +163,12 @@ int sc_main(int argc, char** argv) {
   if (tfp) {
     tfp->close();
     std::cout << "tma-tb: waves in " << waves << "\n";
+  }
+#endif
+#if defined(TMA_TB_HAVE_RTL) && VM_COVERAGE
+  // TMA_COVERAGE=ON build: the RTL's coverage for tools/regress --coverage.
+  if (const char* f = std::getenv("TMA_COV_DAT"); f != nullptr && rtl) {
+    Verilated::threadContextp()->coveragep()->write(f);
   }
 #endif
   uint64_t cycles = Cycle();

@@ -26,7 +26,27 @@ if(TMA_TB_HAVE_RTL)
   tma_tb_run(rtl/random --dut=rtl --test=random --seed=3 --count=150)
   tma_tb_run(rtl/stress --dut=rtl --test=stress --seed=4 --count=100)
   tma_tb_run(rtl/errors --dut=rtl --test=errors --seed=5 --count=60)
-  # Finding of the bench (reported to the lead): for maps the model calls invalid_descriptor
-  # or misaligned, the RTL answers invalid_instruction. Enable once the RTL agrees.
-  set_tests_properties(tb/rtl/errors PROPERTIES DISABLED TRUE)
+  # RTL finding 1 (/work/brief/RTL_FINDINGS.md): a load ending in bus_error has written its
+  # fill beats. Expected to fail until the RTL is fixed; enable then.
+  tma_tb_run(rtl/finding_buserr_fill --dut=rtl --test=directed --directed=rtl_buserr_fill)
+  set_tests_properties(tb/rtl/finding_buserr_fill PROPERTIES DISABLED TRUE)
+endif()
+
+# Golden cases through the RTL (tma-rtl, the Verilated tma_sim_top without SystemC): the hand
+# vectors and the load files of the silicon set, in full (all of them take ~3 s on one core).
+# Stores and reductions are SKIPPED (listed), never passed.
+if(TARGET tma-rtl)
+  file(GLOB _hand ${CMAKE_SOURCE_DIR}/tests/vectors/hand/*.jsonl)
+  add_test(NAME tb/golden/hand COMMAND tma-rtl run ${_hand})
+  set_tests_properties(tb/golden/hand PROPERTIES LABELS tb TIMEOUT 120)
+  foreach(f tile multicast im2col faults prefetch)
+    add_test(NAME tb/golden/silicon_${f}
+             COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/silicon/${f}.jsonl.gz)
+    set_tests_properties(tb/golden/silicon_${f} PROPERTIES LABELS tb TIMEOUT 300)
+  endforeach()
+  # RTL findings 2-4 (/work/brief/RTL_FINDINGS.md: tf32 rounding, im2col + interleave refused,
+  # im2col with element strides): these fail until the RTL is fixed; enable then.
+  set_tests_properties(tb/golden/silicon_tile tb/golden/silicon_multicast
+                       tb/golden/silicon_im2col tb/golden/silicon_faults
+                       tb/golden/silicon_prefetch PROPERTIES DISABLED TRUE)
 endif()

@@ -95,6 +95,8 @@ std::string DescribeCommand(const Command& c) {
     s += "  d" + std::to_string(d) + " dim " + std::to_string(m.dims[u]) + " box " +
          std::to_string(m.box[u]) + " es " + std::to_string(m.element_strides[u]) + " c " +
          std::to_string(c.ins.coords[u]);
+    if (d >= 1)
+      s += " stride " + std::to_string(m.strides[u - 1]);
     if (d >= 1 && d <= 3)
       s += " lo " + std::to_string(m.lower[u - 1]) + " up " + std::to_string(m.upper[u - 1]);
     if (d < 3 && u < c.ins.im2col_info.size())
@@ -113,8 +115,11 @@ class CommandGen {
   bool Chance(int percent) { return Rand(0, 99) < percent; }
 
   void SetIm2colPercent(int p) { im2col_percent_ = p; }
+  void SetInterleavePercent(int p) { interleave_percent_ = p; }
 
   Command Make(uint64_t tensor_base, uint64_t tensor_span) {
+    if (Chance(interleave_percent_))
+      return MakeInterleaved(tensor_base, tensor_span, Chance(im2col_percent_));
     if (Chance(im2col_percent_))
       return MakeIm2col(tensor_base, tensor_span);
     Command c;
@@ -165,9 +170,14 @@ class CommandGen {
     const int step0 = 16 / e;
     const int b0 = static_cast<int>(m.box[0]);
     const int d0 = static_cast<int>(m.dims[0]);
-    ins.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    // Half of the boxes start in bounds (most of their bytes are read), half anywhere.
+    const bool inside = Chance(50);
+    ins.coords.push_back(inside ? step0 * Rand(0, std::max(0, d0 - b0) / step0)
+                                : step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
     for (int d = 1; d < m.rank; ++d) {
-      ins.coords.push_back(Rand(-static_cast<int>(m.box[d]) - 1, static_cast<int>(m.dims[d]) + 1));
+      const int b = static_cast<int>(m.box[d]);
+      const int dim = static_cast<int>(m.dims[d]);
+      ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
     }
     ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
     ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
@@ -231,7 +241,9 @@ class CommandGen {
     const int step0 = 16 / e;
     const int b0 = static_cast<int>(m.channels_per_pixel);
     const int d0 = static_cast<int>(m.dims[0]);
-    ins.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    const bool inside = Chance(50);
+    ins.coords.push_back(inside ? step0 * Rand(0, std::max(0, d0 - b0) / step0)
+                                : step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
     // Start pixel inside the bounding box [lower, dim - 1 + upper] of every spatial dim (F4).
     for (int k = 0; k < m.rank - 2; ++k) {
       const int lo = m.lower[static_cast<size_t>(k)];
@@ -239,13 +251,102 @@ class CommandGen {
                      m.upper[static_cast<size_t>(k)];
       ins.coords.push_back(Chance(15) ? (Chance(50) ? lo : hi) : Rand(std::max(lo, hi - 12), hi));
     }
-    ins.coords.push_back(Rand(-1, static_cast<int>(m.dims[static_cast<size_t>(m.rank - 1)])));
+    ins.coords.push_back(
+        inside ? 0 : Rand(-1, static_cast<int>(m.dims[static_cast<size_t>(m.rank - 1)])));
     if (Chance(70)) {
       const int max_off = m.rank == 3 ? 65535 : (m.rank == 4 ? 255 : 31);
       for (int k = 0; k < m.rank - 2; ++k) {
         ins.im2col_info.push_back(
             static_cast<uint16_t>(Chance(10) ? Rand(0, max_off) : Rand(0, 3)));
       }
+    }
+    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
+    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
+    ins.issuer_cta = Rand(0, kNumCtas - 1);
+    ins.dst_cta = Rand(0, kNumCtas - 1);
+    if (Chance(25)) {
+      ins.multicast = true;
+      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
+    }
+    return c;
+  }
+
+  // A random legal interleaved (16B / 32B) load, tile or im2col (silicon D5 / D8): dim 0
+  // counts chunks of C bytes, every smem row is C bytes per chunk, unpadded.
+  Command MakeInterleaved(uint64_t tensor_base, uint64_t tensor_span, bool im2col) {
+    Command c;
+    TensorMap& m = c.map;
+    for (;;) {
+      m = TensorMap{};
+      m.mode = im2col ? model::MapMode::kIm2col : model::MapMode::kTiled;
+      m.rank = Rand(3, 5);
+      m.dtype = kTypes[Rand(0, 12)];
+      m.interleave = Chance(50) ? model::Interleave::k16B : model::Interleave::k32B;
+      const uint64_t chunk = m.interleave == model::Interleave::k32B ? 32 : 16;
+      const int e = model::ElementBytes(m.dtype);
+      m.swizzle = Chance(50) ? model::Swizzle::kNone : static_cast<model::Swizzle>(Rand(1, 3));
+      const int small = m.rank >= 4 ? 3 : 5;
+      m.dims[0] = static_cast<uint64_t>(Rand(1, 24));
+      uint64_t stride = m.dims[0] * chunk + chunk * static_cast<uint64_t>(Rand(0, 2));
+      for (int d = 1; d < m.rank; ++d) {
+        m.dims[d] = static_cast<uint64_t>(Rand(1, small + 2));
+        m.strides[d - 1] = stride;
+        stride = stride * m.dims[d] + chunk * static_cast<uint64_t>(Rand(0, 1));
+      }
+      for (int d = 0; d < m.rank; ++d)
+        m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+      uint64_t smem = 0;
+      if (im2col) {
+        m.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, 8) / e);
+        const int lim = m.rank == 3 ? 32768 : (m.rank == 4 ? 128 : 16);
+        for (int k = 0; k < m.rank - 2; ++k) {
+          m.lower[static_cast<size_t>(k)] = Chance(10) ? -lim : Rand(-3, 2);
+          m.upper[static_cast<size_t>(k)] = Rand(-3, 3);
+        }
+        m.pixels_per_column = static_cast<uint32_t>(Rand(1, 200));
+        smem = m.pixels_per_column * chunk;
+      } else {
+        m.box[0] = static_cast<uint32_t>(16 * Rand(1, 16) / e);
+        if (m.box[0] > 256)
+          continue;
+        uint64_t rows = 1;
+        for (int d = 1; d < m.rank; ++d) {
+          m.box[d] = static_cast<uint32_t>(Rand(1, small));
+          if (d != m.rank - 2)
+            rows *= (m.box[d] + m.element_strides[d] - 1) / m.element_strides[d];
+        }
+        smem = rows * ((m.box[0] + m.element_strides[0] - 1) / m.element_strides[0]) * chunk;
+      }
+      if (stride > tensor_span || smem + 1024 > kWindowBytes)
+        continue;
+      m.global_address = tensor_base + chunk * static_cast<uint64_t>(Rand(0, 8));
+      m.oob_fill =
+          (model::IsFloat(m.dtype) && Chance(50)) ? model::OobFill::kNan : model::OobFill::kZero;
+      if (!model::ValidateTensorMap(m).ok())
+        continue;
+      break;
+    }
+    TensorInstr& ins = c.ins;
+    ins.op = model::Op::kLoad;
+    ins.mode = im2col ? model::LoadMode::kIm2col : model::LoadMode::kTile;
+    ins.dim = m.rank;
+    const bool inside = Chance(50);
+    for (int d = 0; d < m.rank; ++d) {
+      const size_t u = static_cast<size_t>(d);
+      const int dim = static_cast<int>(m.dims[u]);
+      if (im2col && d < m.rank - 2) {
+        // Spatial dims 0 .. r-3: start inside the bounding box (F4).
+        const int lo = m.lower[u];
+        const int hi = dim - 1 + m.upper[u];
+        ins.coords.push_back(Rand(std::max(lo, hi - 12), hi));
+      } else {
+        const int b = im2col ? 1 : static_cast<int>(m.box[u]);
+        ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
+      }
+    }
+    if (im2col && Chance(70)) {
+      for (int k = 0; k < m.rank - 2; ++k)
+        ins.im2col_info.push_back(static_cast<uint16_t>(Rand(0, 3)));
     }
     ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
     ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
@@ -323,6 +424,7 @@ class CommandGen {
                                      DType::kTF32Ftz};
   std::mt19937 rng_;
   int im2col_percent_ = 0;
+  int interleave_percent_ = 0;
 };
 
 // ---- The bench ----
@@ -511,9 +613,11 @@ class EngineBench {
 
 // Builds `n` commands, runs them on the RTL and the model, compares everything.
 template <class Model, int kDataBytes>
-void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0) {
+void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
+               int interleave_percent = 0) {
   CommandGen gen(seed);
   gen.SetIm2colPercent(im2col_percent);
+  gen.SetInterleavePercent(interleave_percent);
   EngineBench<Model, kDataBytes> bench(seed);
   bench.SetStress(ready_percent);
   constexpr uint64_t kTensorBase = 0x40000;
@@ -549,12 +653,24 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
   }
 
   const auto cpls = bench.Run(cmds, 4000000);
-  if (std::getenv("TMA_E2E_DUMP") && !cmds.empty())  // debugging: the last command
-    std::printf("%s\n", DescribeCommand(cmds.back()).c_str());
+  if (std::getenv("TMA_E2E_DUMP") && !cmds.empty()) {  // debugging: the last command
+    const Command& c = cmds.back();
+    std::printf("%s\n", DescribeCommand(c).c_str());
+    const model::TraversalPlan p = model::PlanTraversal(c.map, c.ins);
+    model::ForEachRow(c.map, c.ins, p, [&](const model::RowVisit& v) {
+      if (!v.row_oob)
+        std::printf("row %llu base 0x%llx x0 %lld smem %u\n",
+                    static_cast<unsigned long long>(v.index),
+                    static_cast<unsigned long long>(v.row_base), static_cast<long long>(v.x0),
+                    v.smem_offset);
+    });
+  }
 
   // The model executes the same commands in order.
   model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
   int loads_ok = 0;
+  int kinds[4] = {0, 0, 0, 0};
+  uint64_t bytes_read = 0;
   for (const Command& c : cmds) {
     std::vector<Cpl> want;
     model::ExecResult r;
@@ -570,6 +686,10 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
       want.push_back(Cpl{2, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
     } else {
       ++loads_ok;
+      const bool i2c = c.ins.mode == model::LoadMode::kIm2col;
+      const bool il = c.map.interleave != model::Interleave::kNone;
+      ++kinds[(i2c ? 1 : 0) + (il ? 2 : 0)];
+      bytes_read += r.global_bytes_read;
       for (const model::CompleteTx& t : r.complete_tx)
         want.push_back(Cpl{0, t.cta, t.mbar_addr, t.bytes, 0});
     }
@@ -589,6 +709,11 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
                       << model::ToString(c.map.dtype);
   }
   EXPECT_GT(loads_ok, n / 3) << "too few legal loads to mean anything";
+  std::printf(
+      "seed %u: %d commands, %d loads ok (tile %d, im2col %d, interleaved tile %d, "
+      "interleaved im2col %d), %llu in-bounds bytes read\n",
+      seed, n, loads_ok, kinds[0], kinds[1], kinds[2], kinds[3],
+      static_cast<unsigned long long>(bytes_read));
   for (int cta = 0; cta < kNumCtas; ++cta) {
     const auto& got = bench.Window(cta);
     const auto& want = ref.Window(cta);
@@ -596,6 +721,10 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
     for (size_t i = 0; i < want.size(); ++i) {
       if (got[i] != want[i] && bad++ == 0)
         first = i;
+    }
+    if (bad && std::getenv("TMA_E2E_DUMP")) {  // debugging: the 64 bytes from the first
+      for (size_t i = first & ~size_t{15}; i < (first & ~size_t{15}) + 64 && i < want.size(); ++i)
+        std::printf("%05zx got %02x want %02x\n", i, got[i], want[i]);
     }
     EXPECT_EQ(bad, 0u) << "CTA " << cta << ": " << bad << " bytes differ, first at 0x" << std::hex
                        << first << " got " << int(got[first]) << " want " << int(want[first]);
@@ -622,9 +751,19 @@ TEST(EngineE2E, RandomIm2colLoadsDb64) {
     RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 100);
 }
 
+TEST(EngineE2E, RandomInterleavedLoadsDb16) {
+  for (uint32_t seed = 81; seed <= 84; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 0, 70, 50, 100);
+}
+
+TEST(EngineE2E, RandomInterleavedLoadsDb64) {
+  for (uint32_t seed = 91; seed <= 93; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 50, 100);
+}
+
 TEST(EngineE2E, MixedFaultsDb16) {
   for (uint32_t seed = 71; seed <= 73; ++seed)
-    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 35, 60, 50);
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 35, 60, 50, 20);
 }
 
 TEST(EngineE2E, FaultsAndPrefetchDb16) {
