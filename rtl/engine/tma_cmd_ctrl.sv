@@ -467,7 +467,7 @@ module tma_cmd_ctrl #(
       // spatial dim 0); rows are not padded (D5, D8).
       job.gaddr     = f_addr + (i2c ? malo_q.v[f_rank_m1] :
                                       64'(c0) << ((f_il == 2'd2) ? 5 : 4)) +
-                      (i2c ? 64'd0 : malo_q.v[1]);
+                      (i2c ? 64'd0 : 64'd0);
       job.row_bytes = 12'(chunk);
       job.head      = '0;
       job.dend      = fixed_oob ? 12'd0 : 12'(chunk);
