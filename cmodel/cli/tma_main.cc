@@ -19,6 +19,8 @@
 
 #include "tma/golden.h"
 #include "tma/golden_replay.h"
+#include "tma/mbarrier.h"
+#include "tma/ptx.h"
 #include "tma/swizzle.h"
 #include "tma/tensor_copy.h"
 #include "tma/traversal.h"
@@ -261,12 +263,23 @@ struct ExecArgs {
   int64_t global_offset = 0;
   std::string global_fill = "splitmix64:1";
   std::string smem_fill = "const:165";
-  int ctas = 1;
+  int ctas = 0;  // 0: 1, or with --ptx just enough for the CTAs the instruction names
   int issuer = 0;
   int64_t mask = -1;
   int dst_cta = -1;
   bool log_effects = false;
   bool element_clip = false;
+  // --ptx: the instruction as PTX text, its register values and the cluster address map.
+  std::string ptx;
+  std::vector<std::string> set;
+  int64_t window = 0;
+  int64_t expect_tx = -1;
+  // Filled from the PTX instruction (not options).
+  std::string ptx_arch_note;
+  int cta_group = 0;
+  int mbar_cta = -1;
+  int64_t mbar = -1;
+  bool smem_cta = false;
 };
 
 bool ParseFillSpec(const std::string& s, GoldenFill* f) {
@@ -313,6 +326,50 @@ std::string Coords(const std::array<int64_t, kMaxRank>& a, int n) {
   return s + ")";
 }
 
+// The mbarriers the complete-tx events land on: each is initialised with count 1 and armed
+// with arrive.expect_tx(N), N = --expect-tx, or by default the bytes the events send it (what a
+// kernel that knows the box would arm it with); then the events are applied and the state shown.
+void ShowMbarriers(const std::vector<CompleteTx>& events, int ctas, int64_t expect_tx) {
+  if (events.empty()) {
+    return;
+  }
+  std::map<std::pair<int, uint32_t>, int64_t> sent;
+  for (const CompleteTx& t : events) {
+    sent[{t.cta, t.mbar_addr}] += t.bytes;
+  }
+  ClusterMbarriers bars(ctas);
+  for (const auto& [where, bytes] : sent) {
+    MbarStatus st = bars.Init(where.first, where.second, 1);
+    if (st.ok()) {
+      st = bars.Find(where.first, where.second)
+               ->ArriveExpectTx(expect_tx >= 0 ? expect_tx : bytes)
+               .status;
+    }
+    if (!st.ok()) {
+      std::printf("mbarrier CTA %d +%u: %s\n", where.first, where.second, st.ToString().c_str());
+      return;
+    }
+  }
+  MbarStatus st = bars.ApplyAll(events);
+  if (!st.ok()) {
+    std::printf("mbarrier: applying the complete-tx events failed: %s\n", st.ToString().c_str());
+  }
+  for (const auto& [where, bytes] : sent) {
+    const Mbarrier* b = bars.Find(where.first, where.second);
+    std::printf(
+        "mbarrier CTA %d +%u: init(1), arrive.expect_tx(%lld), complete-tx %lld bytes -> "
+        "phase %llu (%s), pending %lld/%lld, tx-count %lld\n",
+        where.first, where.second, static_cast<long long>(expect_tx >= 0 ? expect_tx : bytes),
+        static_cast<long long>(bytes), static_cast<unsigned long long>(b->phase()),
+        b->phase() > 0 ? "phase 0 completed" : "phase 0 not completed",
+        static_cast<long long>(b->pending()), static_cast<long long>(b->expected()),
+        static_cast<long long>(b->tx_count()));
+  }
+  for (const std::string& d : bars.DiagnoseAll()) {
+    std::printf("mbarrier stuck: %s\n", d.c_str());
+  }
+}
+
 int CmdExec(const ExecArgs& a) {
   // The map: a JSON file holding the golden `tensor` object, or an object with a "tensor" key
   // (a golden case works). Optional "global_offset" / "global_bytes" place the buffer.
@@ -344,7 +401,7 @@ int CmdExec(const ExecArgs& a) {
   cj["smem"] = {{"bytes", 0}, {"dst", a.dst}, {"fill", "const"}, {"value", 0}};
   cj["expect"] = nlohmann::json::object();
   cj["arch"] = a.arch;
-  if (a.ctas > 1 || a.mask >= 0) {
+  if (a.ctas > 1 || a.mask >= 0) {  // (ctas 0 = "auto" = 1 without --ptx)
     cj["cluster"] = {{"ctas", a.ctas}, {"issuer", a.issuer}};
     if (a.mask >= 0) {
       cj["cluster"]["cta_mask"] = a.mask;
@@ -352,6 +409,26 @@ int CmdExec(const ExecArgs& a) {
   }
   if (a.dst_cta >= 0) {
     cj["dst_cta"] = a.dst_cta;
+  }
+  if (a.cta_group != 0 || a.mbar_cta >= 0) {
+    if (!cj.contains("cluster")) {
+      cj["cluster"] = {{"ctas", a.ctas}, {"issuer", a.issuer}};
+    }
+    if (a.cta_group != 0) {
+      cj["cluster"]["cta_group"] = a.cta_group;
+    }
+    if (a.mbar_cta >= 0) {
+      cj["cluster"]["mbar_cta"] = a.mbar_cta;
+    }
+  }
+  if (a.mbar >= 0) {
+    cj["mbar"] = a.mbar;
+  }
+  if (a.smem_cta) {
+    cj["smem_space"] = "cta";
+  }
+  if (!a.ptx.empty()) {
+    cj["ptx"] = a.ptx;
   }
   if (a.element_clip) {
     cj["store_clip"] = "element";
@@ -384,7 +461,8 @@ int CmdExec(const ExecArgs& a) {
   c.global.bytes = a.global_bytes >= 0 ? static_cast<uint64_t>(a.global_bytes)
                                        : ((gbytes + c.global.offset + 255) & ~255ull);
   uint64_t footprint = plan.ok ? plan.num_rows * plan.row_pitch : 0;
-  c.smem->bytes = a.smem_bytes >= 0
+  c.smem->bytes = a.window > 0 ? static_cast<uint32_t>(a.window)
+                  : a.smem_bytes >= 0
                       ? static_cast<uint32_t>(a.smem_bytes)
                       : static_cast<uint32_t>(std::max<uint64_t>(
                             128, (static_cast<uint64_t>(a.dst) + footprint + 127) & ~127ull));
@@ -423,6 +501,7 @@ int CmdExec(const ExecArgs& a) {
   for (const CompleteTx& t : out.complete_tx) {
     std::printf("complete_tx: CTA %d mbarrier +%u: %u bytes\n", t.cta, t.mbar_addr, t.bytes);
   }
+  ShowMbarriers(out.complete_tx, c.NumCtas(), a.expect_tx);
   if (c.op == Op::kLoad) {
     for (int cta : DestinationCtas(c)) {
       std::printf("-- shared window of CTA %d, bytes %u..%llu --\n", cta, c.smem->dst,
@@ -468,6 +547,253 @@ int CmdExec(const ExecArgs& a) {
   return 0;
 }
 
+// ---- tma exec --ptx
+// ----------------------------------------------------------------------------
+// --set NAME=VALUE[,NAME=VALUE...]: decimal, 0x hex or negative values.
+bool ParseSets(const std::vector<std::string>& sets, std::map<std::string, int64_t>* out,
+               std::string* err) {
+  for (const std::string& kv : sets) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      *err = "--set wants NAME=VALUE (got \"" + kv + "\")";
+      return false;
+    }
+    try {
+      size_t used = 0;
+      const std::string v = kv.substr(eq + 1);
+      const int64_t value = std::stoll(v, &used, 0);
+      if (used != v.size()) {
+        throw std::invalid_argument(v);
+      }
+      // PTX registers are spelled with '%'; "r2=8" binds both r2 and %r2.
+      const std::string name = kv.substr(0, eq);
+      (*out)[name] = value;
+      if (name[0] != '%') {
+        (*out)["%" + name] = value;
+      }
+    } catch (...) {
+      *err = "--set " + kv + ": the value is not an integer";
+      return false;
+    }
+  }
+  return true;
+}
+
+int HighestBit(uint32_t mask) {
+  int h = -1;
+  for (int i = 0; i < 32; ++i) {
+    if ((mask >> i) & 1u) {
+      h = i;
+    }
+  }
+  return h;
+}
+
+uint32_t RoundUp(uint64_t v, uint64_t a) {
+  return static_cast<uint32_t>((v + a - 1) / a * a);
+}
+
+// The non-tensor forms: cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.prefetch. Global
+// addresses are absolute; the buffer is --global-bytes (default 64 KiB) at kGoldenGlobalBase.
+int CmdExecBulk(const ExecArgs& a, const PtxInstr& pi, const PtxBindings& b, Target target) {
+  GoldenFill gf, sf;
+  if (!ParseFillSpec(a.global_fill, &gf) || !ParseFillSpec(a.smem_fill, &sf)) {
+    std::cerr << "tma exec: a fill is KIND:N with KIND splitmix64, values or const\n";
+    return 2;
+  }
+  const uint64_t gbytes = a.global_bytes >= 0 ? static_cast<uint64_t>(a.global_bytes) : 65536;
+  // What the instruction touches, for sizing the cluster and the windows.
+  int need_ctas = std::max(1, b.issuer_cta + 1);
+  uint64_t need_window = 1024;
+  std::vector<int> dst_ctas;  // shared destinations
+  bool global_dst = false;
+  uint64_t dst = 0;
+  uint32_t size = 0;
+  BulkCopyInstr copy;
+  BulkReduceInstr red;
+  BulkPrefetchInstr pre;
+  Status st;
+  if (pi.opcode == PtxOpcode::kBulk) {
+    BulkCopyConversion cv = ToBulkCopyInstr(pi, b, target);
+    st = cv.status;
+    copy = cv.instr;
+    size = copy.size;
+    dst = copy.dst;
+    global_dst = copy.dir == BulkDir::kSharedCtaToGlobal;
+    if (copy.multicast) {
+      for (int i = 0; i < kMaxCtas; ++i) {
+        if ((copy.cta_mask >> i) & 1u) {
+          dst_ctas.push_back(i);
+        }
+      }
+    } else if (!global_dst) {
+      dst_ctas.push_back(copy.dst_cta >= 0 ? copy.dst_cta : copy.issuer_cta);
+    }
+    if (copy.dir != BulkDir::kGlobalToSharedCta && copy.dir != BulkDir::kGlobalToSharedCluster) {
+      need_window = std::max<uint64_t>(need_window, copy.src + copy.size);
+    }
+    if (!global_dst) {
+      need_window = std::max<uint64_t>(need_window, copy.dst + copy.size);
+      need_window = std::max<uint64_t>(need_window, copy.mbar_addr + 8ull);
+    }
+  } else if (pi.opcode == PtxOpcode::kReduceBulk) {
+    BulkReduceConversion cv = ToBulkReduceInstr(pi, b, target);
+    st = cv.status;
+    red = cv.instr;
+    size = red.size;
+    dst = red.dst;
+    global_dst = red.dir == BulkDir::kSharedCtaToGlobal;
+    if (!global_dst) {
+      dst_ctas.push_back(red.dst_cta >= 0 ? red.dst_cta : red.issuer_cta);
+      need_window = std::max<uint64_t>(need_window, red.dst + red.size);
+      need_window = std::max<uint64_t>(need_window, red.mbar_addr + 8ull);
+    }
+    need_window = std::max<uint64_t>(need_window, red.src + red.size);
+  } else {
+    BulkPrefetchConversion cv = ToBulkPrefetchInstr(pi, b, target);
+    st = cv.status;
+    pre = cv.instr;
+  }
+  if (!st.ok()) {
+    std::printf("result: %s\n", st.ToString().c_str());
+    return 1;
+  }
+  for (int c : dst_ctas) {
+    need_ctas = std::max(need_ctas, c + 1);
+  }
+  const int ctas = a.ctas > 0 ? a.ctas : need_ctas;
+  const uint32_t window = a.window > 0        ? static_cast<uint32_t>(a.window)
+                          : a.smem_bytes >= 0 ? static_cast<uint32_t>(a.smem_bytes)
+                                              : RoundUp(need_window, 128);
+  std::vector<uint8_t> g0, s0;
+  std::string err;
+  if (!GenerateFill(gf, DType::kU8, gbytes, &g0, &err) ||
+      !GenerateFill(sf, DType::kU8, window, &s0, &err)) {
+    std::cerr << "tma exec: " << err << " (the bulk forms fill bytes: splitmix64 or const)\n";
+    return 2;
+  }
+  FlatGlobalMemory global(kGoldenGlobalBase, g0);
+  FlatSharedMemory smem(ctas, s0);
+  std::printf(
+      "memory: global buffer %llu B at 0x%llx; shared window %u B x %d CTA(s), issuer CTA %d\n",
+      static_cast<unsigned long long>(gbytes), static_cast<unsigned long long>(kGoldenGlobalBase),
+      window, ctas, b.issuer_cta);
+  BulkResult r = pi.opcode == PtxOpcode::kBulk         ? ExecuteBulkCopy(copy, global, smem)
+                 : pi.opcode == PtxOpcode::kReduceBulk ? ExecuteBulkReduce(red, global, smem)
+                                                       : ExecuteBulkPrefetch(pre);
+  if (!r.status.ok()) {
+    std::printf("result: %s\n", r.status.ToString().c_str());
+    return 1;
+  }
+  std::printf("result: ok%s\n", pi.opcode == PtxOpcode::kPrefetch
+                                    ? " (a hint: nothing moves, nothing is signalled)"
+                                : r.bulk_group ? " (completion: the issuer's bulk async-group)"
+                                               : "");
+  for (const CompleteTx& t : r.complete_tx) {
+    std::printf("complete_tx: CTA %d mbarrier +%u: %u bytes\n", t.cta, t.mbar_addr, t.bytes);
+  }
+  ShowMbarriers(r.complete_tx, ctas, a.expect_tx);
+  for (int c : dst_ctas) {
+    std::printf("-- shared window of CTA %d, bytes %llu..%llu --\n", c,
+                static_cast<unsigned long long>(dst), static_cast<unsigned long long>(dst + size));
+    HexDump(smem.window(c), dst, dst + size, "smem");
+  }
+  if (global_dst) {
+    std::printf("-- global bytes that changed (buffer offsets) --\n");
+    const std::vector<uint8_t>& g = global.bytes();
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (g[i] != g0[i]) {
+        size_t k = i;
+        while (k < g.size() && g[k] != g0[k]) {
+          ++k;
+        }
+        std::printf("global +%zu: %s\n", i, ToHex(g.data() + i, k - i).c_str());
+        i = k;
+      }
+    }
+  }
+  return 0;
+}
+
+// Parse -> Check(target of --arch) -> convert with the --set values -> execute on the model.
+int CmdExecPtx(ExecArgs a) {
+  const std::optional<Arch> arch = ParseArch(a.arch);
+  if (!arch) {
+    std::cerr << "tma exec: unknown --arch \"" << a.arch << "\"\n";
+    return 2;
+  }
+  const Target target = *arch == Arch::kSm90 ? Target::kSm90a : Target::kSm100a;
+  PtxBindings b;
+  std::string err;
+  if (!ParseSets(a.set, &b.values, &err)) {
+    std::cerr << "tma exec: " << err << "\n";
+    return 2;
+  }
+  b.issuer_cta = a.issuer;
+  b.cluster_window_bytes = static_cast<uint32_t>(std::max<int64_t>(a.window, 0));
+  PtxParseResult p = Parse(a.ptx);
+  if (!p.ok()) {
+    std::printf("ptx: %s\n", p.status.ToString().c_str());
+    return 1;
+  }
+  std::printf("ptx: %s\n", Print(p.instr).c_str());
+  const Status legal = Check(p.instr, target);
+  std::printf("check (%s): %s\n", ToString(target),
+              legal.ok() ? "legal" : legal.ToString().c_str());
+  if (!legal.ok()) {
+    return 1;
+  }
+  switch (p.instr.opcode) {
+    case PtxOpcode::kBulkTensor:
+    case PtxOpcode::kReduceBulkTensor:
+    case PtxOpcode::kPrefetchTensor:
+      break;
+    case PtxOpcode::kBulk:
+    case PtxOpcode::kReduceBulk:
+    case PtxOpcode::kPrefetch:
+      return CmdExecBulk(a, p.instr, b, target);
+    default:
+      std::cerr << "tma exec: " << ToString(p.instr.opcode)
+                << " moves no data; tma exec runs the cp{.reduce}.async.bulk{.prefetch}{.tensor} "
+                   "forms\n";
+      return 2;
+  }
+  if (a.map_file.empty()) {
+    std::cerr << "tma exec: a tensor instruction needs --map (the tensor map as JSON)\n";
+    return 2;
+  }
+  TensorConversion tc = ToTensorInstr(p.instr, b, target);
+  if (!tc.status.ok()) {
+    std::printf("result: %s\n", tc.status.ToString().c_str());
+    return 1;
+  }
+  const TensorInstr& t = tc.instr;
+  a.op = ToString(t.op);
+  a.redop = ToString(t.redop);
+  a.mode = ToString(t.mode);
+  a.coords.assign(t.coords.begin(), t.coords.end());
+  a.im2col.assign(t.im2col_info.begin(), t.im2col_info.end());
+  a.dst = t.smem_addr;
+  a.mask = t.multicast ? t.cta_mask : -1;
+  a.dst_cta = t.op == Op::kLoad ? t.dst_cta : -1;
+  a.cta_group = t.cta_group;
+  a.mbar_cta = t.mbar_cta;
+  a.mbar = t.op == Op::kLoad ? static_cast<int64_t>(t.mbar_addr) : -1;
+  a.smem_cta = t.smem_space == SmemSpace::kSharedCta && t.op == Op::kLoad;
+  if (a.ctas <= 0) {  // just big enough for every CTA the instruction names
+    int need = std::max({1, a.issuer + 1, a.dst_cta + 1, a.mbar_cta + 1});
+    if (t.multicast) {
+      need = std::max(need, HighestBit(t.cta_mask) + 1);
+    }
+    if (t.cta_group == 2) {  // room for the peer of every destination
+      need = std::max(need, std::max(a.dst_cta, HighestBit(t.cta_mask)) / 2 * 2 + 2);
+      need = std::min(need, kMaxCtas);
+    }
+    a.ctas = need;
+  }
+  return CmdExec(a);
+}
+
 }  // namespace
 }  // namespace tma::model
 
@@ -482,6 +808,9 @@ int main(int argc, char** argv) {
       "  tma run tests/vectors/hand/*.jsonl          replay every hand-written case\n"
       "  tma run cases.jsonl.gz --filter '^tile2d-'  only the cases whose id matches\n"
       "  tma exec --map map.json --coords=-8,-3      one load; map.json holds a tensor object\n"
+      "  tma exec --ptx 'cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+      ".mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];' --map map.json "
+      "--set r2=8,r3=2,r1=0,r4=1024\n"
       "Case format: docs/golden-cases.md."};
   app.require_subcommand(1);
 
@@ -507,12 +836,24 @@ int main(int argc, char** argv) {
   exec_cmd
       ->add_option("--map", ex.map_file,
                    "JSON file: a golden-case `tensor` object (dtype, rank, dims, strides, box, "
-                   "...), or any object with a \"tensor\" key")
-      ->required()
+                   "...), or any object with a \"tensor\" key (tensor instructions)")
       ->check(CLI::ExistingFile);
   exec_cmd->add_option("--coords", ex.coords, "tensorCoords, innermost first, e.g. --coords=-8,-3")
-      ->required()
       ->delimiter(',');
+  exec_cmd->add_option("--ptx", ex.ptx,
+                       "The instruction as PTX text instead of --op/--mode/--coords/...: "
+                       "cp{.reduce}.async.bulk{.prefetch}.tensor (needs --map), cp.async.bulk, "
+                       "cp.reduce.async.bulk, cp.async.bulk.prefetch");
+  exec_cmd
+      ->add_option("--set", ex.set,
+                   "Register / symbol values for --ptx: NAME=VALUE,... (e.g. r2=8,r3=2,r1=0)")
+      ->delimiter(',');
+  exec_cmd->add_option("--window", ex.window,
+                       "--ptx: shared::cluster address A names CTA A/WINDOW at offset A%WINDOW "
+                       "(also the window size); without it shared addresses are issuer offsets");
+  exec_cmd->add_option("--expect-tx", ex.expect_tx,
+                       "Arm each signalled mbarrier with arrive.expect_tx(N) (default: the bytes "
+                       "it is sent)");
   exec_cmd->add_option("--im2col", ex.im2col, "im2colInfo offsets (im2col modes), e.g. 1,0")
       ->delimiter(',');
   exec_cmd->add_option("--op", ex.op, "load | store | reduce | prefetch")
@@ -531,7 +872,8 @@ int main(int argc, char** argv) {
   exec_cmd->add_option("--global-fill", ex.global_fill,
                        "splitmix64:SEED | const:BYTE | values:SEED (default splitmix64:1)");
   exec_cmd->add_option("--smem-fill", ex.smem_fill, "Initial shared memory (default const:165)");
-  exec_cmd->add_option("--ctas", ex.ctas, "Cluster size (default 1)");
+  exec_cmd->add_option("--ctas", ex.ctas,
+                       "Cluster size (default 1; with --ptx just enough for the CTAs it names)");
   exec_cmd->add_option("--issuer", ex.issuer, "Issuing CTA's %cluster_ctarank (default 0)");
   exec_cmd->add_option("--mask", ex.mask, "Multicast ctaMask (makes the load .multicast::cluster)");
   exec_cmd->add_option("--dst-cta", ex.dst_cta, "Destination CTA of a non-multicast load");
@@ -553,6 +895,13 @@ int main(int argc, char** argv) {
     return CmdRun(run);
   }
   if (exec_cmd->parsed()) {
+    if (!ex.ptx.empty()) {
+      return CmdExecPtx(ex);
+    }
+    if (ex.map_file.empty() || ex.coords.empty()) {
+      std::cerr << "tma exec: --map and --coords are required (or give the instruction as --ptx)\n";
+      return 2;
+    }
     return CmdExec(ex);
   }
   return 2;

@@ -364,6 +364,9 @@ void ParseCaseBody(const json& j, GoldenCase* c) {
     if (k.contains("cta_group")) {
       cl.cta_group = static_cast<int>(GetInt(k["cta_group"], "cluster.cta_group", 0, 2));
     }
+    if (k.contains("mbar_cta")) {
+      cl.mbar_cta = static_cast<int>(GetInt(k["mbar_cta"], "cluster.mbar_cta", 0, kMaxCtas - 1));
+    }
     c->cluster = cl;
   }
   const json& g = Req(j, "global", "");
@@ -543,6 +546,9 @@ json GoldenCaseToJson(const GoldenCase& c) {
     }
     if (c.cluster->cta_group) {
       k["cta_group"] = c.cluster->cta_group;
+    }
+    if (c.cluster->mbar_cta) {
+      k["mbar_cta"] = *c.cluster->mbar_cta;
     }
     j["cluster"] = k;
   }
@@ -878,6 +884,7 @@ TensorInstr CaseInstr(const GoldenCase& c) {
     in.cta_mask = *c.cluster->cta_mask;
   }
   in.cta_group = c.cluster ? c.cluster->cta_group : 0;
+  in.mbar_cta = c.op == Op::kLoad && c.cluster && c.cluster->mbar_cta ? *c.cluster->mbar_cta : -1;
   return in;
 }
 

@@ -307,12 +307,15 @@ ReplayResult ReplayCase(const GoldenCase& c, CaseEngine& engine) {
                  std::to_string(out.complete_tx.size()) + " complete-tx (expected none)");
     }
   } else if (!x.complete_tx_bytes.empty()) {
+    // cta_group::2 with the CTA holding mbar known: every CTA's barrier is compared with what
+    // the peer routing of §10 sends it. Without mbar_cta only the total is compared.
+    const bool routed = c.cluster && c.cluster->cta_group == 2 && c.cluster->mbar_cta;
     std::map<int, uint64_t> got;
     uint64_t total = 0;
     for (const CompleteTx& t : out.complete_tx) {
       got[t.cta] += t.bytes;
       total += t.bytes;
-      if (t.mbar_addr != mbar && (!c.cluster || c.cluster->cta_group != 2)) {
+      if (t.mbar_addr != mbar && (!c.cluster || c.cluster->cta_group != 2 || routed)) {
         check.Fail("complete_tx: signalled the mbarrier at offset " + std::to_string(t.mbar_addr) +
                    " of CTA " + std::to_string(t.cta) + " (expected offset " +
                    std::to_string(mbar) + ")");
@@ -326,7 +329,36 @@ ReplayResult ReplayCase(const GoldenCase& c, CaseEngine& engine) {
       }
       return x.complete_tx_bytes[0];
     };
-    if (c.cluster && c.cluster->cta_group == 2) {
+    if (routed) {
+      // Number form: each destination d's bytes go to the CTA of d's pair {2k, 2k+1} with
+      // mbar_cta's parity, written out here rather than taken from the model (RouteCompleteTx).
+      // Array form: the bytes each CTA's barrier receives, routing already applied.
+      std::map<int, uint64_t> want;
+      if (x.complete_tx_is_array) {
+        for (size_t i = 0; i < x.complete_tx_bytes.size(); ++i) {
+          want[static_cast<int>(i)] = x.complete_tx_bytes[i];
+        }
+      } else {
+        for (int d : dests) {
+          want[(d & ~1) | (*c.cluster->mbar_cta & 1)] += x.complete_tx_bytes[0];
+        }
+      }
+      for (int cta = 0; cta < std::max(ctas, 1); ++cta) {
+        const uint64_t w = want.count(cta) ? want[cta] : 0;
+        const uint64_t have = got.count(cta) ? got[cta] : 0;
+        if (w != have) {
+          check.Fail("complete_tx: CTA " + std::to_string(cta) + " expected " + std::to_string(w) +
+                     " bytes (cta_group::2, mbar in CTA " + std::to_string(*c.cluster->mbar_cta) +
+                     "), got " + std::to_string(have));
+        }
+      }
+      for (const auto& [cta, have] : got) {
+        if (cta < 0 || cta >= std::max(ctas, 1)) {
+          check.Fail("complete_tx: signalled CTA " + std::to_string(cta) +
+                     ", outside the cluster (" + std::to_string(have) + " bytes)");
+        }
+      }
+    } else if (c.cluster && c.cluster->cta_group == 2) {
       uint64_t want_total = 0;
       for (int d : dests) {
         want_total += want_for(d);

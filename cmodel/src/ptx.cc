@@ -1475,6 +1475,7 @@ TensorConversion ToTensorInstr(const PtxInstr& in, const PtxBindings& b, Target 
       return r;
     }
     r.mbar_cta = mbar_cta;
+    t.mbar_cta = mbar_cta;  // ExecuteTensor routes .cta_group::2 complete-tx by it
     if (!in.multicast && dst_cta >= 0 && mbar_cta >= 0) {
       const bool same = mbar_cta == dst_cta;
       if (in.cta_group == 2 ? !(same || mbar_cta == (dst_cta ^ 1)) : !same) {

@@ -7,6 +7,7 @@
 
 #include "tma/descriptor.h"
 #include "tma/element.h"
+#include "tma/mbarrier.h"
 #include "tma/reduce.h"
 #include "tma/swizzle.h"
 #include "tma/traversal.h"
@@ -68,6 +69,40 @@ std::vector<int> DestinationCtas(const TensorInstr& ins) {
     ctas.push_back(ins.issuer_cta);
   }
   return ctas;
+}
+
+// Where mbar may sit (seed 001 lines 107-113, 152-160; tensor-semantics.md §10): with
+// .shared::cta in the executing CTA; without multicast in the destination CTA, or with
+// .cta_group::2 also in its peer; and every routed complete-tx must land inside the cluster.
+Status CheckMbarCta(const TensorInstr& ins, int num_ctas) {
+  if (ins.mbar_cta < -1 || ins.mbar_cta >= num_ctas) {
+    return BadInstr("mbar", "the CTA holding mbar (" + Str(ins.mbar_cta) +
+                                ") is outside the cluster of " + Str(num_ctas));
+  }
+  if (ins.mbar_cta >= 0 && ins.smem_space == SmemSpace::kSharedCta &&
+      ins.mbar_cta != ins.issuer_cta) {
+    return BadInstr("mbar", "with .shared::cta the mbarrier must be in the executing CTA");
+  }
+  if (ins.mbar_cta >= 0 && !ins.multicast) {
+    const int dst = DestinationCtas(ins).front();
+    const bool same = ins.mbar_cta == dst;
+    if (ins.cta_group == 2 ? !(same || ins.mbar_cta == PeerCta(dst)) : !same) {
+      return BadInstr("mbar",
+                      "mbar is in CTA " + Str(ins.mbar_cta) + " but dstMem in CTA " + Str(dst) +
+                          (ins.cta_group == 2 ? ": .cta_group::2 allows that CTA or its peer"
+                                              : ": .cta_group::1 needs the same CTA"));
+    }
+  }
+  if (ins.cta_group == 2) {
+    for (int cta : DestinationCtas(ins)) {
+      const int to = RouteCompleteTx(cta, ins.mbar_cta >= 0 ? ins.mbar_cta : cta, 2);
+      if (to >= num_ctas) {
+        return BadInstr("mbar", "the complete-tx for CTA " + Str(cta) + " goes to its peer CTA " +
+                                    Str(to) + ", outside the cluster of " + Str(num_ctas));
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 // A contiguous piece of the shared-memory image: `len` bytes at physical window offset `phys`
@@ -270,9 +305,12 @@ ExecResult ExecuteLoad(const TensorMap& m, const TensorInstr& ins, const Travers
       Emit(o, Effect::Kind::kSmemWrite, cta, pc.phys, tile.data() + pc.src, pc.len);
     }
   }
+  // One complete-tx per destination CTA, to the mbarrier at the same offset in that CTA or,
+  // with .cta_group::2, in the CTA of its pair that has mbar's %cluster_ctarank parity (§10).
   for (int cta : ctas) {
-    res.complete_tx.push_back({cta, ins.mbar_addr, static_cast<uint32_t>(p.tx_bytes)});
-    Emit(o, Effect::Kind::kCompleteTx, cta, ins.mbar_addr, nullptr, 0,
+    const int to = RouteCompleteTx(cta, ins.mbar_cta >= 0 ? ins.mbar_cta : cta, ins.cta_group);
+    res.complete_tx.push_back({to, ins.mbar_addr, static_cast<uint32_t>(p.tx_bytes)});
+    Emit(o, Effect::Kind::kCompleteTx, to, ins.mbar_addr, nullptr, 0,
          static_cast<uint32_t>(p.tx_bytes));
   }
   return res;
@@ -508,6 +546,14 @@ Status CheckInstruction(const TensorMap& m, const TensorInstr& ins, Arch arch, i
         ins.dst_cta != ins.issuer_cta) {
       return BadInstr("dstMem", ".shared::cta destination must be the executing CTA");
     }
+  }
+  if (load) {
+    Status mb = CheckMbarCta(ins, num_ctas);
+    if (!mb.ok()) {
+      return mb;
+    }
+  } else if (ins.mbar_cta != -1) {
+    return BadInstr("mbar", "only loads have an mbarrier operand");
   }
   if (ins.op == Op::kStore && m.dtype == DType::kB4x16P64) {
     return BadInstr("dtype", ".global.shared::cta does not support .b4x16_p64 (PTX restriction)");

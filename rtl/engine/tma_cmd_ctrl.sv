@@ -45,7 +45,7 @@ module tma_cmd_ctrl #(
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   typedef enum logic [2:0] {
-    StIdle, StLookup, StFetch, StCheck, StMul, StEmit
+    StIdle, StFetch, StCheck, StMul, StEmit
   } state_e;
 
   state_e          state_d, state_q;
@@ -65,7 +65,7 @@ module tma_cmd_ctrl #(
   tma_pkg::dim36_t mcrd_d, mcrd_q;          // operand shifted right by 4 x mbit (arithmetic)
   logic [35:0]     mop_sh;                  // operand being shifted (loop temporary)
 
-  // ---- Descriptor cache ----
+  // ---- Descriptor cache (looked up with the incoming command's address) ----
   logic                 c_valid_d [CacheEntries];
   logic                 c_valid_q [CacheEntries];
   logic [63:0]          c_addr_q  [CacheEntries];
@@ -80,7 +80,7 @@ module tma_cmd_ctrl #(
     c_hit     = 1'b0;
     c_hit_raw = '0;
     for (int e = 0; e < CacheEntries; e++) begin
-      if (c_valid_q[e] && c_addr_q[e] == cmd_q.desc_addr) begin
+      if (c_valid_q[e] && c_addr_q[e] == cmd_i.desc_addr) begin
         c_hit     = 1'b1;
         c_hit_raw = c_raw_q[e];
       end
@@ -425,6 +425,8 @@ module tma_cmd_ctrl #(
   // ---- Size check: E x prod floor(box[i]/es[i]) <= 228 KiB (im2col: E x cpp x ppc); must
   // equal the box-bytes field. One factor per Mul cycle (rank factors; im2col: cpp, ppc).
   logic [10:0] size_factor;
+  logic        size_done;       // the size product is complete after this cycle
+  assign size_done = (dim_q + 3'd1 >= size_steps);
   logic [8:0]  tile_factor;     // floor(box[d] / es[d])
   logic [2:0]  size_steps;
   assign tile_factor = ({1'b0, f_box_m1[dim_q]} + 9'd1) / ({6'd0, f_es_m1[dim_q]} + 9'd1);
@@ -467,7 +469,7 @@ module tma_cmd_ctrl #(
       // spatial dim 0); rows are not padded (D5, D8).
       job.gaddr     = f_addr + (i2c ? malo_q.v[f_rank_m1] :
                                       64'(c0) << ((f_il == 2'd2) ? 5 : 4)) +
-                      (i2c ? 64'd0 : 64'd0);
+                      (i2c ? 64'd0 : malo_q.v[1]);
       job.row_bytes = 12'(chunk);
       job.head      = '0;
       job.dend      = fixed_oob ? 12'd0 : 12'(chunk);
@@ -510,15 +512,18 @@ module tma_cmd_ctrl #(
   // ---- Multiplier step: acc += stride x digit, radix 16 (digit 8 of a 36-bit operand is
   // signed) ----
   tma_pkg::dim64_t mpp;             // this cycle's partial products
+  logic            mrest_zero;      // no operand has a non-zero digit beyond this one
   logic [3:0]      mdig;            // digit (loop temporary)
   logic [35:0]     mop;             // operand (loop temporary)
   always_comb begin : proc_mpp
     mpp  = '0;
     mdig = '0;
     mop  = '0;
+    mrest_zero = 1'b1;
     for (int d = 1; d < MaxDims; d++) begin
       mop  = mcrd_q.v[d];
       mdig = mop[3:0];
+      if (mop[35:4] != '0) mrest_zero = 1'b0;
       mpp.v[d] = (mdig[0] ? mstr_q.v[d]      : 64'd0) +
                  (mdig[1] ? mstr_q.v[d] << 1 : 64'd0) +
                  (mdig[2] ? mstr_q.v[d] << 2 : 64'd0);
@@ -567,30 +572,6 @@ module tma_cmd_ctrl #(
     unique case (state_q)
       StIdle: begin
         cmd_ready_o = 1'b1;
-        if (cmd_valid_i) begin
-          cmd_d = cmd_i;
-          err_d = tma_pkg::ErrNone;
-          if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
-            err_d   = tma_pkg::ErrUnsupported;
-            state_d = StEmit;
-          end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
-            err_d   = tma_pkg::ErrInvalidInstr;
-            state_d = StEmit;
-          end else begin
-            state_d = StLookup;
-          end
-        end
-      end
-      StLookup: begin
-        if (c_hit && !desc_inval_i) begin
-          raw_d   = c_hit_raw;
-          state_d = StCheck;
-        end else begin
-          ar_cnt_d = '0;
-          r_cnt_d  = '0;
-          stale_d  = 1'b0;
-          state_d  = StFetch;
-        end
       end
       StFetch: begin
         if (ar_valid_o && ar_ready_i) ar_cnt_d = ar_cnt_q + 1'b1;
@@ -645,7 +626,9 @@ module tma_cmd_ctrl #(
           mcrd_d.v[d] = {{4{mop_sh[35]}}, mop_sh[35:4]};
         end
         mbit_d = mbit_q + 1'b1;
-        if (mbit_q == 4'd8) begin
+        // A pass ends after digit 8, or early once every operand has no non-zero digit left
+        // (the last pass also waits for the size product).
+        if (mbit_q == 4'd8 || (mrest_zero && (!(mpass_q || !two_pass) || size_done))) begin
           if (two_pass && !mpass_q) begin
             // Second pass: the restart positions (lower corners) of the spatial dims, and
             // the fixed dim of an interleaved map.
@@ -657,7 +640,7 @@ module tma_cmd_ctrl #(
             end
           end else begin
             state_d = StEmit;
-            if (prod_q > 48'd233472 || prod_q[31:0] != f_boxbytes) begin
+            if (prod_d > 48'd233472 || prod_d[31:0] != f_boxbytes) begin
               err_d = tma_pkg::ErrInvalidDescriptor;   // rules 14 / 20, derived field
             end else if (instr_err != tma_pkg::ErrNone) begin
               err_d = instr_err;
@@ -667,10 +650,34 @@ module tma_cmd_ctrl #(
       end
       StEmit: begin
         job_valid_o = 1'b1;
-        if (job_ready_i) state_d = StIdle;
+        if (job_ready_i) begin
+          state_d     = StIdle;
+          cmd_ready_o = 1'b1;     // the next command is taken in the cycle the job leaves
+        end
       end
       default: state_d = StIdle;
     endcase
+
+    // Intake, with the descriptor-cache lookup on the incoming address.
+    if (cmd_valid_i && cmd_ready_o) begin
+      cmd_d = cmd_i;
+      err_d = tma_pkg::ErrNone;
+      if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
+        err_d   = tma_pkg::ErrUnsupported;
+        state_d = StEmit;
+      end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
+        err_d   = tma_pkg::ErrInvalidInstr;
+        state_d = StEmit;
+      end else if (c_hit && !desc_inval_i) begin
+        raw_d   = c_hit_raw;
+        state_d = StCheck;
+      end else begin
+        ar_cnt_d = '0;
+        r_cnt_d  = '0;
+        stale_d  = 1'b0;
+        state_d  = StFetch;
+      end
+    end
   end
 
   assign job_o = job;
@@ -743,7 +750,7 @@ module tma_cmd_ctrl #(
 
   logic unused_bits;
   assign unused_bits = ^{f_dim_m1[0], f_es_m1[0], macc_q.v[0], malo_q.v[0], mstr_q.v[0],
-                         mcrd_q.v[0], cmd_q.redop, mpp.v[0], mop_sh[3:0], mop[35:4]};
+                         mcrd_q.v[0], cmd_q.redop, mpp.v[0], mop_sh[3:0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

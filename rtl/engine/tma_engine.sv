@@ -11,7 +11,7 @@
 module tma_engine #(
   parameter  int unsigned DataBytes        = 16,   // 16, 32, 64 or 128
   parameter  int unsigned NumCtas          = 16,   // 1 .. 16
-  parameter  int unsigned MaxOutstanding   = 8,    // data read bursts in flight, 1 .. 64
+  parameter  int unsigned MaxOutstanding   = 8,    // data read bursts in flight, 1 .. 1024
   parameter  int unsigned DescCacheEntries = 4,    // 1 .. 16
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
   parameter  int unsigned RowFifoDepth     = 8,    // rows between walker and aligner, >= 2
@@ -336,7 +336,7 @@ module tma_engine #(
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
-  `TMA_ASSERT_INIT(MaxOutstandingLegal_A, MaxOutstanding >= 1 && MaxOutstanding <= 64)
+  `TMA_ASSERT_INIT(MaxOutstandingLegal_A, MaxOutstanding >= 1 && MaxOutstanding <= 1024)
   `TMA_ASSERT_INIT(DescCacheEntriesLegal_A, DescCacheEntries >= 1 && DescCacheEntries <= 16)
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(RowFifoDepthLegal_A, RowFifoDepth >= 2)

@@ -126,7 +126,10 @@ module tma_nd_walker (
             end
           end
         end
-      end else begin
+      end
+      // The next job: when idle, or (a data job) in the cycle the last row leaves, so that
+      // jobs follow each other without a bubble.
+      if (!active_q || (last_row && !job_i.marker)) begin
         job_ready_o = 1'b1;
         if (job_valid_i) begin
           if (job_i.marker) begin

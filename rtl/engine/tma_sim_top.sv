@@ -15,6 +15,7 @@ module tma_sim_top #(
   parameter  int unsigned AddrWidth        = 64,
   parameter  int unsigned AxiIdWidth       = 4,
   parameter  int unsigned MaxBurstLen      = 16,
+  parameter  int unsigned RowFifoDepth     = 8,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -126,7 +127,8 @@ module tma_sim_top #(
     .NumCtas          (NumCtas),
     .MaxOutstanding   (MaxOutstanding),
     .DescCacheEntries (DescCacheEntries),
-    .MaxBurstLen      (MaxBurstLen)
+    .MaxBurstLen      (MaxBurstLen),
+    .RowFifoDepth     (RowFifoDepth)
   ) u_engine (
     .clk_i,
     .rst_ni,

@@ -147,6 +147,32 @@ TEST(GoldenIo, ParsesEveryKey) {
   EXPECT_EQ(m.strides[0], 256u);
 }
 
+TEST(GoldenIo, ClusterMbarCtaRoundTripsAndReachesTheInstruction) {
+  nlohmann::json j = nlohmann::json::parse(kCaseJson);
+  j["cluster"]["cta_group"] = 2;
+  j["cluster"]["mbar_cta"] = 1;
+  GoldenCase c;
+  std::string err;
+  ASSERT_TRUE(ParseGoldenCase(j, &c, &err)) << err;
+  ASSERT_TRUE(c.cluster->mbar_cta.has_value());
+  EXPECT_EQ(*c.cluster->mbar_cta, 1);
+  EXPECT_EQ(CaseInstr(c).mbar_cta, 1);
+  EXPECT_EQ(CaseInstr(c).cta_group, 2);
+  nlohmann::json back = GoldenCaseToJson(c);
+  EXPECT_EQ(back["cluster"]["mbar_cta"], 1);
+  // Only loads have an mbarrier.
+  c.op = Op::kStore;
+  EXPECT_EQ(CaseInstr(c).mbar_cta, -1);
+  // Absent: -1 (the destination CTA); out of range: an error naming the key.
+  j["cluster"].erase("mbar_cta");
+  ASSERT_TRUE(ParseGoldenCase(j, &c, &err)) << err;
+  EXPECT_FALSE(c.cluster->mbar_cta.has_value());
+  EXPECT_EQ(CaseInstr(c).mbar_cta, -1);
+  j["cluster"]["mbar_cta"] = 16;
+  EXPECT_FALSE(ParseGoldenCase(j, &c, &err));
+  EXPECT_NE(err.find("cluster.mbar_cta"), std::string::npos) << err;
+}
+
 TEST(GoldenIo, DefaultMbarIsPastTheWindow) {
   nlohmann::json j = nlohmann::json::parse(kCaseJson);
   j.erase("mbar");
@@ -325,6 +351,41 @@ TEST(GoldenReplay, DoNothingEngineFailsAndUnsupportedSkips) {
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_NE(r.reason.find("expected misaligned, got misaligned_coordinate"), std::string::npos)
       << r.reason;
+}
+
+TEST(GoldenReplay, CtaGroup2RoutingIsComparedPerCta) {
+  // Mask 0b1110 from issuer 0, mbar in CTA 1: 1 -> 1, 2 -> 3, 3 -> 3 (1024 bytes each),
+  // written by gen_hand.py as the array [0, 1024, 0, 2048].
+  GoldenCase c = FindCase("sm100.jsonl", "ctagroup2-mcast-issuer-not-in-mask-mbar-cta1");
+  ASSERT_TRUE(c.expect.complete_tx_is_array);
+  EXPECT_EQ(c.expect.complete_tx_bytes, (std::vector<uint32_t>{0, 1024, 0, 2048}));
+  ModelEngine model;
+  ReplayResult r = ReplayCase(c, model);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  // The number form: per destination, routed by the replay.
+  GoldenCase n = c;
+  n.expect.complete_tx_is_array = false;
+  n.expect.complete_tx_bytes = {1024};
+  r = ReplayCase(n, model);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  // Unrouted expectations (each destination's own barrier) fail, naming the CTA.
+  GoldenCase u = c;
+  u.expect.complete_tx_bytes = {0, 1024, 1024, 1024};
+  r = ReplayCase(u, model);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.reason.find("CTA 2 expected 1024 bytes (cta_group::2, mbar in CTA 1), got 0"),
+            std::string::npos)
+      << r.reason;
+  // The same case with the mbarrier in an even CTA routes elsewhere: the array no longer fits.
+  GoldenCase e = c;
+  e.cluster->mbar_cta = 2;
+  r = ReplayCase(e, model);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  // Without mbar_cta only the total is compared (3 x 1024).
+  GoldenCase t = c;
+  t.cluster->mbar_cta.reset();
+  r = ReplayCase(t, model);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
 TEST(GoldenReplay, DescriptorHexReplacesTheTensorObject) {

@@ -530,12 +530,21 @@ TEST(PtxConvert, ClusterWindowAndCtaGroup) {
   EXPECT_EQ(c.instr.dst_cta, 3);
   EXPECT_EQ(c.instr.smem_addr, 0x100u);
   EXPECT_EQ(c.mbar_cta, 2);
+  EXPECT_EQ(c.instr.mbar_cta, 2);  // what ExecuteTensor routes by
   EXPECT_EQ(c.instr.mbar_addr, 8u);
   EXPECT_EQ(c.instr.cta_group, 2);
   // CTA 1 is not in CTA 3's pair.
   bind.values["b"] = 0x10008;
   c = ToTensorInstr(p.instr, bind);
   EXPECT_EQ(c.status.field, "mbar");
+  // Without the window map nothing is located: mbar_cta stays -1 (= the destination CTA).
+  bind.cluster_window_bytes = 0;
+  bind.values = {{"d", 0x100}, {"x", 0}, {"b", 0x208}};
+  c = ToTensorInstr(p.instr, bind);
+  ASSERT_TRUE(c.status.ok()) << c.status.ToString();
+  EXPECT_EQ(c.instr.dst_cta, -1);
+  EXPECT_EQ(c.instr.mbar_cta, -1);
+  EXPECT_EQ(c.instr.mbar_addr, 0x208u);
 }
 
 TEST(PtxConvert, Im2colGather4StoreReduce) {

@@ -52,6 +52,7 @@ struct GoldenCluster {
   int issuer = 0;
   std::optional<uint16_t> cta_mask;  // present = .multicast::cluster
   int cta_group = 0;                 // 0 = not given
+  std::optional<int> mbar_cta;       // extension: the CTA holding mbar (.cta_group::2 routing)
 };
 
 // The `tensor` object, kept as written (arrays may have the wrong length or out-of-range

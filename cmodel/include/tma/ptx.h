@@ -166,7 +166,8 @@ struct PtxBindings {
 struct TensorConversion {
   Status status;
   TensorInstr instr;
-  int mbar_cta = -1;  // the CTA holding mbar (loads; -1 = the destination CTA / issuer)
+  int mbar_cta = -1;  // the CTA holding mbar (loads; -1 = the destination CTA / issuer);
+                      // also in instr.mbar_cta, by which ExecuteTensor routes complete-tx
 };
 // cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, cp.async.bulk.prefetch.tensor. Runs
 // Check(instr, target) first. Also checks that mbar sits where .cta_group allows (seed 001

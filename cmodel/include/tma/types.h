@@ -152,6 +152,10 @@ struct TensorInstr {
   uint16_t cta_mask = 0;
   int cta_group = 0;  // 0 = not given, 1 or 2
   std::optional<uint64_t> cache_policy;
+  // The CTA whose shared memory holds `mbar` (loads); -1 = the destination CTA. Only
+  // .cta_group::2 routes by it (tensor-semantics.md §10): each destination's complete-tx goes
+  // to the CTA of its pair with mbar_cta's %cluster_ctarank parity (RouteCompleteTx).
+  int mbar_cta = -1;
 };
 
 // ---- Completion -----------------------------------------------------------------------------

@@ -989,6 +989,160 @@ def prefetch_cases():
     return out
 
 
+# ---- sm_100a forms (tensor-semantics 6, 7, 10) ----------------------------------------------------
+def gather4_load(c):
+    """tile::gather4 (7): four rows (col, row_k), each box[0] elements of dim 0, stacked as the
+    rows of a 4-row tile in shared memory (row k at row k); layout and swizzle as a tile box;
+    tx = 4 * box[0] * E."""
+    t = c["tensor"]
+    e = DTYPES[t["dtype"]][0]
+    g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    sp = span(t["swizzle"])
+    row_bytes = t["box"][0] * e
+    pitch = max(row_bytes, sp) if sp else row_bytes
+    col = c["coords"][0]
+    for k in range(4):
+        row = c["coords"][1 + k]
+        for i0 in range(t["box"][0]):
+            x = [col + i0, row]
+            oob = not (0 <= x[0] < t["dims"][0] and 0 <= x[1] < t["dims"][1])
+            v = load_element(t, g, c["global"]["offset"], x, oob)
+            a = c["smem"]["dst"] + k * pitch + i0 * e
+            for b in range(e):
+                sm[swizzle(a + b, t["swizzle"])] = v[b]
+    return sm, 4 * row_bytes
+
+
+def im2col_w_load(c):
+    """im2col::w (6): only W (dim 1) is traversed; pixel k (k < ppc + wHalo: the main run, then
+    the wHalo halo pixels right after it) sits at W = coords[1] + wOffset + k * es[1]; H / D and
+    N stay at their coordinates; one pixel is cpp channels from coords[0]. The cases keep the
+    walk inside the (wOffset-shifted) W bounding box, where nothing wraps."""
+    t = c["tensor"]
+    r = t["rank"]
+    e = DTYPES[t["dtype"]][0]
+    cpp = t["channels_per_pixel"]
+    ppc = t["pixels_per_column"]
+    halo, woff = c["im2col"]
+    es1 = t["element_strides"][1]
+    hi = t["dims"][1] - 1 + t["upper"][0] + woff
+    g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    sp = span(t["swizzle"])
+    pitch = max(cpp * e, sp)
+    for k in range(ppc + halo):
+        w = c["coords"][1] + woff + k * es1
+        assert t["lower"][0] + woff <= w <= hi, "the case must not wrap"
+        for j in range(cpp):
+            x = [c["coords"][0] + j, w] + c["coords"][2:]
+            oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(r))
+            v = load_element(t, g, c["global"]["offset"], x, oob)
+            a = c["smem"]["dst"] + k * pitch + j * e
+            for b in range(e):
+                sm[swizzle(a + b, t["swizzle"])] = v[b]
+    return sm, (ppc + halo) * cpp * e
+
+
+def route(dst, mbar_cta):
+    """.cta_group::2 (10): the signal for data in `dst` goes to the CTA of dst's pair
+    {2k, 2k+1} whose %cluster_ctarank parity is that of the CTA holding mbar."""
+    return (dst & ~1) | (mbar_cta & 1)
+
+
+def sm100_cases():
+    out = []
+    # gather4: u16 100 x 20, box {32, 1}: rows 3, 19, 0 in bounds and 25 past the last row.
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    c = base_case("gather4-u16-rows-3-19-0-25", "load", t, [16, 3, 19, 0, 25],
+                  mode="tile::gather4", gseed=61, arch="sm_100a")
+    sm, tx = gather4_load(c)
+    assert tx == 256 and sm[3 * 64:4 * 64] == bytes(64)  # row 25 >= 20: zero fill
+    out.append(finish_load(c, sm, tx))
+    # gather4: the column runs past dims[0] (elements 96..99 in, 100..111 out), NaN fill on f16.
+    t = {"dtype": "f16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [16, 1],
+         "oob_fill": "nan"}
+    c = base_case("gather4-f16-col-oob-nan", "load", t, [96, 7, 7, 1, 18], mode="tile::gather4",
+                  gseed=62, arch="sm_100a")
+    sm, tx = gather4_load(c)
+    assert tx == 128 and sm[8:32] == nan_fill(2) * 12
+    out.append(finish_load(c, sm, tx))
+    # gather4 with 128B swizzle (128-byte rows) at dstMem 128, in CTA 1 of a 2-CTA cluster.
+    t = {"dtype": "u16", "rank": 2, "dims": [64, 12], "strides": [128], "box": [64, 1],
+         "swizzle": "128B"}
+    c = base_case("gather4-u16-sw128-dst128-cta1", "load", t, [0, 11, 2, 5, 8],
+                  mode="tile::gather4", gseed=63, arch="sm_100a", dst=128,
+                  cluster={"ctas": 2, "issuer": 0}, dst_cta=1)
+    sm, tx = gather4_load(c)
+    assert tx == 512
+    out.append(finish_load(c, sm, tx, ["", hexs(sm)]))
+    # im2col::w, rank 3 (NWC): C 32 u16 (64-byte pixels, 64B swizzle), W 24, lower -2, upper 1;
+    # start W -2 + wOffset 1 = -1 (left of the tensor: zero fill), ppc 8 + wHalo 3 pixels.
+    t = {"dtype": "u16", "rank": 3, "dims": [32, 24, 2], "strides": [64, 1536],
+         "element_strides": [1, 1, 1], "swizzle": "64B", "lower": [-2], "upper": [1],
+         "channels_per_pixel": 32, "pixels_per_column": 8}
+    c = base_case("im2colw-u16-rank3-halo3-off1", "load", t, [0, -2, 1], mode="im2col::w",
+                  im2col=[3, 1], gseed=64, arch="sm_100a")
+    sm, tx = im2col_w_load(c)
+    assert tx == 704 and sm[0:64] == bytes(64)  # pixel W = -1: zero (64B swizzle keeps row 0)
+    out.append(finish_load(c, sm, tx))
+    # im2col::w, rank 4 (NHWC): C 64 u8 (64-byte pixels, 128B swizzle: rows padded to 128),
+    # H = 2 and N = 1 fixed, W 3 .. 10, element stride 1.
+    t = {"dtype": "u8", "rank": 4, "dims": [64, 16, 5, 2], "strides": [64, 1024, 5120],
+         "element_strides": [1, 1, 1, 1], "swizzle": "128B", "lower": [0], "upper": [0],
+         "channels_per_pixel": 64, "pixels_per_column": 6}
+    c = base_case("im2colw-u8-rank4-sw128", "load", t, [0, 3, 2, 1], mode="im2col::w",
+                  im2col=[2, 0], gseed=65, arch="sm_100a")
+    sm, tx = im2col_w_load(c)
+    assert tx == 512
+    out.append(finish_load(c, sm, tx))
+    # Multicast, issuer 0 not in the mask 0b1110, .cta_group::2: each destination's signal goes
+    # to its pair's CTA of mbar's parity. mbar in CTA 1 (odd): 1 -> 1, 2 -> 3, 3 -> 3;
+    # mbar in CTA 2 (even): 1 -> 0, 2 -> 2, 3 -> 2.
+    g = {"bytes": 20224, "offset": 0, "fill": "splitmix64", "seed": 16}
+    for mbar_cta in (1, 2):
+        c = base_case("ctagroup2-mcast-issuer-not-in-mask-mbar-cta%d" % mbar_cta, "load", t16(),
+                      [16, 40], arch="sm_100a",
+                      cluster={"ctas": 4, "issuer": 0, "cta_mask": 0b1110, "cta_group": 2,
+                               "mbar_cta": mbar_cta}, **{"global": dict(g)})
+        c["ptx"] += ".cta_group::2"
+        sm, tx = tile_load(c)
+        per_cta = [0] * 4
+        for d in (1, 2, 3):
+            per_cta[route(d, mbar_cta)] += tx
+        assert per_cta == ([0, tx, 0, 2 * tx] if mbar_cta == 1 else [tx, 0, 2 * tx, 0])
+        c["expect"] = {"complete_tx_bytes": per_cta, "smem": ["", hexs(sm), hexs(sm), hexs(sm)]}
+        out.append(c)
+    # Non-multicast .cta_group::2: dstMem in CTA 0 with mbar in its peer CTA 1, and dstMem in
+    # CTA 3 with mbar in CTA 2; the data lands in the destination only.
+    for dst_cta, mbar_cta, ctas in ((0, 1, 2), (3, 2, 4)):
+        c = base_case("ctagroup2-dst-cta%d-mbar-cta%d" % (dst_cta, mbar_cta), "load", t16(),
+                      [8, 2], arch="sm_100a", dst_cta=dst_cta,
+                      cluster={"ctas": ctas, "issuer": 0, "cta_group": 2, "mbar_cta": mbar_cta},
+                      **{"global": dict(g)})
+        c["ptx"] += ".cta_group::2"
+        sm, tx = tile_load(c)
+        per_cta = [0] * ctas
+        per_cta[route(dst_cta, mbar_cta)] += tx
+        assert per_cta[mbar_cta] == tx
+        smem = [""] * ctas
+        smem[dst_cta] = hexs(sm)
+        c["expect"] = {"complete_tx_bytes": per_cta, "smem": smem}
+        out.append(c)
+    # The peer of destination 2 with an odd mbar is CTA 3, outside a 3-CTA cluster.
+    c = base_case("fault-ctagroup2-peer-outside-cluster", "load", t16(), [0, 0], arch="sm_100a",
+                  cluster={"ctas": 3, "issuer": 0, "cta_mask": 0b100, "cta_group": 2,
+                           "mbar_cta": 1}, **{"global": dict(g)})
+    c["ptx"] += ".cta_group::2"
+    c["expect"] = {"error": "invalid_instruction"}
+    out.append(c)
+    # gather4 and .cta_group::2 do not exist on sm_90.
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    out.append(error_case("fault-gather4-on-sm90", "load", t, [16, 3, 19, 0, 25], "unsupported",
+                          mode="tile::gather4", gseed=61))
+    return out
+
+
 FILES = {
     "tile.jsonl": tile_cases,
     "swizzle.jsonl": swizzle_cases,
@@ -999,6 +1153,7 @@ FILES = {
     "multicast.jsonl": multicast_cases,
     "prefetch.jsonl": prefetch_cases,
     "faults.jsonl": fault_cases,
+    "sm100.jsonl": sm100_cases,
 }
 
 

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""plot_perf.py: draws docs/perf_engine.svg from the CSV of bench/engine_perf.
+
+Usage: python3 bench/plot_perf.py perf.csv docs/perf_engine.svg
+
+One panel per (configuration, memory latency): sustained shared-memory write efficiency
+(bytes/cycle over DataBytes, in %) against the box size (log scale), one line per mode and
+swizzle. Python standard library only.
+"""
+
+import csv
+import math
+import sys
+
+COLORS = {"none": "#1f77b4", "32B": "#ff7f0e", "64B": "#2ca02c", "128B": "#d62728"}
+DASH = {"tile": "", "im2col": "6,3"}
+PANEL_W, PANEL_H = 360, 240
+MARGIN_L, MARGIN_R, MARGIN_T, MARGIN_B = 56, 16, 40, 44
+
+
+def esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__)
+        return 2
+    with open(argv[1], newline="") as f:
+        rows = list(csv.DictReader(f))
+    panels = []
+    for r in rows:
+        key = (r["config"], int(r["mem_latency"]))
+        if key not in panels:
+            panels.append(key)
+    sizes = sorted({int(r["box_bytes"]) for r in rows})
+    lo, hi = math.log2(sizes[0]), math.log2(sizes[-1])
+    cols = 2
+    nrows = (len(panels) + cols - 1) // cols
+    cell_w = PANEL_W + MARGIN_L + MARGIN_R
+    cell_h = PANEL_H + MARGIN_T + MARGIN_B
+    width, height = cols * cell_w + 150, nrows * cell_h + 30
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">OpenTMA engine: '
+        f"sustained shared-memory write efficiency vs box size</text>",
+    ]
+    for idx, (cfg, lat) in enumerate(panels):
+        ox = (idx % cols) * cell_w + MARGIN_L
+        oy = (idx // cols) * cell_h + MARGIN_T + 20
+
+        def px(size, ox=ox):
+            return ox + (math.log2(size) - lo) / (hi - lo) * PANEL_W
+
+        def py(eff, oy=oy):
+            return oy + PANEL_H - eff / 100.0 * PANEL_H
+
+        out.append(f'<rect x="{ox}" y="{oy}" width="{PANEL_W}" height="{PANEL_H}" '
+                   f'fill="none" stroke="#888"/>')
+        sample = next(r for r in rows if r["config"] == cfg)
+        title = (f"{cfg}: DataBytes {sample['data_bytes']}, outstanding "
+                 f"{sample['max_outstanding']}, row FIFO {sample['row_fifo']}, "
+                 f"memory latency {lat}")
+        out.append(f'<text x="{ox + PANEL_W / 2}" y="{oy - 8}" text-anchor="middle">'
+                   f"{esc(title)}</text>")
+        for pct in range(0, 101, 20):
+            y = py(pct)
+            out.append(f'<line x1="{ox}" y1="{y}" x2="{ox + PANEL_W}" y2="{y}" '
+                       f'stroke="#ddd"/>')
+            out.append(f'<text x="{ox - 4}" y="{y + 4}" text-anchor="end">{pct}%</text>')
+        for goal, label in ((95, "95%"), (90, "90%")):
+            y = py(goal)
+            out.append(f'<line x1="{ox}" y1="{y}" x2="{ox + PANEL_W}" y2="{y}" '
+                       f'stroke="#999" stroke-dasharray="2,2"/>')
+        for s in sizes:
+            x = px(s)
+            label = f"{s // 1024}K" if s >= 1024 else str(s)
+            out.append(f'<text x="{x}" y="{oy + PANEL_H + 14}" text-anchor="middle">'
+                       f"{label}</text>")
+        out.append(f'<text x="{ox + PANEL_W / 2}" y="{oy + PANEL_H + 30}" '
+                   f'text-anchor="middle">box bytes</text>')
+        for mode in ("tile", "im2col"):
+            for swz, color in COLORS.items():
+                pts = sorted((int(r["box_bytes"]), 100.0 * float(r["efficiency"]))
+                             for r in rows
+                             if r["config"] == cfg and int(r["mem_latency"]) == lat and
+                             r["mode"] == mode and r["swizzle"] == swz)
+                if not pts:
+                    continue
+                path = " ".join(f"{px(s):.1f},{py(e):.1f}" for s, e in pts)
+                dash = f' stroke-dasharray="{DASH[mode]}"' if DASH[mode] else ""
+                out.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
+                           f'stroke-width="1.5"{dash}/>')
+    lx = cols * cell_w + 10
+    ly = MARGIN_T + 30
+    for i, (swz, color) in enumerate(COLORS.items()):
+        out.append(f'<line x1="{lx}" y1="{ly + 16 * i}" x2="{lx + 24}" y2="{ly + 16 * i}" '
+                   f'stroke="{color}" stroke-width="2"/>')
+        out.append(f'<text x="{lx + 30}" y="{ly + 16 * i + 4}">swizzle {swz}</text>')
+    for i, mode in enumerate(("tile", "im2col")):
+        y = ly + 16 * (len(COLORS) + i + 1)
+        dash = f' stroke-dasharray="{DASH[mode]}"' if DASH[mode] else ""
+        out.append(f'<line x1="{lx}" y1="{y}" x2="{lx + 24}" y2="{y}" stroke="black" '
+                   f'stroke-width="1.5"{dash}/>')
+        out.append(f'<text x="{lx + 30}" y="{y + 4}">{mode}</text>')
+    out.append("</svg>")
+    with open(argv[2], "w") as f:
+        f.write("\n".join(out) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
