@@ -111,7 +111,6 @@ package tma_pkg;
   typedef struct packed { logic [MaxDims-1:0][63:0] v; } dim64_t;
   typedef struct packed { logic [MaxDims-1:0][33:0] v; } dim34_t;
   typedef struct packed { logic [MaxDims-1:0][35:0] v; } dim36_t;
-  typedef struct packed { logic [MaxDims-1:0][8:0] v; } dim9_t;
   typedef struct packed { logic [MaxDims-1:0][3:0] v; } dim4_t;
 
   typedef struct packed {

@@ -148,7 +148,8 @@ std::string CheckRecord(const json& j) {
 }
 
 TEST(SiliconEncoderVerdicts, ModelAgreesWithEveryDriverVerdict) {
-  const std::string path = std::string(TMA_SILICON_VECTORS_DIR) + "/encoder/encoder_verdicts.jsonl.gz";
+  const std::string path =
+      std::string(TMA_SILICON_VECTORS_DIR) + "/encoder/encoder_verdicts.jsonl.gz";
   const std::vector<json> recs = ReadJsonlGz(path);
   ASSERT_GE(recs.size(), 3000u) << "missing or short " << path;
   size_t accepted = 0, mismatches = 0;
