@@ -28,6 +28,7 @@
 
 #include "Vperf_db16.h"
 #include "Vperf_db16_deep.h"
+#include "Vperf_db16_mid.h"
 #include "Vperf_db64_deep.h"
 #include "verilated_dut.h"
 
@@ -343,6 +344,7 @@ int main(int argc, char** argv) {
   std::printf("\n");
   bool ok = true;
   ok &= RunConfig<Vperf_db16, 16>({"db16", 16, 8, 8}, {1, 300}, sizes, csv);
+  ok &= RunConfig<Vperf_db16_mid, 16>({"db16_mid", 16, 64, 64}, {1, 300}, sizes, csv);
   ok &= RunConfig<Vperf_db16_deep, 16>({"db16_deep", 16, 512, 512}, {1, 300}, sizes, csv);
   ok &= RunConfig<Vperf_db64_deep, 64>({"db64_deep", 64, 512, 512}, {1, 300}, sizes, csv);
   if (csv)

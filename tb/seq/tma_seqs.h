@@ -10,7 +10,9 @@
 //                   misaligned dstMem, invalid descriptor, bus error on data/descriptor).
 //   DirectedSeq     named feature lists: "tile2d" (the H100 vectors V1..V9 of
 //                   tensor-semantics.md 14b), "ranks", "dtypes", "swizzle", "multicast",
-//                   "errors", "bus_error", "desc_cache".
+//                   "errors" (also a multicast with ctaMask 0), "bus_error", "desc_cache";
+//                   "all" is all of these. Not in "all": "rtl_buserr_fill", the reproducer
+//                   of RTL finding 1 (/work/brief/RTL_FINDINGS.md).
 #ifndef TMA_TB_SEQ_TMA_SEQS_H_
 #define TMA_TB_SEQ_TMA_SEQS_H_
 

@@ -26,11 +26,8 @@ if(TMA_TB_HAVE_RTL)
   tma_tb_run(rtl/random --dut=rtl --test=random --seed=3 --count=150)
   tma_tb_run(rtl/stress --dut=rtl --test=stress --seed=4 --count=100)
   tma_tb_run(rtl/errors --dut=rtl --test=errors --seed=5 --count=60)
-  # RTL finding 1 (/work/brief/RTL_FINDINGS.md): a load ending in bus_error has written its
-  # fill beats. Expected to fail until the RTL is fixed; enable then.
-  # RTL finding 5: interleaved tile loads (executed since the RTL of 07:16) mismatch; random
-  # seed 3 and stress seed 4 each draw some. Enable once the RTL agrees with the model.
-  set_tests_properties(tb/rtl/random tb/rtl/stress PROPERTIES DISABLED TRUE)
+  # RTL finding 1 (/work/brief/RTL_FINDINGS.md): a load ending in bus_error has written its fill beats. Expected to fail
+  # until the RTL is fixed; enable then.
   tma_tb_run(rtl/finding_buserr_fill --dut=rtl --test=directed --directed=rtl_buserr_fill)
   set_tests_properties(tb/rtl/finding_buserr_fill PROPERTIES DISABLED TRUE)
 endif()

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// End-to-end test of tma_sim_top (Verilated C++): random legal tile loads (rank 1..5, every
-// whole-byte element type, swizzle, element strides, OOB in every dimension, multicast) and a
-// few faulting commands, issued back to back against an AXI4 slave memory with random latency
-// and backpressure, a shared-memory write port with random backpressure and a completion port
-// with random backpressure. Every shared-memory byte and every completion is compared with the
-// C++ reference model (tma::model::ExecuteTensor) executing the same commands in order.
+// End-to-end test of tma_sim_top (Verilated C++): random legal tile loads (rank 1..5), im2col
+// loads (rank 3..5: corners, offsets, element strides, wrap to the lower corner) and
+// interleaved (16B / 32B) tile and im2col loads, with every whole-byte element type, swizzle,
+// element strides, OOB in every dimension and multicast, and faulting commands (F1, F2, F4,
+// mode / rank mismatch, bad descriptors, prefetch, stores), issued back to back against an AXI4
+// slave memory with random latency and backpressure, a shared-memory write port with random
+// backpressure and a completion port with random backpressure. Every shared-memory byte and every
+// completion is compared with the C++ reference model (tma::model::ExecuteTensor) executing the
+// same commands in order.
 
 #include <algorithm>
 #include <cstdint>
@@ -106,7 +109,7 @@ std::string DescribeCommand(const Command& c) {
   return s;
 }
 
-// ---- Random legal tile loads ----
+// ---- Random legal loads ----
 class CommandGen {
  public:
   explicit CommandGen(uint32_t seed) : rng_(seed) {}
