@@ -41,7 +41,9 @@ function(tma_verilate target)
     set(ARG_PREFIX V${ARG_TOP})
   endif()
   tma_read_filelist(srcs ${ARG_FILELIST})
-  set(vargs -Wall --assert --x-assign unique --x-initial unique -O3
+  # -fno-reloop: Verilator 5.006 re-loops the __Vsampled copies of a $past() of an unpacked
+  # array into _eval without declaring the loop variable (__Vilp), which does not compile.
+  set(vargs -Wall --assert --x-assign unique --x-initial unique -O3 -fno-reloop
       ${TMA_RTL_DIR}/lint/tma.vlt ${ARG_ARGS})
   if(TMA_BROKEN_DUT)
     list(APPEND vargs -DTMA_BROKEN_DUT)

@@ -46,14 +46,7 @@ if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/engine/tma_sim_top.sv)
 endif()
 if(TMA_TB_HAVE_RTL)
   message(STATUS "tb: bench drives the Verilated tma_sim_top")
-  # -fno-reloop: Verilator 5.006 re-loops the __Vsampled copies of $past() of an unpacked
-  # array into _eval without declaring the loop variable (__Vilp; C++ does not compile).
-  set(TMA_TB_VARGS -fno-reloop)
-  if(TMA_BROKEN_DUT)
-    # The planted-bug variant leaves a signal bit unused (UNUSEDSIGNAL under -Wall): not fatal.
-    list(APPEND TMA_TB_VARGS -Wno-fatal)
-  endif()
-  tma_verilate(tma-tb TOP tma_sim_top SYSTEMC ARGS ${TMA_TB_VARGS})
+  tma_verilate(tma-tb TOP tma_sim_top SYSTEMC)
   target_compile_definitions(tma-tb PRIVATE TMA_TB_HAVE_RTL)
 else()
   message(STATUS "tb: rtl/engine/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
@@ -67,6 +60,6 @@ if(TMA_TB_HAVE_RTL)
   set_source_files_properties(golden/tma_rtl_main.cc golden/rtl_engine.cc PROPERTIES
     COMPILE_OPTIONS "-Wall;-Wextra;-Wno-unused-parameter")
   target_link_libraries(tma-rtl PRIVATE tma_cmodel)
-  tma_verilate(tma-rtl TOP tma_sim_top ARGS ${TMA_TB_VARGS})
+  tma_verilate(tma-rtl TOP tma_sim_top)
   set_target_properties(tma-rtl PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 endif()

@@ -15,6 +15,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "tma/golden.h"
@@ -32,18 +33,19 @@ namespace {
 constexpr const char* kVersion = "0.1.0";
 
 // ---- Engines ----------------------------------------------------------------------------------
-// Every engine `tma run --engine NAME` can replay cases on. To add one (the Verilated RTL behind
-// the SystemC bench: `--engine rtl`), derive from CaseEngine (golden_replay.h), construct it
-// here, and add its name to kEngineNames.
-const char* const kEngineNames[] = {"model"};
+// Every engine `tma run --engine NAME` can replay cases on. In-process engines derive from
+// CaseEngine (golden_replay.h) and are constructed here. "rtl" is the Verilated RTL: `tma` is
+// built without Verilator, so that engine lives in the `tma-rtl` executable (tb/golden/),
+// which prints the same report with the same exit codes; `tma run --engine rtl` hands over to it.
+const char* const kEngineNames[] = {"model", "rtl"};
 
 std::unique_ptr<CaseEngine> MakeEngine(const std::string& name) {
   if (name == "model") {
     return std::make_unique<ModelEngine>();
   }
-  // if (name == "rtl") return MakeRtlEngine();   <- `--engine rtl` goes here
   return nullptr;
 }
+
 
 // ---- tma run
 // -------------------------------------------------------------------------------------
@@ -153,7 +155,46 @@ std::string RegexEscape(const std::string& s) {
   return o;
 }
 
+// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
+int ExecRtlEngine(const RunArgs& a) {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string dir = ".";
+  if (n > 0) {
+    self[n] = 0;
+    dir = std::string(self);
+    dir = dir.substr(0, dir.find_last_of('/'));
+  }
+  const std::string rtl = dir + "/tma-rtl";
+  std::vector<std::string> args = {rtl, "run"};
+  args.insert(args.end(), a.files.begin(), a.files.end());
+  if (!a.filter.empty()) {
+    args.insert(args.end(), {"--filter", a.filter});
+  }
+  if (a.verbose) {
+    args.push_back("--verbose");
+  }
+  if (!a.junit.empty()) {
+    args.insert(args.end(), {"--junit", a.junit});
+  }
+  if (a.fail_on_skip) {
+    args.push_back("--fail-on-skip");
+  }
+  std::vector<char*> argv;
+  for (std::string& s : args) {
+    argv.push_back(s.data());
+  }
+  argv.push_back(nullptr);
+  execv(rtl.c_str(), argv.data());
+  std::cerr << "tma run: --engine rtl needs " << rtl
+            << " (build with -DTMA_BUILD_TB=ON and the RTL; tools/test builds it)\n";
+  return 2;
+}
+
 int CmdRun(const RunArgs& a) {
+  if (a.engine == "rtl") {
+    return ExecRtlEngine(a);
+  }
   std::unique_ptr<CaseEngine> engine = MakeEngine(a.engine);
   if (!engine) {
     std::cerr << "tma run: unknown engine \"" << a.engine << "\" (available:";
@@ -820,7 +861,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("files", run.files, "Case files (*.jsonl or *.jsonl.gz)")
       ->required()
       ->check(CLI::ExistingFile);
-  run_cmd->add_option("--engine", run.engine, "Engine to replay on (model)");
+  run_cmd->add_option("--engine", run.engine,
+                      "Engine to replay on: model, or rtl (the Verilated RTL, via tma-rtl)");
   run_cmd->add_option("--filter", run.filter, "Only cases whose id matches this ECMAScript regex");
   run_cmd->add_flag("-v,--verbose", run.verbose, "Print every case and every failed check");
   run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");

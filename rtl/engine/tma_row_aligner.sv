@@ -175,7 +175,9 @@ module tma_row_aligner #(
           if (data[g*32+23 +: 8] == 8'hFF && data[g*32 +: 23] != '0) begin
             data[g*32 +: 32] = 32'h7FFFE000;   // NaN: sign dropped (silicon D3)
           end else begin
-            data[g*32 +: 32] = (data[g*32 +: 32] + 32'h1000) & 32'hFFFFE000;
+            // Round to nearest, ties to even (25 measured ties, docs/silicon-notes.md).
+            data[g*32 +: 32] = (data[g*32 +: 32] + 32'h0FFF + {31'd0, data[g*32+13]})
+                               & 32'hFFFFE000;
           end
         end
       end

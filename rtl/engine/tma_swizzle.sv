@@ -35,8 +35,9 @@ module tma_swizzle #(
       tma_pkg::Swz32B, tma_pkg::Swz96B: xmask[4]   = line[0];
       tma_pkg::Swz64B:                  xmask[5:4] = line[1:0];
 `ifdef TMA_BROKEN_DUT
-      // Deliberate bug for the bench's self-check: bit 6 follows line bit 1 instead of bit 2.
-      tma_pkg::Swz128B:                 xmask[6:4] = {line[1], line[1:0]};
+      // Deliberate bug for the bench's self-check: bit 6 also takes line bit 1 (still lint
+      // clean: every line bit stays in use).
+      tma_pkg::Swz128B:                 xmask[6:4] = {line[2] ^ line[1], line[1:0]};
 `else
       tma_pkg::Swz128B:                 xmask[6:4] = line;
 `endif

@@ -395,7 +395,7 @@ void DirectedSeq::Body() {
     ctx_.gmem->ClearErrorRanges();
     IssueLoad(T16(NewTensorBase(), 64, 8), Load2d(8, 2));  // and the engine recovers
   }
-  // Reproducers of RTL findings (/work/brief/RTL_FINDINGS.md); not part of "all".
+  // Reproducers of RTL findings (docs/verification.md, RTL findings); not part of "all".
   if (which == "rtl_buserr_fill") {
     // A 1-D box of 16 u16 at coords {-8}: elements -8..-1 are out of bounds (fill, no global
     // read), 0..7 are read from global memory, which answers SLVERR. The model: bus_error and

@@ -12,7 +12,7 @@
 //                   tensor-semantics.md 14b), "ranks", "dtypes", "swizzle", "multicast",
 //                   "errors" (also a multicast with ctaMask 0), "bus_error", "desc_cache";
 //                   "all" is all of these. Not in "all": "rtl_buserr_fill", the reproducer
-//                   of RTL finding 1 (/work/brief/RTL_FINDINGS.md).
+//                   of RTL finding 1 (docs/verification.md, RTL findings).
 #ifndef TMA_TB_SEQ_TMA_SEQS_H_
 #define TMA_TB_SEQ_TMA_SEQS_H_
 

@@ -26,8 +26,8 @@ if(TMA_TB_HAVE_RTL)
   tma_tb_run(rtl/random --dut=rtl --test=random --seed=3 --count=150)
   tma_tb_run(rtl/stress --dut=rtl --test=stress --seed=4 --count=100)
   tma_tb_run(rtl/errors --dut=rtl --test=errors --seed=5 --count=60)
-  # RTL finding 1 (/work/brief/RTL_FINDINGS.md): a load ending in bus_error has written its fill beats. Expected to fail
-  # until the RTL is fixed; enable then.
+  # RTL finding 1 (docs/verification.md): a load ending in bus_error has written its fill
+  # beats. Expected to fail until the RTL is fixed; enable then.
   tma_tb_run(rtl/finding_buserr_fill --dut=rtl --test=directed --directed=rtl_buserr_fill)
   set_tests_properties(tb/rtl/finding_buserr_fill PROPERTIES DISABLED TRUE)
 endif()
@@ -44,8 +44,4 @@ if(TARGET tma-rtl)
              COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/silicon/${f}.jsonl.gz)
     set_tests_properties(tb/golden/silicon_${f} PROPERTIES LABELS tb TIMEOUT 300)
   endforeach()
-  # RTL finding 2 (/work/brief/RTL_FINDINGS.md: tf32 rounding, 12 tile cases and one
-  # multicast im2col case): these two fail until the RTL is fixed; enable then.
-  set_tests_properties(tb/golden/silicon_tile tb/golden/silicon_multicast
-                       PROPERTIES DISABLED TRUE)
 endif()
