@@ -46,7 +46,6 @@ std::unique_ptr<CaseEngine> MakeEngine(const std::string& name) {
   return nullptr;
 }
 
-
 // ---- tma run
 // -------------------------------------------------------------------------------------
 struct RunArgs {
