@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "tma/case_runner.h"
 #include "tma/golden.h"
 #include "tma/golden_replay.h"
 #include "tma/mbarrier.h"
@@ -56,103 +57,6 @@ struct RunArgs {
   std::string junit;
   bool fail_on_skip = false;
 };
-
-struct CaseRecord {
-  std::string file;
-  const GoldenCase* c = nullptr;
-  ReplayResult r;
-};
-
-std::string XmlEscape(const std::string& s) {
-  std::string o;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += ch;
-    }
-  }
-  return o;
-}
-
-bool WriteJunit(const std::string& path, const std::string& engine,
-                const std::vector<CaseRecord>& recs) {
-  std::ofstream f(path);
-  if (!f) {
-    return false;
-  }
-  std::map<std::string, std::vector<const CaseRecord*>> by_file;
-  for (const CaseRecord& r : recs) {
-    by_file[r.file].push_back(&r);
-  }
-  f << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tma run\">\n";
-  for (const auto& [file, list] : by_file) {
-    int fails = 0, skips = 0;
-    for (const CaseRecord* r : list) {
-      fails += r->r.verdict == Verdict::kFail;
-      skips += r->r.verdict == Verdict::kSkip;
-    }
-    f << "  <testsuite name=\"" << XmlEscape(file) << "\" tests=\"" << list.size()
-      << "\" failures=\"" << fails << "\" skipped=\"" << skips << "\" errors=\"0\">\n";
-    for (const CaseRecord* r : list) {
-      f << "    <testcase classname=\"" << engine << "." << XmlEscape(file) << "\" name=\""
-        << XmlEscape(r->c->id) << "\"";
-      if (r->r.verdict == Verdict::kPass) {
-        f << "/>\n";
-        continue;
-      }
-      f << ">\n";
-      if (r->r.verdict == Verdict::kSkip) {
-        f << "      <skipped message=\"" << XmlEscape(r->r.reason) << "\"/>\n";
-      } else {
-        f << "      <failure message=\"" << XmlEscape(r->r.reason) << "\">";
-        for (const std::string& d : r->r.details) {
-          f << XmlEscape(d) << "\n";
-        }
-        f << "</failure>\n";
-      }
-      f << "    </testcase>\n";
-    }
-    f << "  </testsuite>\n";
-  }
-  f << "</testsuites>\n";
-  return static_cast<bool>(f);
-}
-
-std::string ShellQuote(const std::string& s) {
-  std::string o = "'";
-  for (char ch : s) {
-    if (ch == '\'') {
-      o += "'\\''";
-    } else {
-      o += ch;
-    }
-  }
-  return o + "'";
-}
-
-std::string RegexEscape(const std::string& s) {
-  static const std::string kSpecial = R"(\^$.|?*+()[]{})";
-  std::string o;
-  for (char ch : s) {
-    if (kSpecial.find(ch) != std::string::npos) {
-      o += '\\';
-    }
-    o += ch;
-  }
-  return o;
-}
 
 // `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
 int ExecRtlEngine(const RunArgs& a) {
@@ -203,88 +107,12 @@ int CmdRun(const RunArgs& a) {
     std::cerr << ")\n";
     return 2;
   }
-  std::regex filter;
-  try {
-    filter = std::regex(a.filter.empty() ? std::string(".*") : a.filter);
-  } catch (const std::regex_error& e) {
-    std::cerr << "tma run: bad --filter regex: " << e.what() << "\n";
-    return 2;
-  }
-  std::vector<std::pair<std::string, std::vector<GoldenCase>>> files;
-  for (const std::string& path : a.files) {
-    std::vector<GoldenCase> cases;
-    std::string err;
-    if (!ReadGoldenFile(path, &cases, &err)) {
-      std::cerr << "tma run: " << err << "\n";
-      return 2;
-    }
-    files.emplace_back(path, std::move(cases));
-  }
-  std::vector<CaseRecord> recs;
-  for (const auto& [path, cases] : files) {
-    for (const GoldenCase& c : cases) {
-      if (!std::regex_search(c.id, filter)) {
-        continue;
-      }
-      CaseRecord rec;
-      rec.file = path;
-      rec.c = &c;
-      rec.r = ReplayCase(c, *engine);
-      if (a.verbose || rec.r.verdict != Verdict::kPass) {
-        std::cout << ToString(rec.r.verdict) << "  " << c.id;
-        if (rec.r.verdict == Verdict::kSkip) {
-          std::cout << "  (" << rec.r.reason << ")";
-        }
-        std::cout << "\n";
-      }
-      if (rec.r.verdict == Verdict::kFail) {
-        const size_t shown = a.verbose ? rec.r.details.size() : 1;
-        for (size_t i = 0; i < rec.r.details.size() && i < shown; ++i) {
-          std::cout << "      " << rec.r.details[i] << "\n";
-        }
-        if (!a.verbose && rec.r.details.size() > 1) {
-          std::cout << "      (+" << rec.r.details.size() - 1 << " more; --verbose shows all)\n";
-        }
-        std::cout << "      replay: tma run " << ShellQuote(path) << " --filter "
-                  << ShellQuote("^" + RegexEscape(c.id) + "$") << " --verbose\n";
-      }
-      recs.push_back(std::move(rec));
-    }
-  }
-  // Summary per (op, mode).
-  struct Count {
-    int pass = 0, fail = 0, skip = 0;
-  };
-  std::map<std::pair<std::string, std::string>, Count> table;
-  Count total;
-  for (const CaseRecord& r : recs) {
-    Count& k = table[{ToString(r.c->op), ToString(r.c->mode)}];
-    int Count::*field = r.r.verdict == Verdict::kPass   ? &Count::pass
-                        : r.r.verdict == Verdict::kFail ? &Count::fail
-                                                        : &Count::skip;
-    k.*field += 1;
-    total.*field += 1;
-  }
-  std::printf("\n%-10s %-16s %6s %6s %6s\n", "op", "mode", "pass", "fail", "skip");
-  for (const auto& [key, k] : table) {
-    std::printf("%-10s %-16s %6d %6d %6d\n", key.first.c_str(), key.second.c_str(), k.pass, k.fail,
-                k.skip);
-  }
-  std::printf("%-10s %-16s %6d %6d %6d\n", "total", "", total.pass, total.fail, total.skip);
-  std::printf("engine %s, %zu file(s), %zu case(s) run\n", engine->Name().c_str(), files.size(),
-              recs.size());
-  if (!a.junit.empty() && !WriteJunit(a.junit, engine->Name(), recs)) {
-    std::cerr << "tma run: cannot write " << a.junit << "\n";
-    return 2;
-  }
-  if (recs.empty()) {
-    std::cerr << "tma run: no case ran (empty files, or --filter matched nothing)\n";
-    return 1;
-  }
-  if (total.fail > 0 || (a.fail_on_skip && total.skip > 0)) {
-    return 1;
-  }
-  return 0;
+  RunOptions opt;
+  opt.filter = a.filter;
+  opt.verbose = a.verbose;
+  opt.junit = a.junit;
+  opt.fail_on_skip = a.fail_on_skip;
+  return RunCaseFiles(a.files, *engine, opt, std::cout, std::cerr);
 }
 
 // ---- tma exec

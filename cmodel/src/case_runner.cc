@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tma/case_runner.h"
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <utility>
+
+namespace tma::model {
+namespace {
+
+struct CaseRecord {
+  std::string file;
+  const GoldenCase* c = nullptr;
+  ReplayResult r;
+};
+
+std::string XmlEscape(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += ch;
+    }
+  }
+  return o;
+}
+
+bool WriteJunit(const std::string& path, const std::string& engine,
+                const std::vector<CaseRecord>& recs) {
+  std::ofstream f(path);
+  if (!f) {
+    return false;
+  }
+  std::map<std::string, std::vector<const CaseRecord*>> by_file;
+  for (const CaseRecord& r : recs) {
+    by_file[r.file].push_back(&r);
+  }
+  f << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tma run\">\n";
+  for (const auto& [file, list] : by_file) {
+    int fails = 0, skips = 0;
+    for (const CaseRecord* r : list) {
+      fails += r->r.verdict == Verdict::kFail;
+      skips += r->r.verdict == Verdict::kSkip;
+    }
+    f << "  <testsuite name=\"" << XmlEscape(file) << "\" tests=\"" << list.size()
+      << "\" failures=\"" << fails << "\" skipped=\"" << skips << "\" errors=\"0\">\n";
+    for (const CaseRecord* r : list) {
+      f << "    <testcase classname=\"" << engine << "." << XmlEscape(file) << "\" name=\""
+        << XmlEscape(r->c->id) << "\"";
+      if (r->r.verdict == Verdict::kPass) {
+        f << "/>\n";
+        continue;
+      }
+      f << ">\n";
+      if (r->r.verdict == Verdict::kSkip) {
+        f << "      <skipped message=\"" << XmlEscape(r->r.reason) << "\"/>\n";
+      } else {
+        f << "      <failure message=\"" << XmlEscape(r->r.reason) << "\">";
+        for (const std::string& d : r->r.details) {
+          f << XmlEscape(d) << "\n";
+        }
+        f << "</failure>\n";
+      }
+      f << "    </testcase>\n";
+    }
+    f << "  </testsuite>\n";
+  }
+  f << "</testsuites>\n";
+  return static_cast<bool>(f);
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string o = "'";
+  for (char ch : s) {
+    if (ch == '\'') {
+      o += "'\\''";
+    } else {
+      o += ch;
+    }
+  }
+  return o + "'";
+}
+
+std::string RegexEscape(const std::string& s) {
+  static const std::string kSpecial = R"(\^$.|?*+()[]{})";
+  std::string o;
+  for (char ch : s) {
+    if (kSpecial.find(ch) != std::string::npos) {
+      o += '\\';
+    }
+    o += ch;
+  }
+  return o;
+}
+
+}  // namespace
+
+int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, const RunOptions& opt,
+                 std::ostream& out, std::ostream& err, RunTotals* totals) {
+  std::regex filter;
+  try {
+    filter = std::regex(opt.filter.empty() ? std::string(".*") : opt.filter);
+  } catch (const std::regex_error& e) {
+    err << opt.program << ": bad --filter regex: " << e.what() << "\n";
+    return 2;
+  }
+  std::vector<std::pair<std::string, std::vector<GoldenCase>>> files;
+  for (const std::string& path : paths) {
+    std::vector<GoldenCase> cases;
+    std::string e;
+    if (!ReadGoldenFile(path, &cases, &e)) {
+      err << opt.program << ": " << e << "\n";
+      return 2;
+    }
+    files.emplace_back(path, std::move(cases));
+  }
+  const size_t sample = static_cast<size_t>(opt.sample > 1 ? opt.sample : 1);
+  std::vector<CaseRecord> recs;
+  RunTotals total;
+  for (const auto& [path, cases] : files) {
+    for (size_t idx = 0; idx < cases.size(); ++idx) {
+      const GoldenCase& c = cases[idx];
+      if (idx % sample != 0 || !std::regex_search(c.id, filter)) {
+        continue;
+      }
+      CaseRecord rec;
+      rec.file = path;
+      rec.c = &c;
+      rec.r = ReplayCase(c, engine);
+      if (opt.after_case) {
+        opt.after_case(c, &rec.r);
+      }
+      if (opt.verbose || rec.r.verdict != Verdict::kPass) {
+        out << ToString(rec.r.verdict) << "  " << c.id;
+        if (rec.r.verdict == Verdict::kSkip) {
+          out << "  (" << rec.r.reason << ")";
+        }
+        out << "\n";
+      }
+      if (rec.r.verdict == Verdict::kSkip) {
+        total.skip_reasons[rec.r.reason] += 1;
+      }
+      if (rec.r.verdict == Verdict::kFail) {
+        const size_t shown = opt.verbose ? rec.r.details.size() : 1;
+        for (size_t i = 0; i < rec.r.details.size() && i < shown; ++i) {
+          out << "      " << rec.r.details[i] << "\n";
+        }
+        if (!opt.verbose && rec.r.details.size() > 1) {
+          out << "      (+" << rec.r.details.size() - 1 << " more; --verbose shows all)\n";
+        }
+        out << "      replay: " << opt.program << " " << ShellQuote(path) << " --filter "
+            << ShellQuote("^" + RegexEscape(c.id) + "$") << " --verbose\n";
+      }
+      recs.push_back(std::move(rec));
+    }
+  }
+  // Summary per (op, mode).
+  struct Count {
+    int pass = 0, fail = 0, skip = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Count> table;
+  for (const CaseRecord& r : recs) {
+    Count& k = table[{ToString(r.c->op), ToString(r.c->mode)}];
+    const Verdict v = r.r.verdict;
+    int& n = v == Verdict::kPass ? k.pass : v == Verdict::kFail ? k.fail : k.skip;
+    int& t = v == Verdict::kPass ? total.pass : v == Verdict::kFail ? total.fail : total.skip;
+    n += 1;
+    t += 1;
+  }
+  char line[160];
+  std::snprintf(line, sizeof(line), "\n%-10s %-16s %6s %6s %6s\n", "op", "mode", "pass", "fail",
+                "skip");
+  out << line;
+  for (const auto& [key, k] : table) {
+    std::snprintf(line, sizeof(line), "%-10s %-16s %6d %6d %6d\n", key.first.c_str(),
+                  key.second.c_str(), k.pass, k.fail, k.skip);
+    out << line;
+  }
+  std::snprintf(line, sizeof(line), "%-10s %-16s %6d %6d %6d\n", "total", "", total.pass,
+                total.fail, total.skip);
+  out << line << "engine " << engine.Name() << ", " << files.size() << " file(s), " << recs.size()
+      << " case(s) run\n";
+  if (!total.skip_reasons.empty()) {
+    out << "skipped, by reason:\n";
+    for (const auto& [why, n] : total.skip_reasons) {
+      std::snprintf(line, sizeof(line), "  %5d  ", n);
+      out << line << why << "\n";
+    }
+  }
+  if (totals) {
+    *totals = total;
+  }
+  if (!opt.junit.empty() && !WriteJunit(opt.junit, engine.Name(), recs)) {
+    err << opt.program << ": cannot write " << opt.junit << "\n";
+    return 2;
+  }
+  if (recs.empty()) {
+    err << opt.program << ": no case ran (empty files, or --filter matched nothing)\n";
+    return 1;
+  }
+  return (total.fail > 0 || (opt.fail_on_skip && total.skip > 0)) ? 1 : 0;
+}
+
+}  // namespace tma::model
