@@ -614,10 +614,11 @@ class EngineBench {
   int ready_percent_ = 70;
 };
 
-// Builds `n` commands, runs them on the RTL and the model, compares everything.
+// Builds `n` commands, runs them on the RTL and the model, compares everything. `n` stays
+// below 256: completions are matched to commands by their 8-bit tag.
 template <class Model, int kDataBytes>
-void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
-               int interleave_percent = 0) {
+void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent,
+                   int interleave_percent) {
   CommandGen gen(seed);
   gen.SetIm2colPercent(im2col_percent);
   gen.SetInterleavePercent(interleave_percent);
@@ -731,6 +732,19 @@ void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int i
     }
     EXPECT_EQ(bad, 0u) << "CTA " << cta << ": " << bad << " bytes differ, first at 0x" << std::hex
                        << first << " got " << int(got[first]) << " want " << int(want[first]);
+  }
+}
+
+// RunRandomOnce, repeated with further seeds for the long regression: TMA_E2E_SCALE=N runs
+// each test N times over (docs/verification.md).
+template <class Model, int kDataBytes>
+void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
+               int interleave_percent = 0) {
+  const char* scale_env = std::getenv("TMA_E2E_SCALE");
+  const int scale = scale_env ? std::max(1, std::atoi(scale_env)) : 1;
+  for (int rep = 0; rep < scale; ++rep) {
+    RunRandomOnce<Model, kDataBytes>(seed + 1000u * static_cast<uint32_t>(rep), n, spoil_percent,
+                                     ready_percent, im2col_percent, interleave_percent);
   }
 }
 
