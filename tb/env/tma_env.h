@@ -101,6 +101,10 @@ class TmaScoreboard : public uvm::Scoreboard {
   void ReportMismatch(const Expectation& e, int cta, uint32_t addr, uint8_t want, uint8_t got,
                       const char* when);
   std::string Replay() const;
+  // Bench rule for bus errors (docs/verification.md): the destination bytes of a command that
+  // ends in bus_error are not compared, unless a later command writes them.
+  void MarkBusErrorRegion(const Expectation& e);
+  void ClearDontCare(const Expectation& e);
   PatternMemory* gmem_ = nullptr;
   tma::model::ClusterSharedMemory* smem_ = nullptr;
   std::unique_ptr<ShadowGlobal> shadow_g_;
@@ -110,6 +114,7 @@ class TmaScoreboard : public uvm::Scoreboard {
   sc_core::sc_event retired_ev_;
   uint64_t smem_beats_ = 0;
   bool reported_first_ = false;
+  std::vector<std::vector<uint8_t>> dont_care_;  // per CTA window: 1 = byte not compared
   uint64_t last_activity_ = 0;
   uint64_t idle_limit_ = 20000;
 };
