@@ -202,21 +202,6 @@ uint32_t SwizzleRepeatBytes(Swizzle s) {
   }
 }
 
-uint32_t SwizzleSpanBytes(Swizzle s) {
-  switch (s) {
-    case Swizzle::kNone:
-      return 0;
-    case Swizzle::k32B:
-      return 32;
-    case Swizzle::k64B:
-      return 64;
-    case Swizzle::k96B:
-      return 96;
-    default:
-      return 128;
-  }
-}
-
 DescriptorBytes EncodeDescriptor(const TensorMap& m) {
   DescriptorBytes d{};
   uint8_t* p = d.data();

@@ -8,31 +8,17 @@ namespace tma::model {
 
 ElementLayout LayoutOf(DType t) {
   switch (t) {
-    case DType::kU8:
-      return {8, 1, 1, 1};
-    case DType::kU16:
-    case DType::kF16:
-    case DType::kBF16:
-      return {16, 1, 2, 2};
-    case DType::kU32:
-    case DType::kS32:
-    case DType::kF32:
-    case DType::kF32Ftz:
-    case DType::kTF32:
-    case DType::kTF32Ftz:
-      return {32, 1, 4, 4};
-    case DType::kU64:
-    case DType::kS64:
-    case DType::kF64:
-      return {64, 1, 8, 8};
     case DType::kB4x16:
       return {4, 2, 1, 1};
     case DType::kB4x16P64:
       return {4, 16, 8, 16};
     case DType::kB6x16P32:
       return {6, 16, 12, 16};
+    default: {  // whole-byte types: one element per unit, same size in global and shared memory
+      const uint32_t bits = static_cast<uint32_t>(ElementBits(t));
+      return {bits, 1, bits / 8, bits / 8};
+    }
   }
-  return {8, 1, 1, 1};
 }
 
 std::vector<uint8_t> OobFillBytes(DType t, OobFill f) {

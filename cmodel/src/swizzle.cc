@@ -3,7 +3,20 @@
 
 namespace tma::model {
 
-// SwizzleSpanBytes is defined in descriptor.cc (same contract as declared in swizzle.h).
+uint32_t SwizzleSpanBytes(Swizzle s) {
+  switch (s) {
+    case Swizzle::kNone:
+      return 0;
+    case Swizzle::k32B:
+      return 32;
+    case Swizzle::k64B:
+      return 64;
+    case Swizzle::k96B:
+      return 96;
+    default:
+      return 128;
+  }
+}
 
 uint32_t SwizzlePatternBytes(Swizzle s) {
   switch (s) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "tma/swizzle.h"  // SwizzleSpanBytes
 #include "tma/types.h"
 
 namespace tma::model {
@@ -47,9 +48,6 @@ uint64_t DescriptorBoxBytes(const TensorMap& m);
 
 // The derived field at bit 576: 16 (none), 256 (32B, 96B), 512 (64B), 1024 (128B, 128B_atom_*).
 uint32_t SwizzleRepeatBytes(Swizzle s);
-
-// Swizzle span in bytes (32/64/128, 96 for 96B, 0 for none): the largest inner box row.
-uint32_t SwizzleSpanBytes(Swizzle s);
 
 // Bit-field access on a 128-byte map (little-endian 1024-bit integer; width <= 64).
 uint64_t GetDescriptorBits(const uint8_t* map128, int lsb, int width);

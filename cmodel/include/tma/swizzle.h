@@ -13,7 +13,6 @@ namespace tma::model {
 
 // Row span of a swizzle mode: 0 (none), 32, 64, 128 (all 128B variants), 96 (sm_103a 96B).
 // A box row narrower than the span still occupies a whole span in shared memory (D6).
-// (Also declared in descriptor.h, whose descriptor.cc holds the one definition.)
 uint32_t SwizzleSpanBytes(Swizzle s);
 
 // Bytes after which the address pattern repeats: 256 (32B, 96B, 128B_atom_64B), 512 (64B,
