@@ -12,30 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include "seed_examples.h"
+
 namespace tma::model {
 namespace {
-
-struct SeedExample {
-  std::string where;  // "001_cd298048cf4fd0ee.txt:242"
-  std::string text;
-};
-
-std::vector<SeedExample> LoadSeedExamples() {
-  std::string path = __FILE__;
-  path = path.substr(0, path.find_last_of('/')) + "/data/seed_examples.txt";
-  std::ifstream f(path);
-  EXPECT_TRUE(f.good()) << "cannot open " << path;
-  std::vector<SeedExample> out;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') {
-      continue;
-    }
-    size_t tab = line.find('\t');
-    out.push_back({line.substr(0, tab), line.substr(tab + 1)});
-  }
-  return out;
-}
 
 // Seed examples that do not parse: the stray '}' typo of seed 004 line 225 (and its copy
 // in seed 002).

@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include "seed_examples.h"
 #include "tma/bulk_copy.h"
 #include "tma/bulk_group.h"
 #include "tma/descriptor.h"
@@ -81,32 +82,6 @@ struct Mem {
 // Shared address of `off` in CTA `cta` under the cluster address map.
 int64_t ClusterAddr(int cta, uint32_t off) {
   return static_cast<int64_t>(cta) * kWindow + off;
-}
-
-struct SeedExample {
-  std::string where;
-  std::string text;
-};
-
-std::vector<SeedExample> LoadSeedExamples() {
-  std::string path = __FILE__;
-  path = path.substr(0, path.find_last_of('/')) + "/data/seed_examples.txt";
-  std::ifstream f(path);
-  EXPECT_TRUE(f.good()) << "cannot open " << path;
-  std::vector<SeedExample> out;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') {
-      continue;
-    }
-    const size_t tab = line.find('\t');
-    const std::string text = line.substr(tab + 1);
-    if (text.rfind(".reg", 0) == 0) {
-      continue;  // declarations: nothing to execute (ptx_test parses them)
-    }
-    out.push_back({line.substr(0, tab), text});
-  }
-  return out;
 }
 
 // The four examples that break the seeds' own rules (and their copies in seed 002):
@@ -686,7 +661,11 @@ void RunTensormapReplace(const PtxInstr& in, Target target) {
 }
 
 TEST(SeedExec, EveryExampleExecutesOrIsRejectedAsTheSeedSays) {
-  const std::vector<SeedExample> examples = LoadSeedExamples();
+  std::vector<SeedExample> examples = LoadSeedExamples();
+  // Declarations (.reg): nothing to execute (ptx_test parses them).
+  examples.erase(std::remove_if(examples.begin(), examples.end(),
+                                [](const SeedExample& e) { return e.text.rfind(".reg", 0) == 0; }),
+                 examples.end());
   ASSERT_EQ(examples.size(), 74u);  // docs/ptx-frontend.md
   int executed = 0, rejected = 0;
   std::map<std::string, int> by_kind;
