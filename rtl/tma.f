@@ -4,10 +4,12 @@
 pkg/tma_pkg.sv
 # ---- common stream cells (issue 2) ----
 common/tma_fifo.sv
+common/tma_fifo_ram.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
 # ---- engine (issue 6) ----
 engine/tma_swizzle.sv
+engine/tma_unpack.sv
 engine/tma_nd_walker.sv
 engine/tma_burst_split.sv
 engine/tma_row_aligner.sv

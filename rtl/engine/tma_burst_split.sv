@@ -1,8 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_burst_split: cuts one row read request {DataBytes-aligned address, beats} into AXI4 INCR
-// bursts of at most MaxBurstLen beats that never cross a 4 KiB boundary. One burst per cycle;
-// the burst is computed from registers (address, beats left), so the output is stable.
+// tma_burst_split: cuts row read requests {DataBytes-aligned address, beats} into AXI4 INCR
+// bursts of at most MaxBurstLen beats that never cross a 4 KiB boundary.
+//
+// Pipeline: an input register slice (tma_spill_reg: req_ready_o depends only on flops; it also
+// holds the beats to the page end, computed beside the request), the current request (4 KiB
+// page, beat offset in the page, beats left - 1) with registered decision flags, and the AR
+// output register (the burst on ar_o comes from flops and is held until taken). The burst
+// length is min(beats left, MaxBurstLen, beats to the page end); which of the three it is, is
+// decided one cycle ahead: for a new request from the input slice (compares of its registered
+// fields, in the cycle it is loaded), later from the current registers. So a request that fits
+// one burst leaves in one cycle and the next request is loaded in the same cycle (one burst per
+// cycle). A request split into several bursts spends two cycles per burst (the decision is
+// recomputed after each). A burst that ends at a page end is followed by a cycle that
+// increments the page number (a row of <= 2048 bytes crosses at most one page boundary).
 
 `include "tma_assert.svh"
 
@@ -26,57 +37,170 @@ module tma_burst_split #(
   output logic              busy_o
 );
 
-  logic [63:0]     addr_d, addr_q;
-  logic [CntW-1:0] left_d, left_q;    // beats still to request (0: idle)
-  logic [12:0]     to_4k;             // beats up to the next 4 KiB boundary
-  logic [CntW-1:0] beats;             // beats of the burst on the output
-  logic            fire, done;
+  localparam int unsigned OffW  = 12 - SizeLog2;     // beat offset inside a 4 KiB page
+  localparam int unsigned PgW   = 52;                // page number, address bits [63:12]
+  localparam int unsigned HalfW = PgW / 2;
+  localparam int unsigned LeftW = OffW + 1;
+  localparam int unsigned InW   = tma_pkg::RdReqWidth + LeftW;
 
-  assign to_4k = 13'((13'd4096 - {1'b0, addr_q[11:0]}) >> SizeLog2);
+  // ---- Input slice: the request and its beats to the page end ----
+  logic             iv, iready;
+  tma_pkg::rd_req_t ireq;
+  logic [LeftW-1:0] ileft;                // beats from the request address to the page end
 
-  always_comb begin : proc_len
-    beats = left_q;
-    if (beats > CntW'(MaxBurstLen)) beats = CntW'(MaxBurstLen);
-    if (13'(beats) > to_4k) beats = CntW'(to_4k);
+  tma_spill_reg #(
+    .Width  (InW),
+    .Bypass (0)
+  ) u_in (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (req_valid_i),
+    .in_ready_o  (req_ready_o),
+    .in_data_i   ({req_i, LeftW'(1 << OffW) - LeftW'(req_i.addr[11:SizeLog2])}),
+    .out_valid_o (iv),
+    .out_ready_i (iready),
+    .out_data_o  ({ireq, ileft})
+  );
+
+  // ---- Current request ----
+  logic            cv_d, cv_q;           // a request is being split
+  logic            cross_d, cross_q;     // the last burst ended at a page end: next page
+  logic [PgW-1:0]  pg_d, pg_q;
+  logic [OffW-1:0] off_d, off_q;
+  logic [CntW-1:0] lm_d, lm_q;           // beats left - 1
+  logic            fok_d, fok_q;         // the flags below hold for the current registers
+  logic            fs_d, fs_q;           // one burst takes the rest of the request
+  logic            ft_d, ft_q;           // (else) the burst ends at the page end
+  // ---- AR output register ----
+  logic            av_d, av_q;
+  logic [63:0]     aaddr_q;
+  logic [7:0]      alen_q;
+
+  logic [OffW-1:0] tm;                   // beats to the page end - 1
+  logic            sc, tc, sl, tl;       // decision flags from the current regs / the input
+  logic [7:0]      len;
+  logic            go, load;
+  logic [CntW-1:0] lm_after_mx, lm_after_tm;
+  logic [OffW-1:0] off_after_mx;
+  logic [PgW-1:0]  pg_inc;               // pg_q + 1 of the previous cycle
+
+  // Whether a page end comes before MaxBurstLen beats (always, when a page holds no more).
+  logic tm_le_mx, ileft_le_mx;
+  if ((1 << OffW) <= MaxBurstLen) begin : gen_page_le_max
+    assign tm_le_mx    = 1'b1;
+    assign ileft_le_mx = 1'b1;
+  end else begin : gen_page_gt_max
+    assign tm_le_mx    = (32'(tm) <= MaxBurstLen - 1);
+    assign ileft_le_mx = (32'(ileft) <= MaxBurstLen);
   end
 
-  assign ar_valid_o = (left_q != '0);
-  assign ar_o.addr  = addr_q;
-  assign ar_o.len   = 8'(beats - 1'b1);
-  assign fire       = ar_valid_o && ar_ready_i;
-  assign done       = (left_q == '0) || (fire && beats == left_q);
-  assign req_ready_o = done;
+  assign tm = ~off_q;
+  assign sc = (lm_q <= CntW'(MaxBurstLen - 1)) && (lm_q <= CntW'(tm));
+  assign tc = !sc && tm_le_mx;
+  assign sl = (32'(ireq.nbeats) <= MaxBurstLen) && (CntW'(ireq.nbeats) <= CntW'(ileft));
+  assign tl = !sl && ileft_le_mx;
+
+  assign len = fs_q ? 8'(lm_q) : (ft_q ? 8'(tm) : 8'(MaxBurstLen - 1));
+
+  assign lm_after_mx  = lm_q - CntW'(MaxBurstLen);
+  assign lm_after_tm  = lm_q + ~(CntW'(tm));           // lm - tm - 1
+  assign off_after_mx = off_q + OffW'(MaxBurstLen);
+  // Page + 1, registered every cycle (as two halves; the upper half's carry-in is an AND
+  // tree): the page register is stable for at least one cycle before a page crossing uses it.
+  always_ff @(posedge clk_i) begin : proc_pg_inc
+    pg_inc <= {pg_q[PgW-1:HalfW] + HalfW'(&pg_q[HalfW-1:0]), pg_q[HalfW-1:0] + HalfW'(1)};
+  end
+
+  assign go     = cv_q && fok_q && !cross_q && (!av_q || ar_ready_i);
+  assign iready = !cv_q || (go && fs_q);
+  assign load   = iv && iready;
 
   always_comb begin : proc_next
-    addr_d = addr_q;
-    left_d = left_q;
-    if (fire) begin
-      addr_d = addr_q + 64'({beats, SizeLog2'(0)});
-      left_d = left_q - beats;
+    cv_d    = cv_q;
+    cross_d = cross_q;
+    pg_d    = pg_q;
+    off_d   = off_q;
+    lm_d    = lm_q;
+    av_d    = av_q;
+    // Decision flags: recomputed from the current registers whenever they are stale.
+    fok_d   = 1'b1;
+    fs_d    = fok_q ? fs_q : sc;
+    ft_d    = fok_q ? ft_q : tc;
+    if (av_q && ar_ready_i) av_d = 1'b0;
+    if (cross_q) begin
+      cross_d = 1'b0;
+      pg_d    = pg_inc;
     end
-    if (req_valid_i && req_ready_o) begin
-      addr_d = req_i.addr;
-      left_d = req_i.nbeats;
+    if (go) begin
+      av_d = 1'b1;
+      if (fs_q) begin
+        cv_d = 1'b0;
+      end else if (ft_q) begin
+        cross_d = 1'b1;
+        off_d   = '0;
+        lm_d    = lm_after_tm;
+        fok_d   = 1'b0;
+      end else begin
+        off_d = off_after_mx;
+        lm_d  = lm_after_mx;
+        fok_d = 1'b0;
+      end
+    end
+    if (load) begin
+      cv_d  = 1'b1;
+      pg_d  = ireq.addr[63:12];
+      off_d = ireq.addr[11:SizeLog2];
+      lm_d  = ireq.nbeats - CntW'(1);
+      fok_d = 1'b1;
+      fs_d  = sl;
+      ft_d  = tl;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
-      addr_q <= '0;
-      left_q <= '0;
+      cv_q    <= 1'b0;
+      cross_q <= 1'b0;
+      av_q    <= 1'b0;
+      fok_q   <= 1'b0;
     end else begin
-      addr_q <= addr_d;
-      left_q <= left_d;
+      cv_q    <= cv_d;
+      cross_q <= cross_d;
+      av_q    <= av_d;
+      fok_q   <= fok_d;
     end
   end
 
-  assign busy_o = (left_q != '0);
+  always_ff @(posedge clk_i) begin : proc_data
+    pg_q  <= pg_d;
+    off_q <= off_d;
+    lm_q  <= lm_d;
+    fs_q  <= fs_d;
+    ft_q  <= ft_d;
+    if (go) begin
+      aaddr_q <= {pg_q, off_q, SizeLog2'(0)};
+      alen_q  <= len;
+    end
+  end
+
+  assign ar_valid_o = av_q;
+  assign ar_o.addr  = aaddr_q;
+  assign ar_o.len   = alen_q;
+  assign busy_o     = iv || cv_q || av_q;
+
+  logic unused_req;
+  assign unused_req = ^ireq.addr[SizeLog2-1:0];
 
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes >= 16 && DataBytes <= 128)
   `TMA_ASSERT_STABLE(ArHeld_A, ar_valid_o, ar_ready_i, ar_o)
   `TMA_ASSERT(ReqAligned_A, req_valid_i |-> req_i.addr[SizeLog2-1:0] == '0)
+  `TMA_ASSERT(ReqBeats_A, req_valid_i |-> req_i.nbeats != '0)
   `TMA_ASSERT(No4kCross_A, ar_valid_o |->
-              ({1'b0, addr_q[11:0]} + 13'({beats, SizeLog2'(0)})) <= 13'd4096)
+              32'(aaddr_q[11:0]) + ((32'(alen_q) + 32'd1) << SizeLog2) <= 32'd4096)
+  `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(alen_q) < MaxBurstLen)
+  // The registered decision matches the current registers when it is used.
+  `TMA_ASSERT(FlagsFresh_A, go |-> fs_q == sc && ft_q == tc)
+  `TMA_ASSERT(PageIncFresh_A, cross_q |-> pg_inc == pg_q + PgW'(1))
 
 endmodule

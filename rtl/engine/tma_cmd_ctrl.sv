@@ -2,13 +2,27 @@
 //
 // tma_cmd_ctrl: command intake, descriptor cache and fetch, decode, validation and the issue-
 // time arithmetic of one command at a time; hands the walker one job per command (a tile or
-// im2col job, or a completion-only marker for errors and prefetch). The descriptor is read over
-// the AXI4 read channel with ID AxiIdDesc, one single-beat burst per beat (never across 4 KiB),
-// into a 1024-bit register; a small fully associative cache keyed by the map address holds
-// recent maps (round-robin replacement, desc_inval_i clears it). The address contributions
-// position x stride of the walker dims are computed by four parallel radix-16 shift-add
-// multipliers (9 cycles; im2col runs a second pass for the lower corners); the walker then
-// needs adds only. The box-size product runs during the first pass.
+// im2col job, or a completion-only marker for errors and prefetch).
+//
+// Pipeline (every stage registered; timing rules of issue 6: one carry chain per stage):
+//   Idle   takes the command into cmd_q (stores / reduces / a misaligned map address: StErr).
+//   Look   compares the map address with the cache tags (hit index registered).
+//   Read   hit: reads the cache entry (LUT RAM, registered) into the decoded map d_q.
+//   Fetch  miss: reads the map over AXI (ID AxiIdDesc, one single-beat burst per beat, never
+//          across 4 KiB) and decodes each 16-byte chunk into d_q as it arrives (chunk 0 first).
+//   Chk    miss: seven cycles of descriptor checks (decode and encoder rules, the box-size
+//          product E x prod floor(box/es) by registered 18x18 multiplies and reciprocals), then
+//          the decoded map and its verdict `bad` enter the cache (round robin; not when
+//          desc_inval_i came since the fetch started).
+//   W1, W2 the walker dimensions, bounds, clamps, global address and the instruction checks
+//          into the job register (waits there until the previous job has left).
+//   Mac    the address products (position x stride, lower corner x stride, es x stride, the
+//          interleave fixed dim x stride) as a list of 17x18-bit partial products through one
+//          registered multiplier and a split 64-bit accumulator; zero partial products are
+//          skipped. The job is complete when the list is done; the next command is taken
+//          while the job waits for the walker.
+// Error priority: bus error, then invalid descriptor (descriptor-only, cached with the map),
+// then the instruction checks in the order of the model's CheckInstruction.
 
 `include "tma_assert.svh"
 
@@ -44,133 +58,105 @@ module tma_cmd_ctrl #(
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
-  typedef enum logic [2:0] {
-    StIdle, StFetch, StCheck, StMul, StEmit
+  // Walker dim kinds (see proc_wmap).
+  localparam logic [2:0] KNone    = 3'd0;
+  localparam logic [2:0] KTile    = 3'd1;
+  localparam logic [2:0] KChunk   = 3'd2;
+  localparam logic [2:0] KSpatial = 3'd3;
+  localparam logic [2:0] KN       = 3'd4;
+
+  typedef enum logic [3:0] {
+    StIdle, StLook, StRead, StFetch, StChk, StW1, StW1B, StW2, StMac, StErr
   } state_e;
+
+  // ---- Decoded map (one cache entry; docs/descriptor.md) ----
+  typedef struct packed {
+    logic             bad;       // breaks a descriptor rule (decode, encoder, size, derived)
+    logic [63:0]      addr;
+    logic             im2col;
+    logic [2:0]       rank_m1;
+    logic [3:0]       ftype;
+    logic [1:0]       il;
+    logic [2:0]       swz;       // internal swizzle code (Swz*)
+    logic             fill;
+    logic             tf32;
+    logic [3:0][35:0] stride;    // globalStrides[i] >> 4
+    logic [4:0][31:0] dim_m1;
+    logic [4:0][2:0]  es_m1;
+    logic [7:0]       box0_m1;   // im2col: channels per pixel - 1
+    logic [31:0]      boxr;      // bits 448..479: boxes 1..4 (tiled) or the corners (im2col)
+    logic [9:0]       ppc_m1;
+    logic [3:0][2:0]  wkind;     // walker dims 1..4 (entry d-1): kind ...
+    logic [3:0][2:0]  wtd;       // ... and the tensor dim it walks
+  } ent_t;
+  localparam int unsigned EntW = 1 + 64 + 1 + 3 + 4 + 2 + 3 + 1 + 1 + 144 + 160 + 15 + 8 + 32 +
+                                 10 + 12 + 12;
 
   state_e          state_d, state_q;
   tma_pkg::cmd_t   cmd_d, cmd_q;
-  logic [1023:0]   raw_d, raw_q;            // the 128-byte map
+  ent_t            d_d, d_q;
   logic [3:0]      err_d, err_q;            // error found so far (ErrNone: none)
   logic [3:0]      ar_cnt_d, ar_cnt_q;      // descriptor beats requested
   logic [3:0]      r_cnt_d, r_cnt_q;        // descriptor beats received
-  logic            stale_d, stale_q;        // invalidated while fetching: do not cache
-  logic [2:0]      dim_d, dim_q;            // size product: factors taken
-  logic [47:0]     prod_d, prod_q;          // E x prod floor(box/es) (im2col: E x cpp x ppc)
-  logic [3:0]      mbit_d, mbit_q;          // Mul step: digit (0 .. 8)
-  logic            mpass_d, mpass_q;        // Mul pass: 0 start positions, 1 lower corners
-  tma_pkg::dim64_t macc_d, macc_q;          // pass 0: position x stride per walker dim
-  tma_pkg::dim64_t malo_d, malo_q;          // pass 1: restart position x stride
-  tma_pkg::dim64_t mstr_d, mstr_q;          // stride shifted left by 4 x mbit
-  tma_pkg::dim36_t mcrd_d, mcrd_q;          // operand shifted right by 4 x mbit (arithmetic)
-  logic [35:0]     mop_sh;                  // operand being shifted (loop temporary)
+  logic            stale_d, stale_q;        // invalidated since the lookup: do not cache
+  logic [2:0]      kc_d, kc_q;              // Chk cycle
+  // Fields used only by the checks of a fetched map
+  logic [1:0]      x_span_d, x_span_q, x_atom_d, x_atom_q;
+  logic            x_b96_d, x_b96_q, x_wide_d, x_wide_q, x_rsv_d, x_rsv_q;
+  logic [31:0]     x_boxbytes_d, x_boxbytes_q, x_swzrep_d, x_swzrep_q;
 
-  // ---- Descriptor cache (looked up with the incoming command's address) ----
-  logic                 c_valid_d [CacheEntries];
-  logic                 c_valid_q [CacheEntries];
-  logic [63:0]          c_addr_q  [CacheEntries];
-  logic [1023:0]        c_raw_q   [CacheEntries];
-  logic [CacheIdxW-1:0] c_next_d, c_next_q;     // round-robin victim
-  logic                 c_hit;
-  logic [1023:0]        c_hit_raw;
-  logic                 c_fill;                 // write the fetched map into c_next_q
-  logic signed [7:0]    idx;                    // descriptor chunk of a fetched chunk
+  // ---- Decoded fields as arrays ----
+  logic [35:0] f_stride [MaxDims-1];   // in units of 16 bytes
+  logic [31:0] f_dim_m1 [MaxDims];
+  logic [2:0]  f_es_m1  [MaxDims];
+  logic [7:0]  f_box_m1 [MaxDims];     // im2col: entry 0 is channels per pixel - 1
+  logic [33:0] f_lower  [MaxDims-2];   // im2col corners, sign-extended (16/8/5-bit fields)
+  logic [33:0] f_upper  [MaxDims-2];
+  logic [3:0]  rank;
+  logic        i2c, il;
+  logic [1:0]  esz;                    // log2 E
+  logic        is_float;
+  logic [7:0]  span;                   // swizzle span in bytes (0: none)
+  logic [31:0] swz_repeat;
 
-  always_comb begin : proc_lookup
-    c_hit     = 1'b0;
-    c_hit_raw = '0;
-    for (int e = 0; e < CacheEntries; e++) begin
-      if (c_valid_q[e] && c_addr_q[e] == cmd_i.desc_addr) begin
-        c_hit     = 1'b1;
-        c_hit_raw = c_raw_q[e];
-      end
-    end
-  end
-
-  // ---- Descriptor fields (docs/descriptor.md) ----
-  logic [63:0]  f_addr;
-  logic         f_im2col, f_wide, f_fill, f_tf32, f_b96;
-  logic [2:0]   f_rank_m1;
-  logic [3:0]   f_type;
-  logic [1:0]   f_il, f_span, f_atom;
-  logic [39:0]  f_stride [MaxDims-1];
-  logic [31:0]  f_dim_m1 [MaxDims];
-  logic [2:0]   f_es_m1  [MaxDims];
-  logic [7:0]   f_box_m1 [MaxDims];   // im2col: entry 0 is channels per pixel - 1
-  logic [31:0]  f_boxbytes, f_swzrep;
-  logic [9:0]   f_ppc_m1;             // im2col: pixels per column - 1
-  logic [33:0]  f_lower [MaxDims-2];  // im2col corners, sign-extended (16/8/5-bit fields)
-  logic [33:0]  f_upper [MaxDims-2];
-
-  assign f_addr    = raw_q[63:0];
-  assign f_im2col  = raw_q[64];
-  assign f_rank_m1 = raw_q[70:68];
-  assign f_type    = raw_q[74:71];
-  assign f_il      = raw_q[76:75];
-  assign f_span    = raw_q[78:77];
-  assign f_fill    = raw_q[79];
-  assign f_tf32    = raw_q[80];
-  assign f_atom    = raw_q[84:83];
-  assign f_wide    = raw_q[86];
-  assign f_b96     = raw_q[88];
-  assign f_ppc_m1  = raw_q[489:480];
-  assign f_boxbytes = raw_q[543:512];
-  assign f_swzrep   = raw_q[607:576];
   always_comb begin : proc_fields
-    for (int i = 0; i < MaxDims - 1; i++) begin
-      f_stride[i] = {raw_q[224 + 4*i +: 4], raw_q[96 + 32*i +: 32], 4'b0000};
-    end
+    for (int i = 0; i < MaxDims - 1; i++) f_stride[i] = d_q.stride[i];
     for (int i = 0; i < MaxDims; i++) begin
-      f_dim_m1[i] = raw_q[256 + 32*i +: 32];
-      f_es_m1[i]  = raw_q[416 + 3*i +: 3];
+      f_dim_m1[i] = d_q.dim_m1[i];
+      f_es_m1[i]  = d_q.es_m1[i];
     end
-    f_box_m1[0] = raw_q[447:440];
-    for (int i = 1; i < MaxDims; i++) f_box_m1[i] = raw_q[448 + 8*(i-1) +: 8];
+    f_box_m1[0] = d_q.box0_m1;
+    for (int i = 1; i < MaxDims; i++) f_box_m1[i] = d_q.boxr[8*(i-1) +: 8];
     for (int k = 0; k < MaxDims - 2; k++) begin
       f_lower[k] = '0;
       f_upper[k] = '0;
     end
-    unique case (f_rank_m1)
+    unique case (d_q.rank_m1)
       3'd2: begin
-        f_lower[0] = {{18{raw_q[463]}}, raw_q[463:448]};
-        f_upper[0] = {{18{raw_q[479]}}, raw_q[479:464]};
+        f_lower[0] = {{18{d_q.boxr[15]}}, d_q.boxr[15:0]};
+        f_upper[0] = {{18{d_q.boxr[31]}}, d_q.boxr[31:16]};
       end
       3'd3: begin
         for (int k = 0; k < 2; k++) begin
-          f_lower[k] = {{26{raw_q[455 + 8*k]}}, raw_q[448 + 8*k +: 8]};
-          f_upper[k] = {{26{raw_q[471 + 8*k]}}, raw_q[464 + 8*k +: 8]};
+          f_lower[k] = {{26{d_q.boxr[7 + 8*k]}}, d_q.boxr[8*k +: 8]};
+          f_upper[k] = {{26{d_q.boxr[23 + 8*k]}}, d_q.boxr[16 + 8*k +: 8]};
         end
       end
       default: begin
         for (int k = 0; k < 3; k++) begin
-          f_lower[k] = {{29{raw_q[452 + 5*k]}}, raw_q[448 + 5*k +: 5]};
-          f_upper[k] = {{29{raw_q[468 + 5*k]}}, raw_q[464 + 5*k +: 5]};
+          f_lower[k] = {{29{d_q.boxr[4 + 5*k]}}, d_q.boxr[5*k +: 5]};
+          f_upper[k] = {{29{d_q.boxr[20 + 5*k]}}, d_q.boxr[16 + 5*k +: 5]};
         end
       end
     endcase
-  end
-
-  // Element size (log2 bytes) and class of the hardware type code.
-  logic [1:0] esz;       // log2 E
-  logic       is_float;
-  always_comb begin : proc_type
-    unique case (f_type)
+    unique case (d_q.ftype)
       4'd0:                      esz = 2'd0;
       4'd1, 4'd6, 4'd10:         esz = 2'd1;
       4'd2, 4'd3, 4'd7, 4'd8:    esz = 2'd2;
       default:                   esz = 2'd3;   // 4, 5, 9 (and unsupported codes)
     endcase
-    is_float = (f_type >= 4'd6 && f_type <= 4'd10);
-  end
-
-  logic [2:0]  swz;           // internal swizzle code
-  logic [7:0]  span;          // swizzle span in bytes (0: none)
-  logic [31:0] swz_repeat;
-  always_comb begin : proc_swz
-    if (f_b96) swz = tma_pkg::Swz96B;
-    else if (f_span == 2'd3) swz = 3'd3 + 3'(f_atom);
-    else swz = {1'b0, f_span};
-    unique case (swz)
+    is_float = (d_q.ftype >= 4'd6 && d_q.ftype <= 4'd10);
+    unique case (d_q.swz)
       tma_pkg::SwzNone: begin span = 8'd0;   swz_repeat = 32'd16;   end
       tma_pkg::Swz32B:  begin span = 8'd32;  swz_repeat = 32'd256;  end
       tma_pkg::Swz64B:  begin span = 8'd64;  swz_repeat = 32'd512;  end
@@ -180,359 +166,62 @@ module tma_cmd_ctrl #(
       default:          begin span = 8'd96;  swz_repeat = 32'd256;  end   // 96B
     endcase
   end
+  assign rank = {1'b0, d_q.rank_m1} + 4'd1;
+  assign i2c  = d_q.im2col;
+  assign il   = (d_q.il != 2'd0);
 
-  // ---- Walker dimensions (tma_pkg job_t): positions, bounds, strides ----
-  // Tile: walker dim d is tensor dim d, running over [c, c + box - 1]. im2col: walker dims
-  // 1 .. rank-2 are the spatial dims, from c + off over the bounding box [lower + off,
-  // dim - 1 + upper + off] (the offset shifts position and box alike, so the wrap compares the
-  // position without offset, as silicon does); walker dim rank-1 is N, stepping es[N] and
-  // never wrapping. Beyond the rank: neutral.
-  logic [3:0]         rank;          // 1 .. 8 (8 > 5 is invalid)
-  logic               i2c;           // im2col map and mode
-  logic signed [33:0] w_coord [MaxDims];
-  logic signed [33:0] w_lo    [MaxDims];
-  logic signed [33:0] w_hi    [MaxDims];
-  logic [31:0]        w_dim_m1 [MaxDims];
-  logic [3:0]         w_es    [MaxDims];
-  logic [39:0]        w_stride [MaxDims];
-  logic signed [33:0] w_aop   [MaxDims];   // first-pass multiplier operand
-  logic signed [33:0] w_bop   [MaxDims];   // second-pass operand (restart position / fixed)
-  logic [39:0]        w_bstr  [MaxDims];   // second-pass stride
-  logic               w_spat  [MaxDims];   // im2col spatial dim: restarts at its lower corner
-  logic signed [33:0] w_crd, w_off;        // loop temporaries
-  logic [2:0]         w_td;                // tensor dim of walker dim d (loop temporary)
-  typedef enum logic [2:0] { KNone, KTile, KChunk, KSpatial, KN } wkind_e;
-  wkind_e             w_kind;              // loop temporary
-  logic               il;                  // interleave 16B / 32B (D5, D8)
-  logic [39:0]        chunk;               // interleave chunk bytes C
-  logic               two_pass;            // the multiplier runs a second pass
-  logic               fixed_oob;           // interleave: the fixed dim rank-2 is out of bounds
-
-  assign rank     = {1'b0, f_rank_m1} + 4'd1;
-  assign i2c      = f_im2col;
-  assign il       = (f_il != 2'd0);
-  assign chunk    = (f_il == 2'd2) ? 40'd32 : 40'd16;
-  assign two_pass = i2c || il;
-  logic [2:0] rm2;   // rank - 2: the dim an interleaved map does not walk
-  logic [1:0] rm3;   // rank - 3: index of its stride
-  assign rm2 = f_rank_m1 - 3'd1;
-  assign rm3 = 2'(f_rank_m1 - 3'd2);
-  // (Yosys 0.23 crashes on a bit-select of a dynamically indexed packed-array element: every
-  // such element goes through a plain temporary first.)
-  logic [31:0] c_rm2;
-  assign c_rm2     = cmd_q.coords.v[rm2];
-  assign fixed_oob = il && (c_rm2[31] || c_rm2 > f_dim_m1[rm2]);
-
-  always_comb begin : proc_wdims
-    w_crd  = '0;
-    w_off  = '0;
-    w_td   = '0;
-    w_kind = KNone;
-    for (int d = 0; d < MaxDims; d++) begin
-      w_coord[d]  = '0;
-      w_lo[d]     = '0;
-      w_hi[d]     = '0;
-      w_dim_m1[d] = '0;
-      w_es[d]     = 4'd1;
-      w_stride[d] = '0;
-      w_aop[d]    = '0;
-      w_bop[d]    = '0;
-      w_bstr[d]   = '0;
-      w_spat[d]   = 1'b0;
-    end
+  // ---- Walker dims of a map (stored with it): tile: walker dim d is tensor dim d; interleave
+  // (D5): walker dim 1 is dim 0 in chunks, then the dims above it except rank-2. im2col:
+  // walker dims 1 .. rank-2 are the spatial dims (tensor dims 1 .. rank-2, or 0 .. rank-3 with
+  // interleave, D8), walker dim rank-1 is N. ----
+  logic [127:0] ch0;           // descriptor chunk 0 in the beat that holds it
+  logic [2:0] m_rank_m1;
+  logic [1:0] m_il_code;
+  logic       m_i2c;
+  logic [11:0] m_kind, m_td;     // 3 bits per walker dim 1..4
+  assign m_rank_m1 = ch0[70:68];
+  assign m_il_code = ch0[76:75];
+  assign m_i2c     = ch0[64];
+  always_comb begin : proc_wmap
+    logic [3:0] mrank;
+    logic       mil;
+    logic [2:0] td;
+    mrank = {1'b0, m_rank_m1} + 4'd1;
+    mil   = (m_il_code != 2'd0);
     for (int d = 1; d < MaxDims; d++) begin
-      // Which tensor dim walker dim d walks, and how.
-      w_kind = KNone;
-      w_td   = 3'(d);
-      if (!i2c) begin
-        if (!il) begin
-          w_td = 3'(d);
+      m_kind[3*(d-1) +: 3] = KNone;
+      td          = 3'(d);
+      if (!m_i2c) begin
+        if (!mil) begin
+          td = 3'(d);
         end else if (d == 1) begin
-          w_td = 3'd0;                              // D5: dim 0 in chunks, es[0] applies
+          td = 3'd0;
         end else begin
-          w_td = (4'(d) < rank - 4'd1) ? 3'(d - 1) : 3'(d);   // skips dim rank-2 (D5)
+          td = (4'(d) < mrank - 4'd1) ? 3'(d - 1) : 3'(d);
         end
-        if ({1'b0, w_td} < rank) w_kind = (il && d == 1) ? KChunk : KTile;
-      end else if (4'(d) + 4'd2 <= rank) begin
-        w_kind = KSpatial;
-        w_td   = il ? 3'(d - 1) : 3'(d);            // D8: spatial dims 0 .. r-3 with interleave
-      end else if (4'(d) + 4'd1 == rank) begin
-        w_kind = KN;
-        w_td   = f_rank_m1;
+        if ({1'b0, td} < mrank) m_kind[3*(d-1) +: 3] = (mil && d == 1) ? KChunk : KTile;
+      end else if (4'(d) + 4'd2 <= mrank) begin
+        m_kind[3*(d-1) +: 3] = KSpatial;
+        td          = mil ? 3'(d - 1) : 3'(d);
+      end else if (4'(d) + 4'd1 == mrank) begin
+        m_kind[3*(d-1) +: 3] = KN;
+        td          = m_rank_m1;
       end
-      w_crd = 34'(signed'(cmd_q.coords.v[w_td]));
-      if (w_kind != KNone) begin
-        w_dim_m1[d] = f_dim_m1[w_td];
-        w_es[d]     = {1'b0, f_es_m1[w_td]} + 4'd1;
-        w_stride[d] = (w_td == 3'd0) ? chunk : f_stride[2'(w_td - 3'd1)];
-      end
-      unique case (w_kind)
-        KTile, KChunk: begin
-          w_coord[d] = w_crd;
-          w_lo[d]    = w_crd;
-          w_hi[d]    = w_crd + 34'(f_box_m1[w_td]);
-          w_aop[d]   = (w_kind == KChunk) ? 34'd0 : w_crd;   // chunk: c0 x C is in gaddr
-        end
-        KSpatial: begin
-          w_off      = 34'(cmd_q.im2col.v[d-1]);
-          w_coord[d] = w_crd + w_off;
-          w_lo[d]    = f_lower[d-1] + w_off;
-          w_hi[d]    = 34'(f_dim_m1[w_td]) + f_upper[d-1] + w_off;
-          w_aop[d]   = w_coord[d];
-          w_bop[d]   = w_lo[d];
-          w_bstr[d]  = w_stride[d];
-          w_spat[d]  = 1'b1;
-        end
-        KN: begin
-          w_coord[d] = w_crd;                 // N: steps by es[N] (H200), never wraps
-          w_lo[d]    = w_crd;
-          w_hi[d]    = {1'b0, {33{1'b1}}};
-          w_aop[d]   = w_crd;
-        end
-        default: ;
-      endcase
-      // Interleave: the fixed dim rank-2 (its coordinate x stride) is the second-pass
-      // product of walker dim 1 (tile) or of N (im2col).
-      if (il && (w_kind == KChunk || w_kind == KN)) begin
-        w_bop[d]  = 34'(signed'(cmd_q.coords.v[rm2]));
-        w_bstr[d] = f_stride[rm3];
-      end
+      m_td[3*(d-1) +: 3] = td;
     end
   end
 
-  // ---- Checks ----
-  logic [11:0] row_bytes;       // box[0] x E (im2col: cpp x E)
-  logic [1023:0] reserved;      // bits that belong to no field of this map kind
-  logic [3:0]  desc_err;        // decode and encoder rules
-  logic [3:0]  instr_err;       // instruction against map, run-time faults
-  logic [15:0] dst_mask;
-  logic signed [34:0] c0;
-  logic signed [36:0] c0_bytes;
-  logic [31:0] far32;           // rule 16 temporary
+  // ---- Descriptor cache: tags and valid bits in flops, decoded maps in RAM ----
+  logic                 c_valid_d [CacheEntries];
+  logic                 c_valid_q [CacheEntries];
+  logic [63:0]          c_addr_q  [CacheEntries];
+  logic [EntW-1:0]      c_ent_q   [CacheEntries];
+  logic [CacheIdxW-1:0] c_next_d, c_next_q;     // round-robin victim
+  logic [CacheIdxW-1:0] hidx_d, hidx_q;         // entry that hit
+  logic                 c_fill;                 // write d_d into entry c_next_q
+  logic [EntW-1:0]      c_rd;
 
-  assign row_bytes = 12'({4'd0, f_box_m1[0]} + 12'd1) << esz;
-  assign dst_mask  = cmd_q.multicast ? cmd_q.cta_mask : (16'd1 << cmd_q.dst_cta);
-  assign c0        = 35'(signed'(cmd_q.coords.v[0]));
-  assign c0_bytes  = 37'(c0) <<< esz;
-
-  always_comb begin : proc_reserved
-    reserved = '0;
-    reserved[67:65]   = '1;
-    reserved[85]      = 1'b1;
-    reserved[87]      = !f_wide;
-    reserved[95:89]   = '1;
-    reserved[255:240] = '1;
-    reserved[439:431] = '1;
-    reserved[511:490] = '1;
-    reserved[575:544] = '1;
-    reserved[1023:608] = '1;
-    if (!f_im2col) reserved[489:480] = '1;
-    if (f_im2col && f_rank_m1 == 3'd4) begin
-      reserved[463] = 1'b1;   // 5-bit corners of a rank-5 map leave one bit of each half
-      reserved[479] = 1'b1;
-    end
-    // Strides, dims, element strides and boxes beyond the rank are written as given by the
-    // encoder (docs/descriptor.md) and are not reserved.
-  end
-
-  always_comb begin : proc_desc_err
-    desc_err = tma_pkg::ErrNone;
-    far32    = '0;
-    if (rank > 4'd5 || f_wide || (f_im2col && rank < 4'd3) || f_type >= 4'd14 ||
-        (f_tf32 && f_type != 4'd7 && f_type != 4'd8) || f_il == 2'd3 ||
-        (f_b96 && (f_span != 2'd0 || f_atom != 2'd0)) || (f_span != 2'd3 && f_atom != 2'd0) ||
-        (raw_q & reserved) != '0 || f_swzrep != swz_repeat) begin
-      // im2col-wide maps (bit 86) need sm_100 (rule 21): invalid on this sm_90 engine.
-      desc_err = tma_pkg::ErrInvalidDescriptor;
-    end else if (f_addr[3:0] != 4'd0 || (f_il == 2'd2 && f_addr[4]) ||
-                 (f_il != 2'd0 && rank < 4'd3) || (f_fill && !is_float)) begin
-      desc_err = tma_pkg::ErrInvalidDescriptor;
-    end else if (row_bytes[3:0] != 4'd0 ||
-                 (f_il == 2'd0 && swz != tma_pkg::SwzNone && row_bytes > 12'(span))) begin
-      desc_err = tma_pkg::ErrInvalidDescriptor;   // rules 12/13 (tile), 17/19 (im2col)
-    end else begin
-      for (int i = 0; i < MaxDims - 1; i++) begin
-        if (f_il == 2'd2 && f_stride[i][4]) desc_err = tma_pkg::ErrInvalidDescriptor;
-      end
-      // Rule 16: the bounding box is not empty: dim + upper (32-bit, wrapping) > lower.
-      // Spatial dim of corner k: k + 1, or k with interleave.
-      for (int k = 0; k < MaxDims - 2; k++) begin
-        far32 = (il ? f_dim_m1[k] : f_dim_m1[k+1]) + 32'd1 + f_upper[k][31:0];
-        if (f_im2col && 4'(k) + 4'd2 < rank && signed'(far32) <= signed'(f_lower[k][31:0])) begin
-          desc_err = tma_pkg::ErrInvalidDescriptor;
-        end
-      end
-    end
-  end
-
-  // F4: im2col offsets in range and the start pixel inside the bounding box.
-  logic f4_bad;
-  always_comb begin : proc_f4
-    f4_bad = 1'b0;
-    for (int k = 0; k < MaxDims - 2; k++) begin
-      if (4'(k) + 4'd2 < rank) begin
-        if ((rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
-            (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31)) begin
-          f4_bad = 1'b1;
-        end
-        if (34'(signed'(cmd_q.coords.v[il ? k : k+1])) < signed'(f_lower[k]) ||
-            34'(signed'(cmd_q.coords.v[il ? k : k+1])) >
-            signed'(34'(f_dim_m1[il ? k : k+1]) + f_upper[k])) begin
-          f4_bad = 1'b1;
-        end
-      end
-    end
-  end
-
-  // Same order as the model's CheckInstruction (cmodel tensor_copy.cc): qualifier and operand
-  // combinations (invalid_instruction / unsupported), then F2 (misaligned), then F1, then F4.
-  logic mode_ok, is_load;
-  assign is_load = (cmd_q.op == tma_pkg::OpLoad);
-  assign mode_ok = (cmd_q.mode == 3'd0 || cmd_q.mode == 3'd1 || cmd_q.mode == 3'd2 ||
-                    cmd_q.mode == 3'd3 || cmd_q.mode == 3'd4);   // loads and prefetch
-
-  always_comb begin : proc_instr_err
-    instr_err = tma_pkg::ErrNone;
-    if (!mode_ok) begin
-      instr_err = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.mode >= 3'd2) begin
-      instr_err = tma_pkg::ErrUnsupported;   // gather4, im2col::w*: sm_100 only
-    end else if (cmd_q.cta_group == 2'd3 || (cmd_q.cta_group != 2'd0 && !is_load)) begin
-      instr_err = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.cta_group == 2'd2) begin
-      instr_err = tma_pkg::ErrUnsupported;
-    end else if ({1'b0, cmd_q.dim} != rank || (cmd_q.mode == tma_pkg::ModeTile) == f_im2col) begin
-      instr_err = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.multicast && (!is_load ||
-                 (NumCtas < 16 && (cmd_q.cta_mask >> NumCtas) != 16'd0))) begin
-      instr_err = tma_pkg::ErrInvalidInstr;   // F6
-    end else if (32'(cmd_q.issuer) >= NumCtas ||
-                 (is_load && !cmd_q.multicast && 32'(cmd_q.dst_cta) >= NumCtas)) begin
-      instr_err = tma_pkg::ErrInvalidInstr;
-    end else if (is_load && dst_mask == 16'd0) begin
-      instr_err = tma_pkg::ErrInvalidInstr;   // multicast to nobody: nothing would complete
-    end else if (f_type >= 4'd11) begin
-      instr_err = tma_pkg::ErrUnsupported;    // sub-byte types: not yet
-    end else if (is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0)) begin
-      instr_err = tma_pkg::ErrMisaligned;
-    end else if (!il && c0_bytes[3:0] != 4'd0) begin
-      instr_err = tma_pkg::ErrMisalignedCoord;   // F1 (interleave: dim 0 counts chunks)
-    end else if (i2c && f4_bad) begin
-      instr_err = tma_pkg::ErrInvalidCoord;
-    end
-  end
-
-  // ---- Size check: E x prod floor(box[i]/es[i]) <= 228 KiB (im2col: E x cpp x ppc); must
-  // equal the box-bytes field. One factor per Mul cycle (rank factors; im2col: cpp, ppc).
-  logic [10:0] size_factor;
-  logic        size_done;       // the size product is complete after this cycle
-  assign size_done = (dim_q + 3'd1 >= size_steps);
-  logic [8:0]  tile_factor;     // floor(box[d] / es[d])
-  logic [2:0]  size_steps;
-  assign tile_factor = ({1'b0, f_box_m1[dim_q]} + 9'd1) / ({6'd0, f_es_m1[dim_q]} + 9'd1);
-  assign size_steps = i2c ? 3'd2 : f_rank_m1 + 3'd1;
-  always_comb begin : proc_size_factor
-    if (i2c) begin
-      size_factor = (dim_q == 3'd0) ? 11'(f_box_m1[0]) + 11'd1 : 11'(f_ppc_m1) + 11'd1;
-    end else begin
-      size_factor = {2'b00, tile_factor};
-    end
-  end
-
-  // ---- Job ----
-  tma_pkg::job_t job;
-  logic signed [35:0] dim0;          // dims[0]
-  logic signed [35:0] lo_el, hi_el;  // in-bounds elements of a row: [lo_el, hi_el)
-  logic [8:0]         box0;
-
-  always_comb begin : proc_job
-    job  = '0;
-    box0 = {1'b0, f_box_m1[0]} + 9'd1;
-    dim0 = 36'({4'd0, f_dim_m1[0]}) + 36'sd1;
-    lo_el = 36'sd0 - 36'(c0);
-    if (lo_el < 0) lo_el = '0;
-    if (lo_el > 36'(box0)) lo_el = 36'(box0);
-    hi_el = dim0 - 36'(c0);
-    if (hi_el < 0) hi_el = '0;
-    if (hi_el > 36'(box0)) hi_el = 36'(box0);
-
-    job.i2c       = i2c;
-    job.nrows_m1  = f_ppc_m1;
-    if (!il) begin
-      job.gaddr     = f_addr + 64'(c0_bytes);
-      job.row_bytes = row_bytes;
-      job.head      = 12'(lo_el) << esz;
-      job.dend      = (hi_el > lo_el) ? 12'(hi_el) << esz : job.head;
-      job.pitch     = (swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
-    end else begin
-      // Interleave: every row is one chunk (its bounds are those of walker dim 1 or of the
-      // spatial dim 0); rows are not padded (D5, D8).
-      job.gaddr     = f_addr + (i2c ? malo_q.v[f_rank_m1] :
-                                      64'(c0) << ((f_il == 2'd2) ? 5 : 4)) +
-                      (i2c ? 64'd0 : malo_q.v[1]);
-      job.row_bytes = 12'(chunk);
-      job.head      = '0;
-      job.dend      = fixed_oob ? 12'd0 : 12'(chunk);
-      job.pitch     = 12'(chunk);
-    end
-    job.smem_addr = cmd_q.smem_addr;
-    job.fill_nan  = f_fill;
-    job.tf32      = f_tf32;
-    job.swz       = swz;
-    for (int d = 0; d < MaxDims; d++) job.es.v[d] = 4'd1;
-    for (int d = 1; d < MaxDims; d++) begin
-      job.coord.v[d]  = w_coord[d];
-      job.lo.v[d]     = w_lo[d];
-      job.hi.v[d]     = w_hi[d];
-      job.dim_m1.v[d] = w_dim_m1[d];
-      job.es.v[d]     = w_es[d];
-      job.astart.v[d] = macc_q.v[d];
-      job.alo.v[d]    = w_spat[d] ? malo_q.v[d] : macc_q.v[d];
-      // es (1 .. 8) x stride by shift-add
-      job.step.v[d]   = (w_es[d][0] ? 64'(w_stride[d])      : 64'd0) +
-                        (w_es[d][1] ? 64'(w_stride[d]) << 1 : 64'd0) +
-                        (w_es[d][2] ? 64'(w_stride[d]) << 2 : 64'd0) +
-                        (w_es[d][3] ? 64'(w_stride[d]) << 3 : 64'd0);
-    end
-    job.cpl.kind      = tma_pkg::CplTx;
-    job.cpl.cta_mask  = dst_mask;
-    job.cpl.cta       = cmd_q.issuer;
-    job.cpl.mbar_addr = cmd_q.mbar_addr;
-    job.cpl.tag       = cmd_q.tag;
-    if (err_q != tma_pkg::ErrNone) begin
-      job.marker   = 1'b1;
-      job.cpl.kind = tma_pkg::CplError;
-      job.cpl.err  = err_q;
-    end else if (cmd_q.op == tma_pkg::OpPrefetch) begin
-      job.marker   = 1'b1;
-      job.cpl.kind = tma_pkg::CplDone;
-    end
-  end
-
-  // ---- Multiplier step: acc += stride x digit, radix 16 (digit 8 of a 36-bit operand is
-  // signed) ----
-  tma_pkg::dim64_t mpp;             // this cycle's partial products
-  logic            mrest_zero;      // no operand has a non-zero digit beyond this one
-  logic [3:0]      mdig;            // digit (loop temporary)
-  logic [35:0]     mop;             // operand (loop temporary)
-  always_comb begin : proc_mpp
-    mpp  = '0;
-    mdig = '0;
-    mop  = '0;
-    mrest_zero = 1'b1;
-    for (int d = 1; d < MaxDims; d++) begin
-      mop  = mcrd_q.v[d];
-      mdig = mop[3:0];
-      if (mop[35:4] != '0) mrest_zero = 1'b0;
-      mpp.v[d] = (mdig[0] ? mstr_q.v[d]      : 64'd0) +
-                 (mdig[1] ? mstr_q.v[d] << 1 : 64'd0) +
-                 (mdig[2] ? mstr_q.v[d] << 2 : 64'd0);
-      if (mdig[3]) begin
-        mpp.v[d] = (mbit_q == 4'd8) ? mpp.v[d] - (mstr_q.v[d] << 3)
-                                    : mpp.v[d] + (mstr_q.v[d] << 3);
-      end
-    end
-  end
+  assign c_rd = c_ent_q[hidx_q];
 
   // ---- Descriptor fetch ----
   logic [63:0] fetch_base;      // first beat address
@@ -541,146 +230,714 @@ module tma_cmd_ctrl #(
   assign fetch_base  = {cmd_q.desc_addr[63:SizeLog2], SizeLog2'(0)};
   assign chunk_off   = 3'(cmd_q.desc_addr[6:4] & 3'(NumChunks - 1));
   assign fetch_beats = 4'((128 / DataBytes) + ((chunk_off != 3'd0) ? 1 : 0));
+  assign ch0         = r_data_i[32'(chunk_off) * 128 +: 128];
+  logic unused_ch0;
+  assign unused_ch0 = ^{ch0[127:77], ch0[74:71], ch0[67:65], ch0[63:0]};
 
   assign ar_valid_o = (state_q == StFetch) && (ar_cnt_q < fetch_beats);
-  assign ar_o.addr  = fetch_base + 64'({ar_cnt_q, SizeLog2'(0)});
+
+  // Beat address: fetch_base + ar_cnt x DataBytes as a 12-bit low part and a high part that
+  // steps when the low part wraps (the map crosses a 4 KiB boundary at most once).
+  logic [11:0] ar_lo_d, ar_lo_q;
+  logic [51:0] ar_hi_d, ar_hi_q;
+  always_comb begin : proc_ar_addr
+    logic [12:0] lo_sum;
+    lo_sum  = {1'b0, ar_lo_q} + 13'(DataBytes);
+    ar_lo_d = ar_lo_q;
+    ar_hi_d = ar_hi_q;
+    if (state_q == StLook) begin
+      ar_lo_d = fetch_base[11:0];
+      ar_hi_d = fetch_base[63:12];
+    end else if (ar_valid_o && ar_ready_i) begin
+      ar_lo_d = lo_sum[11:0];
+      if (lo_sum[12]) ar_hi_d = ar_hi_q + 52'd1;
+    end
+  end
+  assign ar_o.addr = {ar_hi_q, ar_lo_q};
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ar_addr_q
+    if (!rst_ni) begin
+      ar_lo_q <= '0;
+      ar_hi_q <= '0;
+    end else begin
+      ar_lo_q <= ar_lo_d;
+      ar_hi_q <= ar_hi_d;
+    end
+  end
   assign ar_o.len   = 8'd0;
+
+  // ---- Chk: descriptor rules of a fetched map (all give invalid_descriptor) ----
+  logic        chk_a;                      // cycle 0: field codes, alignment, row rules
+  logic [31:0] far32_d [MaxDims-2];        // rule 16: dim + 1 + upper (32-bit, wrapping)
+  logic [31:0] far32_q [MaxDims-2];
+  logic [8:0]  bx_d [MaxDims];             // box + 1 (cycle 0) ...
+  logic [8:0]  bx_q [MaxDims];
+  logic [12:0] rc_d [MaxDims];             // ... and ceil(4096 / es)
+  logic [12:0] rc_q [MaxDims];
+  logic [20:0] rq_d [MaxDims];             // their product (cycle 1)
+  logic [20:0] rq_q [MaxDims];
+  logic [10:0] fq_d [MaxDims];             // size factors (cycle 1)
+  logic [10:0] fq_q [MaxDims];
+  logic        szero_d, szero_q;           // a tiled factor is 0: the size is 0
+  logic        sfe_d, sfe_q;               // the last factor is multiplied by E
+  logic [16:0] pa_d, pa_q, pb_d, pb_q;     // cycle 2
+  logic [11:0] pc_d, pc_q;
+  logic [33:0] pab_d, pab_q;               // cycle 3
+  logic        sover_d, sover_q;           // cycle 4
+  logic [17:0] pabc_d, pabc_q;
+  logic [29:0] tot_d, tot_q;               // cycle 5
+  logic        chk_r16;                    // cycle 1
+  logic [7:0]  span_e;                     // span / E (elements)
+
+  function automatic logic [12:0] recip(input logic [2:0] es_m1);
+    // ceil(4096 / es): floor(b x recip(es) / 4096) == floor(b / es) for b 1..1024 when es is
+    // a power of two, for b 1..256 otherwise (tests/rtl/engine/cmd_ctrl_test.cc checks it).
+    unique case (es_m1)
+      3'd0: recip = 13'd4096;
+      3'd1: recip = 13'd2048;
+      3'd2: recip = 13'd1366;
+      3'd3: recip = 13'd1024;
+      3'd4: recip = 13'd820;
+      3'd5: recip = 13'd683;
+      3'd6: recip = 13'd586;
+      default: recip = 13'd512;
+    endcase
+  endfunction
+
+  assign span_e = span >> esz;
+
+  always_comb begin : proc_chk
+    logic [4:0] rb_lo;   // (box0 + 1) mod 32, for row_bytes[3:0]
+    logic [3:0] rb_nib;
+    rb_lo  = 5'(d_q.box0_m1[3:0]) + 5'd1;
+    rb_nib = 4'(rb_lo << esz);
+    chk_a = 1'b0;
+    if (d_q.rank_m1 > 3'd4 || x_wide_q || (i2c && d_q.rank_m1 < 3'd2) || d_q.ftype >= 4'd14 ||
+        (d_q.tf32 && d_q.ftype != 4'd7 && d_q.ftype != 4'd8) || d_q.il == 2'd3 ||
+        (x_b96_q && (x_span_q != 2'd0 || x_atom_q != 2'd0)) ||
+        (x_span_q != 2'd3 && x_atom_q != 2'd0) || x_rsv_q ||
+        (!i2c && d_q.ppc_m1 != 10'd0) ||
+        (i2c && d_q.rank_m1 == 3'd4 && (d_q.boxr[15] || d_q.boxr[31])) ||
+        x_swzrep_q != swz_repeat) begin
+      chk_a = 1'b1;
+    end
+    if (d_q.addr[3:0] != 4'd0 || (d_q.il == 2'd2 && d_q.addr[4]) ||
+        (il && d_q.rank_m1 < 3'd2) || (d_q.fill && !is_float)) begin
+      chk_a = 1'b1;
+    end
+    // rules 12/13 (tile), 17/19 (im2col): row bytes % 16, row bytes <= span
+    if (rb_nib != 4'd0 || (d_q.il == 2'd0 && d_q.swz != tma_pkg::SwzNone &&
+                           d_q.box0_m1 >= span_e)) begin
+      chk_a = 1'b1;
+    end
+    for (int i = 0; i < MaxDims - 1; i++) begin
+      if (d_q.il == 2'd2 && f_stride[i][0]) chk_a = 1'b1;
+    end
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      far32_d[k] = (il ? f_dim_m1[k] : f_dim_m1[k+1]) + f_upper[k][31:0] + 32'd1;
+    end
+    for (int i = 0; i < MaxDims; i++) begin
+      bx_d[i] = {1'b0, f_box_m1[i]} + 9'd1;
+      rc_d[i] = recip(f_es_m1[i]);
+      rq_d[i] = 21'(bx_q[i]) * 21'(rc_q[i]);
+    end
+    // cycle 1: rule 16 (bounding box not empty: dim + upper > lower, 32-bit); cycle 2: the
+    // factors
+    chk_r16 = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (i2c && 4'(k) + 4'd2 < rank && signed'(far32_q[k]) <= signed'(f_lower[k][31:0])) begin
+        chk_r16 = 1'b1;
+      end
+    end
+    szero_d = 1'b0;
+    for (int i = 0; i < MaxDims; i++) begin
+      fq_d[i] = 11'd1;
+      if (!i2c && 4'(i) < rank) begin
+        fq_d[i] = {2'b00, rq_q[i][20:12]};
+        if (rq_q[i][20:12] == 9'd0) szero_d = 1'b1;
+      end
+    end
+    if (i2c) begin
+      fq_d[0] = 11'(d_q.box0_m1) + 11'd1;    // cpp
+      fq_d[1] = 11'd1 << esz;                // E
+      fq_d[2] = 11'(d_q.ppc_m1) + 11'd1;     // ppc
+    end
+    sfe_d = !i2c;
+    // cycle 3..6: E x f0 .. f4 (im2col: cpp x E x ppc), capped above 233472
+    pa_d    = 17'(fq_q[0]) * 17'(fq_q[1]);
+    pb_d    = 17'(fq_q[2]) * 17'(fq_q[3]);
+    pc_d    = sfe_q ? 12'(fq_q[4]) << esz : 12'(fq_q[4]);
+    pab_d   = 34'(pa_q) * 34'(pb_q);
+    sover_d = (pab_q > 34'd233472);
+    pabc_d  = pab_q[17:0];
+    tot_d   = 30'(pabc_q) * 30'(pc_q);
+  end
+
+  // ---- W1 / W2: walker dims, bounds, clamps, address start, instruction checks ----
+  logic [35:0] w1_str   [MaxDims];     // stride of walker dim d (units of 16 bytes)
+  logic [35:0] wstr_q   [MaxDims];
+  logic [33:0] w1_crd   [MaxDims];
+  logic [33:0] sfar_d   [MaxDims];     // spatial: dim - 1 + upper (W2 adds the offset)
+  logic [33:0] sfar_q   [MaxDims];
+  logic [5:0]  w1_mask  [13];          // partial products of each Mac slot (may be zero)
+  logic [13*6-1:0] tmask_d, tmask_q;
+  logic [12:0] w1_pend;                // Mac slots with partial products
+  logic [12:0] slot_pend_d, slot_pend_q;   // Mac slots not yet started
+  logic [3:0]  spat_d, spat_q;         // walker dim d-1 is spatial (restarts at its corner)
+  logic [33:0] fix_a_d, fix_a_q;       // interleave: coordinate of the fixed dim rank-2 ...
+  logic [35:0] fix_s_d, fix_s_q;       // ... and its stride
+  logic [35:0] nc0_d, nc0_q;           // -c0
+  logic [35:0] hdiff_d, hdiff_q;       // dim[0] - 1 - c0
+  logic        lo_big_q, hi_big_q;     // W1B: -c0 > box[0] - 1, dim[0] - 1 - c0 >= box[0] - 1
+  logic [8:0]  hi_inc_q, box0_q;       // W1B: dim[0] - c0 (low bits), box[0]
+  logic        gc_d, gc_q;             // carry of the low half of gaddr
+  logic        foob_d, foob_q;         // interleave: the fixed dim is out of bounds
+  logic [3:0]  ipre_d, ipre_q;         // instruction error before F4
+  logic        f4a_d, f4a_q;           // F4 found in W1
+  logic [15:0] dst_mask;
+  logic signed [34:0] c0;
+  logic [63:0] c0s;                    // c0 in bytes (interleave: chunks x C)
+  logic [37:0] c0s_q;                  // its low 38 bits (the rest is sign), from W1
+  logic [2:0]  rm2;                    // rank - 2: the dim an interleaved map does not walk
+  logic [1:0]  rm3;                    // rank - 3: index of its stride
+  logic [31:0] c_rm2;
+  logic [31:0] d_rm2;
+  logic        mode_ok, is_load;
+  logic [11:0] row_bytes;
+  logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
+
+  assign dst_mask = cmd_q.multicast ? cmd_q.cta_mask : (16'd1 << cmd_q.dst_cta);
+  assign c0       = 35'(signed'(cmd_q.coords.v[0]));
+  assign rm2      = d_q.rank_m1 - 3'd1;
+  assign rm3      = 2'(d_q.rank_m1 - 3'd2);
+  assign c_rm2    = cmd_q.coords.v[rm2];
+  assign d_rm2    = f_dim_m1[rm2];
+  assign is_load  = (cmd_q.op == tma_pkg::OpLoad);
+  assign mode_ok  = (cmd_q.mode == 3'd0 || cmd_q.mode == 3'd1 || cmd_q.mode == 3'd2 ||
+                     cmd_q.mode == 3'd3 || cmd_q.mode == 3'd4);   // loads and prefetch
+  assign row_bytes = 12'({4'd0, d_q.box0_m1} + 12'd1) << esz;
+  assign chunk16   = (d_q.il == 2'd2) ? 36'd2 : 36'd1;
+
+  always_comb begin : proc_c0s
+    c0s = 64'(c0) << esz;
+    if (il) c0s = 64'(c0) << ((d_q.il == 2'd2) ? 5 : 4);
+    if (il && i2c) c0s = '0;
+  end
+
+  // Partial products of a 34-bit signed operand a and a 36-bit stride s: bit 3*ai + sj is
+  // a piece ai (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]).
+  function automatic logic [5:0] pmask(input logic [1:0] anz, input logic [35:0] s);
+    logic [2:0] snz;
+    snz   = {s[35:34] != 2'd0, s[33:17] != 17'd0, s[16:0] != 17'd0};
+    pmask = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
+  endfunction
+
+  always_comb begin : proc_w1
+    logic [2:0]  kd, td;
+    logic [33:0] crd;
+    for (int d = 0; d < MaxDims; d++) begin
+      w1_str[d] = '0;
+      w1_crd[d] = '0;
+      sfar_d[d] = '0;
+    end
+    for (int s = 0; s < 13; s++) w1_mask[s] = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      kd  = d_q.wkind[d-1];
+      td  = d_q.wtd[d-1];
+      crd = 34'(signed'(cmd_q.coords.v[td]));
+      w1_crd[d] = crd;
+      if (kd != KNone) w1_str[d] = (td == 3'd0) ? chunk16 : f_stride[2'(td - 3'd1)];
+      if (kd == KSpatial && d < MaxDims - 1) sfar_d[d] = 34'(job_q.dim_m1.v[d]) + f_upper[d-1];
+      // astart: position x stride (the chunk dim of an interleaved map starts at 0)
+      // (W1B, from the W1 registers: job_q.coord is the tensor coordinate of the dim)
+      if (kd == KSpatial) begin
+        w1_mask[d-1] = pmask(2'b11, wstr_q[d]);
+      end else if (kd == KTile || kd == KN) begin
+        w1_mask[d-1] = pmask({job_q.coord.v[d][33:17] != '0, job_q.coord.v[d][16:0] != '0},
+                             wstr_q[d]);
+      end
+      // alo: lower corner x stride (spatial dims)
+      if (kd == KSpatial) w1_mask[4+d-1] = pmask(2'b11, wstr_q[d]);
+      // step: es x stride
+      if (kd != KNone) w1_mask[8+d-1] = pmask(2'b01, wstr_q[d]);
+      spat_d[d-1] = (kd == KSpatial);
+    end
+    fix_a_d = 34'(signed'(c_rm2));
+    fix_s_d = f_stride[rm3];
+    if (il) w1_mask[12] = pmask({fix_a_q[33:17] != '0, fix_a_q[16:0] != '0}, fix_s_q);
+    for (int s = 0; s < 13; s++) begin
+      tmask_d[6*s +: 6] = w1_mask[s];
+      w1_pend[s]        = (w1_mask[s] != 6'd0);
+    end
+    nc0_d   = 36'sd0 - 36'(c0);
+    hdiff_d = 36'(f_dim_m1[0]) - 36'(c0);
+    foob_d  = il && (c_rm2[31] || c_rm2 > d_rm2);
+    // Instruction checks (model CheckInstruction order) up to F1; F4 finishes in W2.
+    ipre_d = tma_pkg::ErrNone;
+    if (!mode_ok) begin
+      ipre_d = tma_pkg::ErrInvalidInstr;
+    end else if (cmd_q.mode >= 3'd2) begin
+      ipre_d = tma_pkg::ErrUnsupported;   // gather4, im2col::w*: sm_100 only
+    end else if (cmd_q.cta_group == 2'd3 || (cmd_q.cta_group != 2'd0 && !is_load)) begin
+      ipre_d = tma_pkg::ErrInvalidInstr;
+    end else if (cmd_q.cta_group == 2'd2) begin
+      ipre_d = tma_pkg::ErrUnsupported;
+    end else if ({1'b0, cmd_q.dim} != rank || (cmd_q.mode == tma_pkg::ModeTile) == i2c) begin
+      ipre_d = tma_pkg::ErrInvalidInstr;
+    end else if (cmd_q.multicast && (!is_load ||
+                 (NumCtas < 16 && (cmd_q.cta_mask >> NumCtas) != 16'd0))) begin
+      ipre_d = tma_pkg::ErrInvalidInstr;   // F6
+    end else if (32'(cmd_q.issuer) >= NumCtas ||
+                 (is_load && !cmd_q.multicast && 32'(cmd_q.dst_cta) >= NumCtas)) begin
+      ipre_d = tma_pkg::ErrInvalidInstr;
+    end else if (is_load && dst_mask == 16'd0) begin
+      ipre_d = tma_pkg::ErrInvalidInstr;   // multicast to nobody: nothing would complete
+    end else if (d_q.ftype >= 4'd11) begin
+      ipre_d = tma_pkg::ErrUnsupported;    // sub-byte types: not yet
+    end else if (is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0)) begin
+      ipre_d = tma_pkg::ErrMisaligned;
+    end else if (!il && c0s[3:0] != 4'd0) begin
+      ipre_d = tma_pkg::ErrMisalignedCoord;   // F1 (interleave: dim 0 counts chunks)
+    end
+    // F4: im2col offsets in range and the start pixel not below the lower corner.
+    f4a_d = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (4'(k) + 4'd2 < rank) begin
+        if ((rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
+            (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31)) begin
+          f4a_d = 1'b1;
+        end
+        if (34'(signed'(cmd_q.coords.v[il ? k : k+1])) < signed'(f_lower[k])) f4a_d = 1'b1;
+      end
+    end
+  end
+
+  // W2: F4 (start pixel not beyond the upper corner), then the instruction error.
+  logic       f4b, f4b_q;
+  logic [3:0] instr_err;
+  always_comb begin : proc_w2
+    f4b = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (4'(k) + 4'd2 < rank &&
+          34'(signed'(cmd_q.coords.v[il ? k : k+1])) > signed'(sfar_q[k+1])) begin
+        f4b = 1'b1;
+      end
+    end
+    instr_err = ipre_q;
+    if (ipre_q == tma_pkg::ErrNone && i2c && (f4a_q || f4b_q)) begin
+      instr_err = tma_pkg::ErrInvalidCoord;
+    end
+  end
+
+  // ---- Mac: partial products through one 18x18 multiplier ----
+  // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8..11 step[1..4], 12 gaddr (the
+  // interleave fixed dim). A slot's partial products run back to back into one accumulator,
+  // kept as two 32-bit halves with a registered carry, written to the job at the slot's end.
+  logic [3:0]  nslot_d, nslot_q;       // next slot (prefetched)
+  logic        nvalid_d, nvalid_q;
+  logic [3:0]  cur_slot_d, cur_slot_q;
+  logic [5:0]  cur_mask_d, cur_mask_q; // partial products of the current slot left
+  logic [33:0] cur_a_d, cur_a_q;
+  logic [35:0] cur_s_d, cur_s_q;
+  logic        v1_d, v1_q, v2_d, v2_q; // multiplier operand / product valid
+  logic [17:0] ma_d, ma_q, ms_d, ms_q;
+  logic [1:0]  sh1_d, sh1_q, sh2_d, sh2_q;   // weight 2^(4 + 17 sh)
+  logic [3:0]  t1_d, t1_q, t2_d, t2_q;       // slot
+  logic signed [35:0] prod_d, prod_q;
+  logic        acc_v_d, acc_v_q;
+  logic [3:0]  acc_t_d, acc_t_q;
+  logic [31:0] acc_lo_d, acc_lo_q, acc_hi_d, acc_hi_q;
+  logic        acc_c_d, acc_c_q;
+  logic        mac_idle;               // nothing left to multiply or accumulate
+  logic        wb;                     // write the accumulator to the job this cycle
+  logic [63:0] wb_val;
+
+  assign mac_idle = (slot_pend_q == '0) && !nvalid_q && (cur_mask_q == '0) && !v1_q && !v2_q;
+
+  always_comb begin : proc_mac
+    logic [5:0]  rem;
+    logic [2:0]  pick;
+    logic [63:0] pp, base;
+    logic        first;
+    logic [32:0] lo_sum;
+    nslot_d    = nslot_q;
+    nvalid_d   = nvalid_q;
+    slot_pend_d = slot_pend_q;   // overridden by W1
+    cur_slot_d = cur_slot_q;
+    cur_mask_d = cur_mask_q;
+    cur_a_d    = cur_a_q;
+    cur_s_d    = cur_s_q;
+    v1_d = 1'b0;
+    ma_d = ma_q;
+    ms_d = ms_q;
+    sh1_d = sh1_q;
+    t1_d  = t1_q;
+    // Issue the lowest partial product of the current slot.
+    pick = 3'd0;
+    for (int b = 5; b >= 0; b--) if (cur_mask_q[b]) pick = 3'(b);
+    rem = cur_mask_q & ~(6'd1 << pick);
+    if (cur_mask_q != '0) begin
+      v1_d  = 1'b1;
+      t1_d  = cur_slot_q;
+      ma_d  = (pick >= 3'd3) ? {cur_a_q[33], cur_a_q[33:17]} : {1'b0, cur_a_q[16:0]};
+      unique case (pick)
+        3'd0, 3'd3: ms_d = {1'b0, cur_s_q[16:0]};
+        3'd1, 3'd4: ms_d = {1'b0, cur_s_q[33:17]};
+        default:    ms_d = {16'd0, cur_s_q[35:34]};
+      endcase
+      unique case (pick)
+        3'd0:       sh1_d = 2'd0;
+        3'd1, 3'd3: sh1_d = 2'd1;
+        3'd2, 3'd4: sh1_d = 2'd2;
+        default:    sh1_d = 2'd3;
+      endcase
+    end
+    cur_mask_d = rem;
+    // Load the next slot when this one is done.
+    if (rem == '0 && nvalid_q) begin
+      cur_slot_d = nslot_q;
+      cur_mask_d = tmask_q[6*nslot_q +: 6];
+      cur_a_d = fix_a_q;
+      cur_s_d = fix_s_q;
+      for (int d = 1; d < MaxDims; d++) begin
+        if (32'(nslot_q[1:0]) == d - 1 && nslot_q != 4'd12) begin
+          unique case (nslot_q[3:2])
+            2'd0:    cur_a_d = job_q.coord.v[d];
+            2'd1:    cur_a_d = job_q.lo.v[d];
+            default: cur_a_d = 34'(job_q.es.v[d]);
+          endcase
+          cur_s_d = wstr_q[d];
+        end
+      end
+      nvalid_d = 1'b0;
+    end
+    // Prefetch the next slot.
+    if (!nvalid_d && slot_pend_q != '0) begin
+      for (int s = 12; s >= 0; s--) if (slot_pend_q[s]) nslot_d = 4'(s);
+      slot_pend_d = slot_pend_q & ~(13'd1 << nslot_d);
+      nvalid_d    = 1'b1;
+    end
+    // Multiply.
+    v2_d   = v1_q;
+    t2_d   = t1_q;
+    sh2_d  = sh1_q;
+    prod_d = signed'(ma_q) * signed'(ms_q);
+    // Accumulate.
+    pp = '0;
+    unique case (sh2_q)
+      2'd0:    pp = 64'(prod_q) << 4;
+      2'd1:    pp = 64'(prod_q) << 21;
+      2'd2:    pp = 64'(prod_q) << 38;
+      default: pp = 64'(prod_q) << 55;
+    endcase
+    first  = !acc_v_q || (t2_q != acc_t_q);
+    base   = first ? ((t2_q == 4'd12) ? job_q.gaddr : 64'd0) : {acc_hi_q, acc_lo_q};
+    lo_sum = {1'b0, base[31:0]} + {1'b0, pp[31:0]};
+    wb     = acc_v_q && (!v2_q || first);
+    wb_val = {acc_hi_q + 32'(acc_c_q), acc_lo_q};
+    acc_v_d  = acc_v_q && !wb;
+    acc_t_d  = acc_t_q;
+    acc_lo_d = acc_lo_q;
+    acc_hi_d = acc_hi_q;
+    acc_c_d  = acc_c_q;
+    if (v2_q) begin
+      acc_v_d  = 1'b1;
+      acc_t_d  = t2_q;
+      acc_lo_d = lo_sum[31:0];
+      acc_c_d  = lo_sum[32];
+      acc_hi_d = base[63:32] + pp[63:32] + {31'd0, !first && acc_c_q};
+    end
+  end
+
+  // ---- Job register ----
+  tma_pkg::job_t job_d, job_q;
+  logic          job_valid_d, job_valid_q;
+  logic          job_free;
+  assign job_free = !job_valid_q || job_ready_i;
+
+  // ---- Fetch decode: descriptor chunk k is chunk (k + chunk_off) % NumChunks of beat
+  // (k + chunk_off) / NumChunks. ----
+  localparam int unsigned ChunkLog2 = SizeLog2 - 4;
 
   // ---- FSM ----
   always_comb begin : proc_fsm
+    logic [3:0]   kpos, kch;
+    logic [127:0] ch;
+    logic [2:0]   kd;
+    logic [33:0]  off;
+    logic [8:0]   lo_el, hi_el;
+    logic [32:0]  glo;
     state_d  = state_q;
     cmd_d    = cmd_q;
-    raw_d    = raw_q;
+    d_d      = d_q;
     err_d    = err_q;
     ar_cnt_d = ar_cnt_q;
     r_cnt_d  = r_cnt_q;
     stale_d  = stale_q || desc_inval_i;
-    dim_d    = dim_q;
-    prod_d   = prod_q;
-    mbit_d   = mbit_q;
-    mpass_d  = mpass_q;
-    macc_d   = macc_q;
-    malo_d   = malo_q;
-    mstr_d   = mstr_q;
-    mcrd_d   = mcrd_q;
+    kc_d     = kc_q;
+    hidx_d   = hidx_q;
+    x_span_d = x_span_q;
+    x_atom_d = x_atom_q;
+    x_b96_d  = x_b96_q;
+    x_wide_d = x_wide_q;
+    x_rsv_d  = x_rsv_q;
+    x_boxbytes_d = x_boxbytes_q;
+    x_swzrep_d   = x_swzrep_q;
     c_fill   = 1'b0;
-    idx      = '0;
-    mop_sh   = '0;
+    job_d    = job_q;
+    job_valid_d = job_valid_q && !job_ready_i;
+    gc_d      = gc_q;
+    kpos = '0;
+    kch  = '0;
+    ch   = '0;
+    kd   = '0;
+    off  = '0;
+    lo_el = '0;
+    hi_el = '0;
+    glo   = '0;
     cmd_ready_o = 1'b0;
-    job_valid_o = 1'b0;
 
     unique case (state_q)
       StIdle: begin
         cmd_ready_o = 1'b1;
+        if (cmd_valid_i) begin
+          cmd_d = cmd_i;
+          err_d = tma_pkg::ErrNone;
+          if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
+            err_d   = tma_pkg::ErrUnsupported;
+            state_d = StErr;
+          end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
+            err_d   = tma_pkg::ErrInvalidInstr;
+            state_d = StErr;
+          end else begin
+            state_d = StLook;
+          end
+        end
+      end
+      StLook: begin
+        state_d  = StFetch;
+        ar_cnt_d = '0;
+        r_cnt_d  = '0;
+        stale_d  = desc_inval_i;
+        d_d.bad  = 1'b0;
+        x_rsv_d  = 1'b0;
+        for (int e = 0; e < CacheEntries; e++) begin
+          if (c_valid_q[e] && c_addr_q[e] == cmd_q.desc_addr) begin
+            hidx_d  = CacheIdxW'(e);
+            state_d = StRead;
+          end
+        end
+      end
+      StRead: begin
+        d_d     = c_rd;
+        state_d = StW1;
       end
       StFetch: begin
         if (ar_valid_o && ar_ready_i) ar_cnt_d = ar_cnt_q + 1'b1;
         if (r_valid_i) begin
           r_cnt_d = r_cnt_q + 1'b1;
           if (r_err_i) err_d = tma_pkg::ErrBusError;
-          for (int c = 0; c < NumChunks; c++) begin
-            // chunk c of beat r_cnt_q is descriptor chunk r_cnt_q x NumChunks + c - chunk_off
-            idx = 8'(r_cnt_q) * 8'(NumChunks) + 8'(c) - 8'(chunk_off);
-            if (idx >= 0 && idx < 8) raw_d[idx[2:0] * 128 +: 128] = r_data_i[c * 128 +: 128];
+          for (int k = 0; k < 8; k++) begin
+            kpos = 4'(k) + {1'b0, chunk_off};
+            if ((kpos >> ChunkLog2) == r_cnt_q) begin
+              kch = kpos & 4'(NumChunks - 1);
+              ch  = r_data_i[32'(kch) * 128 +: 128];
+              if (k == 0) begin
+                d_d.addr    = ch[63:0];
+                d_d.im2col  = ch[64];
+                d_d.rank_m1 = ch[70:68];
+                d_d.ftype   = ch[74:71];
+                d_d.il      = ch[76:75];
+                d_d.fill    = ch[79];
+                d_d.tf32    = ch[80];
+                x_span_d    = ch[78:77];
+                x_atom_d    = ch[84:83];
+                x_wide_d    = ch[86];
+                x_b96_d     = ch[88];
+                if (ch[88]) d_d.swz = tma_pkg::Swz96B;
+                else if (ch[78:77] == 2'd3) d_d.swz = 3'd3 + 3'(ch[84:83]);
+                else d_d.swz = {1'b0, ch[78:77]};
+                d_d.stride[0][31:0] = ch[127:96];
+                d_d.wkind = m_kind;
+                d_d.wtd   = m_td;
+                if (ch[67:65] != '0 || ch[85] || ch[87] || ch[95:89] != '0) x_rsv_d = 1'b1;
+              end else if (k == 1) begin
+                for (int i = 1; i < 4; i++) d_d.stride[i][31:0] = ch[32*(i-1) +: 32];
+                for (int i = 0; i < 4; i++) d_d.stride[i][35:32] = ch[96 + 4*i +: 4];
+                if (ch[127:112] != '0) x_rsv_d = 1'b1;
+              end else if (k == 2) begin
+                for (int i = 0; i < 4; i++) d_d.dim_m1[i] = ch[32*i +: 32];
+              end else if (k == 3) begin
+                d_d.dim_m1[4] = ch[31:0];
+                for (int i = 0; i < 5; i++) d_d.es_m1[i] = ch[32 + 3*i +: 3];
+                d_d.box0_m1 = ch[63:56];
+                d_d.boxr    = ch[95:64];
+                d_d.ppc_m1  = ch[105:96];
+                if (ch[55:47] != '0 || ch[127:106] != '0) x_rsv_d = 1'b1;
+              end else if (k == 4) begin
+                x_boxbytes_d = ch[31:0];
+                x_swzrep_d   = ch[95:64];
+                if (ch[63:32] != '0 || ch[127:96] != '0) x_rsv_d = 1'b1;
+              end else begin
+                if (ch != '0) x_rsv_d = 1'b1;
+              end
+            end
           end
           if (r_cnt_q + 1'b1 == fetch_beats) begin
-            if (err_d != tma_pkg::ErrNone) begin
-              state_d = StEmit;
-            end else begin
-              c_fill  = !stale_q && !desc_inval_i;
-              state_d = StCheck;
-            end
+            state_d = (err_d != tma_pkg::ErrNone) ? StErr : StChk;
+            kc_d    = '0;
           end
         end
       end
-      StCheck: begin
-        dim_d   = '0;
-        prod_d  = 48'(1) << esz;
-        mbit_d  = '0;
-        mpass_d = 1'b0;
-        for (int d = 1; d < MaxDims; d++) begin
-          macc_d.v[d] = '0;
-          malo_d.v[d] = '0;
-          mstr_d.v[d] = 64'(w_stride[d]);
-          mcrd_d.v[d] = 36'(w_aop[d]);
-        end
-        if (desc_err != tma_pkg::ErrNone) begin
-          err_d   = desc_err;
-          state_d = StEmit;
-        end else begin
-          state_d = StMul;
+      StChk: begin
+        kc_d = kc_q + 1'b1;
+        if (kc_q == 3'd0 && chk_a) d_d.bad = 1'b1;
+        if (kc_q == 3'd1 && chk_r16) d_d.bad = 1'b1;
+        if (kc_q == 3'd7) begin
+          // rules 14 / 20 and the box-bytes field
+          if (szero_q ? (x_boxbytes_q != 32'd0) :
+              (sover_q || tot_q > 30'd233472 || 32'(tot_q) != x_boxbytes_q)) begin
+            d_d.bad = 1'b1;
+          end
+          c_fill  = !stale_q && !desc_inval_i;
+          state_d = StW1;
         end
       end
-      StMul: begin
-        // Size product: one factor per cycle (at most 5, done before the first pass ends).
-        if (dim_q < size_steps) begin
-          prod_d = 48'(prod_q * 48'(size_factor));
-          dim_d  = dim_q + 1'b1;
-        end
-        // Position x stride, one 4-bit digit per cycle.
-        for (int d = 1; d < MaxDims; d++) begin
-          if (mpass_q) malo_d.v[d] = malo_q.v[d] + mpp.v[d];
-          else macc_d.v[d] = macc_q.v[d] + mpp.v[d];
-          mstr_d.v[d] = mstr_q.v[d] << 4;
-          mop_sh      = mcrd_q.v[d];
-          mcrd_d.v[d] = {{4{mop_sh[35]}}, mop_sh[35:4]};
-        end
-        mbit_d = mbit_q + 1'b1;
-        // A pass ends after digit 8, or early once every operand has no non-zero digit left
-        // (the last pass also waits for the size product).
-        if (mbit_q == 4'd8 || (mrest_zero && (!(mpass_q || !two_pass) || size_done))) begin
-          if (two_pass && !mpass_q) begin
-            // Second pass: the restart positions (lower corners) of the spatial dims, and
-            // the fixed dim of an interleaved map.
-            mpass_d = 1'b1;
-            mbit_d  = '0;
-            for (int d = 1; d < MaxDims; d++) begin
-              mstr_d.v[d] = 64'(w_bstr[d]);
-              mcrd_d.v[d] = 36'(w_bop[d]);
-            end
+      StW1: begin
+        if (d_q.bad) begin
+          err_d   = tma_pkg::ErrInvalidDescriptor;
+          state_d = StErr;
+        end else if (job_free) begin
+          state_d = StW1B;
+          job_d   = '0;
+          job_d.i2c      = i2c;
+          job_d.nrows_m1 = d_q.ppc_m1;
+          job_d.smem_addr = cmd_q.smem_addr;
+          job_d.fill_nan  = d_q.fill;
+          job_d.tf32      = d_q.tf32;
+          job_d.swz       = d_q.swz;
+          job_d.cpl.kind      = tma_pkg::CplTx;
+          job_d.cpl.cta_mask  = dst_mask;
+          job_d.cpl.cta       = cmd_q.issuer;
+          job_d.cpl.mbar_addr = cmd_q.mbar_addr;
+          job_d.cpl.tag       = cmd_q.tag;
+          if (!il) begin
+            job_d.row_bytes = row_bytes;
+            job_d.pitch     = (d_q.swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
           end else begin
-            state_d = StEmit;
-            if (prod_d > 48'd233472 || prod_d[31:0] != f_boxbytes) begin
-              err_d = tma_pkg::ErrInvalidDescriptor;   // rules 14 / 20, derived field
-            end else if (instr_err != tma_pkg::ErrNone) begin
-              err_d = instr_err;
+            job_d.row_bytes = 12'(chunk16) << 4;
+            job_d.pitch     = 12'(chunk16) << 4;
+          end
+          for (int d = 0; d < MaxDims; d++) job_d.es.v[d] = 4'd1;
+          for (int d = 1; d < MaxDims; d++) begin
+            kd = d_q.wkind[d-1];
+            if (kd != KNone) begin
+              job_d.dim_m1.v[d] = f_dim_m1[d_q.wtd[d-1]];
+              job_d.es.v[d]     = {1'b0, f_es_m1[d_q.wtd[d-1]]} + 4'd1;
             end
+            // coord: the tensor coordinate (W1B adds the im2col offset); hi: the box (W1B
+            // adds the coordinate)
+            if (kd != KNone) job_d.coord.v[d] = w1_crd[d];
+            if (kd == KTile || kd == KChunk) job_d.hi.v[d] = 34'(f_box_m1[d_q.wtd[d-1]]);
+            if (kd == KN) job_d.hi.v[d] = {1'b0, {33{1'b1}}};
           end
         end
       end
-      StEmit: begin
-        job_valid_o = 1'b1;
-        if (job_ready_i) begin
+      StW1B: begin
+        state_d = StW2;
+        glo = {1'b0, d_q.addr[31:0]} + {1'b0, c0s_q[31:0]};
+        gc_d = glo[32];
+        job_d.gaddr[31:0] = glo[31:0];
+        for (int d = 1; d < MaxDims; d++) begin
+          kd  = d_q.wkind[d-1];
+          off = (d < MaxDims - 1) ? 34'(cmd_q.im2col.v[2'(d-1)]) : 34'd0;
+          unique case (kd)
+            KTile, KChunk: begin
+              job_d.lo.v[d] = job_q.coord.v[d];
+              job_d.hi.v[d] = job_q.coord.v[d] + job_q.hi.v[d];
+            end
+            KSpatial: begin
+              job_d.coord.v[d] = job_q.coord.v[d] + off;
+              if (d < MaxDims - 1) job_d.lo.v[d] = f_lower[d-1] + off;
+            end
+            KN: job_d.lo.v[d] = job_q.coord.v[d];
+            default: ;
+          endcase
+        end
+      end
+      StW2: begin
+        state_d = StMac;
+        job_d.gaddr[63:32] = d_q.addr[63:32] + {{26{c0s_q[37]}}, c0s_q[37:32]} + 32'(gc_q);
+        for (int d = 1; d < MaxDims - 1; d++) begin
+          if (spat_q[d-1]) job_d.hi.v[d] = sfar_q[d] + 34'(cmd_q.im2col.v[2'(d-1)]);
+        end
+        if (!il) begin
+          // in-bounds elements [lo_el, hi_el) of a row: lo_el = clamp(-c0, 0, box[0]),
+          // hi_el = clamp(dim[0] - c0, 0, box[0]); hi_el > lo_el unless both clamp to 0 or
+          // both to box[0] (the compares were registered in W1B)
+          lo_el = nc0_q[35] ? 9'd0 : lo_big_q ? box0_q : nc0_q[8:0];
+          hi_el = hdiff_q[35] ? 9'd0 : hi_big_q ? box0_q : hi_inc_q;
+          job_d.head = 12'(lo_el) << esz;
+          job_d.dend = (hdiff_q[35] || lo_big_q) ? 12'(lo_el) << esz : 12'(hi_el) << esz;
+        end else begin
+          job_d.head = '0;
+          job_d.dend = foob_q ? 12'd0 : 12'(chunk16) << 4;
+        end
+      end
+      StMac: begin
+        if (instr_err != tma_pkg::ErrNone) begin
+          job_d.marker   = 1'b1;
+          job_d.cpl.kind = tma_pkg::CplError;
+          job_d.cpl.err  = instr_err;
+          job_valid_d    = 1'b1;
+          state_d        = StIdle;
+        end else if (cmd_q.op == tma_pkg::OpPrefetch) begin
+          job_d.marker   = 1'b1;
+          job_d.cpl.kind = tma_pkg::CplDone;
+          job_valid_d    = 1'b1;
+          state_d        = StIdle;
+        end else if (mac_idle) begin
+          job_valid_d = 1'b1;     // the last write-back (if any) happens in this cycle
           state_d     = StIdle;
-          cmd_ready_o = 1'b1;     // the next command is taken in the cycle the job leaves
+        end
+      end
+      StErr: begin
+        if (job_free) begin
+          job_d.marker        = 1'b1;
+          job_d.cpl.kind      = tma_pkg::CplError;
+          job_d.cpl.err       = err_q;
+          job_d.cpl.cta_mask  = dst_mask;
+          job_d.cpl.cta       = cmd_q.issuer;
+          job_d.cpl.mbar_addr = cmd_q.mbar_addr;
+          job_d.cpl.bytes     = '0;
+          job_d.cpl.tag       = cmd_q.tag;
+          job_valid_d         = 1'b1;
+          state_d             = StIdle;
         end
       end
       default: state_d = StIdle;
     endcase
 
-    // Intake, with the descriptor-cache lookup on the incoming address.
-    if (cmd_valid_i && cmd_ready_o) begin
-      cmd_d = cmd_i;
-      err_d = tma_pkg::ErrNone;
-      if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
-        err_d   = tma_pkg::ErrUnsupported;
-        state_d = StEmit;
-      end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
-        err_d   = tma_pkg::ErrInvalidInstr;
-        state_d = StEmit;
-      end else if (c_hit && !desc_inval_i) begin
-        raw_d   = c_hit_raw;
-        state_d = StCheck;
-      end else begin
-        ar_cnt_d = '0;
-        r_cnt_d  = '0;
-        stale_d  = 1'b0;
-        state_d  = StFetch;
+    // Mac write-back (slots 0..3 also give alo of a dim that does not restart at a corner).
+    if (wb) begin
+      for (int d = 1; d < MaxDims; d++) begin
+        if (32'(acc_t_q) == d - 1) begin
+          job_d.astart.v[d] = wb_val;
+          if (!spat_q[d-1] && d < MaxDims - 1) job_d.alo.v[d] = wb_val;
+        end
+        if (32'(acc_t_q) == d + 3 && d < MaxDims - 1) job_d.alo.v[d] = wb_val;
+        // es x stride < 2^43 (strides < 2^40, es <= 8): the bits above are zero
+        if (32'(acc_t_q) == d + 7) job_d.step.v[d] = {21'd0, wb_val[42:0]};
       end
+      if (acc_t_q == 4'd12) job_d.gaddr = wb_val;
     end
   end
 
-  assign job_o = job;
+  // The last walker dim is never spatial: its alo is its astart (no flops of its own).
+  always_comb begin : proc_job_o
+    job_o = job_q;
+    job_o.alo.v[MaxDims-1] = job_q.astart.v[MaxDims-1];
+  end
+  assign job_valid_o = job_valid_q;
 
   // ---- Cache update ----
   always_comb begin : proc_cache
@@ -692,82 +949,228 @@ module tma_cmd_ctrl #(
     end
   end
 
+  always_ff @(posedge clk_i) begin : proc_cache_ram
+    if (c_fill) c_ent_q[c_next_q] <= d_d;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_cache_q
     if (!rst_ni) begin
       for (int e = 0; e < CacheEntries; e++) begin
         c_valid_q[e] <= 1'b0;
         c_addr_q[e]  <= '0;
-        c_raw_q[e]   <= '0;
       end
       c_next_q <= '0;
     end else begin
       for (int e = 0; e < CacheEntries; e++) c_valid_q[e] <= c_valid_d[e];
-      if (c_fill) begin
-        c_addr_q[c_next_q] <= cmd_q.desc_addr;
-        c_raw_q[c_next_q]  <= raw_d;
-      end
+      if (c_fill) c_addr_q[c_next_q] <= cmd_q.desc_addr;
       c_next_q <= c_next_d;
     end
   end
+
+  // W1 registers and the Mac slot list (loaded in W1 when the job register is free).
+  logic w1_go, w1b_go;
+  assign w1_go  = (state_q == StW1) && !d_q.bad && job_free;
+  assign w1b_go = (state_q == StW1B);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
       state_q  <= StIdle;
       cmd_q    <= '0;
-      raw_q    <= '0;
+      d_q      <= '0;
       err_q    <= '0;
       ar_cnt_q <= '0;
       r_cnt_q  <= '0;
       stale_q  <= 1'b0;
-      dim_q    <= '0;
+      kc_q     <= '0;
+      hidx_q   <= '0;
+      x_span_q <= '0;
+      x_atom_q <= '0;
+      x_b96_q  <= 1'b0;
+      x_wide_q <= 1'b0;
+      x_rsv_q  <= 1'b0;
+      x_boxbytes_q <= '0;
+      x_swzrep_q   <= '0;
+      for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= '0;
+      for (int i = 0; i < MaxDims; i++) begin
+        bx_q[i]   <= '0;
+        rc_q[i]   <= '0;
+        rq_q[i]   <= '0;
+        fq_q[i]   <= '0;
+        wstr_q[i] <= '0;
+        sfar_q[i] <= '0;
+      end
+      szero_q  <= 1'b0;
+      sfe_q    <= 1'b0;
+      pa_q     <= '0;
+      pb_q     <= '0;
+      pc_q     <= '0;
+      pab_q    <= '0;
+      sover_q  <= 1'b0;
+      pabc_q   <= '0;
+      tot_q    <= '0;
+      tmask_q  <= '0;
+      slot_pend_q <= '0;
+      spat_q   <= '0;
+      fix_a_q  <= '0;
+      fix_s_q  <= '0;
+      nc0_q    <= '0;
+      hdiff_q  <= '0;
+      gc_q     <= 1'b0;
+      foob_q   <= 1'b0;
+      ipre_q   <= '0;
+      f4a_q    <= 1'b0;
+      f4b_q    <= 1'b0;
+      lo_big_q <= 1'b0;
+      hi_big_q <= 1'b0;
+      hi_inc_q <= '0;
+      box0_q   <= '0;
+      c0s_q    <= '0;
+      nslot_q  <= '0;
+      nvalid_q <= 1'b0;
+      cur_slot_q <= '0;
+      cur_mask_q <= '0;
+      cur_a_q  <= '0;
+      cur_s_q  <= '0;
+      v1_q     <= 1'b0;
+      v2_q     <= 1'b0;
+      ma_q     <= '0;
+      ms_q     <= '0;
+      sh1_q    <= '0;
+      sh2_q    <= '0;
+      t1_q     <= '0;
+      t2_q     <= '0;
       prod_q   <= '0;
-      mbit_q   <= '0;
-      mpass_q  <= 1'b0;
-      macc_q   <= '0;
-      malo_q   <= '0;
-      mstr_q   <= '0;
-      mcrd_q   <= '0;
+      acc_v_q  <= 1'b0;
+      acc_t_q  <= '0;
+      acc_lo_q <= '0;
+      acc_hi_q <= '0;
+      acc_c_q  <= 1'b0;
+      job_q    <= '0;
+      job_valid_q <= 1'b0;
     end else begin
       state_q  <= state_d;
       cmd_q    <= cmd_d;
-      raw_q    <= raw_d;
+      d_q      <= d_d;
       err_q    <= err_d;
       ar_cnt_q <= ar_cnt_d;
       r_cnt_q  <= r_cnt_d;
       stale_q  <= stale_d;
-      dim_q    <= dim_d;
-      prod_q   <= prod_d;
-      mbit_q   <= mbit_d;
-      mpass_q  <= mpass_d;
-      macc_q   <= macc_d;
-      malo_q   <= malo_d;
-      mstr_q   <= mstr_d;
-      mcrd_q   <= mcrd_d;
+      kc_q     <= kc_d;
+      hidx_q   <= hidx_d;
+      x_span_q <= x_span_d;
+      x_atom_q <= x_atom_d;
+      x_b96_q  <= x_b96_d;
+      x_wide_q <= x_wide_d;
+      x_rsv_q  <= x_rsv_d;
+      x_boxbytes_q <= x_boxbytes_d;
+      x_swzrep_q   <= x_swzrep_d;
+      for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= far32_d[k];
+      for (int i = 0; i < MaxDims; i++) begin
+        bx_q[i] <= bx_d[i];
+        rc_q[i] <= rc_d[i];
+        rq_q[i] <= rq_d[i];
+        fq_q[i] <= fq_d[i];
+      end
+      szero_q  <= szero_d;
+      sfe_q    <= sfe_d;
+      pa_q     <= pa_d;
+      pb_q     <= pb_d;
+      pc_q     <= pc_d;
+      pab_q    <= pab_d;
+      sover_q  <= sover_d;
+      pabc_q   <= pabc_d;
+      tot_q    <= tot_d;
+      if (w1_go) begin
+        for (int i = 0; i < MaxDims; i++) wstr_q[i] <= w1_str[i];
+        spat_q   <= spat_d;
+        fix_a_q  <= fix_a_d;
+        fix_s_q  <= fix_s_d;
+        nc0_q    <= nc0_d;
+        hdiff_q  <= hdiff_d;
+        foob_q   <= foob_d;
+        ipre_q   <= ipre_d;
+        f4a_q    <= f4a_d;
+        c0s_q    <= c0s[37:0];
+      end
+      if (w1b_go) begin
+        for (int i = 0; i < MaxDims; i++) sfar_q[i] <= sfar_d[i];
+        lo_big_q <= !nc0_q[35] && nc0_q > 36'(d_q.box0_m1);
+        hi_big_q <= !hdiff_q[35] && hdiff_q >= 36'(d_q.box0_m1);
+        hi_inc_q <= hdiff_q[8:0] + 9'd1;
+        box0_q   <= {1'b0, d_q.box0_m1} + 9'd1;
+        tmask_q  <= tmask_d;
+        gc_q     <= gc_d;
+      end
+      if (state_q == StW2) f4b_q <= f4b;
+      // Mac control: a new slot list in W1B; dropped when the command ends in a marker.
+      if (w1b_go) begin
+        slot_pend_q <= w1_pend;
+        nvalid_q    <= 1'b0;
+        cur_mask_q  <= '0;
+        v1_q        <= 1'b0;
+        v2_q        <= 1'b0;
+        acc_v_q     <= 1'b0;
+      end else if (state_q == StMac && (instr_err != tma_pkg::ErrNone ||
+                                        cmd_q.op == tma_pkg::OpPrefetch)) begin
+        slot_pend_q <= '0;
+        nvalid_q    <= 1'b0;
+        cur_mask_q  <= '0;
+        v1_q        <= 1'b0;
+        v2_q        <= 1'b0;
+        acc_v_q     <= 1'b0;
+      end else begin
+        slot_pend_q <= slot_pend_d;
+        nvalid_q    <= nvalid_d;
+        cur_mask_q  <= cur_mask_d;
+        v1_q        <= v1_d;
+        v2_q        <= v2_d;
+        acc_v_q     <= acc_v_d;
+      end
+      nslot_q    <= nslot_d;
+      cur_slot_q <= cur_slot_d;
+      cur_a_q    <= cur_a_d;
+      cur_s_q    <= cur_s_d;
+      ma_q       <= ma_d;
+      ms_q       <= ms_d;
+      sh1_q      <= sh1_d;
+      sh2_q      <= sh2_d;
+      t1_q       <= t1_d;
+      t2_q       <= t2_d;
+      prod_q     <= prod_d;
+      acc_t_q    <= acc_t_d;
+      acc_lo_q   <= acc_lo_d;
+      acc_hi_q   <= acc_hi_d;
+      acc_c_q    <= acc_c_d;
+      job_q       <= job_d;
+      job_valid_q <= job_valid_d;
     end
   end
 
-  assign busy_o = (state_q != StIdle);
+  assign busy_o = (state_q != StIdle) || job_valid_q;
 
   logic unused_bits;
-  assign unused_bits = ^{f_dim_m1[0], f_es_m1[0], macc_q.v[0], malo_q.v[0], mstr_q.v[0],
-                         mcrd_q.v[0], cmd_q.redop, mpp.v[0], mop_sh[3:0]};
+  assign unused_bits = ^{cmd_q.redop, w1_str[0], sfar_d[0], sfar_q[0], wstr_q[0], w1_crd[0],
+                         sfar_q[MaxDims-1], rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
+                         rq_q[3][11:0], rq_q[4][11:0], c0s[63:32]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(CacheEntriesLegal_A, CacheEntries >= 1 && CacheEntries <= 16)
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
+  `TMA_ASSERT_INIT(EntryWidth_A, EntW == $bits(ent_t))
 `ifndef SYNTHESIS
   // The job is ~1900 bits: the stream check samples a 64-bit XOR fold of it (Verilator 5.006
   // emits uncompilable code for $past of a vector this wide).
   logic [63:0] job_sig;
   always_comb begin : proc_job_sig
     job_sig = '0;
-    for (int i = 0; i < $bits(job); i += 64) job_sig = job_sig ^ 64'(job >> i);
+    for (int i = 0; i < $bits(job_q); i += 64) job_sig = job_sig ^ 64'(job_q >> i);
   end
   `TMA_ASSERT_STABLE(JobHeld_A, job_valid_o, job_ready_i, job_sig)
 `endif
   `TMA_ASSERT_STABLE(ArHeld_A, ar_valid_o, ar_ready_i, ar_o)
   `TMA_ASSERT_NEVER(UnexpectedDescBeat_A, r_valid_i && state_q != StFetch)
+  `TMA_ASSERT_NEVER(MacOutsideJob_A, wb && state_q != StMac)
 
 endmodule

@@ -2,19 +2,23 @@
 //
 // tma_engine: the OpenTMA tensor engine, load path (issue 6). Integration of the command
 // controller (intake, descriptor cache/fetch, validation, issue arithmetic), the N-D walker,
-// the burst splitter, the read engine (AR arbitration, outstanding limit, R routing by ID),
-// the row aligner (realign, OOB fill, tf32), the swizzle unit, the shared-memory write port
-// and the completion unit. docs/rtl.md is the theory of operation.
+// the row fork (a register stage computing the compact row entry and the read span), the row
+// FIFO and the command FIFO (RAM: tma_fifo_ram), the burst splitter, the read engine (AR
+// arbitration, outstanding limit as credits, R routing by ID), the row aligner (realign, OOB
+// fill, tf32), the swizzle unit, the shared-memory write port and the completion unit.
+// Every row in flight (read requested, not yet written) holds a row-FIFO entry, so sustained
+// throughput needs RowFifoDepth and MaxOutstanding of about memory latency / beats per row
+// (docs/performance.md). docs/rtl.md is the theory of operation.
 
 `include "tma_assert.svh"
 
 module tma_engine #(
   parameter  int unsigned DataBytes        = 16,   // 16, 32, 64 or 128
   parameter  int unsigned NumCtas          = 16,   // 1 .. 16
-  parameter  int unsigned MaxOutstanding   = 8,    // data read bursts in flight, 1 .. 1024
+  parameter  int unsigned MaxOutstanding   = 256,  // data read bursts in flight, 1 .. 1024
   parameter  int unsigned DescCacheEntries = 4,    // 1 .. 16
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
-  parameter  int unsigned RowFifoDepth     = 8,    // rows between walker and aligner, >= 2
+  parameter  int unsigned RowFifoDepth     = 256,  // rows between walker and aligner, >= 2
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,
@@ -53,8 +57,7 @@ module tma_engine #(
 
   localparam int unsigned SizeLog2 = $clog2(DataBytes);
   localparam int unsigned OutW     = $clog2(MaxOutstanding + 1);
-  localparam int unsigned ItemW    = 1 + 32 + DW + DataBytes + 1 + tma_pkg::CplInfoWidth;
-  localparam int unsigned RowFifoUsageW = $clog2(RowFifoDepth + 1);
+  localparam int unsigned ItemW    = 1 + 32 + DW + DataBytes + 1 + 1 + NumCtas;
 
   // ---- Command controller ----
   logic          desc_ar_valid, desc_ar_ready;
@@ -106,48 +109,168 @@ module tma_engine #(
     .busy_o      (walker_busy)
   );
 
-  // ---- Row fork: every row to the aligner, rows with reads also to the splitter ----
-  logic             needs_read;
-  logic             fifo_in_valid, fifo_in_ready;
-  logic             req_valid, req_ready;
+  // ---- Row fork (stage F): every row to the row FIFO, rows with reads also to the splitter ----
+  // The fork registers the walker's row and what the aligner and the splitter need of it
+  // (one carry chain each): the compact row entry (tma_pkg::al_row_t) and the read span. The
+  // completion information of a command goes to the command FIFO when its last row enters F.
+  localparam int unsigned Groups = DataBytes / 16;
+  localparam logic [2:0]  GMask  = 3'(Groups - 1);
+  localparam int unsigned CW     = SizeLog2 + 1;
+
+  // 16 x s - 1 (12 bits, wraps to 0xFFF for s = 0), as a table: no carry chain.
+  function automatic logic [11:0] s16_m1(input logic [2:0] s16);
+    unique case (s16)
+      3'd0:    s16_m1 = 12'hFFF;
+      3'd1:    s16_m1 = 12'h00F;
+      3'd2:    s16_m1 = 12'h01F;
+      3'd3:    s16_m1 = 12'h02F;
+      3'd4:    s16_m1 = 12'h03F;
+      3'd5:    s16_m1 = 12'h04F;
+      3'd6:    s16_m1 = 12'h05F;
+      default: s16_m1 = 12'h06F;
+    endcase
+  endfunction
+
+  logic             f_in_ready, f_go;
+  logic             fv_d, fv_q;
+  tma_pkg::al_row_t f_al_d, f_al_q;
+  logic             f_read_d, f_read_q;          // the row needs a global read
+  logic [63:SizeLog2] f_gaddr_q;
+  logic [tma_pkg::RowBytesW-1:0] f_span_d, f_span_q;   // dend - head
+  logic [CW-1:0]    f_c_d, f_c_q;               // gaddr mod DataBytes + DataBytes - 1
+  logic             f_out_ok;
+  logic             cq_in_valid, cq_in_ready;
+  logic [2:0]       r_s16, r_g16, r_h16, r_rot, r_split;
+  logic [11:0]      r_xh;                       // head + s (bits [3:0] are zero)
+
+  assign r_s16   = row.smem_addr[6:4] & GMask;
+  assign r_g16   = row.gaddr[6:4] & GMask;
+  assign r_h16   = row.head[6:4] & GMask;
+  assign r_rot   = (r_g16 - r_h16 - r_s16) & GMask;
+  assign r_split = 3'(Groups) - r_rot;                 // lanes (in groups) from the lower beat
+  assign r_xh    = row.head + {5'd0, r_s16, 4'd0};
+
+  always_comb begin : proc_fork
+    f_al_d          = '0;
+    f_al_d.has_data = row.has_data;
+    f_al_d.last     = row.last;
+    f_al_d.has_read = f_read_d;
+    f_al_d.beat     = row.smem_addr[31:4];
+    f_al_d.xh16     = r_xh[11:4];
+    f_al_d.xd1      = row.dend + s16_m1(r_s16);
+    f_al_d.xl1      = row.row_bytes + s16_m1(r_s16);
+    f_al_d.s16      = r_s16;
+    f_al_d.rot16    = r_rot;
+    f_al_d.lo_ok    = ((r_h16 + r_s16) & GMask) < r_split;
+    f_al_d.hi_ok    = (f_al_d.xd1[6:4] & GMask) >= r_split;
+    f_al_d.h_at0    = (r_xh[11:SizeLog2] == '0);
+    f_al_d.d_at0    = (f_al_d.xd1[11:SizeLog2] == '0);
+    f_al_d.l_at0    = (f_al_d.xl1[11:SizeLog2] == '0);
+    f_al_d.fill_nan = row.fill_nan;
+    f_al_d.tf32     = row.tf32;
+    f_al_d.swz      = row.swz;
+    f_al_d.cta_mask = row.cpl.cta_mask & 16'((32'd1 << NumCtas) - 1);
+  end
+  assign f_read_d = row.has_data && (row.dend > row.head);
+  assign f_span_d = row.dend - row.head;
+  assign f_c_d    = CW'(row.gaddr[SizeLog2-1:0]) + CW'(DataBytes - 1);
+
+  // F moves its row on when the row FIFO and (for a read) the splitter take it; both readies
+  // depend only on flops.
+  logic rowq_in_ready, req_valid, req_ready;
   tma_pkg::rd_req_t req;
-  logic             afifo_valid, afifo_ready;
-  tma_pkg::row_t    afifo_row;
-  logic [RowFifoUsageW-1:0] afifo_usage;
 
-  assign needs_read    = row.has_data && (row.dend > row.head);
-  assign fifo_in_valid = row_valid && (!needs_read || req_ready);
-  assign req_valid     = row_valid && needs_read && fifo_in_ready;
-  assign row_ready     = fifo_in_ready && (!needs_read || req_ready);
-  assign req.addr      = {row.gaddr[63:SizeLog2], SizeLog2'(0)};
-  assign req.nbeats    = tma_pkg::BeatCntW'((tma_pkg::RowBytesW'(row.gaddr[SizeLog2-1:0]) +
-                          row.dend - row.head + tma_pkg::RowBytesW'(DataBytes - 1)) >> SizeLog2);
+  assign f_out_ok   = rowq_in_ready && (!f_read_q || req_ready);
+  assign f_in_ready = !fv_q || f_out_ok;
+  assign row_ready  = f_in_ready && (!row.last || cq_in_ready);
+  assign f_go       = row_valid && row_ready;
+  assign cq_in_valid = row_valid && row.last && f_in_ready;
 
-  tma_fifo #(
-    .Width       (tma_pkg::RowWidth),
-    .Depth       (RowFifoDepth),
-    .FallThrough (0)
+  always_comb begin : proc_f_next
+    fv_d = fv_q;
+    if (fv_q && f_out_ok) fv_d = 1'b0;
+    if (f_go) fv_d = 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_f_state
+    if (!rst_ni) begin
+      fv_q <= 1'b0;
+    end else begin
+      fv_q <= fv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_f_data
+    if (f_go) begin
+      f_al_q    <= f_al_d;
+      f_read_q  <= f_read_d;
+      f_gaddr_q <= row.gaddr[63:SizeLog2];
+      f_span_q  <= f_span_d;
+      f_c_q     <= f_c_d;
+    end
+  end
+
+  // ---- Row FIFO (RAM) and command FIFO (RAM) ----
+  localparam int unsigned AlRamW       = tma_pkg::AlRowWidth - 16 + NumCtas;
+  localparam int unsigned CmdFifoDepth = (RowFifoDepth / 4 > 4) ? RowFifoDepth / 4 : 4;
+
+  logic                 rowq_in_valid, rowq_out_valid, rowq_out_ready, rowq_nonempty;
+  logic [AlRamW-1:0]    rowq_out;
+  tma_pkg::al_row_t     al_row;
+
+  assign rowq_in_valid = fv_q && (!f_read_q || req_ready);
+
+  tma_fifo_ram #(
+    .Width (AlRamW),
+    .Depth (RowFifoDepth)
   ) u_row_fifo (
     .clk_i,
     .rst_ni,
-    .clr_i       (1'b0),
-    .in_valid_i  (fifo_in_valid),
-    .in_ready_o  (fifo_in_ready),
-    .in_data_i   (row),
-    .out_valid_o (afifo_valid),
-    .out_ready_i (afifo_ready),
-    .out_data_o  (afifo_row),
-    .usage_o     (afifo_usage)
+    .in_valid_i  (rowq_in_valid),
+    .in_ready_o  (rowq_in_ready),
+    .in_data_i   ({f_al_q[tma_pkg::AlRowWidth-1:16], f_al_q.cta_mask[NumCtas-1:0]}),
+    .out_valid_o (rowq_out_valid),
+    .out_ready_i (rowq_out_ready),
+    .out_data_o  (rowq_out),
+    .nonempty_o  (rowq_nonempty)
+  );
+
+  always_comb begin : proc_al_row
+    al_row          = {rowq_out[AlRamW-1:NumCtas], 16'd0};
+    al_row.cta_mask = 16'(rowq_out[NumCtas-1:0]);
+  end
+
+  logic               cq_out_valid, cq_out_ready, cq_nonempty;
+  tma_pkg::cpl_info_t cq_out;
+
+  tma_fifo_ram #(
+    .Width (tma_pkg::CplInfoWidth),
+    .Depth (CmdFifoDepth)
+  ) u_cmd_fifo (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (cq_in_valid),
+    .in_ready_o  (cq_in_ready),
+    .in_data_i   (row.cpl),
+    .out_valid_o (cq_out_valid),
+    .out_ready_i (cq_out_ready),
+    .out_data_o  (cq_out),
+    .nonempty_o  (cq_nonempty)
   );
 
   // ---- Burst splitter and read engine ----
   logic         split_ar_valid, split_ar_ready, split_busy;
   tma_pkg::ar_t split_ar;
-  logic [OutW-1:0] outstanding_d, outstanding_q;
+  logic [OutW-1:0] credits_d, credits_q;         // data bursts that may still be issued
+  logic         credit_ok;
   logic         data_ar_valid, data_ar_ready;
   logic         data_ar_fire, data_r_last_fire;
   logic [1:0]   arb_ready;
   logic         arb_idx;
+
+  assign req_valid   = fv_q && f_read_q && rowq_in_ready;
+  assign req.addr    = {f_gaddr_q, SizeLog2'(0)};
+  assign req.nbeats  = tma_pkg::BeatCntW'((f_span_q + tma_pkg::RowBytesW'(f_c_q)) >> SizeLog2);
 
   tma_burst_split #(
     .DataBytes   (DataBytes),
@@ -165,9 +288,10 @@ module tma_engine #(
   );
 
   // At most MaxOutstanding data bursts in flight; all data reads use one ID, so AXI4 returns
-  // them in order.
-  assign data_ar_valid  = split_ar_valid && (outstanding_q < OutW'(MaxOutstanding));
-  assign split_ar_ready = data_ar_ready && (outstanding_q < OutW'(MaxOutstanding));
+  // them in order. The limit is a credit counter: a zero test, no compare.
+  assign credit_ok      = (credits_q != '0);
+  assign data_ar_valid  = split_ar_valid && credit_ok;
+  assign split_ar_ready = data_ar_ready && credit_ok;
 
   tma_stream_arb #(
     .NumIn  (2),
@@ -195,19 +319,19 @@ module tma_engine #(
   assign data_ar_fire     = data_ar_valid && data_ar_ready;
   assign data_r_last_fire = beat_valid && beat_ready && r_last_i;
 
-  always_comb begin : proc_outstanding
-    outstanding_d = outstanding_q;
-    if (data_ar_fire && !data_r_last_fire) outstanding_d = outstanding_q + 1'b1;
-    if (!data_ar_fire && data_r_last_fire) outstanding_d = outstanding_q - 1'b1;
+  always_comb begin : proc_credits
+    credits_d = credits_q;
+    if (data_ar_fire && !data_r_last_fire) credits_d = credits_q - 1'b1;
+    if (!data_ar_fire && data_r_last_fire) credits_d = credits_q + 1'b1;
   end
 
   // ---- Row aligner ----
-  logic                 al_valid, al_ready, al_wr, al_last;
+  logic                 al_valid, al_ready, al_wr, al_last, al_err;
   logic [31:0]          al_addr;
   logic [DW-1:0]        al_data;
   logic [DataBytes-1:0] al_strb;
   logic [2:0]           al_swz;
-  tma_pkg::cpl_info_t   al_cpl;
+  logic [15:0]          al_cta;
   logic                 al_busy;
 
   tma_row_aligner #(
@@ -215,23 +339,24 @@ module tma_engine #(
   ) u_aligner (
     .clk_i,
     .rst_ni,
-    .row_valid_i  (afifo_valid),
-    .row_ready_o  (afifo_ready),
-    .row_i        (afifo_row),
-    .beat_valid_i (beat_valid),
-    .beat_ready_o (beat_ready),
-    .beat_data_i  (r_data_i),
-    .beat_err_i   (r_resp_i != 2'b00),
-    .out_valid_o  (al_valid),
-    .out_ready_i  (al_ready),
-    .out_wr_o     (al_wr),
-    .out_addr_o   (al_addr),
-    .out_data_o   (al_data),
-    .out_strb_o   (al_strb),
-    .out_swz_o    (al_swz),
-    .out_last_o   (al_last),
-    .out_cpl_o    (al_cpl),
-    .busy_o       (al_busy)
+    .row_valid_i    (rowq_out_valid),
+    .row_ready_o    (rowq_out_ready),
+    .row_i          (al_row),
+    .beat_valid_i   (beat_valid),
+    .beat_ready_o   (beat_ready),
+    .beat_data_i    (r_data_i),
+    .beat_err_i     (r_resp_i != 2'b00),
+    .out_valid_o    (al_valid),
+    .out_ready_i    (al_ready),
+    .out_wr_o       (al_wr),
+    .out_addr_o     (al_addr),
+    .out_data_o     (al_data),
+    .out_strb_o     (al_strb),
+    .out_swz_o      (al_swz),
+    .out_last_o     (al_last),
+    .out_err_o      (al_err),
+    .out_cta_mask_o (al_cta),
+    .busy_o         (al_busy)
   );
 
   // ---- Swizzle (on the absolute shared address) ----
@@ -252,14 +377,13 @@ module tma_engine #(
   );
 
   // ---- Shared-memory write port ----
-  logic                 pv, pready, p_wr, p_last;
+  logic                 pv, pready, p_wr, p_last, p_err;
   logic [31:0]          p_addr;
   logic [DW-1:0]        p_data;
   logic [DataBytes-1:0] p_strb;
-  tma_pkg::cpl_info_t   p_cpl;
-  logic                 cq_in_valid, cq_in_ready, cq_out_valid, cq_out_ready;
-  tma_pkg::cpl_info_t   cq_out;
-  logic [1:0]           cq_usage;
+  logic [NumCtas-1:0]   p_cta;
+  logic                 dq_in_valid, dq_in_ready, dq_out_valid, dq_out_ready, dq_err;
+  logic [1:0]           dq_usage;
 
   tma_spill_reg #(
     .Width  (ItemW),
@@ -269,49 +393,68 @@ module tma_engine #(
     .rst_ni,
     .in_valid_i  (al_valid),
     .in_ready_o  (al_ready),
-    .in_data_i   ({al_wr, sw_addr, sw_data, sw_strb, al_last, al_cpl}),
+    .in_data_i   ({al_wr, sw_addr, sw_data, sw_strb, al_last, al_err, al_cta[NumCtas-1:0]}),
     .out_valid_o (pv),
     .out_ready_i (pready),
-    .out_data_o  ({p_wr, p_addr, p_data, p_strb, p_last, p_cpl})
+    .out_data_o  ({p_wr, p_addr, p_data, p_strb, p_last, p_err, p_cta})
   );
 
-  // A beat that ends a command leaves only when its completion can be queued.
-  assign smem_wr_valid_o    = pv && p_wr && (!p_last || cq_in_ready);
+  // A beat that ends a command leaves only when its end can be queued (done FIFO: the
+  // command's read-error flag; its completion information waits in the command FIFO).
+  assign smem_wr_valid_o    = pv && p_wr && (!p_last || dq_in_ready);
   assign smem_wr_addr_o     = p_addr;
   assign smem_wr_data_o     = p_data;
   assign smem_wr_strb_o     = p_strb;
-  assign smem_wr_cta_mask_o = p_cpl.cta_mask;
-  assign pready      = (!p_last || cq_in_ready) && (!p_wr || smem_wr_ready_i);
+  assign smem_wr_cta_mask_o = 16'(p_cta);
+  assign pready      = (!p_last || dq_in_ready) && (!p_wr || smem_wr_ready_i);
   // (valid only when it is taken: the smem ready may drop again, valid must not.)
-  assign cq_in_valid = pv && p_last && cq_in_ready && (!p_wr || smem_wr_ready_i);
+  assign dq_in_valid = pv && p_last && dq_in_ready && (!p_wr || smem_wr_ready_i);
 
   tma_fifo #(
-    .Width       (tma_pkg::CplInfoWidth),
+    .Width       (1),
     .Depth       (2),
     .FallThrough (0)
-  ) u_cpl_fifo (
+  ) u_done_fifo (
     .clk_i,
     .rst_ni,
     .clr_i       (1'b0),
-    .in_valid_i  (cq_in_valid),
-    .in_ready_o  (cq_in_ready),
-    .in_data_i   (p_cpl),
-    .out_valid_o (cq_out_valid),
-    .out_ready_i (cq_out_ready),
-    .out_data_o  (cq_out),
-    .usage_o     (cq_usage)
+    .in_valid_i  (dq_in_valid),
+    .in_ready_o  (dq_in_ready),
+    .in_data_i   (p_err),
+    .out_valid_o (dq_out_valid),
+    .out_ready_i (dq_out_ready),
+    .out_data_o  (dq_err),
+    .usage_o     (dq_usage)
   );
+
+  // A finished command: its completion information, a bus_error if one of its reads failed.
+  logic               info_valid, info_ready;
+  tma_pkg::cpl_info_t info;
+
+  always_comb begin : proc_info
+    info = cq_out;
+    if (dq_err && cq_out.kind == tma_pkg::CplTx) begin
+      info.kind = tma_pkg::CplError;
+      info.err  = tma_pkg::ErrBusError;
+    end
+  end
+  assign info_valid   = dq_out_valid && cq_out_valid;
+  assign dq_out_ready = info_ready && cq_out_valid;
+  assign cq_out_ready = info_ready && dq_out_valid;
 
   tma_cpl_unit u_cpl (
     .clk_i,
     .rst_ni,
-    .info_valid_i (cq_out_valid),
-    .info_ready_o (cq_out_ready),
-    .info_i       (cq_out),
+    .info_valid_i (info_valid),
+    .info_ready_o (info_ready),
+    .info_i       (info),
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o
   );
+
+  logic unused_fork;
+  assign unused_fork = ^{r_xh[3:0], al_cta};
 
   // ---- Status ----
   logic [15:0] err_count_d, err_count_q;
@@ -320,17 +463,18 @@ module tma_engine #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
-      outstanding_q <= '0;
+      credits_q     <= OutW'(MaxOutstanding);
       err_count_q   <= '0;
     end else begin
-      outstanding_q <= outstanding_d;
+      credits_q     <= credits_d;
       err_count_q   <= err_count_d;
     end
   end
 
   assign err_count_o = err_count_q;
-  assign busy_o = ctrl_busy || walker_busy || (afifo_usage != '0) || split_busy ||
-                  (outstanding_q != '0) || al_busy || pv || (cq_usage != '0) || cpl_valid_o;
+  assign busy_o = ctrl_busy || walker_busy || fv_q || rowq_nonempty || split_busy ||
+                  (credits_q != OutW'(MaxOutstanding)) || al_busy || pv || (dq_usage != '0) ||
+                  cq_nonempty || cpl_valid_o;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -343,7 +487,10 @@ module tma_engine #(
   `TMA_ASSERT_STABLE(SmemHeld_A, smem_wr_valid_o, smem_wr_ready_i,
                      {smem_wr_addr_o, smem_wr_data_o, smem_wr_strb_o, smem_wr_cta_mask_o})
   `TMA_ASSERT(NoLostDescBeat_A, r_valid_i && r_id_i == tma_pkg::AxiIdDesc |-> r_ready_o)
-  `TMA_ASSERT_NEVER(OutstandingUnderflow_A, data_r_last_fire && outstanding_q == '0 &&
-                                            !data_ar_fire)
+  `TMA_ASSERT_NEVER(OutstandingUnderflow_A, data_r_last_fire && !data_ar_fire &&
+                                            credits_q == OutW'(MaxOutstanding))
+  `TMA_ASSERT(RowAligned_A, row_valid && row.has_data |->
+              row.smem_addr[3:0] == 4'd0 && row.gaddr[3:0] == 4'd0)
+  `TMA_ASSERT(CmdBeforeEnd_A, dq_out_valid |-> cq_out_valid)
 
 endmodule

@@ -12,6 +12,20 @@
 // [0, dim_m1[d]]; such a row carries no read (head == dend == 0) and is filled by the
 // aligner. The last row of a job carries the completion, with complete-tx bytes = rows x row
 // bytes (silicon D1). A marker job (error, prefetch) becomes one completion-only entry.
+//
+// Timing structure (one carry chain per stage, no compare of a sum in the row loop):
+//   P  the walk state of the current row. Per dim: pos, the running wrap distance
+//      z = pos + es - hi - 1 (the dim wraps when z >= 0: a sign bit), and a[d] as two 32-bit
+//      halves with a pending carry (lo + step_lo -> carry; hi + step_hi + previous carry).
+//      gaddr is folded into a[4] at load (dim 4 is the outermost: it never restarts).
+//   R  the row address as a carry-save pair (a 3-level 3:2 compressor tree over a[1..4],
+//      head and the pending carries); the OOB flag.
+//   O  the output register: the pair resolved by one 64-bit add (zeroed for a row without a
+//      read), plus the job's row fields.
+// P is loaded from job_i as soon as it is free, before the job is accepted (valid/ready
+// holds job_i stable until the handshake): the job is accepted when its first row moves on
+// to R, i.e. once the previous job's rows no longer need its output fields (register K).
+// Jobs of two or more rows follow each other without a bubble.
 
 `include "tma_assert.svh"
 
@@ -32,167 +46,408 @@ module tma_nd_walker (
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
-  // ---- State ----
-  logic            active_d, active_q;    // a job is being walked
-  tma_pkg::job_t   job_d, job_q;
-  tma_pkg::dim64_t acc_d, acc_q;         // address contributions a[d], index 1..4
-  tma_pkg::dim34_t pos_d, pos_q;         // positions pos[d], index 1..4
-  logic [9:0]      rcnt_d, rcnt_q;       // rows emitted (im2col end condition)
-  logic [31:0]     smem_d, smem_q;       // shared address of the current row
-  logic [31:0]     tx_d, tx_q;           // bytes of the rows emitted so far
-  logic            out_valid_d, out_valid_q;
-  tma_pkg::row_t   out_d, out_q;
+  // ---- P: job fields of the walk (taken from job_i when P loads) ----
+  tma_pkg::dim64_t p_step_q;               // address step of dim d
+  tma_pkg::dim64_t p_alo_q;                // a[d] at the restart position (dims 1..3)
+  tma_pkg::dim34_t p_lo_q;                 // restart position
+  tma_pkg::dim32_t p_dim_m1_q;             // in bounds iff 0 <= pos <= dim_m1
+  tma_pkg::dim4_t  p_es_q;                 // position step
+  logic [tma_pkg::RowBytesW-1:0] p_head_q; // first in-bounds byte of a row
+  tma_pkg::dim36_t zlo_q;                  // z at the restart position lo
+  logic            p_mark_q;               // marker job: one completion-only entry
+  logic            p_i2c_q;                // the walk ends after nrows_m1 + 1 rows
+  logic            p_hasrd_q;              // dend > head: in-bounds rows read
+  // ---- P: walk state of the current row ----
+  logic            p_valid_d, p_valid_q;   // P holds a row
+  logic            p_pend_d, p_pend_q;     // P's row is row 0 of a job not yet accepted
+  tma_pkg::dim34_t pos_q;                  // positions pos[d], index 1..4
+  tma_pkg::dim36_t z_q;                    // pos + es - hi - 1 (>= 0: dim d wraps)
+  tma_pkg::dim64_t acc_q;                  // a[d] = acc + (accp << 32)
+  logic [MaxDims-1:0] accp_q;              // pending carry of acc's low half into its high
+  logic [9:0]      rleft_q;                // im2col: rows after this one
+  logic            p_last_q;               // P's row is the last of its job
+  logic            p_tile_q;               // a tile job: its last row is where all dims wrap
+  // ---- R: the row address as a carry-save pair ----
+  logic            r_valid_q, r_last_q, r_mark_q, r_read_q;
+  logic [63:0]     r_s_d, r_s_q, r_c_d, r_c_q;
+  // ---- K: row fields of the job whose rows are in R (taken when the job is accepted) ----
+  logic [tma_pkg::RowBytesW-1:0] k_row_bytes_q, k_head_q, k_dend_q, k_pitch_q;
+  logic            k_fill_nan_q, k_tf32_q;
+  logic [2:0]      k_swz_q;
+  tma_pkg::cpl_info_t k_cpl_q;
+  logic [31:0]     smem_d, smem_q;         // shared address of the row in R
+  logic [31:0]     tx_d, tx_q;             // bytes of the job's rows already in O
+  // ---- O: the output register ----
+  logic            o_valid_q;
+  tma_pkg::row_t   o_d, o_q;
 
-  // ---- Current row ----
-  logic [MaxDims-1:0] wrap;      // dim d has no further position
-  logic               row_oob;
-  logic               last_row;
-  logic [63:0]        row_addr;
-  tma_pkg::row_t      cur_row;
-  logic signed [34:0] npos;      // next position of dim d (loop temporary)
-  logic               found;     // the stepping dimension was found (loop temporary)
+  // ---- Control ----
+  // The late inputs (job_valid_i, row_ready_i) reach only the enables below, each one or two
+  // LUT levels deep; the data muxes select on flops only.
+  logic               adv;        // the pipeline advances (O is empty or is taken)
+  logic [MaxDims-1:0] wrap;       // dim d has no further position
+  logic               p_last;     // P's row is the last of its job
+  logic               p_step;     // P steps to its job's next row
+  logic               p_next;     // (flops only) if P's walk state changes, it steps
+  logic               acc_pend;   // the job whose row 0 is in P is accepted (row 0 -> R)
+  logic               k_free;     // no row that needs K stays in P or R: accept at load
+  logic               load;       // P takes job_i
+  logic               acc_load;   // ... and accepts it in the same cycle
+  logic               nf_ce;      // (flops only) P's job fields for later rows may change
 
-  always_comb begin : proc_row
-    row_oob  = 1'b0;
-    wrap     = '0;
-    npos     = '0;
-    row_addr = job_q.gaddr;
+  // (Yosys 0.23 crashes on a bit select of an element of a struct's packed array, x.v[d][b]:
+  // the per-dim values are read through temporaries.)
+  logic [35:0] zw;
+
+  always_comb begin : proc_ctrl
+    wrap = '0;
+    zw   = '0;
     for (int d = 1; d < MaxDims; d++) begin
-      if (signed'(pos_q.v[d]) < 0 ||
-          35'(signed'(pos_q.v[d])) > signed'({3'b0, job_q.dim_m1.v[d]})) begin
-        row_oob = 1'b1;
-      end
-      npos    = 35'(signed'(pos_q.v[d])) + signed'({31'd0, job_q.es.v[d]});
-      wrap[d] = npos > 35'(signed'(job_q.hi.v[d]));
-      row_addr = row_addr + acc_q.v[d];
+      zw      = z_q.v[d];
+      wrap[d] = !zw[35];
     end
-    last_row = job_q.i2c ? (rcnt_q == job_q.nrows_m1) : (&wrap[MaxDims-1:1]);
-
-    cur_row           = '0;
-    cur_row.has_data  = 1'b1;
-    cur_row.last      = last_row;
-    cur_row.smem_addr = smem_q;
-    cur_row.row_bytes = job_q.row_bytes;
-    cur_row.fill_nan  = job_q.fill_nan;
-    cur_row.tf32      = job_q.tf32;
-    cur_row.swz       = job_q.swz;
-    cur_row.cpl       = job_q.cpl;
-    cur_row.cpl.bytes = tx_q + 32'(job_q.row_bytes);
-    if (!row_oob && job_q.dend > job_q.head) begin
-      cur_row.head  = job_q.head;
-      cur_row.dend  = job_q.dend;
-      cur_row.gaddr = row_addr + 64'(job_q.head);
-    end
+    p_last   = p_last_q;
+    p_next   = p_valid_q && !p_last;
+    adv      = !o_valid_q || row_ready_i;
+    p_step   = p_next && adv;
+    acc_pend = p_valid_q && p_pend_q && adv;
+    k_free   = !p_valid_q && (!r_valid_q || adv);
+    // P is free when empty or when its last row leaves; while P's job waits for acceptance
+    // job_i is that job, so a pending last row (a one-row job) frees P without a load.
+    load     = job_valid_i && (!p_valid_q || (!p_next && !p_pend_q && adv));
+    acc_load = job_valid_i && k_free;
+    job_ready_o = acc_pend || k_free;
+    // step, alo, lo, zlo and es serve only the rows after P's row: they follow job_i while P
+    // is empty, holds a last row, or holds row 0 of the pending job (then job_i is that job).
+    nf_ce    = !p_next || p_pend_q;
   end
 
-  // ---- Next state ----
-  always_comb begin : proc_next
-    active_d    = active_q;
-    job_d       = job_q;
-    acc_d       = acc_q;
-    pos_d       = pos_q;
-    rcnt_d      = rcnt_q;
-    smem_d      = smem_q;
-    tx_d        = tx_q;
-    out_valid_d = out_valid_q;
-    out_d       = out_q;
-    job_ready_o = 1'b0;
-    found       = 1'b0;
+  // ---- P: next walk state (the job's next row, or row 0 of job_i) ----
+  tma_pkg::dim34_t pos_s, pos_i;
+  tma_pkg::dim36_t z_s, z_i, zlo_i;
+  tma_pkg::dim64_t acc_s, acc_i;
+  logic [MaxDims-1:0] accp_s, accp_i;
+  logic [35:0] za, zb, zc, zs;       // 3-operand add pos + es + ~hi: one 3:2 level, one add
+  logic [34:0] zm;
+  logic        found;                 // the stepping dim was found (loop temporary)
+  logic [63:0] sa, sb;                // a[d] and step[d] (loop temporaries)
+  logic [32:0] slo;                   // low half sum with its carry
+  logic [31:0] shi;                   // high half sum
+  logic [35:0] sz, szl;               // next z, restart z
+  logic [33:0] ic, ih, il;            // coord, hi, lo of job_i (loop temporaries)
+  logic [35:0] izt;                   // z of row 0
+  logic [63:0] ia;                    // astart[4] of job_i
+  logic [32:0] ilo;                   // its low half plus gaddr's, with the carry
+  logic        wrap_s;                // every dim wraps in the next row (tile: it is the last)
+  logic        wrap_i;                // every dim wraps in row 0 of job_i
 
-    if (out_valid_q && row_ready_i) out_valid_d = 1'b0;
-
-    if (!out_valid_q || row_ready_i) begin
-      if (active_q) begin
-        // Emit the current row and step to the next one.
-        out_valid_d = 1'b1;
-        out_d       = cur_row;
-        smem_d      = smem_q + 32'(job_q.pitch);
-        tx_d        = tx_q + 32'(job_q.row_bytes);
-        rcnt_d      = rcnt_q + 1'b1;
-        if (last_row) begin
-          active_d = 1'b0;
+  always_comb begin : proc_p_step
+    pos_s  = pos_q;
+    z_s    = z_q;
+    acc_s  = acc_q;
+    accp_s = accp_q;
+    found  = 1'b0;
+    wrap_s = 1'b1;
+    sa     = '0;
+    sb     = '0;
+    slo    = '0;
+    shi    = '0;
+    sz     = '0;
+    szl    = '0;
+    // The lowest dim that does not wrap steps; every dim below it restarts (all restart only
+    // in the im2col case that Im2colSteps_A excludes).
+    for (int d = 1; d < MaxDims; d++) begin
+      if (!found) begin
+        if (!wrap[d]) begin
+          found      = 1'b1;
+          pos_s.v[d] = pos_q.v[d] + 34'(p_es_q.v[d]);
+          z_s.v[d]   = z_q.v[d] + 36'(p_es_q.v[d]);
+          sa         = acc_q.v[d];
+          sb         = p_step_q.v[d];
+          slo        = 33'(sa[31:0]) + 33'(sb[31:0]);
+          shi        = sa[63:32] + sb[63:32] + 32'(accp_q[d]);
+          acc_s.v[d] = {shi, slo[31:0]};
+          accp_s[d]  = slo[32];
+          // the stepping dim wraps next when its new z >= 0 (the end of its carry chain)
+          sz         = z_s.v[d];
+          wrap_s     = wrap_s && !sz[35];
         end else begin
-          // Lowest dimension that does not wrap steps; every dimension below it restarts.
-          for (int d = 1; d < MaxDims; d++) begin
-            if (!found) begin
-              if (!wrap[d]) begin
-                found      = 1'b1;
-                pos_d.v[d] = pos_q.v[d] + 34'(job_q.es.v[d]);
-                acc_d.v[d] = acc_q.v[d] + job_q.step.v[d];
-              end else begin
-                pos_d.v[d] = job_q.lo.v[d];
-                acc_d.v[d] = job_q.alo.v[d];
-              end
-            end
+          pos_s.v[d] = p_lo_q.v[d];
+          z_s.v[d]   = zlo_q.v[d];
+          szl        = zlo_q.v[d];
+          wrap_s     = wrap_s && !szl[35];           // a restarting dim: z = zlo
+          // a[4] holds gaddr and is never restarted: dim 4 restarts only in the im2col walk
+          // that Im2colSteps_A excludes.
+          if (d < MaxDims - 1) begin
+            acc_s.v[d] = p_alo_q.v[d];
+            accp_s[d]  = 1'b0;
           end
         end
-      end
-      // The next job: when idle, or (a data job) in the cycle the last row leaves, so that
-      // jobs follow each other without a bubble.
-      if (!active_q || (last_row && !job_i.marker)) begin
-        job_ready_o = 1'b1;
-        if (job_valid_i) begin
-          if (job_i.marker) begin
-            out_valid_d = 1'b1;
-            out_d       = '0;
-            out_d.last  = 1'b1;
-            out_d.cpl   = job_i.cpl;
-          end else begin
-            active_d = 1'b1;
-            job_d    = job_i;
-            acc_d    = job_i.astart;
-            pos_d    = job_i.coord;
-            rcnt_d   = '0;
-            smem_d   = job_i.smem_addr;
-            tx_d     = '0;
-          end
-        end
+      end else begin
+        wrap_s = wrap_s && wrap[d];                  // a dim above the stepping one holds
       end
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
-    if (!rst_ni) begin
-      active_q    <= 1'b0;
-      job_q       <= '0;
-      acc_q       <= '0;
-      pos_q       <= '0;
-      rcnt_q      <= '0;
-      smem_q      <= '0;
-      tx_q        <= '0;
-      out_valid_q <= 1'b0;
-      out_q       <= '0;
+  always_comb begin : proc_p_init
+    pos_i  = '0;
+    z_i    = '0;
+    zlo_i  = '0;
+    acc_i  = '0;
+    accp_i = '0;
+    za = '0;
+    zb = '0;
+    zc = '0;
+    zs = '0;
+    zm = '0;
+    wrap_i = 1'b1;
+    ic = '0;
+    ih = '0;
+    il = '0;
+    izt = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      ic = job_i.coord.v[d];
+      ih = job_i.hi.v[d];
+      il = job_i.lo.v[d];
+      pos_i.v[d] = job_i.coord.v[d];
+      // z = coord + es + ~hi and zlo = lo + es + ~hi, each as one 3:2 level and one add
+      za = {{2{ic[33]}}, ic};
+      zb = 36'(job_i.es.v[d]);
+      zc = ~{{2{ih[33]}}, ih};
+      zs = za ^ zb ^ zc;
+      zm = 35'((za & zb) | (za & zc) | (zb & zc));
+      izt = zs + {zm, 1'b0};
+      z_i.v[d] = izt;
+      wrap_i   = wrap_i && !izt[35];
+      za = {{2{il[33]}}, il};
+      zs = za ^ zb ^ zc;
+      zm = 35'((za & zb) | (za & zc) | (zb & zc));
+      zlo_i.v[d] = zs + {zm, 1'b0};
+      acc_i.v[d] = job_i.astart.v[d];
+    end
+    // gaddr joins a[4]: two 32-bit adds, the low half's carry pending
+    ia  = job_i.astart.v[MaxDims-1];
+    ilo = 33'(ia[31:0]) + 33'(job_i.gaddr[31:0]);
+    acc_i.v[MaxDims-1] = {ia[63:32] + job_i.gaddr[63:32], ilo[31:0]};
+    accp_i[MaxDims-1]  = ilo[32];
+  end
+
+  always_comb begin : proc_p_valid
+    p_valid_d = p_valid_q;
+    p_pend_d  = p_pend_q;
+    if (acc_pend) p_pend_d = 1'b0;
+    if (p_valid_q && p_last && adv) p_valid_d = 1'b0;
+    if (load) begin
+      p_valid_d = 1'b1;
+      p_pend_d  = !acc_load;
+    end
+  end
+
+  // ---- P -> R: OOB test and the row address as a carry-save pair ----
+  logic        p_oob;
+  logic [33:0] pv;                            // pos[d] (loop temporary)
+  logic [2:0]  pcnt;                          // pending carries, weight 2^32
+  logic [63:0] xv, s1, s2, s3;
+  logic [62:0] m1, m2, m3;         // majority bits (carries into the next column)
+
+  always_comb begin : proc_r_next
+    p_oob = 1'b0;
+    pv    = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      // pos < 0 or pos > dim_m1 (dim_m1 < 2^32)
+      pv = pos_q.v[d];
+      if (pv[33] || pv[32] || (pv[31:0] > p_dim_m1_q.v[d])) begin
+        p_oob = 1'b1;
+      end
+    end
+    pcnt = 3'(accp_q[1]) + 3'(accp_q[2]) + 3'(accp_q[3]) + 3'(accp_q[4]);
+    xv   = {29'd0, pcnt, 20'd0, p_head_q};
+    s1   = acc_q.v[1] ^ acc_q.v[2] ^ acc_q.v[3];
+    m1   = 63'((acc_q.v[1] & acc_q.v[2]) | (acc_q.v[1] & acc_q.v[3]) |
+               (acc_q.v[2] & acc_q.v[3]));
+    s2   = s1 ^ {m1, 1'b0} ^ acc_q.v[4];
+    m2   = 63'((s1 & {m1, 1'b0}) | (s1 & acc_q.v[4]) | ({m1, 1'b0} & acc_q.v[4]));
+    s3   = s2 ^ {m2, 1'b0} ^ xv;
+    m3   = 63'((s2 & {m2, 1'b0}) | (s2 & xv) | ({m2, 1'b0} & xv));
+    r_s_d = s3;
+    r_c_d = {m3, 1'b0};
+  end
+
+  // ---- R -> O: the output row ----
+  always_comb begin : proc_o_next
+    smem_d = smem_q;
+    tx_d   = tx_q;
+    o_d    = '0;
+    if (r_mark_q) begin
+      o_d.last = 1'b1;
+      o_d.cpl  = k_cpl_q;
     end else begin
-      active_q    <= active_d;
-      job_q       <= job_d;
-      acc_q       <= acc_d;
-      pos_q       <= pos_d;
-      rcnt_q      <= rcnt_d;
-      smem_q      <= smem_d;
-      tx_q        <= tx_d;
-      out_valid_q <= out_valid_d;
-      out_q       <= out_d;
+      o_d.has_data  = 1'b1;
+      o_d.last      = r_last_q;
+      o_d.smem_addr = smem_q;
+      o_d.row_bytes = k_row_bytes_q;
+      o_d.fill_nan  = k_fill_nan_q;
+      o_d.tf32      = k_tf32_q;
+      o_d.swz       = k_swz_q;
+      o_d.cpl       = k_cpl_q;
+      o_d.cpl.bytes = tx_q + 32'(k_row_bytes_q);
+      if (r_read_q) begin
+        o_d.head = k_head_q;
+        o_d.dend = k_dend_q;
+      end
+      // The OOB test ends in a compare (a carry chain): its result gates the address here,
+      // after the add, rather than the carry-save pair before it.
+      o_d.gaddr = (r_s_q + r_c_q) & {64{r_read_q}};
+    end
+    if (adv && r_valid_q && !r_mark_q) begin
+      smem_d = smem_q + 32'(k_pitch_q);
+      tx_d   = tx_q + 32'(k_row_bytes_q);
+    end
+    if (acc_pend || acc_load) begin
+      smem_d = job_i.smem_addr;
+      tx_d   = '0;
     end
   end
 
-  assign row_valid_o = out_valid_q;
-  assign row_o       = out_q;
-  assign busy_o      = active_q || out_valid_q;
+  // ---- Flops ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_p_q
+    if (!rst_ni) begin
+      p_step_q   <= '0;
+      p_alo_q    <= '0;
+      p_lo_q     <= '0;
+      p_es_q     <= '0;
+      zlo_q      <= '0;
+      p_dim_m1_q <= '0;
+      p_head_q   <= '0;
+      p_mark_q   <= 1'b0;
+      p_i2c_q    <= 1'b0;
+      p_hasrd_q  <= 1'b0;
+      p_valid_q  <= 1'b0;
+      p_pend_q   <= 1'b0;
+      pos_q      <= '0;
+      z_q        <= '0;
+      acc_q      <= '0;
+      accp_q     <= '0;
+      rleft_q    <= '0;
+      p_last_q   <= 1'b0;
+      p_tile_q   <= 1'b0;
+    end else begin
+      if (nf_ce) begin
+        p_step_q <= job_i.step;
+        p_alo_q  <= job_i.alo;
+        p_lo_q   <= job_i.lo;
+        p_es_q   <= job_i.es;
+        zlo_q    <= zlo_i;
+      end
+      if (load) begin
+        p_dim_m1_q <= job_i.dim_m1;
+        p_head_q   <= job_i.head;
+        p_mark_q   <= job_i.marker;
+        p_i2c_q    <= job_i.i2c;
+        p_hasrd_q  <= job_i.dend > job_i.head;
+      end
+      p_valid_q <= p_valid_d;
+      p_pend_q  <= p_pend_d;
+      if (load || p_step) begin
+        if (p_next) begin
+          pos_q   <= pos_s;
+          z_q     <= z_s;
+          acc_q   <= acc_s;
+          accp_q  <= accp_s;
+          rleft_q  <= rleft_q - 1'b1;
+          p_last_q <= (p_i2c_q && rleft_q == 10'd1) || (p_tile_q && wrap_s);
+        end else begin
+          pos_q   <= pos_i;
+          z_q     <= z_i;
+          acc_q   <= acc_i;
+          accp_q  <= accp_i;
+          rleft_q   <= job_i.nrows_m1;
+          p_last_q  <= job_i.marker || (job_i.i2c ? (job_i.nrows_m1 == 10'd0) : wrap_i);
+          p_tile_q  <= !job_i.marker && !job_i.i2c;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_r_q
+    if (!rst_ni) begin
+      r_valid_q <= 1'b0;
+      r_last_q  <= 1'b0;
+      r_mark_q  <= 1'b0;
+      r_read_q  <= 1'b0;
+      r_s_q     <= '0;
+      r_c_q     <= '0;
+    end else if (adv) begin
+      r_valid_q <= p_valid_q;
+      r_last_q  <= p_last;
+      r_mark_q  <= p_mark_q;
+      r_read_q  <= !p_mark_q && p_hasrd_q && !p_oob;
+      r_s_q     <= r_s_d;
+      r_c_q     <= r_c_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_k_q
+    if (!rst_ni) begin
+      k_row_bytes_q <= '0;
+      k_head_q      <= '0;
+      k_dend_q      <= '0;
+      k_pitch_q     <= '0;
+      k_fill_nan_q  <= 1'b0;
+      k_tf32_q      <= 1'b0;
+      k_swz_q       <= '0;
+      k_cpl_q       <= '0;
+      smem_q <= '0;
+      tx_q   <= '0;
+    end else begin
+      if (acc_pend || acc_load) begin
+        k_row_bytes_q <= job_i.row_bytes;
+        k_head_q      <= job_i.head;
+        k_dend_q      <= job_i.dend;
+        k_pitch_q     <= job_i.pitch;
+        k_fill_nan_q  <= job_i.fill_nan;
+        k_tf32_q      <= job_i.tf32;
+        k_swz_q       <= job_i.swz;
+        k_cpl_q       <= job_i.cpl;
+      end
+      smem_q <= smem_d;
+      tx_q   <= tx_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_o_q
+    if (!rst_ni) begin
+      o_valid_q <= 1'b0;
+      o_q       <= '0;
+    end else if (adv) begin
+      o_valid_q <= r_valid_q;
+      o_q       <= o_d;
+    end
+  end
+
+  assign row_valid_o = o_valid_q;
+  assign row_o       = o_q;
+  assign busy_o      = p_valid_q || r_valid_q || o_valid_q;
+
+  // Dim 0 of the per-dim fields is not a walker dim; a[4] never restarts.
+  logic unused_bits;
+  assign unused_bits = ^{p_step_q.v[0], p_alo_q.v[0], p_alo_q.v[MaxDims-1], p_lo_q.v[0],
+                         p_dim_m1_q.v[0], p_es_q.v[0], pos_q.v[0], z_q.v[0], zlo_q.v[0],
+                         acc_q.v[0], accp_q[0], zw[34:0], sz[34:0], szl[34:0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
   `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
   `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
+  // P was loaded from job_i before the handshake: the job must still be offered.
+  `TMA_ASSERT(PendOffered_A, p_pend_q |-> job_valid_i)
+  `TMA_ASSERT_NEVER(PendWithoutRow_A, p_pend_q && !p_valid_q)
   // The N dim of an im2col job never wraps, so some dim always steps before the last row.
   // (Assertions name narrow signals only: Verilator 5.006 emits uncompilable code when it
-  // samples a vector as wide as job_q.)
-`ifndef SYNTHESIS
-  logic i2c_q;   // job_q.i2c, a separate flop for the assertion
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_i2c_q
-    if (!rst_ni) i2c_q <= 1'b0;
-    else i2c_q <= job_d.i2c;
-  end
-  `TMA_ASSERT(Im2colSteps_A, active_q && i2c_q && !last_row |-> !(&wrap[MaxDims-1:1]))
-`endif
+  // samples a vector as wide as a job.)
+  `TMA_ASSERT(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last |-> !(&wrap[MaxDims-1:1]))
+  // The last-row flag, computed a cycle ahead, matches its definition on P's row.
+  `TMA_ASSERT(LastFlag_A, p_valid_q |-> p_last_q == (p_mark_q ||
+      (p_i2c_q ? (rleft_q == 10'd0) : (&wrap[MaxDims-1:1]))))
 
 endmodule

@@ -1,33 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_row_aligner: turns row segments and the global read beats of their in-bounds bytes into
-// logical (unswizzled) shared-memory beats: it realigns bus beats to the row's shared-memory
-// lanes, writes the OOB fill (zero, or 0x7FF7 per 16 bits) for every byte outside the
-// in-bounds range without any read for it, rounds 4-byte elements to tf32 (silicon D3) and
-// sets byte strobes to exactly the row's bytes. All positions are multiples of 16 bytes except
-// the in-bounds end, so the realignment is a rotation by a multiple of 16 bytes of the window
-// {beat w+1, beat w}, w = k + q for output beat k. One output beat per cycle in steady state;
-// a row whose first output needs two global beats spends one extra cycle loading the first.
-// Completion-only rows (has_data = 0) pass as one item without a write. A read beat with an
-// error response turns the rest of its command into no-write items and its completion into a
-// bus_error error completion.
+// tma_row_aligner: turns row entries (tma_pkg::al_row_t, from the engine's row FIFO) and the
+// global read beats of their in-bounds bytes into logical (unswizzled) shared-memory beats: it
+// realigns bus beats to the row's shared-memory lanes, writes the OOB fill (zero, or 0x7FF7 per
+// 16 bits) for every byte outside the in-bounds range without any read for it, rounds 4-byte
+// elements to tf32 (silicon D3) and sets byte strobes to exactly the row's bytes. All positions
+// are multiples of 16 bytes except the in-bounds end, so the realignment is a rotation by a
+// multiple of 16 bytes of the window {global beat w + 1, global beat w}.
+//
+// Three register stages, each a valid/ready pipeline stage, one output beat per cycle:
+//   G (geometry): walks the output beats k of the row at the head of the row FIFO. Which of
+//     them are the first / last in-bounds beat and the last beat of the row are equality
+//     compares of k with beat indices the fork computed (no arithmetic per beat); from them it
+//     registers the lane masks (in-bounds, strobe) and the source decision of the beat (take a
+//     new global beat, preload one first, take the lower half from the previous beat).
+//   D (data): takes the global beat the decision asks for, rotates, fills.
+//   T (tf32): rounds 4-byte elements of tf32 rows, drives the output.
+// A row whose first in-bounds output beat needs two global beats spends one extra cycle in D
+// (the preload). Completion-only rows (has_data = 0) pass as one item without a write. A read
+// beat with an error response turns the rest of its command into no-write items; the last item
+// of the command then carries out_err_o (the engine turns its completion into a bus_error).
 
 `include "tma_assert.svh"
 
 module tma_row_aligner #(
   parameter  int unsigned DataBytes = 16,
-  localparam int unsigned DW        = DataBytes * 8,
-  localparam int unsigned SizeLog2  = $clog2(DataBytes),
-  localparam int unsigned RbW       = tma_pkg::RowBytesW,
-  localparam int unsigned CntW      = tma_pkg::BeatCntW,
-  localparam int unsigned CntW1     = tma_pkg::BeatCntW + 1
+  localparam int unsigned DW        = DataBytes * 8
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  // Row segments (in order, from the row FIFO)
+  // Row entries (in order, from the row FIFO; held until taken)
   input  logic                  row_valid_i,
   output logic                  row_ready_o,
-  input  tma_pkg::row_t         row_i,
+  input  tma_pkg::al_row_t      row_i,
   // Global read beats of the rows' in-bounds bytes, in order
   input  logic                  beat_valid_i,
   output logic                  beat_ready_o,
@@ -36,261 +41,350 @@ module tma_row_aligner #(
   // Logical shared-memory beats (and completion-only items)
   output logic                  out_valid_o,
   input  logic                  out_ready_i,
-  output logic                  out_wr_o,      // 1: write this beat; 0: no write
-  output logic [31:0]           out_addr_o,    // logical beat address, DataBytes aligned
+  output logic                  out_wr_o,       // 1: write this beat; 0: no write
+  output logic [31:0]           out_addr_o,     // logical beat address, DataBytes aligned
   output logic [DW-1:0]         out_data_o,
   output logic [DataBytes-1:0]  out_strb_o,
   output logic [2:0]            out_swz_o,
-  output logic                  out_last_o,    // last item of a command: complete it
-  output tma_pkg::cpl_info_t    out_cpl_o,
+  output logic                  out_last_o,     // last item of a command: complete it
+  output logic                  out_err_o,      // with last: a read of the command failed
+  output logic [15:0]           out_cta_mask_o,
   // Status
   output logic                  busy_o
 );
 
-  // ---- Current row ----
-  logic                       act_d, act_q;
-  logic                       data_d, data_q;      // has_data
-  logic                       last_d, last_q;
-  logic [RbW-1:0]             len_d, len_q;        // L
-  logic [RbW-1:0]             head_d, head_q;      // H
-  logic [RbW-1:0]             dend_d, dend_q;      // D
-  logic [SizeLog2-1:0]        rot_d, rot_q;        // rotation in bytes (multiple of 16)
-  logic [CntW-1:0]            nout_d, nout_q;      // output beats of the row
-  logic [CntW-1:0]            nb_d, nb_q;          // global beats of the row
-  logic                       nan_d, nan_q;
-  logic                       tf32_d, tf32_q;
-  logic [2:0]                 swz_d, swz_q;
-  tma_pkg::cpl_info_t         cpl_d, cpl_q;
-  // ---- Per beat ----
-  logic [CntW-1:0]            k_d, k_q;            // output beat index
-  logic signed [13:0]         pos_d, pos_q;        // row byte of lane 0 of beat k
-  logic signed [CntW1-1:0]       w_d, w_q;            // global beat giving lane 0 (k + q)
-  logic signed [CntW1-1:0]       in_d, in_q;          // global beats taken so far in the row
-  logic [31:0]                addr_d, addr_q;      // logical address of beat k
-  logic [DW-1:0]              lo_d, lo_q;          // global beat in_q - 1
-  logic                       err_d, err_q;        // a read of this command failed
-  // ---- Output register ----
-  logic                       ov_d, ov_q;
-  logic                       owr_d, owr_q;
-  logic [31:0]                oaddr_d, oaddr_q;
-  logic [DW-1:0]              odata_d, odata_q;
-  logic [DataBytes-1:0]       ostrb_d, ostrb_q;
-  logic [2:0]                 oswz_d, oswz_q;
-  logic                       olast_d, olast_q;
-  tma_pkg::cpl_info_t         ocpl_d, ocpl_q;
+  localparam int unsigned SizeLog2 = $clog2(DataBytes);
+  localparam int unsigned Groups   = DataBytes / 16;          // 16-byte lane groups of a beat
+  localparam int unsigned LgG      = SizeLog2 - 4;
+  localparam logic [2:0]  GMask    = 3'(Groups - 1);
+  localparam int unsigned AddrHiW  = 28 - LgG;                // beat address bits above the lanes
+  localparam int unsigned NumTf    = DataBytes / 4;
 
-  // ---- Row set-up from the row FIFO head ----
-  logic [SizeLog2-1:0]        in_soff, in_goff;
-  logic signed [14:0]         in_ediff;
+  // ======================= G: beat geometry and source decision =======================
+  logic [7:0]           k_d, k_q;              // output beat of the current row
+  logic                 started_d, started_q;  // the row's first in-bounds beat has passed
+  logic                 done_d, done_q;        // the row's last in-bounds beat has passed
+  logic [7:0]           kh, kd, kl;            // first / last in-bounds beat, last beat
+  logic [2:0]           xh_grp, s_grp, l_grp, rot;
+  logic [SizeLog2-1:0]  xd_lane;
+  logic                 is_h, is_d, is_l, k_zero;
+  logic                 row_end, inb_any, first_inb, last_inb, rot_nz, need_lo, need_hi;
+  logic                 g_pre, g_pop, g_lo_new;
+  logic [DataBytes-1:0] g_inb, g_strb;
+  logic [AddrHiW-1:0]   g_beat;
+  logic                 g_go;
 
-  assign in_soff  = row_i.smem_addr[SizeLog2-1:0];
-  assign in_goff  = row_i.gaddr[SizeLog2-1:0];
-  assign in_ediff = signed'(15'(in_goff)) - signed'(15'(row_i.head)) - signed'(15'(in_soff));
+  assign kh      = row_i.xh16 >> LgG;
+  assign kd      = 8'(row_i.xd1 >> SizeLog2);
+  assign kl      = 8'(row_i.xl1 >> SizeLog2);
+  assign xh_grp  = row_i.xh16[2:0] & GMask;
+  assign xd_lane = row_i.xd1[SizeLog2-1:0];
+  assign l_grp   = row_i.xl1[6:4] & GMask;
+  assign s_grp   = row_i.s16 & GMask;
+  assign rot     = row_i.rot16 & GMask;
 
-  // ---- Lane ranges of beat k ----
-  function automatic logic [8:0] clamp_lanes(input logic signed [14:0] v);
-    if (v < 0) clamp_lanes = '0;
-    else if (v > 15'(DataBytes)) clamp_lanes = 9'(DataBytes);
-    else clamp_lanes = 9'(v);
-  endfunction
+  // Whether beat k is beat kh / kd / kl: registered one beat ahead (k + 1 compared while beat
+  // k is generated); at beat 0 of a row from the entry's own flags.
+  logic k_zero_d, k_zero_q, eqh_d, eqh_q, eqd_d, eqd_q, eql_d, eql_q;
+  assign k_zero    = k_zero_q;
+  assign is_h      = k_zero_q ? row_i.h_at0 : eqh_q;
+  assign is_d      = k_zero_q ? row_i.d_at0 : eqd_q;
+  assign is_l      = k_zero_q ? row_i.l_at0 : eql_q;
+  assign row_end   = !row_i.has_data || is_l;
+  assign inb_any   = row_i.has_read && (started_q || is_h) && !done_q;
+  assign first_inb = inb_any && !started_q;
+  assign last_inb  = inb_any && is_d;
+  assign rot_nz    = (rot != '0);
+  assign need_lo   = inb_any && (!first_inb || row_i.lo_ok);
+  assign need_hi   = inb_any && rot_nz && (!last_inb || row_i.hi_ok);
 
-  logic [8:0] jl, jh, rl, rh;        // in-bounds lanes [jl, jh), row lanes [rl, rh)
-  logic [8:0] split;                 // lanes below come from beat w, the others from w + 1
-  logic       inb_any, need_lo, need_hi;
-  logic       ok, preload, fire, pop, row_end, load;
-  logic       err_now;
-  logic [DW-1:0]   lo_beat, hi_beat;
-  logic [2*DW-1:0] window;
-  logic [DW-1:0]   aligned, data;
-  logic [DataBytes-1:0] inb, strb;
-
-  assign jl    = clamp_lanes(15'(signed'({1'b0, head_q})) - 15'(pos_q));
-  assign jh    = clamp_lanes(15'(signed'({1'b0, dend_q})) - 15'(pos_q));
-  assign rl    = clamp_lanes(15'd0 - 15'(pos_q));
-  assign rh    = clamp_lanes(15'(signed'({1'b0, len_q})) - 15'(pos_q));
-  assign split = 9'(DataBytes) - 9'(rot_q);
-  assign inb_any = data_q && (jl < jh);
-  assign need_lo = inb_any && (jl < split);
-  assign need_hi = inb_any && (jh > split);
-
-  // Where beats w and w + 1 are: in lo_q (taken before) or at the input (taken now).
-  always_comb begin : proc_sources
-    ok      = 1'b0;
-    preload = 1'b0;
-    lo_beat = lo_q;
-    hi_beat = beat_data_i;
-    pop     = 1'b0;
-    if (act_q) begin
-      if (need_lo && need_hi) begin
-        if (in_q == w_q + CntW1'(1)) begin
-          ok = beat_valid_i;
-          pop = 1'b1;
-        end else if (in_q == w_q) begin
-          preload = 1'b1;
-        end
-      end else if (need_lo) begin
-        if (in_q == w_q + CntW1'(1)) begin
-          ok = 1'b1;
-        end else if (in_q == w_q) begin
-          ok      = beat_valid_i;
-          lo_beat = beat_data_i;
-          pop     = 1'b1;
-        end
-      end else if (need_hi) begin
-        if (in_q == w_q + CntW1'(2)) begin
-          ok      = 1'b1;
-          hi_beat = lo_q;
-        end else if (in_q == w_q + CntW1'(1)) begin
-          ok  = beat_valid_i;
-          pop = 1'b1;
-        end
-      end else begin
-        ok = 1'b1;
-      end
-    end
-  end
-
-  assign fire         = ok && (!ov_q || out_ready_i);
-  assign beat_ready_o = (fire && pop) || preload;
-  assign row_end      = fire && (k_q == nout_q - 1'b1);
-  assign load         = !act_q || row_end;
-  assign row_ready_o  = load;
-  assign err_now      = err_q || (beat_valid_i && beat_ready_o && beat_err_i);
-
-  // ---- Data: rotate, fill, round ----
-  assign window  = {hi_beat, lo_beat};
-  assign aligned = DW'(window >> {rot_q, 3'b000});
-
-  always_comb begin : proc_data
-    for (int j = 0; j < DataBytes; j++) begin
-      inb[j]  = (9'(j) >= jl) && (9'(j) < jh);
-      strb[j] = (9'(j) >= rl) && (9'(j) < rh);
-      if (inb[j]) data[j*8 +: 8] = aligned[j*8 +: 8];
-      else if (nan_q) data[j*8 +: 8] = (j % 2 == 1) ? 8'h7F : 8'hF7;
-      else data[j*8 +: 8] = 8'h00;
-    end
-    if (tf32_q) begin
-      for (int g = 0; g < DataBytes / 4; g++) begin
-        if (inb[4*g]) begin
-          if (data[g*32+23 +: 8] == 8'hFF && data[g*32 +: 23] != '0) begin
-            data[g*32 +: 32] = 32'h7FFFE000;   // NaN: sign dropped (silicon D3)
-          end else begin
-            // Round to nearest, ties to even (25 measured ties, docs/silicon-notes.md).
-            data[g*32 +: 32] = (data[g*32 +: 32] + 32'h0FFF + {31'd0, data[g*32+13]})
-                               & 32'hFFFFE000;
-          end
-        end
-      end
-    end
-  end
-
-  // ---- Next state ----
-  always_comb begin : proc_next
-    act_d = act_q;   data_d = data_q;  last_d = last_q;  len_d = len_q;   head_d = head_q;
-    dend_d = dend_q; rot_d = rot_q;    nout_d = nout_q;  nb_d = nb_q;     nan_d = nan_q;
-    tf32_d = tf32_q; swz_d = swz_q;    cpl_d = cpl_q;    k_d = k_q;       pos_d = pos_q;
-    w_d = w_q;       in_d = in_q;      addr_d = addr_q;  lo_d = lo_q;     err_d = err_q;
-    ov_d = ov_q;     owr_d = owr_q;    oaddr_d = oaddr_q; odata_d = odata_q;
-    ostrb_d = ostrb_q; oswz_d = oswz_q; olast_d = olast_q; ocpl_d = ocpl_q;
-
-    if (ov_q && out_ready_i) ov_d = 1'b0;
-
-    if (beat_valid_i && beat_ready_o) begin
-      lo_d = beat_data_i;
-      in_d = in_q + 1'b1;
-    end
-    if (beat_valid_i && beat_ready_o && beat_err_i) err_d = 1'b1;
-
-    if (fire) begin
-      ov_d    = 1'b1;
-      owr_d   = data_q && !err_now;
-      oaddr_d = addr_q;
-      odata_d = data;
-      ostrb_d = (data_q && !err_now) ? strb : '0;
-      oswz_d  = swz_q;
-      olast_d = last_q && row_end;
-      ocpl_d  = cpl_q;
-      if (err_now && ocpl_d.kind == tma_pkg::CplTx) begin
-        ocpl_d.kind = tma_pkg::CplError;
-        ocpl_d.err  = tma_pkg::ErrBusError;
-      end
-      k_d    = k_q + 1'b1;
-      pos_d  = pos_q + 14'(DataBytes);
-      w_d    = w_q + 1'b1;
-      addr_d = addr_q + 32'(DataBytes);
-      if (row_end) begin
-        act_d = 1'b0;
-        if (last_q) err_d = 1'b0;
-      end
-    end
-
-    if (load && row_valid_i) begin
-      act_d  = 1'b1;
-      data_d = row_i.has_data;
-      last_d = row_i.last;
-      len_d  = row_i.row_bytes;
-      head_d = row_i.head;
-      dend_d = row_i.dend;
-      rot_d  = in_ediff[SizeLog2-1:0];
-      nout_d = row_i.has_data ?
-               CntW'((RbW'(in_soff) + row_i.row_bytes + RbW'(DataBytes - 1)) >> SizeLog2) :
-               CntW'(1);
-      nb_d   = (row_i.dend > row_i.head) ?
-               CntW'((RbW'(in_goff) + row_i.dend - row_i.head + RbW'(DataBytes - 1)) >> SizeLog2) :
-               '0;
-      nan_d  = row_i.fill_nan;
-      tf32_d = row_i.tf32;
-      swz_d  = row_i.swz;
-      cpl_d  = row_i.cpl;
-      k_d    = '0;
-      pos_d  = 14'd0 - 14'(in_soff);
-      w_d    = CntW1'(in_ediff >>> SizeLog2);
-      in_d   = '0;
-      addr_d = {row_i.smem_addr[31:SizeLog2], SizeLog2'(0)};
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
-    if (!rst_ni) begin
-      act_q <= 1'b0;  data_q <= 1'b0;  last_q <= 1'b0;  len_q <= '0;   head_q <= '0;
-      dend_q <= '0;   rot_q <= '0;     nout_q <= '0;    nb_q <= '0;    nan_q <= 1'b0;
-      tf32_q <= 1'b0; swz_q <= '0;     cpl_q <= '0;     k_q <= '0;     pos_q <= '0;
-      w_q <= '0;      in_q <= '0;      addr_q <= '0;    lo_q <= '0;    err_q <= 1'b0;
-      ov_q <= 1'b0;   owr_q <= 1'b0;   oaddr_q <= '0;   odata_q <= '0; ostrb_q <= '0;
-      oswz_q <= '0;   olast_q <= 1'b0; ocpl_q <= '0;
+  // Source decision. Without rotation every in-bounds beat is one global beat. With rotation,
+  // beat w (lower lanes) was taken by the previous output beat except at the first in-bounds
+  // beat, which takes one global beat, or two (a preload) when it needs both halves.
+  always_comb begin : proc_decide
+    if (!rot_nz) begin
+      g_pre    = 1'b0;
+      g_pop    = need_lo;
+      g_lo_new = 1'b1;
+    end else if (first_inb) begin
+      g_pre    = need_lo && need_hi;
+      g_pop    = 1'b1;
+      g_lo_new = need_lo && !need_hi;
     end else begin
-      act_q <= act_d;   data_q <= data_d; last_q <= last_d; len_q <= len_d;   head_q <= head_d;
-      dend_q <= dend_d; rot_q <= rot_d;   nout_q <= nout_d; nb_q <= nb_d;     nan_q <= nan_d;
-      tf32_q <= tf32_d; swz_q <= swz_d;   cpl_q <= cpl_d;   k_q <= k_d;       pos_q <= pos_d;
-      w_q <= w_d;       in_q <= in_d;     addr_q <= addr_d; lo_q <= lo_d;     err_q <= err_d;
-      ov_q <= ov_d;     owr_q <= owr_d;   oaddr_q <= oaddr_d; odata_q <= odata_d;
-      ostrb_q <= ostrb_d; oswz_q <= oswz_d; olast_q <= olast_d; ocpl_q <= ocpl_d;
+      g_pre    = 1'b0;
+      g_pop    = need_hi;
+      g_lo_new = 1'b0;
     end
   end
 
-  assign out_valid_o = ov_q;
-  assign out_wr_o    = owr_q;
-  assign out_addr_o  = oaddr_q;
-  assign out_data_o  = odata_q;
-  assign out_strb_o  = ostrb_q;
-  assign out_swz_o   = oswz_q;
-  assign out_last_o  = olast_q;
-  assign out_cpl_o   = ocpl_q;
-  assign busy_o      = act_q || ov_q;
+  // Lane groups at or above the first in-bounds / first row group, at or below the last.
+  logic [7:0] grp_ge_h, grp_ge_s, grp_le_l;
+  assign grp_ge_h = 8'hFF << xh_grp;
+  assign grp_ge_s = 8'hFF << s_grp;
+  assign grp_le_l = ~(8'hFE << l_grp);
+
+  always_comb begin : proc_masks
+    for (int j = 0; j < DataBytes; j++) begin
+      g_inb[j]  = inb_any && (!first_inb || grp_ge_h[j / 16]) &&
+                  (!last_inb || SizeLog2'(j) <= xd_lane);
+      g_strb[j] = row_i.has_data && (!k_zero || grp_ge_s[j / 16]) && (!is_l || grp_le_l[j / 16]);
+    end
+  end
+
+  assign g_beat = row_i.beat[27:LgG] + AddrHiW'(k_q);
+
+  // ---- G output register (the beat's micro-operation) ----
+  logic                 gv_d, gv_q;
+  logic                 u_pre_q, u_pop_q, u_lo_new_q, u_wr_q, u_last_q, u_nan_q, u_tf32_q;
+  logic [2:0]           u_rot_q, u_swz_q;
+  logic [DataBytes-1:0] u_inb_q, u_strb_q;
+  logic [AddrHiW-1:0]   u_beat_q;
+  logic [15:0]          u_cta_q;
+  logic                 d_take;                // D takes the micro-operation
+
+  assign g_go        = row_valid_i && (!gv_q || d_take);
+  assign row_ready_o = g_go && row_end;
+
+  always_comb begin : proc_g_next
+    k_d       = k_q;
+    k_zero_d  = k_zero_q;
+    eqh_d     = eqh_q;
+    eqd_d     = eqd_q;
+    eql_d     = eql_q;
+    started_d = started_q;
+    done_d    = done_q;
+    gv_d      = gv_q;
+    if (d_take) gv_d = 1'b0;
+    if (g_go) begin
+      gv_d      = 1'b1;
+      k_d       = row_end ? '0 : k_q + 8'd1;
+      k_zero_d  = row_end;
+      eqh_d     = (k_q + 8'd1 == kh);
+      eqd_d     = (k_q + 8'd1 == kd);
+      eql_d     = (k_q + 8'd1 == kl);
+      started_d = !row_end && (started_q || (row_i.has_read && is_h));
+      done_d    = !row_end && (done_q || last_inb);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_g_state
+    if (!rst_ni) begin
+      k_q       <= '0;
+      k_zero_q  <= 1'b1;
+      eqh_q     <= 1'b0;
+      eqd_q     <= 1'b0;
+      eql_q     <= 1'b0;
+      started_q <= 1'b0;
+      done_q    <= 1'b0;
+      gv_q      <= 1'b0;
+    end else begin
+      k_q       <= k_d;
+      k_zero_q  <= k_zero_d;
+      eqh_q     <= eqh_d;
+      eqd_q     <= eqd_d;
+      eql_q     <= eql_d;
+      started_q <= started_d;
+      done_q    <= done_d;
+      gv_q      <= gv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_g_data
+    if (g_go) begin
+      u_pre_q    <= g_pre;
+      u_pop_q    <= g_pop;
+      u_lo_new_q <= g_lo_new;
+      u_rot_q    <= rot;
+      u_inb_q    <= g_inb;
+      u_strb_q   <= g_strb;
+      u_beat_q   <= g_beat;
+      u_wr_q     <= row_i.has_data;
+      u_last_q   <= row_i.last && row_end;
+      u_nan_q    <= row_i.fill_nan;
+      u_tf32_q   <= row_i.tf32;
+      u_swz_q    <= row_i.swz;
+      u_cta_q    <= row_i.cta_mask;
+    end
+  end
+
+  // ======================= D: take the global beat, rotate, fill =======================
+  logic                 pre_done_d, pre_done_q;   // the preload of the micro-op is done
+  logic                 err_d, err_q;             // a read of the current command failed
+  logic [DW-1:0]        lo_q;                     // the global beat taken last
+  logic                 pre_step, out_ok, fire, taken, err_now, d_free, t_take;
+  logic [DW-1:0]        lo_beat, aligned, d_data;
+  logic [2*DW-1:0]      window;
+  logic                 dv_d, dv_q;
+  logic                 d_wr_q, d_last_q, d_err_q;
+  logic [AddrHiW-1:0]   d_beat_q;
+  logic [DW-1:0]        d_data_q;
+  logic [DataBytes-1:0] d_strb_q;
+  logic [2:0]           d_swz_q;
+  logic [15:0]          d_cta_q;
+  logic [NumTf-1:0]     d_tf_q;                   // 4-byte elements to round
+
+  assign pre_step     = gv_q && u_pre_q && !pre_done_q;
+  assign out_ok       = gv_q && (!u_pre_q || pre_done_q) && d_free;
+  assign beat_ready_o = pre_step || (out_ok && u_pop_q);
+  assign fire         = out_ok && (!u_pop_q || beat_valid_i);
+  assign d_take       = fire;
+  assign taken        = beat_valid_i && beat_ready_o;
+  assign err_now      = err_q || (taken && beat_err_i);
+
+  assign lo_beat = u_lo_new_q ? beat_data_i : lo_q;
+  assign window  = {beat_data_i, lo_beat};
+
+  always_comb begin : proc_rotate
+    aligned = window[DW-1:0];
+    for (int r = 1; r < Groups; r++) begin
+      if (u_rot_q == 3'(r)) aligned = window[r * 128 +: DW];
+    end
+  end
+
+  always_comb begin : proc_fill
+    for (int j = 0; j < DataBytes; j++) begin
+      if (u_inb_q[j]) d_data[j*8 +: 8] = aligned[j*8 +: 8];
+      else if (u_nan_q) d_data[j*8 +: 8] = (j % 2 == 1) ? 8'h7F : 8'hF7;
+      else d_data[j*8 +: 8] = 8'h00;
+    end
+  end
+
+  always_comb begin : proc_d_next
+    pre_done_d = pre_done_q;
+    err_d      = err_q;
+    dv_d       = dv_q;
+    if (t_take) dv_d = 1'b0;
+    if (pre_step && beat_valid_i) begin
+      pre_done_d = 1'b1;
+      err_d      = err_now;
+    end
+    if (fire) begin
+      pre_done_d = 1'b0;
+      err_d      = u_last_q ? 1'b0 : err_now;
+      dv_d       = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_d_state
+    if (!rst_ni) begin
+      pre_done_q <= 1'b0;
+      err_q      <= 1'b0;
+      dv_q       <= 1'b0;
+    end else begin
+      pre_done_q <= pre_done_d;
+      err_q      <= err_d;
+      dv_q       <= dv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_d_data
+    if (taken) begin
+      lo_q <= beat_data_i;
+    end
+    if (fire) begin
+      d_wr_q   <= u_wr_q;          // (no write after a failed read: applied in T)
+      d_beat_q <= u_beat_q;
+      d_data_q <= d_data;
+      d_strb_q <= u_strb_q;
+      d_swz_q  <= u_swz_q;
+      d_last_q <= u_last_q;
+      d_err_q  <= err_now;
+      d_cta_q  <= u_cta_q;
+      for (int g = 0; g < NumTf; g++) begin
+        d_tf_q[g] <= u_tf32_q && u_inb_q[4 * g];
+      end
+    end
+  end
+
+  // ======================= T: tf32 rounding, output register =======================
+  logic                 tv_d, tv_q, t_free;
+  logic                 t_wr_q, t_last_q, t_err_q;
+  logic [AddrHiW-1:0]   t_beat_q;
+  logic [DW-1:0]        t_data_q, t_data;
+  logic [DataBytes-1:0] t_strb_q;
+  logic [2:0]           t_swz_q;
+  logic [15:0]          t_cta_q;
+
+  assign t_free = !tv_q || out_ready_i;
+  assign d_free = !dv_q || t_free;
+  assign t_take = dv_q && t_free;
+
+  // Round to nearest, ties to even (25 measured ties, docs/silicon-notes.md): x + 0xFFF +
+  // x[13], cleared below bit 13, i.e. x[31:13] + carry; NaN: 0x7FFFE000, sign dropped (D3).
+  always_comb begin : proc_tf32
+    t_data = d_data_q;
+    for (int g = 0; g < NumTf; g++) begin
+      if (d_tf_q[g]) begin
+        if (d_data_q[g*32+23 +: 8] == 8'hFF && d_data_q[g*32 +: 23] != '0) begin
+          t_data[g*32 +: 32] = 32'h7FFFE000;
+        end else begin
+          t_data[g*32 +: 32] = {d_data_q[g*32+13 +: 19] +
+                                19'(d_data_q[g*32+12] &&
+                                    (d_data_q[g*32+13] || d_data_q[g*32 +: 12] != '0)),
+                                13'd0};
+        end
+      end
+    end
+  end
+
+  always_comb begin : proc_t_next
+    tv_d = tv_q;
+    if (out_ready_i) tv_d = 1'b0;
+    if (t_take) tv_d = 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_t_state
+    if (!rst_ni) begin
+      tv_q <= 1'b0;
+    end else begin
+      tv_q <= tv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_t_data
+    if (t_take) begin
+      t_wr_q   <= d_wr_q && !d_err_q;
+      t_beat_q <= d_beat_q;
+      t_data_q <= t_data;
+      t_strb_q <= (d_wr_q && !d_err_q) ? d_strb_q : '0;
+      t_swz_q  <= d_swz_q;
+      t_last_q <= d_last_q;
+      t_err_q  <= d_err_q;
+      t_cta_q  <= d_cta_q;
+    end
+  end
+
+  assign out_valid_o    = tv_q;
+  assign out_wr_o       = t_wr_q;
+  assign out_addr_o     = {t_beat_q, SizeLog2'(0)};
+  assign out_data_o     = t_data_q;
+  assign out_strb_o     = t_strb_q;
+  assign out_swz_o      = t_swz_q;
+  assign out_last_o     = t_last_q;
+  assign out_err_o      = t_err_q;
+  assign out_cta_mask_o = t_cta_q;
+  assign busy_o         = gv_q || dv_q || tv_q;
+
+  // Fields not needed at this width (lane bits of the beat address, group bits above Groups).
+  logic unused_row;
+  assign unused_row = ^{row_i.beat, row_i.xh16, row_i.xl1, row_i.s16, row_i.rot16, grp_ge_h,
+                        grp_ge_s, grp_le_l};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_STABLE(OutHeld_A, out_valid_o, out_ready_i,
                      {out_wr_o, out_addr_o, out_data_o, out_strb_o, out_swz_o, out_last_o,
-                      out_cpl_o})
-  // Every global beat of a row is consumed by its last output beat.
-  logic signed [CntW1-1:0] in_after;   // beats taken in the row, this cycle's included
-  assign in_after = in_q + CntW1'((beat_valid_i && beat_ready_o) ? 1 : 0);
-  `TMA_ASSERT(RowBeatsUsed_A, row_end |-> (in_after == signed'(CntW1'(nb_q))))
-  `TMA_ASSERT(RowAligned_A, row_valid_i && row_i.has_data |->
-              row_i.smem_addr[3:0] == 4'd0 && row_i.gaddr[3:0] == 4'd0)
-  // A beat arriving while no row needs it would be a lost beat.
-  `TMA_ASSERT_NEVER(BeatBeyondRow_A, act_q && in_q > signed'(CntW1'(nb_q)))
+                      out_err_o, out_cta_mask_o})
+  `TMA_ASSERT_STABLE(RowHeld_A, row_valid_i, row_ready_o, row_i)
+  // Only the first in-bounds beat can need the upper global beat alone.
+  `TMA_ASSERT_NEVER(HiOnlyAtFirst_A, g_go && need_hi && !need_lo && !first_inb)
+  // The registered beat compares agree with the beat counter.
+  `TMA_ASSERT(BeatFlags_A, row_valid_i |-> k_zero_q == (k_q == '0) && is_h == (k_q == kh) &&
+              is_d == (k_q == kd) && is_l == (k_q == kl))
+  // The in-bounds beats lie inside the row, the first before the last.
+  `TMA_ASSERT(InbInRow_A, row_valid_i && row_i.has_read |-> kh <= kd && kd <= kl)
+  // A global beat is taken only while a micro-operation asks for one.
+  `TMA_ASSERT_NEVER(BeatWithoutOp_A, beat_ready_o && !gv_q)
 
 endmodule

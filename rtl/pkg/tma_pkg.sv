@@ -153,6 +153,35 @@ package tma_pkg;
   } row_t;
   localparam int unsigned RowWidth = 1 + 1 + 64 + 32 + 3 * RowBytesW + 1 + 1 + 3 + CplInfoWidth;
 
+  // ---- Compact row entry of the engine's row FIFO (row fork -> row aligner) ----
+  // Positions x count bytes of a row's shared-memory window from the DataBytes-aligned beat
+  // that holds row byte 0: x = row byte + s, s = smem_addr mod DataBytes (a multiple of 16).
+  // Output beat k of the row covers x in [k * DataBytes, (k + 1) * DataBytes). The fields
+  // depending on DataBytes are computed by the fork (tma_engine) for the engine's DataBytes.
+  // cta_mask is the last field (the engine stores only its NumCtas low bits).
+  typedef struct packed {
+    logic        has_data;   // 1: the row writes shared memory; 0: completion-only item
+    logic        last;       // last entry of its command
+    logic        has_read;   // in-bounds bytes exist (dend > head): global beats follow
+    logic [27:0] beat;       // smem_addr[31:4] (the beat address is its DataBytes-aligned part)
+    logic [7:0]  xh16;       // (head + s) / 16: first in-bounds position in 16-byte units
+    logic [11:0] xd1;        // dend + s - 1: last in-bounds position
+    logic [11:0] xl1;        // row_bytes + s - 1: last position of the row
+    logic [2:0]  s16;        // s / 16
+    logic [2:0]  rot16;      // realignment rotation: (gaddr - head - s) mod DataBytes, / 16
+    logic        lo_ok;      // the first in-bounds beat takes lanes from its lower global beat
+    logic        hi_ok;      // the last in-bounds beat takes lanes from its upper global beat
+    logic        h_at0;      // beat 0 holds the first in-bounds position (xh16 / (DB/16) == 0)
+    logic        d_at0;      // beat 0 holds the last in-bounds position (xd1 / DB == 0)
+    logic        l_at0;      // beat 0 is the row's last beat (xl1 / DB == 0)
+    logic        fill_nan;
+    logic        tf32;
+    logic [2:0]  swz;
+    logic [15:0] cta_mask;   // destinations of the row's shared-memory writes
+  } al_row_t;
+  localparam int unsigned AlRowWidth = 1 + 1 + 1 + 28 + 8 + 12 + 12 + 3 + 3 + 1 + 1 + 3 + 1 + 1
+                                       + 3 + 16;
+
   // ---- Read request of one row (splitter input) and one AXI4 burst (splitter output) ----
   typedef struct packed {
     logic [63:0]         addr;    // DataBytes-aligned

@@ -7,9 +7,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "tma/descriptor.h"
+#include "tma/encoder.h"
 #include "tma/golden.h"
 
 #include "Vtma_sim_top.h"
@@ -26,6 +29,62 @@ namespace {
 constexpr int kBeat = 16;  // DataBytes of the Verilated tma_sim_top (its default)
 // Where the harness puts the descriptor when the case's buffer does not cover the address.
 constexpr uint64_t kDescAddr[] = {0x7ff000000000ull, 0x000000100000ull};
+
+// ---- What the RTL implements (the replay skips every case that needs more) ----------------
+// Element types: every whole-byte type, and the sm_100 sub-byte types once the engine unpacks
+// them (rtl/engine/tma_unpack.sv, docs/rtl-unpack.md; until then tma_cmd_ctrl answers
+// `unsupported` for type codes 11-13). INTEGRATOR: set a flag to true when the RTL supports
+// that type; tests/vectors/hand/subbyte.jsonl then runs on the RTL.
+constexpr bool kRtlB4x16 = false;     // .b4x16     = 16U4_ALIGN8B
+constexpr bool kRtlB4x16P64 = false;  // .b4x16_p64 = 16U4_ALIGN16B
+constexpr bool kRtlB6x16P32 = false;  // .b6x16_p32 = 16U6_ALIGN16B
+
+bool RtlSupportsDType(m::DType t) {
+  switch (t) {
+    case m::DType::kB4x16:
+      return kRtlB4x16;
+    case m::DType::kB4x16P64:
+      return kRtlB4x16P64;
+    case m::DType::kB6x16P32:
+      return kRtlB6x16P32;
+    default:
+      return true;
+  }
+}
+
+// Why the RTL cannot run case `c` (empty: it can), before any map is built. The RTL has no
+// arch input: it runs the sm_90 loads and prefetches (tile, im2col), and of an sm_100+ case
+// only what behaves as on sm_90 apart from the types and swizzles the RTL knows: tile-mode
+// loads (multicast and remote destinations included) of a supported element type. gather4,
+// im2col::w / ::w::128 and .cta_group::2 stay skipped (the RTL answers `unsupported`).
+std::string RtlSkipReason(const m::GoldenCase& c) {
+  if (c.op == m::Op::kStore || c.op == m::Op::kReduce) {
+    return "stores and reductions: the RTL is a load engine (no AXI write path yet)";
+  }
+  const std::optional<m::Arch> arch = m::ParseArch(c.arch);
+  if (!arch) {
+    return "arch " + c.arch + " is not known";
+  }
+  if (*arch != m::Arch::kSm90) {
+    if (c.op != m::Op::kLoad || c.mode != m::LoadMode::kTile) {
+      return "arch " + c.arch + ": the RTL runs only tile-mode loads of sm_100+ cases (this is " +
+             (c.op == m::Op::kPrefetch ? "a prefetch" : "a load") + " in " + m::ToString(c.mode) +
+             " mode)";
+    }
+    if (c.cluster && c.cluster->cta_group == 2) {
+      return "arch " + c.arch + ": .cta_group::2 is not implemented by the RTL";
+    }
+  }
+  if (!RtlSupportsDType(c.tensor.dtype)) {
+    return std::string("element type ") + m::ToString(c.tensor.dtype) +
+           " is not implemented by the RTL yet (RtlSupportsDType in tb/golden/rtl_engine.cc)";
+  }
+  if (*arch == m::Arch::kSm90 && m::IsSubByte(c.tensor.dtype)) {
+    return std::string("sub-byte type ") + m::ToString(c.tensor.dtype) +
+           " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
+  }
+  return "";
+}
 }  // namespace
 
 // The Verilated model and the cycle loop. Handshakes are sampled with the clock low and the
@@ -285,22 +344,21 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     out.skip_reason = why;
     return out;
   };
-  if (c.op == m::Op::kStore || c.op == m::Op::kReduce) {
-    return skip("stores and reductions: the RTL is a load engine (no AXI write path yet)");
-  }
-  if (c.arch != "sm_90") {
-    return skip("arch " + c.arch + ": the RTL implements sm_90");
+  if (const std::string why = RtlSkipReason(c); !why.empty()) {
+    return skip(why);
   }
   // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
+  m::TensorMap map;
+  bool have_map = false;
   if (c.descriptor_hex) {
     std::vector<uint8_t> d;
     if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
       return skip("descriptor_hex is not 128 bytes");
     }
     std::memcpy(h.desc, d.data(), m::kDescriptorBytes);
+    have_map = m::DecodeDescriptor(d.data(), &map).ok();
   } else {
-    m::TensorMap map;
     m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
     if (!st.ok()) {
       return skip("the host cannot encode this map (" + st.ToString() + "); no engine sees it");
@@ -311,6 +369,17 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
       return skip("the map does not fit the descriptor's fields (no 128-byte encoding)");
     }
     std::memcpy(h.desc, d.data(), m::kDescriptorBytes);
+    have_map = true;
+  }
+  // sm_90 maps go to the RTL even when the encoder refuses them: the RTL checks the sm_90
+  // rules itself. The sm_100+ rules (packed-type box / alignment / swizzle limits) are the
+  // driver's, which never hands such a map to an engine.
+  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
+  if (have_map && arch != m::Arch::kSm90) {
+    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
+      return skip("the " + c.arch + " encoder refuses this map (" + v.ToString() +
+                  "); no engine sees it");
+    }
   }
   m::TensorInstr in = m::CaseInstr(c);
   const int ctas = c.NumCtas();

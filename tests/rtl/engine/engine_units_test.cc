@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Unit tests of engine blocks against the C++ model: the swizzle unit (tma_swizzle) against
-// tma::model::SwizzleAddress for every mode and three data widths, and the burst splitter
+// Unit tests of engine blocks: the swizzle unit (tma_swizzle) against
+// tma::model::SwizzleAddress for every mode and three data widths; the burst splitter
 // (tma_burst_split) against the AXI4 rules (contiguous cover, <= MaxBurstLen, no 4 KiB
-// crossing) with random requests and random AR backpressure.
+// crossing) with random requests and random AR backpressure, and its one-burst-per-cycle rate;
+// the RAM FIFO (tma_fifo_ram) against a queue.
 
 #include <cstdint>
 #include <deque>
@@ -16,6 +17,8 @@
 
 #include "Vtma_burst_split_db16.h"
 #include "Vtma_burst_split_db64.h"
+#include "Vtma_fifo_ram_d1.h"
+#include "Vtma_fifo_ram_d4.h"
 #include "Vtma_swizzle_db128.h"
 #include "Vtma_swizzle_db16.h"
 #include "Vtma_swizzle_db32.h"
@@ -94,6 +97,28 @@ TEST(EngineSwizzle, MatchesModelDb128) {
   CheckSwizzle<Vtma_swizzle_db128, 128>(3);
 }
 
+template <class Model>
+void DriveReq(Model* m, uint64_t addr, uint32_t beats) {
+  // rd_req_t = {addr[63:0], nbeats[9:0]}: nbeats in the low bits, addr above.
+  const unsigned __int128 packed = (static_cast<unsigned __int128>(addr) << 10) | beats;
+  for (int w = 0; w < 3; ++w)
+    m->req_i[w] = static_cast<uint32_t>(packed >> (32 * w));
+}
+
+struct Burst {
+  uint64_t addr;
+  uint32_t len;
+};
+template <class Model>
+Burst ReadAr(const Model& m) {
+  // ar_t = {addr[63:0], len[7:0]}: 72 bits, len in the low byte.
+  return Burst{(static_cast<uint64_t>(m.ar_o[0]) >> 8) | (static_cast<uint64_t>(m.ar_o[1]) << 24) |
+                   (static_cast<uint64_t>(m.ar_o[2]) << 56),
+               m.ar_o[0] & 0xFFu};
+}
+
+// Random requests and AR backpressure: the bursts cover every accepted request in order,
+// contiguously, with <= MaxBurstLen beats and without crossing 4 KiB.
 template <class Model, int kDataBytes, int kMaxBurst>
 void CheckBurstSplit(uint32_t seed) {
   VerilatedDut<Model> dut(seed);
@@ -103,56 +128,79 @@ void CheckBurstSplit(uint32_t seed) {
     uint64_t addr;
     uint32_t beats;
   };
-  std::deque<Req> reqs;
+  std::deque<Req> pending;
   for (int i = 0; i < 300; ++i) {
     Req r;
     r.addr = (static_cast<uint64_t>(rng()) << 12 | (rng() & 0xFFF)) & ~uint64_t{kDataBytes - 1};
     if (i % 3 == 0)
       r.addr |= 0xFFFFFFFF00000000ull;  // high addresses: 64-bit arithmetic
+    if (i % 7 == 0)
+      r.addr |= 0xFFFFFFFFFFFFF000ull;  // the last page: the page number carries through
     r.beats = 1 + rng() % (2048 / kDataBytes + 1);
-    reqs.push_back(r);
+    pending.push_back(r);
   }
-  std::deque<Req> pending = reqs;
-  uint64_t expect_addr = 0;
-  uint32_t left = 0;
+  std::deque<Req> accepted;  // taken by the splitter, not yet covered by bursts
   int bursts = 0;
-  for (int cycle = 0; cycle < 200000 && !(pending.empty() && left == 0); ++cycle) {
-    dut->req_valid_i = !pending.empty() && (rng() % 4 != 0);
-    if (!pending.empty()) {
-      // rd_req_t = {addr[63:0], nbeats[9:0]}: nbeats in the low bits, addr above.
-      const unsigned __int128 packed =
-          (static_cast<unsigned __int128>(pending.front().addr) << 10) | pending.front().beats;
-      for (int w = 0; w < 3; ++w)
-        dut->req_i[w] = static_cast<uint32_t>(packed >> (32 * w));
-    }
+  bool held = false;  // a request offered and not taken stays offered (stream contract)
+  for (int cycle = 0; cycle < 200000 && !(pending.empty() && accepted.empty()); ++cycle) {
+    dut->req_valid_i = held || (!pending.empty() && (rng() % 4 != 0));
+    if (!pending.empty())
+      DriveReq(dut.operator->(), pending.front().addr, pending.front().beats);
     dut->ar_ready_i = rng() % 3 != 0;
     dut.Settle();
     if (dut->ar_valid_o && dut->ar_ready_i) {
-      // ar_t = {addr[63:0], len[7:0]}: 72 bits, len in the low byte.
-      const uint64_t addr = (static_cast<uint64_t>(dut->ar_o[0]) >> 8) |
-                            (static_cast<uint64_t>(dut->ar_o[1]) << 24) |
-                            (static_cast<uint64_t>(dut->ar_o[2]) << 56);
-      const uint32_t len = dut->ar_o[0] & 0xFF;
-      EXPECT_GT(left, 0u) << "burst without request";
-      EXPECT_EQ(addr, expect_addr);
-      EXPECT_LE(len + 1, static_cast<uint32_t>(kMaxBurst));
-      EXPECT_LE(len + 1, left);
-      EXPECT_LE(addr % 4096 + (len + 1) * kDataBytes, 4096u) << "4 KiB crossed";
-      expect_addr = addr + (len + 1) * kDataBytes;
-      left -= len + 1;
+      const Burst b = ReadAr(*dut.operator->());
+      ASSERT_FALSE(accepted.empty()) << "burst without request";
+      Req& f = accepted.front();
+      EXPECT_EQ(b.addr, f.addr);
+      EXPECT_LE(b.len + 1, static_cast<uint32_t>(kMaxBurst));
+      EXPECT_LE(b.len + 1, f.beats);
+      EXPECT_LE(b.addr % 4096 + (b.len + 1) * kDataBytes, 4096u) << "4 KiB crossed";
+      f.addr += (b.len + 1) * kDataBytes;
+      f.beats -= b.len + 1;
+      if (f.beats == 0)
+        accepted.pop_front();
       ++bursts;
     }
+    held = dut->req_valid_i && !dut->req_ready_o;
     if (dut->req_valid_i && dut->req_ready_o) {
-      EXPECT_EQ(left, 0u) << "new request before the previous one was fully split";
-      expect_addr = pending.front().addr;
-      left = pending.front().beats;
+      accepted.push_back(pending.front());
       pending.pop_front();
     }
     dut.Cycle();
   }
   EXPECT_TRUE(pending.empty());
-  EXPECT_EQ(left, 0u);
+  EXPECT_TRUE(accepted.empty());
   EXPECT_GT(bursts, 300);
+  EXPECT_FALSE(dut.GotError());
+}
+
+// Requests that fit one burst each (inside a page, <= MaxBurstLen beats), a source that is
+// always valid and an always-ready AR channel: one burst per cycle after the pipeline fills.
+template <class Model, int kDataBytes, int kMaxBurst>
+void CheckBurstRate() {
+  VerilatedDut<Model> dut(1);
+  dut.Reset();
+  constexpr int kReqs = 200;
+  int sent = 0, bursts = 0, first = -1, last = -1;
+  for (int cycle = 0; cycle < 10 * kReqs && bursts < kReqs; ++cycle) {
+    const uint32_t beats = 1 + static_cast<uint32_t>(sent) % kMaxBurst;
+    dut->req_valid_i = sent < kReqs;
+    DriveReq(dut.operator->(), 0x10000ull * static_cast<uint64_t>(sent + 1), beats);
+    dut->ar_ready_i = 1;
+    dut.Settle();
+    if (dut->ar_valid_o) {
+      if (first < 0)
+        first = cycle;
+      last = cycle;
+      ++bursts;
+    }
+    if (dut->req_valid_i && dut->req_ready_o)
+      ++sent;
+    dut.Cycle();
+  }
+  EXPECT_EQ(bursts, kReqs);
+  EXPECT_EQ(last - first + 1, kReqs) << "not one burst per cycle";
   EXPECT_FALSE(dut.GotError());
 }
 
@@ -161,6 +209,59 @@ TEST(EngineBurstSplit, AxiRulesDb16Len16) {
 }
 TEST(EngineBurstSplit, AxiRulesDb64Len4) {
   CheckBurstSplit<Vtma_burst_split_db64, 64, 4>(6);
+}
+TEST(EngineBurstSplit, OneBurstPerCycleDb16) {
+  CheckBurstRate<Vtma_burst_split_db16, 16, 16>();
+}
+TEST(EngineBurstSplit, OneBurstPerCycleDb64) {
+  CheckBurstRate<Vtma_burst_split_db64, 64, 4>();
+}
+
+// tma_fifo_ram against a queue: random valid/ready on both sides; order kept, nothing lost,
+// in_ready low only with Depth items in the RAM, full rate with both sides always active.
+template <class Model, int kDepth>
+void CheckFifoRam(uint32_t seed) {
+  VerilatedDut<Model> dut(seed);
+  dut.Reset();
+  std::mt19937 rng(seed);
+  std::deque<uint32_t> ref;
+  uint32_t next_in = 1;
+  int popped = 0;
+  bool held = false;  // an item offered and not taken stays offered (stream contract)
+  for (int cycle = 0; cycle < 20000; ++cycle) {
+    const bool burst_phase = (cycle / 1000) % 2 == 1;  // both sides always active
+    dut->in_valid_i = held || burst_phase || rng() % 3 != 0;
+    dut->in_data_i = next_in & 0xFFFF;
+    dut->out_ready_i = burst_phase || rng() % 3 != 0;
+    dut.Settle();
+    // The FIFO holds Depth items in the RAM plus the one on the output.
+    if (!dut->in_ready_o) {
+      EXPECT_EQ(ref.size(), static_cast<size_t>(kDepth) + (dut->out_valid_o ? 1 : 0));
+    }
+    EXPECT_EQ(static_cast<bool>(dut->nonempty_o), !ref.empty());
+    if (dut->out_valid_o && dut->out_ready_i) {
+      ASSERT_FALSE(ref.empty());
+      EXPECT_EQ(dut->out_data_o, ref.front());
+      ref.pop_front();
+      ++popped;
+    }
+    held = dut->in_valid_i && !dut->in_ready_o;
+    if (dut->in_valid_i && dut->in_ready_o) {
+      ref.push_back(next_in & 0xFFFF);
+      ++next_in;
+    }
+    dut.Cycle();
+  }
+  // Full rate (Depth >= 2) half of the time; Depth 1 moves one item every two cycles.
+  EXPECT_GT(popped, kDepth >= 2 ? 12000 : 7000) << "the FIFO moved too little";
+  EXPECT_FALSE(dut.GotError());
+}
+
+TEST(EngineFifoRam, QueueDepth4) {
+  CheckFifoRam<Vtma_fifo_ram_d4, 4>(7);
+}
+TEST(EngineFifoRam, QueueDepth1) {
+  CheckFifoRam<Vtma_fifo_ram_d1, 1>(8);
 }
 
 }  // namespace

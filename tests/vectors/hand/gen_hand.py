@@ -1143,6 +1143,246 @@ def sm100_cases():
     return out
 
 
+# ---- sub-byte element types (sm_100+; tensor-semantics 2, PTX 9.7.9.25.5.1 in seed 002) ---------
+# Written from the definitions, element by element, at nibble / 6-bit level (never in the
+# model's "units"):
+#   b4x16     (16U4_ALIGN8B)  element x of a row is the 4-bit value at bit 4x of the row's global
+#             bytes; in shared memory box element i0 sits at bit 4*i0 of the row (no gaps).
+#   b4x16_p64 (16U4_ALIGN16B) same global layout; in shared memory every 16 elements take 16
+#             bytes: element i0 at bit 4*(i0 % 16) of byte 16*(i0 // 16), bytes 8..15 of each
+#             16-byte group are the gap ("8 byte gaps between every 8 byte chunk", driver text).
+#   b6x16_p32 (16U6_ALIGN16B) element x is the 6-bit value at bit 6x of the row's global bytes;
+#             in shared memory element i0 at bit 6*(i0 % 16) of the 16-byte group i0 // 16,
+#             bytes 12..15 the gap ("4 byte gaps between every 12 byte chunk").
+# The gaps are "uninitialised" in PTX; OpenTMA writes zeros there (docs/differences.md), and
+# these cases pin that choice: a gap byte is expected 0, never the window's 0xa5 fill.
+# OOB elements are 0 (NaN fill is not allowed for these types, PTX restriction 4).
+# complete_tx = the shared bytes of the box (rows * shared row bytes, gaps and OOB fill
+# included, swizzle row padding excluded: key fact 2 of tensor-semantics) [INF: unmeasured].
+SUBBYTE = {  # name: (bits of an element in global memory, elements per shared 16-byte group,
+    #                   data bytes of a group in shared memory) -- None: packed, no gaps
+    "b4x16": (4, None, None),
+    "b4x16_p64": (4, 16, 8),
+    "b6x16_p32": (6, 16, 12),
+}
+SPAN_ALL = {"none": 0, "32B": 32, "64B": 64, "128B": 128, "128B_atom_32B": 128,
+            "128B_atom_32B_flip_8B": 128, "128B_atom_64B": 128}
+
+
+def swizzle_sm100(a, mode):
+    """Swizzle of an absolute shared address incl. the sm_100 atomicity variants (4.1 table:
+    128B_atom_32B bits[6:5] ^= bits[8:7]; + flip_8B also bit 3 ^= bit 7; 128B_atom_64B
+    bit 6 ^= bit 7)."""
+    line = a >> 7
+    if mode == "128B_atom_32B":
+        return a ^ ((line & 3) << 5)
+    if mode == "128B_atom_32B_flip_8B":
+        return a ^ ((line & 3) << 5) ^ ((line & 1) << 3)
+    if mode == "128B_atom_64B":
+        return a ^ ((line & 1) << 6)
+    return swizzle(a, mode)
+
+
+def sb_smem_row_bytes(t):
+    bits, grp, _ = SUBBYTE[t["dtype"]]
+    return t["box"][0] * bits // 8 if grp is None else t["box"][0] // grp * 16
+
+
+def sb_global_bytes(t):
+    bits = SUBBYTE[t["dtype"]][0]
+    n = t["dims"][0] * bits // 8 if t["rank"] == 1 else t["dims"][-1] * t["strides"][-1]
+    return round_up(n, 256)
+
+
+def sb_get_bits(buf, bitpos, width):
+    v = int.from_bytes(bytes(buf[bitpos // 8:bitpos // 8 + 2]), "little")
+    return (v >> (bitpos % 8)) & ((1 << width) - 1)
+
+
+def sb_put_bits(buf, bitpos, width, v):
+    for b in range(width):
+        if (v >> b) & 1:
+            buf[(bitpos + b) // 8] |= 1 << ((bitpos + b) % 8)
+
+
+def subbyte_load(c):
+    """Expected windows and tx of a sub-byte tile load: every box element (3.2 traversal, es[0]
+    ignored) read at its bit position in global memory and written at its bit position in the
+    shared row, then the row's bytes placed through the swizzle (rows padded to the span)."""
+    t = c["tensor"]
+    bits, grp, _ = SUBBYTE[t["dtype"]]
+    g = gen_fill(c["global"], c["global"]["bytes"], "u8")
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], "u8")
+    row_bytes = sb_smem_row_bytes(t)
+    pitch = max(row_bytes, SPAN_ALL[t["swizzle"]])
+    rows = {}
+    for row, i0, x, oob in tile_elements(t, c["coords"]):
+        buf = rows.setdefault(row, bytearray(row_bytes))  # zeros: OOB fill and the gaps
+        if oob:
+            continue
+        row_base = c["global"]["offset"] + sum(x[d] * t["strides"][d - 1]
+                                               for d in range(1, t["rank"]))
+        v = sb_get_bits(g, row_base * 8 + x[0] * bits, bits)
+        if grp is None:
+            sb_put_bits(buf, i0 * bits, bits, v)
+        else:
+            sb_put_bits(buf, (i0 // grp) * 128 + (i0 % grp) * bits, bits, v)
+    dst = c["smem"]["dst"]
+    for row, buf in rows.items():
+        for b in range(row_bytes):
+            sm[swizzle_sm100(dst + row * pitch + b, t["swizzle"])] = buf[b]
+    return sm, row_bytes * len(rows)
+
+
+def sb_case(cid, t, coords, dst=0, gseed=1, offset=0, cluster=None, arch="sm_100a"):
+    t = dict(t)
+    r = t["rank"]
+    t.setdefault("strides", [])
+    pitch = max(sb_smem_row_bytes(t), SPAN_ALL[t.get("swizzle", "none")])
+    sbytes = round_up(dst + tile_rows(t) * pitch, 256)
+    kw = {"dst": dst, "sbytes": sbytes, "arch": arch,
+          "global": {"bytes": sb_global_bytes(t) + round_up(offset, 256), "offset": offset,
+                     "fill": "splitmix64", "seed": gseed}}
+    if cluster:
+        kw["cluster"] = cluster
+    c = base_case(cid, "load", t, coords, **kw)
+    assert c["tensor"]["rank"] == r
+    return c
+
+
+def subbyte_cases():
+    out = []
+
+    def load(cid, t, coords, **kw):
+        c = sb_case(cid, t, coords, **kw)
+        sm, tx = subbyte_load(c)
+        assert tx == sb_smem_row_bytes(c["tensor"]) * tile_rows(c["tensor"])
+        if "cluster" in c:
+            mask = c["cluster"]["cta_mask"]
+            finish_load(c, sm, tx, [hexs(sm) if (mask >> k) & 1 else ""
+                                    for k in range(c["cluster"]["ctas"])])
+        else:
+            finish_load(c, sm, tx)
+        out.append(c)
+        return c, sm, tx
+
+    # -- b4x16: a plain nibble copy; c0 % 32 (c0 * 0.5 B % 16, F1), box[0] % 32 (rule 12).
+    t = {"dtype": "b4x16", "rank": 1, "dims": [256], "box": [64]}
+    c, sm, tx = load("sb-b4x16-r1-c0-64", t, [64], gseed=81)
+    g = gen_fill(c["global"], 128, "u8")
+    assert tx == 32 and sm[0:32] == g[32:64]  # elements 64..127 = global bytes 32..63
+    t = {"dtype": "b4x16", "rank": 2, "dims": [200, 10], "strides": [128], "box": [64, 4]}
+    c, sm, tx = load("sb-b4x16-r2-c0-minus32", t, [-32, 3], gseed=82)
+    assert tx == 128 and sm[0:16] == bytes(16)  # elements -32..-1: zero
+    c, sm, tx = load("sb-b4x16-r2-c0-192-dim0-end", t, [192, 7], gseed=83)
+    assert sm[4:32] == bytes(28) and sm[96 + 4:128] == bytes(28)  # elements 200.. OOB
+    c, sm, tx = load("sb-b4x16-r2-rows-oob-dim1", t, [32, -2], gseed=84)
+    assert sm[0:64] == bytes(64)  # rows -2, -1
+    t = {"dtype": "b4x16", "rank": 3, "dims": [128, 6, 5], "strides": [64, 512],
+         "box": [32, 6, 4], "element_strides": [2, 2, 2]}  # es[0] ignored: 32 contiguous
+    c, sm, tx = load("sb-b4x16-r3-es2-rows-oob", t, [32, 1, 1], gseed=85)
+    assert tx == 3 * 2 * 16 == 96  # dim1 rows 1, 3, 5; dim2 1, 3
+    t = {"dtype": "b4x16", "rank": 2, "dims": [128, 8], "strides": [64], "box": [64, 4],
+         "swizzle": "32B"}
+    load("sb-b4x16-sw32-dst128", t, [64, 2], dst=128, gseed=86)
+    t = {"dtype": "b4x16", "rank": 2, "dims": [256, 8], "strides": [128], "box": [64, 8],
+         "swizzle": "64B"}
+    c, sm, tx = load("sb-b4x16-sw64-narrow-rows", t, [128, 0], gseed=87)
+    assert tx == 256 and sm[32:64] == b"\xa5" * 32  # 32-byte rows at a 64-byte pitch
+    for sw in ("128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"):
+        t = {"dtype": "b4x16", "rank": 2, "dims": [512, 8], "strides": [256], "box": [256, 8],
+             "swizzle": sw}
+        load("sb-b4x16-sw%s" % sw.replace("128B_atom_", "128-atom"), t, [256, 0], dst=256,
+             gseed=88)
+    t = {"dtype": "b4x16", "rank": 2, "dims": [200, 10], "strides": [128], "box": [96, 3]}
+    load("sb-b4x16-mcast-2cta", t, [160, 8], gseed=89,
+         cluster={"ctas": 2, "issuer": 0, "cta_mask": 3})
+
+    # -- b4x16_p64: 8 B global -> 16 B shared per 16 elements; box[0] = 128, c0 % 128.
+    t = {"dtype": "b4x16_p64", "rank": 1, "dims": [384], "box": [128]}
+    c, sm, tx = load("sb-b4x16p64-r1-c0-128", t, [128], gseed=91)
+    g = gen_fill(c["global"], 256, "u8")
+    assert tx == 128 and all(sm[16 * k:16 * k + 8] == g[64 + 8 * k:72 + 8 * k] and
+                             sm[16 * k + 8:16 * k + 16] == bytes(8) for k in range(8))
+    t = {"dtype": "b4x16_p64", "rank": 3, "dims": [256, 5, 3], "strides": [128, 640],
+         "box": [128, 4, 2]}
+    c, sm, tx = load("sb-b4x16p64-r3-rows-oob", t, [128, 3, 2], gseed=92)
+    assert tx == 1024 and sm[256:1024] == bytes(768)  # rows (5,2), (6,2) and all of z = 3
+    t = {"dtype": "b4x16_p64", "rank": 2, "dims": [256, 4], "strides": [128], "box": [128, 2]}
+    c, sm, tx = load("sb-b4x16p64-c0-minus128-zero", t, [-128, 1], gseed=93)
+    assert tx == 256 and sm[0:256] == bytes(256)  # fully OOB box: zeros, full tx
+    t = {"dtype": "b4x16_p64", "rank": 2, "dims": [128, 10], "strides": [96], "box": [128, 7],
+         "element_strides": [1, 3]}
+    c, sm, tx = load("sb-b4x16p64-es3", t, [0, 2], gseed=94)
+    assert tx == 384  # rows 2, 5, 8
+    for sw, dst in (("128B", 0), ("128B_atom_32B", 256)):
+        t = {"dtype": "b4x16_p64", "rank": 2, "dims": [256, 8], "strides": [128],
+             "box": [128, 8], "swizzle": sw}
+        load("sb-b4x16p64-sw%s-dst%d" % (sw.replace("128B_atom_", "128-atom"), dst), t,
+             [128, 0], dst=dst, gseed=95)
+    t = {"dtype": "b4x16_p64", "rank": 2, "dims": [256, 8], "strides": [128], "box": [128, 4],
+         "swizzle": "128B"}
+    load("sb-b4x16p64-mcast-issuer-not-in-mask", t, [0, 6], gseed=96,
+         cluster={"ctas": 3, "issuer": 0, "cta_mask": 0b110})
+
+    # -- b6x16_p32: 12 B global -> 16 B shared per 16 elements; box[0] = 128, c0 % 128.
+    t = {"dtype": "b6x16_p32", "rank": 1, "dims": [256], "box": [128]}
+    c, sm, tx = load("sb-b6x16p32-r1-c0-128", t, [128], gseed=101)
+    g = gen_fill(c["global"], 192, "u8")
+    assert tx == 128 and all(sm[16 * k:16 * k + 12] == g[96 + 12 * k:108 + 12 * k] and
+                             sm[16 * k + 12:16 * k + 16] == bytes(4) for k in range(8))
+    t = {"dtype": "b6x16_p32", "rank": 2, "dims": [384, 3], "strides": [288], "box": [128, 3]}
+    c, sm, tx = load("sb-b6x16p32-r2-c0-256-row-oob", t, [256, 1], gseed=102)
+    assert tx == 384 and sm[256:384] == bytes(128)  # row 3 >= 3
+    c, sm, tx = load("sb-b6x16p32-c0-384-past-end", t, [384, 0], gseed=103)
+    assert sm[0:384] == bytes(384)
+    t = {"dtype": "b6x16_p32", "rank": 3, "dims": [128, 8, 4], "strides": [96, 768],
+         "box": [128, 4, 5], "element_strides": [1, 2, 3]}
+    c, sm, tx = load("sb-b6x16p32-r3-es", t, [0, 1, 0], gseed=104)
+    assert tx == 2 * 2 * 128  # dim1 rows 1, 3; dim2 0, 3
+    for sw in ("128B", "128B_atom_32B", "128B_atom_64B"):
+        t = {"dtype": "b6x16_p32", "rank": 2, "dims": [256, 8], "strides": [192],
+             "box": [128, 8], "swizzle": sw}
+        load("sb-b6x16p32-sw%s" % sw.replace("128B_atom_", "128-atom"), t, [128, 0],
+             dst=128, gseed=105)
+    t = {"dtype": "b6x16_p32", "rank": 2, "dims": [256, 8], "strides": [192], "box": [128, 2]}
+    load("sb-b6x16p32-mcast-2cta-issuer1", t, [0, 3], gseed=106,
+         cluster={"ctas": 2, "issuer": 1, "cta_mask": 3})
+
+    # -- faults: F1 / PTX restriction 7 (the instruction), encoder rules (the host).
+    def fault(cid, t, coords, error, **kw):
+        c = sb_case(cid, t, coords, **kw)
+        c["expect"] = {"error": error}
+        out.append(c)
+
+    t4 = {"dtype": "b4x16", "rank": 2, "dims": [256, 4], "strides": [128], "box": [64, 4]}
+    t64 = {"dtype": "b4x16_p64", "rank": 2, "dims": [256, 4], "strides": [128], "box": [128, 4]}
+    t6 = {"dtype": "b6x16_p32", "rank": 2, "dims": [256, 4], "strides": [192], "box": [128, 4]}
+    fault("fault-sb-b4x16-c0-16", t4, [16, 0], "misaligned_coordinate")  # 8 B
+    fault("fault-sb-b6x16p32-c0-32", t6, [32, 0], "misaligned_coordinate")  # 24 B
+    # 32 B / 48 B: F1 holds, but PTX restriction 7 wants c0 % 128 == 0 (same class as F1).
+    fault("fault-sb-b4x16p64-c0-64", t64, [64, 0], "misaligned_coordinate")
+    fault("fault-sb-b6x16p32-c0-64", t6, [64, 0], "misaligned_coordinate")
+    fault("fault-sb-desc-b4x16-on-sm90", t4, [0, 0], "invalid_descriptor", arch="sm_90")
+    fault("fault-sb-desc-b4x16-box0-16", dict(t4, box=[16, 4]), [0, 0], "invalid_descriptor")
+    fault("fault-sb-desc-b4x16p64-box0-64", dict(t64, box=[64, 4]), [0, 0],
+          "invalid_descriptor")
+    fault("fault-sb-desc-b6x16p32-box0-256", dict(t6, box=[256, 4]), [0, 0],
+          "invalid_descriptor")
+    fault("fault-sb-desc-b6x16p32-nan-fill", dict(t6, oob_fill="nan"), [0, 0],
+          "invalid_descriptor")
+    fault("fault-sb-desc-b4x16p64-sw64", dict(t64, box=[128, 4], swizzle="64B"), [0, 0],
+          "invalid_descriptor")
+    fault("fault-sb-desc-b6x16p32-sw-flip8", dict(t6, swizzle="128B_atom_32B_flip_8B"),
+          [0, 0], "invalid_descriptor")
+    fault("fault-sb-desc-b4x16p64-stride-144", dict(t64, strides=[144]), [0, 0],
+          "invalid_descriptor")
+    fault("fault-sb-desc-b6x16p32-addr-16", t6, [0, 0], "invalid_descriptor", offset=16)
+    fault("fault-sb-desc-b6x16p32-dims0-192", dict(t6, dims=[192, 4]), [0, 0],
+          "invalid_descriptor")
+    return out
+
+
 FILES = {
     "tile.jsonl": tile_cases,
     "swizzle.jsonl": swizzle_cases,
@@ -1154,6 +1394,7 @@ FILES = {
     "prefetch.jsonl": prefetch_cases,
     "faults.jsonl": fault_cases,
     "sm100.jsonl": sm100_cases,
+    "subbyte.jsonl": subbyte_cases,
 }
 
 

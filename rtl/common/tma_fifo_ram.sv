@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_fifo_ram: a deep valid/ready FIFO whose storage is a RAM: an unpacked array without
+// reset, written at the write pointer and read through a registered read port into the output
+// register, so Yosys infers LUTRAM (xc7 RAM32M/RAM64M/RAM256X1S) or DPR16X4 / EBR (ECP5)
+// instead of flops and wide multiplexers.
+//
+// The RAM holds up to Depth items; the output register holds one more (the head). An item
+// written in cycle t is read at t+1 and is on the output at t+2 (two cycles of latency); with
+// items waiting the FIFO moves one item per cycle (Depth >= 2; with Depth 1 one item every two
+// cycles, as in_ready_o does not look at the output side). The read never addresses the entry being
+// written (an entry is read only when it was written in an earlier cycle), so the RAM needs no
+// read-during-write behaviour. in_ready_o depends only on flops. The output register is
+// reloaded whenever it is empty or popped, so out_valid_o/out_data_o come straight from flops
+// and are held until taken.
+
+`include "tma_assert.svh"
+
+module tma_fifo_ram #(
+  parameter  int unsigned Width    = 32,
+  parameter  int unsigned Depth    = 16,   // RAM entries, >= 1 (the FIFO holds Depth + 1 items)
+  localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int unsigned CntWidth = $clog2(Depth + 1)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // Input stream
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width-1:0] in_data_i,
+  // Output stream
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width-1:0] out_data_o,
+  // Status: the FIFO holds at least one item
+  output logic             nonempty_o
+);
+
+  // ---- Signals ----
+  logic [Width-1:0]    mem_q [Depth];
+  logic [Width-1:0]    out_q;
+  logic                ov_d, ov_q;
+  logic [PtrWidth-1:0] rd_ptr_d, rd_ptr_q;
+  logic [PtrWidth-1:0] wr_ptr_d, wr_ptr_q;
+  logic [CntWidth-1:0] cnt_d, cnt_q;      // items in the RAM
+  logic                full_d, full_q;    // cnt_q == Depth
+  logic                push, rd;          // an item enters the RAM / moves to the output
+
+  assign in_ready_o  = !full_q;
+  assign push        = in_valid_i && !full_q;
+  assign rd          = (cnt_q != '0) && (!ov_q || out_ready_i);
+  assign out_valid_o = ov_q;
+  assign out_data_o  = out_q;
+  assign nonempty_o  = ov_q || (cnt_q != '0);
+
+  // ---- Next state ----
+  always_comb begin : proc_next
+    wr_ptr_d = wr_ptr_q;
+    rd_ptr_d = rd_ptr_q;
+    cnt_d    = cnt_q;
+    full_d   = full_q;
+    ov_d     = ov_q;
+    if (push) begin
+      wr_ptr_d = (wr_ptr_q == PtrWidth'(Depth - 1)) ? '0 : wr_ptr_q + PtrWidth'(1);
+    end
+    if (rd) begin
+      rd_ptr_d = (rd_ptr_q == PtrWidth'(Depth - 1)) ? '0 : rd_ptr_q + PtrWidth'(1);
+    end
+    if (push && !rd) begin
+      cnt_d  = cnt_q + CntWidth'(1);
+      full_d = (cnt_q == CntWidth'(Depth - 1));
+    end else if (!push && rd) begin
+      cnt_d  = cnt_q - CntWidth'(1);
+      full_d = 1'b0;
+    end
+    if (rd) begin
+      ov_d = 1'b1;
+    end else if (out_ready_i) begin
+      ov_d = 1'b0;
+    end
+  end
+
+  // ---- Flops ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ctrl
+    if (!rst_ni) begin
+      wr_ptr_q <= '0;
+      rd_ptr_q <= '0;
+      cnt_q    <= '0;
+      full_q   <= 1'b0;
+      ov_q     <= 1'b0;
+    end else begin
+      wr_ptr_q <= wr_ptr_d;
+      rd_ptr_q <= rd_ptr_d;
+      cnt_q    <= cnt_d;
+      full_q   <= full_d;
+      ov_q     <= ov_d;
+    end
+  end
+
+  // Storage: no reset, one write port, one registered read port.
+  always_ff @(posedge clk_i) begin : proc_mem_wr
+    if (push) begin
+      mem_q[wr_ptr_q] <= in_data_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_mem_rd
+    if (rd) begin
+      out_q <= mem_q[rd_ptr_q];
+    end
+  end
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(WidthPositive_A, Width >= 1)
+  `TMA_ASSERT_INIT(DepthPositive_A, Depth >= 1)
+  `TMA_ASSERT_STABLE(OutStable_A, out_valid_o, out_ready_i, out_data_o)
+  // Input stream contract, required of the upstream.
+  `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
+  `TMA_ASSERT(CntInRange_A, cnt_q <= CntWidth'(Depth))
+  `TMA_ASSERT(FullMatchesCnt_A, full_q == (cnt_q == CntWidth'(Depth)))
+  `TMA_ASSERT(PtrsInRange_A, (32'(rd_ptr_q) < Depth) && (32'(wr_ptr_q) < Depth))
+  `TMA_ASSERT(PtrsMatchCnt_A, (32'(wr_ptr_q) + Depth - 32'(rd_ptr_q)) % Depth ==
+              32'(cnt_q) % Depth)
+  // The read never addresses the entry written in the same cycle.
+  `TMA_ASSERT_NEVER(ReadDuringWrite_A, push && rd && (rd_ptr_q == wr_ptr_q))
+  `TMA_COVER(Full_C, full_q)
+  `TMA_COVER(FullPushPop_C, full_q && rd && in_valid_i)
+
+endmodule

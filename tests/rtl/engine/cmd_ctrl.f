@@ -1,0 +1,4 @@
+# tma_cmd_ctrl and its reference (paths relative to rtl/): the unit test Verilates only these.
+pkg/tma_pkg.sv
+engine/tma_cmd_ctrl.sv
+../tests/rtl/engine/tma_cmd_ctrl_ref.sv

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Unit test of tma_cmd_ctrl (Verilated C++), issue 6 (timing rework):
+//  - Equivalence with tma_cmd_ctrl_ref (the cmd_ctrl before the rework, which passed every
+//    golden case and the random bench against the C++ model): random maps (valid ones and
+//    ones with broken codes, reserved bits, derived fields, alignments, size rules) and random
+//    commands (every error class, prefetch, multicast, im2col, interleave, large and negative
+//    coordinates), map rewrites with and without desc_inval_i (also during a fetch), random
+//    AXI and job back-pressure and bus errors, at DataBytes 16 and 64 (maps not aligned to a
+//    beat). Both must issue the same descriptor reads and the same jobs (a marker job: the
+//    same completion) in the same order.
+//  - A hand-derived 2-D tile job, and the cycles from command accept to job valid.
+//  - The reciprocal table of the size check: floor(b * ceil(4096/es) / 4096) == floor(b/es)
+//    for every b in 1..256 (1..1024 for es = 1) and es in 1..8.
+
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "Vtma_cmd_ctrl_db16.h"
+#include "Vtma_cmd_ctrl_db64.h"
+#include "Vtma_cmd_ctrl_ref_db16.h"
+#include "Vtma_cmd_ctrl_ref_db64.h"
+#include "verilated_dut.h"
+
+namespace tma::tb {
+namespace {
+
+constexpr int kJobBits = 1909;  // tma_pkg::job_t
+constexpr int kCplBits = 98;    // cpl_info_t, the low bits of job_t
+
+// A little-endian bit vector (bit n: bit n % 32 of word n / 32).
+struct Bits {
+  std::vector<uint32_t> w;
+  explicit Bits(int nbits = 0) : w((nbits + 31) / 32, 0u) {}
+  void Set(int pos, int width, uint64_t v) {
+    for (int i = 0; i < width; ++i) {
+      const int b = pos + i;
+      const uint32_t bit = static_cast<uint32_t>((v >> i) & 1u);
+      w[b / 32] = (w[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
+    }
+  }
+  bool Get(int b) const { return (w[b / 32] >> (b % 32)) & 1u; }
+};
+
+// ---- Descriptors (docs/descriptor.md) ----
+struct MapDesc {
+  uint8_t b[128];
+};
+
+void SetDescBits(MapDesc* d, int pos, int width, uint64_t v) {
+  for (int i = 0; i < width; ++i) {
+    const int b = pos + i;
+    const uint8_t bit = static_cast<uint8_t>((v >> i) & 1u);
+    d->b[b / 8] = static_cast<uint8_t>((d->b[b / 8] & ~(1u << (b % 8))) | (bit << (b % 8)));
+  }
+}
+
+int ElemLog2(int hw_type) {
+  switch (hw_type) {
+    case 0:
+      return 0;
+    case 1:
+    case 6:
+    case 10:
+      return 1;
+    case 2:
+    case 3:
+    case 7:
+    case 8:
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+struct MapParams {
+  bool im2col = false;
+  int rank = 2;
+  int type = 1;
+  int il = 0;
+  int span = 0;
+  int atom = 0;
+  bool b96 = false;
+  bool fill = false;
+  bool tf32 = false;
+  uint64_t addr = 0x10000;
+  uint64_t stride[4] = {};  // bytes
+  uint64_t dim[5] = {1, 1, 1, 1, 1};
+  int es[5] = {1, 1, 1, 1, 1};
+  int box[5] = {1, 1, 1, 1, 1};  // im2col: box[0] = channels per pixel
+  int lower[3] = {}, upper[3] = {};
+  int ppc = 1;
+  int64_t boxbytes_delta = 0;  // added to the correct box bytes
+  int swzrep_override = -1;
+};
+
+MapDesc Encode(const MapParams& p) {
+  MapDesc d{};
+  SetDescBits(&d, 0, 64, p.addr);
+  SetDescBits(&d, 64, 1, p.im2col);
+  SetDescBits(&d, 68, 3, static_cast<uint64_t>(p.rank - 1));
+  SetDescBits(&d, 71, 4, static_cast<uint64_t>(p.type));
+  SetDescBits(&d, 75, 2, static_cast<uint64_t>(p.il));
+  SetDescBits(&d, 77, 2, static_cast<uint64_t>(p.span));
+  SetDescBits(&d, 79, 1, p.fill);
+  SetDescBits(&d, 80, 1, p.tf32);
+  SetDescBits(&d, 83, 2, static_cast<uint64_t>(p.atom));
+  SetDescBits(&d, 88, 1, p.b96);
+  for (int i = 0; i < 4; ++i) {
+    SetDescBits(&d, 96 + 32 * i, 32, (p.stride[i] >> 4) & 0xFFFFFFFFu);
+    SetDescBits(&d, 224 + 4 * i, 4, p.stride[i] >> 36);
+  }
+  for (int i = 0; i < 5; ++i) {
+    SetDescBits(&d, 256 + 32 * i, 32, p.dim[i] - 1);
+    SetDescBits(&d, 416 + 3 * i, 3, static_cast<uint64_t>(p.es[i] - 1));
+  }
+  SetDescBits(&d, 440, 8, static_cast<uint64_t>(p.box[0] - 1));
+  const int e_log2 = ElemLog2(p.type);
+  uint64_t bytes = 0;
+  if (!p.im2col) {
+    for (int i = 1; i < 5; ++i)
+      SetDescBits(&d, 448 + 8 * (i - 1), 8, p.box[i] - 1);
+    bytes = 1ull << e_log2;
+    for (int i = 0; i < p.rank && i < 5; ++i)
+      bytes *= static_cast<uint64_t>(p.box[i] / p.es[i]);
+  } else {
+    const int w = p.rank == 3 ? 16 : (p.rank == 4 ? 8 : 5);
+    for (int k = 0; k < p.rank - 2 && k < 3; ++k) {
+      SetDescBits(&d, 448 + w * k, w, static_cast<uint64_t>(p.lower[k]));
+      SetDescBits(&d, 464 + w * k, w, static_cast<uint64_t>(p.upper[k]));
+    }
+    SetDescBits(&d, 480, 10, static_cast<uint64_t>(p.ppc - 1));
+    bytes = static_cast<uint64_t>(p.box[0]) * p.ppc << e_log2;
+  }
+  SetDescBits(&d, 512, 32, bytes + static_cast<uint64_t>(p.boxbytes_delta));
+  int rep = 16;
+  if (p.b96)
+    rep = 256;
+  else if (p.span == 1)
+    rep = 256;
+  else if (p.span == 2)
+    rep = 512;
+  else if (p.span == 3)
+    rep = p.atom == 0 ? 1024 : (p.atom == 3 ? 256 : 512);
+  SetDescBits(&d, 576, 32, static_cast<uint64_t>(p.swzrep_override >= 0 ? p.swzrep_override : rep));
+  return d;
+}
+
+// ---- Commands (tma_pkg::cmd_t, 377 bits, first field most significant) ----
+struct Cmd {
+  int op = 0, mode = 0, redop = 0, dim = 2;
+  uint64_t desc_addr = 0;
+  int32_t coords[5] = {};
+  uint16_t im2col[3] = {};
+  uint32_t smem = 0, mbar = 0;
+  bool multicast = false;
+  uint16_t cta_mask = 0;
+  int issuer = 0, dst = 0, cta_group = 0, tag = 0;
+  // stimulus controls
+  bool inval_before = false;  // pulse desc_inval_i before this command (all earlier done)
+  bool inval_fetch = false;   // pulse it with the first descriptor beat of this command
+  bool rewrite = false;       // the map at desc_addr changes before this command
+  MapDesc map{};
+};
+
+Bits PackCmd(const Cmd& c) {
+  Bits b(377);
+  int pos = 0;
+  auto put = [&](int w, uint64_t v) {
+    b.Set(pos, w, v);
+    pos += w;
+  };
+  put(8, static_cast<uint64_t>(c.tag));
+  put(2, static_cast<uint64_t>(c.cta_group));
+  put(4, static_cast<uint64_t>(c.dst));
+  put(4, static_cast<uint64_t>(c.issuer));
+  put(16, c.cta_mask);
+  put(1, c.multicast);
+  put(32, c.mbar);
+  put(32, c.smem);
+  for (int k = 0; k < 3; ++k)
+    put(16, c.im2col[k]);
+  for (int i = 0; i < 5; ++i)
+    put(32, static_cast<uint32_t>(c.coords[i]));
+  put(64, c.desc_addr);
+  put(3, static_cast<uint64_t>(c.dim));
+  put(3, static_cast<uint64_t>(c.redop));
+  put(3, static_cast<uint64_t>(c.mode));
+  put(2, static_cast<uint64_t>(c.op));
+  return b;
+}
+
+struct Outcome {
+  std::vector<Bits> jobs;
+  std::vector<uint64_t> ars;
+  std::vector<int> latency;  // cycles from accept to job valid, per command
+};
+
+// Runs `cmds` through one model with random back-pressure and descriptor latency.
+template <class M, int kDataBytes>
+Outcome RunCmds(const std::vector<Cmd>& cmds, uint32_t seed, double p_rerr) {
+  VerilatedDut<M> dut(seed);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  Outcome out;
+  std::map<uint64_t, MapDesc> mem;  // maps by 16-aligned address (128 bytes each)
+  auto mem_byte = [&](uint64_t a) -> uint8_t {
+    for (const auto& [base, m] : mem) {
+      if (a >= base && a < base + 128)
+        return m.b[a - base];
+    }
+    return static_cast<uint8_t>((a * 0x9E3779B1u) >> 24);  // junk
+  };
+  dut->cmd_valid_i = 0;
+  dut->desc_inval_i = 0;
+  dut->ar_ready_i = 0;
+  dut->r_valid_i = 0;
+  dut->r_err_i = 0;
+  dut->job_ready_i = 0;
+  dut.Reset();
+
+  std::deque<std::pair<uint64_t, int>> rq;  // (beat address, cycle it may return)
+  size_t next = 0;                          // next command to present
+  size_t accepted = 0;
+  int first_beat_of = -1;  // command whose fetch saw its first beat
+  std::vector<int64_t> t_accept(cmds.size(), -1);
+  int64_t cycle = 0;
+  bool pulsed_before = false;
+  while (out.jobs.size() < cmds.size() && cycle < 200000) {
+    // Inputs for this cycle.
+    bool inval = false;
+    bool present = false;
+    if (next < cmds.size()) {
+      const Cmd& c = cmds[next];
+      const bool drained = out.jobs.size() == next;
+      if ((c.inval_before || c.rewrite) && !drained) {
+        present = false;
+      } else if (c.inval_before && !pulsed_before) {
+        inval = true;
+        pulsed_before = true;
+      } else {
+        if (c.rewrite)
+          mem[c.desc_addr & ~uint64_t{15}] = c.map;
+        present = true;
+      }
+    }
+    dut->cmd_valid_i = present;
+    if (present) {
+      const Bits b = PackCmd(cmds[next]);
+      for (size_t i = 0; i < b.w.size(); ++i)
+        dut->cmd_i[i] = b.w[i];
+    }
+    dut->ar_ready_i = u01(rng) < 0.7;
+    dut->job_ready_i = u01(rng) < 0.6;
+    bool beat = false;
+    if (!rq.empty() && rq.front().second <= cycle && u01(rng) < 0.8) {
+      beat = true;
+      const uint64_t a = rq.front().first;
+      for (int byte = 0; byte < kDataBytes; ++byte) {
+        const uint8_t v = mem_byte(a + static_cast<uint64_t>(byte));
+        uint32_t& word = dut->r_data_i[byte / 4];
+        const int sh = (byte % 4) * 8;
+        word = (word & ~(0xFFu << sh)) | (static_cast<uint32_t>(v) << sh);
+      }
+      dut->r_err_i = u01(rng) < p_rerr;
+      const int cur = static_cast<int>(accepted) - 1;
+      if (cur >= 0 && cmds[cur].inval_fetch && first_beat_of != cur) {
+        inval = true;
+        first_beat_of = cur;
+      }
+      rq.pop_front();
+    }
+    dut->r_valid_i = beat;
+    dut->desc_inval_i = inval;
+    dut.Settle();
+    // Handshakes at this edge.
+    if (dut->cmd_valid_i && dut->cmd_ready_o) {
+      t_accept[next] = cycle;
+      ++next;
+      ++accepted;
+      pulsed_before = false;
+    }
+    if (dut->ar_valid_o && dut->ar_ready_i) {
+      // ar_t: {addr[63:0], len[7:0]}
+      const uint64_t addr = (static_cast<uint64_t>(dut->ar_o[2] & 0xFFu) << 56) |
+                            (static_cast<uint64_t>(dut->ar_o[1]) << 24) | (dut->ar_o[0] >> 8);
+      out.ars.push_back(addr);
+      rq.emplace_back(addr, static_cast<int>(cycle) + 2 + static_cast<int>(rng() % 6));
+    }
+    if (dut->job_valid_o) {
+      const size_t idx = out.jobs.size();
+      if (out.latency.size() == idx) {
+        out.latency.push_back(static_cast<int>(cycle - t_accept[idx]));
+      }
+      if (dut->job_ready_i) {
+        Bits j(kJobBits);
+        for (size_t i = 0; i < j.w.size(); ++i)
+          j.w[i] = dut->job_o[i];
+        out.jobs.push_back(j);
+      }
+    }
+    dut.Cycle();
+    ++cycle;
+  }
+  EXPECT_FALSE(dut.GotError()) << "assertion failed";
+  return out;
+}
+
+// Compares two job streams: a marker job by its completion, a data job in full.
+void ExpectSameJobs(const Outcome& dut, const Outcome& ref, const std::vector<Cmd>& cmds) {
+  ASSERT_EQ(dut.jobs.size(), ref.jobs.size());
+  EXPECT_EQ(dut.ars, ref.ars) << "descriptor reads differ";
+  int shown = 0;
+  for (size_t i = 0; i < ref.jobs.size(); ++i) {
+    const bool marker = ref.jobs[i].Get(kJobBits - 1);
+    bool same = dut.jobs[i].Get(kJobBits - 1) == marker;
+    for (int b = 0; b < kJobBits && same; ++b) {
+      if (!marker || b < kCplBits)
+        same = dut.jobs[i].Get(b) == ref.jobs[i].Get(b);
+    }
+    if (!same && shown++ < 5) {
+      int first = -1;
+      for (int b = 0; b < kJobBits; ++b) {
+        if (dut.jobs[i].Get(b) != ref.jobs[i].Get(b))
+          first = b;
+      }
+      ADD_FAILURE() << "job " << i << " differs (marker " << marker << ", highest differing bit "
+                    << first << "), op " << cmds[i].op << " mode " << cmds[i].mode << " dim "
+                    << cmds[i].dim;
+    }
+  }
+}
+
+// ---- Random stimulus ----
+MapParams RandomMap(std::mt19937& rng) {
+  auto rnd = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  auto p = [&](double x) { return (rng() % 10000) < x * 10000; };
+  MapParams m;
+  m.im2col = p(0.3);
+  m.rank = m.im2col ? rnd(3, 5) : rnd(1, 5);
+  if (p(0.02))
+    m.rank = rnd(1, 8);
+  m.type = p(0.9) ? rnd(0, 10) : rnd(0, 15);
+  m.il = p(0.8) ? 0 : rnd(1, 2);
+  if (p(0.01))
+    m.il = 3;
+  m.span = rnd(0, 3);
+  if (m.span == 3 && p(0.3))
+    m.atom = rnd(1, 3);
+  if (p(0.02))
+    m.atom = rnd(0, 3);
+  m.b96 = p(0.05);
+  if (m.b96 && p(0.8))
+    m.span = m.atom = 0;
+  m.fill = p(0.3) && m.type >= 6 && m.type <= 10;
+  if (p(0.02))
+    m.fill = true;
+  m.tf32 = p(0.1) && (m.type == 7 || m.type == 8);
+  if (p(0.01))
+    m.tf32 = true;
+  const int e = 1 << ElemLog2(m.type);
+  m.addr = (static_cast<uint64_t>(rng()) << 8) & ~uint64_t{31};
+  if (p(0.1))
+    m.addr = (static_cast<uint64_t>(rng()) << 32 | rng()) & ~uint64_t{15};
+  if (p(0.03))
+    m.addr |= static_cast<uint64_t>(rnd(1, 31));
+  for (int i = 0; i < 5; ++i) {
+    m.dim[i] = p(0.8) ? static_cast<uint64_t>(rnd(1, 300)) : 1 + (rng() % 0xFFFFFFFFull);
+    if (p(0.03))
+      m.dim[i] = 0x80000000ull;
+    m.es[i] = p(0.7) ? 1 : rnd(1, 8);
+    m.box[i] = p(0.7) ? rnd(1, 16) : rnd(1, 256);
+  }
+  m.box[0] = std::max(1, (p(0.5) ? 16 : 64) / e * rnd(1, 4));
+  if (p(0.1))
+    m.box[0] = rnd(1, 256);
+  if (m.span != 0 && p(0.7))
+    m.box[0] = std::max(1, (16 << m.span) / e);
+  uint64_t acc = static_cast<uint64_t>(m.box[0]) * e;
+  for (int i = 0; i < 4; ++i) {
+    acc = ((acc + 15) / 16) * 16 * static_cast<uint64_t>(rnd(1, 4));
+    m.stride[i] = p(0.9) ? acc : ((static_cast<uint64_t>(rng()) << 8 | rng()) & 0xFFFFFFFFF0ull);
+    if (p(0.05))
+      m.stride[i] |= 16;
+    if (p(0.02))
+      m.stride[i] = (static_cast<uint64_t>(rng()) << 32 | rng()) & 0xFFFFFFFFFF0ull;
+  }
+  const int cmax = m.rank == 3 ? 32767 : (m.rank == 4 ? 127 : 15);
+  for (int k = 0; k < 3; ++k) {
+    m.lower[k] = p(0.5) ? 0 : rnd(-std::min(cmax, 5), std::min(cmax, 3));
+    m.upper[k] = p(0.5) ? 0 : rnd(-std::min(cmax, 5), std::min(cmax, 3));
+  }
+  m.ppc = p(0.7) ? rnd(1, 64) : rnd(1, 1024);
+  if (p(0.08))
+    m.boxbytes_delta = p(0.5) ? 1 : -static_cast<int64_t>(rnd(1, 16));
+  if (p(0.03))
+    m.swzrep_override = rnd(0, 2048);
+  return m;
+}
+
+std::vector<Cmd> RandomCmds(std::mt19937& rng, int n, bool any_offset) {
+  auto rnd = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  auto p = [&](double x) { return (rng() % 10000) < x * 10000; };
+  std::vector<uint64_t> slots = {0x1000, 0x1080, 0x2000, 0x3040, 0x4000, 0x5010};
+  std::map<uint64_t, std::pair<MapDesc, MapParams>> cur;
+  std::vector<Cmd> cmds;
+  for (int i = 0; i < n; ++i) {
+    Cmd c;
+    uint64_t a = slots[rng() % slots.size()];
+    if (!any_offset)
+      a &= ~uint64_t{63};
+    c.desc_addr = a;
+    if (!cur.count(a) || p(0.15)) {
+      MapParams mp = RandomMap(rng);
+      MapDesc md = Encode(mp);
+      if (p(0.05)) {
+        const int bit = rnd(0, 1023);
+        md.b[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+      }
+      cur[a] = {md, mp};
+      c.rewrite = true;
+      c.map = md;
+      c.inval_before = p(0.7);
+    }
+    if (p(0.05))
+      c.inval_before = true;
+    c.inval_fetch = p(0.1);
+    const MapParams& m = cur[a].second;
+    c.op = p(0.9) ? 0 : (p(0.7) ? 3 : rnd(1, 2));
+    c.mode = m.im2col ? 1 : 0;
+    if (p(0.03))
+      c.mode = rnd(0, 7);
+    c.dim = m.rank;
+    if (p(0.03))
+      c.dim = rnd(0, 7);
+    for (int d = 0; d < 5; ++d) {
+      c.coords[d] = p(0.8) ? rnd(-20, 300) : static_cast<int32_t>(rng());
+      if (p(0.3))
+        c.coords[d] = 0;
+    }
+    const int e = 1 << ElemLog2(m.type);
+    if (p(0.85))
+      c.coords[0] = c.coords[0] / (16 / std::min(e, 16)) * (16 / std::min(e, 16));
+    for (int k = 0; k < 3; ++k)
+      c.im2col[k] = static_cast<uint16_t>(p(0.7) ? rnd(0, 5) : rnd(0, 300));
+    c.smem = p(0.95) ? static_cast<uint32_t>(rnd(0, 100)) * 128 : rng();
+    c.mbar = p(0.95) ? static_cast<uint32_t>(rnd(0, 100)) * 8 : rng();
+    c.multicast = p(0.2);
+    c.cta_mask = static_cast<uint16_t>(p(0.95) ? rnd(0, 15) : rng());
+    c.issuer = p(0.95) ? rnd(0, 3) : rnd(0, 15);
+    c.dst = p(0.95) ? rnd(0, 3) : rnd(0, 15);
+    c.cta_group = p(0.95) ? 0 : rnd(0, 3);
+    c.tag = rnd(0, 255);
+    if (p(0.02))
+      c.desc_addr |= static_cast<uint64_t>(rnd(1, 15));
+    cmds.push_back(c);
+  }
+  return cmds;
+}
+
+template <class M, class R, int kDataBytes>
+void Equivalence(uint32_t seed, int n) {
+  std::mt19937 rng(seed);
+  const std::vector<Cmd> cmds = RandomCmds(rng, n, kDataBytes > 16);
+  const Outcome dut = RunCmds<M, kDataBytes>(cmds, seed + 1, 0.0);
+  const Outcome ref = RunCmds<R, kDataBytes>(cmds, seed + 2, 0.0);
+  ExpectSameJobs(dut, ref, cmds);
+  int markers = 0;
+  for (const Bits& j : ref.jobs)
+    markers += j.Get(kJobBits - 1);
+  std::printf("seed %u DataBytes %d: %zu commands, %d markers, %zu descriptor reads\n", seed,
+              kDataBytes, ref.jobs.size(), markers, ref.ars.size());
+}
+
+TEST(CmdCtrl, EquivalentToReferenceDb16) {
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    Equivalence<Vtma_cmd_ctrl_db16, Vtma_cmd_ctrl_ref_db16, 16>(seed, 1500);
+  }
+}
+
+TEST(CmdCtrl, EquivalentToReferenceDb64) {
+  for (uint32_t seed = 11; seed <= 13; ++seed) {
+    Equivalence<Vtma_cmd_ctrl_db64, Vtma_cmd_ctrl_ref_db64, 64>(seed, 1500);
+  }
+}
+
+// Bus errors: the same commands with an error on every descriptor beat end in bus_error.
+TEST(CmdCtrl, BusErrorsMatchReference) {
+  std::mt19937 rng(77);
+  std::vector<Cmd> cmds = RandomCmds(rng, 300, false);
+  for (Cmd& c : cmds)
+    c.inval_before = true;  // every command fetches
+  const Outcome dut = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 5, 1.0);
+  const Outcome ref = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 6, 1.0);
+  ExpectSameJobs(dut, ref, cmds);
+}
+
+// A 2-D u16 tile, hand derived: map at 0x1000, tensor at 0x200000, dims {100, 50}, row
+// stride 256 B, box {32, 8}; coords {8, 3}: gaddr = 0x200000 + 8 x 2 = 0x200010,
+// astart[1] = 3 x 256 = 768, step[1] = 256, row bytes 64, head 0, dend 64, hi[1] = 10.
+TEST(CmdCtrl, HandDerivedTileJobAndLatency) {
+  MapParams m;
+  m.rank = 2;
+  m.type = 1;
+  m.addr = 0x200000;
+  m.dim[0] = 100;
+  m.dim[1] = 50;
+  m.stride[0] = 256;
+  m.box[0] = 32;
+  m.box[1] = 8;
+  Cmd c;
+  c.desc_addr = 0x1000;
+  c.coords[0] = 8;
+  c.coords[1] = 3;
+  c.rewrite = true;
+  c.map = Encode(m);
+  c.smem = 0x400;
+  c.tag = 9;
+  std::vector<Cmd> cmds = {c, c, c};
+  cmds[1].rewrite = cmds[2].rewrite = false;
+  cmds[2].coords[1] = 0x12345;  // two partial products for astart[1]
+  const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 1, 0.0);
+  ASSERT_EQ(o.jobs.size(), 3u);
+  const Bits& j = o.jobs[1];
+  auto field = [&](int pos, int width) {
+    uint64_t v = 0;
+    for (int i = 0; i < width; ++i)
+      v |= static_cast<uint64_t>(j.Get(pos + i)) << i;
+    return v;
+  };
+  // job_t layout from the least significant end: cpl 98, swz 3, tf32, fill_nan, smem 32,
+  // pitch, dend, head, row_bytes (12 each), es 5x4, dim_m1 5x32, hi, lo, coord (5x34 each),
+  // alo, astart, step (5x64 each), gaddr 64, nrows_m1 10, i2c, marker.
+  const int kSmem = 98 + 3 + 2;
+  const int kPitch = kSmem + 32, kDend = kPitch + 12, kHead = kDend + 12, kRow = kHead + 12;
+  const int kEs = kRow + 12, kDim = kEs + 20, kHi = kDim + 160, kLo = kHi + 170;
+  const int kCoord = kLo + 170, kAlo = kCoord + 170, kAstart = kAlo + 320;
+  const int kStep = kAstart + 320, kGaddr = kStep + 320;
+  EXPECT_EQ(field(kJobBits - 1, 1), 0u);
+  EXPECT_EQ(field(kGaddr, 64), 0x200010u);
+  EXPECT_EQ(field(kAstart + 64, 64), 768u);
+  EXPECT_EQ(field(kAlo + 64, 64), 768u);
+  EXPECT_EQ(field(kStep + 64, 64), 256u);
+  EXPECT_EQ(field(kCoord + 34, 34), 3u);
+  EXPECT_EQ(field(kHi + 34, 34), 10u);
+  EXPECT_EQ(field(kDim + 32, 32), 49u);
+  EXPECT_EQ(field(kEs + 4, 4), 1u);
+  EXPECT_EQ(field(kRow, 12), 64u);
+  EXPECT_EQ(field(kHead, 12), 0u);
+  EXPECT_EQ(field(kDend, 12), 64u);
+  EXPECT_EQ(field(kPitch, 12), 64u);
+  EXPECT_EQ(field(kSmem, 32), 0x400u);
+  uint64_t astart2 = 0;
+  for (int i = 0; i < 64; ++i)
+    astart2 |= static_cast<uint64_t>(o.jobs[2].Get(kAstart + 64 + i)) << i;
+  EXPECT_EQ(astart2, 0x12345ull * 256);
+  const Outcome r = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 1, 0.0);
+  std::printf(
+      "accept -> job valid, cycles (miss, hit, hit with a large coordinate): "
+      "new %d %d %d, reference %d %d %d\n",
+      o.latency[0], o.latency[1], o.latency[2], r.latency[0], r.latency[1], r.latency[2]);
+  EXPECT_LE(o.latency[1], 12);
+}
+
+TEST(CmdCtrl, ReciprocalTableIsExact) {
+  const int recip[8] = {4096, 2048, 1366, 1024, 820, 683, 586, 512};  // ceil(4096 / es)
+  for (int es = 1; es <= 8; ++es) {
+    ASSERT_EQ(recip[es - 1], (4096 + es - 1) / es);
+    const int bmax = es == 1 ? 1024 : 256;
+    for (int b = 1; b <= bmax; ++b) {
+      EXPECT_EQ((b * recip[es - 1]) >> 12, b / es) << "b " << b << " es " << es;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tma::tb

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Unit test of the N-D walker (tma_nd_walker) against the row order its header documents:
+// per row, the lowest walker dim d (1..4) with pos[d] + es[d] <= hi[d] steps (pos += es,
+// a += step) and every dim below it restarts (pos = lo, a = alo); a row is out of bounds when
+// some pos[d] is outside [0, dim_m1[d]] (then head = dend = gaddr = 0); the row address is
+// gaddr + sum a[d] + head; smem = smem_addr + r x pitch; complete-tx bytes = (r + 1) x row
+// bytes; the walk ends when every dim wraps (tile) or after nrows_m1 + 1 rows (im2col); a
+// marker job is one completion-only entry. Jobs use random 64-bit addresses and steps (carries
+// across bit 32), negative and out-of-range positions, im2col restarts below the start
+// position, random job gaps and random row backpressure. With an always-ready sink and
+// back-to-back jobs of two or more rows the walker must emit one row per cycle.
+
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "Vtma_nd_walker.h"
+#include "verilated_dut.h"
+
+namespace tma::tb {
+namespace {
+
+constexpr int kDims = 5;  // tma_pkg::MaxDims
+constexpr int kJobBits = 1909;
+constexpr int kRowBits = 237;
+
+// A packed struct, written from its most significant field down.
+class Packer {
+ public:
+  explicit Packer(int bits) : pos_(bits), words_((bits + 31) / 32, 0) {}
+  void Put(int width, uint64_t v) {
+    pos_ -= width;
+    for (int i = 0; i < width; ++i) {
+      if ((v >> i) & 1)
+        words_[(pos_ + i) / 32] |= 1u << ((pos_ + i) % 32);
+    }
+  }
+  const std::vector<uint32_t>& words() const { return words_; }
+  int pos() const { return pos_; }
+
+ private:
+  int pos_;
+  std::vector<uint32_t> words_;
+};
+
+class Unpacker {
+ public:
+  Unpacker(const uint32_t* words, int bits) : pos_(bits), words_(words) {}
+  uint64_t Get(int width) {
+    pos_ -= width;
+    uint64_t v = 0;
+    for (int i = 0; i < width; ++i) {
+      v |= static_cast<uint64_t>((words_[(pos_ + i) / 32] >> ((pos_ + i) % 32)) & 1) << i;
+    }
+    return v;
+  }
+
+ private:
+  int pos_;
+  const uint32_t* words_;
+};
+
+struct Cpl {
+  uint64_t kind = 0, err = 0, cta_mask = 0, cta = 0, mbar = 0, bytes = 0, tag = 0;
+  bool operator==(const Cpl& o) const {
+    return kind == o.kind && err == o.err && cta_mask == o.cta_mask && cta == o.cta &&
+           mbar == o.mbar && bytes == o.bytes && tag == o.tag;
+  }
+};
+
+struct Job {
+  bool marker = false, i2c = false;
+  uint32_t nrows_m1 = 0;
+  uint64_t gaddr = 0;
+  uint64_t step[kDims] = {}, astart[kDims] = {}, alo[kDims] = {};
+  int64_t coord[kDims] = {}, lo[kDims] = {}, hi[kDims] = {};
+  uint32_t dim_m1[kDims] = {}, es[kDims] = {};
+  uint32_t row_bytes = 0, head = 0, dend = 0, pitch = 0, smem = 0;
+  bool fill_nan = false, tf32 = false;
+  uint32_t swz = 0;
+  Cpl cpl;
+};
+
+struct Row {
+  bool has_data = false, last = false;
+  uint64_t gaddr = 0;
+  uint32_t smem = 0, row_bytes = 0, head = 0, dend = 0;
+  bool fill_nan = false, tf32 = false;
+  uint32_t swz = 0;
+  Cpl cpl;
+  bool operator==(const Row& o) const {
+    return has_data == o.has_data && last == o.last && gaddr == o.gaddr && smem == o.smem &&
+           row_bytes == o.row_bytes && head == o.head && dend == o.dend && fill_nan == o.fill_nan &&
+           tf32 == o.tf32 && swz == o.swz && cpl == o.cpl;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const Row& r) {
+  return os << "{data " << r.has_data << " last " << r.last << " gaddr 0x" << std::hex << r.gaddr
+            << " smem 0x" << r.smem << std::dec << " L " << r.row_bytes << " [" << r.head << ","
+            << r.dend << ") bytes " << r.cpl.bytes << " tag " << r.cpl.tag << "}";
+}
+
+void PutCpl(Packer& p, const Cpl& c) {
+  p.Put(2, c.kind);
+  p.Put(4, c.err);
+  p.Put(16, c.cta_mask);
+  p.Put(4, c.cta);
+  p.Put(32, c.mbar);
+  p.Put(32, c.bytes);
+  p.Put(8, c.tag);
+}
+
+Cpl GetCpl(Unpacker& u) {
+  Cpl c;
+  c.kind = u.Get(2);
+  c.err = u.Get(4);
+  c.cta_mask = u.Get(16);
+  c.cta = u.Get(4);
+  c.mbar = u.Get(32);
+  c.bytes = u.Get(32);
+  c.tag = u.Get(8);
+  return c;
+}
+
+std::vector<uint32_t> PackJob(const Job& j) {
+  Packer p(kJobBits);
+  p.Put(1, j.marker);
+  p.Put(1, j.i2c);
+  p.Put(10, j.nrows_m1);
+  p.Put(64, j.gaddr);
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(64, j.step[d]);
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(64, j.astart[d]);
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(64, j.alo[d]);
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(34, static_cast<uint64_t>(j.coord[d]));
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(34, static_cast<uint64_t>(j.lo[d]));
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(34, static_cast<uint64_t>(j.hi[d]));
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(32, j.dim_m1[d]);
+  for (int d = kDims - 1; d >= 0; --d)
+    p.Put(4, j.es[d]);
+  p.Put(12, j.row_bytes);
+  p.Put(12, j.head);
+  p.Put(12, j.dend);
+  p.Put(12, j.pitch);
+  p.Put(32, j.smem);
+  p.Put(1, j.fill_nan);
+  p.Put(1, j.tf32);
+  p.Put(3, j.swz);
+  PutCpl(p, j.cpl);
+  EXPECT_EQ(p.pos(), 0);
+  return p.words();
+}
+
+Row UnpackRow(const uint32_t* words) {
+  Unpacker u(words, kRowBits);
+  Row r;
+  r.has_data = u.Get(1);
+  r.last = u.Get(1);
+  r.gaddr = u.Get(64);
+  r.smem = static_cast<uint32_t>(u.Get(32));
+  r.row_bytes = static_cast<uint32_t>(u.Get(12));
+  r.head = static_cast<uint32_t>(u.Get(12));
+  r.dend = static_cast<uint32_t>(u.Get(12));
+  r.fill_nan = u.Get(1);
+  r.tf32 = u.Get(1);
+  r.swz = static_cast<uint32_t>(u.Get(3));
+  r.cpl = GetCpl(u);
+  return r;
+}
+
+// The rows of a job, as the header of tma_nd_walker.sv specifies them.
+std::vector<Row> ExpectedRows(const Job& j) {
+  std::vector<Row> rows;
+  if (j.marker) {
+    Row r;
+    r.last = true;
+    r.cpl = j.cpl;
+    rows.push_back(r);
+    return rows;
+  }
+  int64_t pos[kDims];
+  uint64_t a[kDims];
+  for (int d = 1; d < kDims; ++d) {
+    pos[d] = j.coord[d];
+    a[d] = j.astart[d];
+  }
+  for (uint32_t n = 0;; ++n) {
+    bool oob = false, all_wrap = true;
+    bool wrap[kDims] = {};
+    uint64_t addr = j.gaddr;
+    for (int d = 1; d < kDims; ++d) {
+      if (pos[d] < 0 || pos[d] > static_cast<int64_t>(j.dim_m1[d]))
+        oob = true;
+      wrap[d] = pos[d] + j.es[d] > j.hi[d];
+      all_wrap = all_wrap && wrap[d];
+      addr += a[d];
+    }
+    Row r;
+    r.has_data = true;
+    r.last = j.i2c ? (n == j.nrows_m1) : all_wrap;
+    r.smem = j.smem + n * j.pitch;
+    r.row_bytes = j.row_bytes;
+    r.fill_nan = j.fill_nan;
+    r.tf32 = j.tf32;
+    r.swz = j.swz;
+    r.cpl = j.cpl;
+    r.cpl.bytes = static_cast<uint32_t>((n + 1) * j.row_bytes);
+    if (!oob && j.dend > j.head) {
+      r.head = j.head;
+      r.dend = j.dend;
+      r.gaddr = addr + j.head;
+    }
+    rows.push_back(r);
+    if (r.last)
+      break;
+    EXPECT_FALSE(all_wrap) << "test bug: an im2col job that runs past its walk";
+    for (int d = 1; d < kDims; ++d) {
+      if (!wrap[d]) {
+        pos[d] += j.es[d];
+        a[d] += j.step[d];
+        break;
+      }
+      pos[d] = j.lo[d];
+      a[d] = j.alo[d];
+    }
+  }
+  return rows;
+}
+
+uint64_t Rand64(std::mt19937_64& rng) {
+  return rng();
+}
+
+// A random job: `max_rows` bounds the rows of a tile walk (the product of the dims' counts).
+Job RandomJob(std::mt19937_64& rng, int max_rows) {
+  Job j;
+  const int kind = static_cast<int>(rng() % 16);
+  if (kind == 0) {
+    j.marker = true;
+    j.cpl.kind = 1 + rng() % 2;
+    j.cpl.err = rng() % 16;
+    j.cpl.cta = rng() % 16;
+    j.cpl.mbar = rng() & 0xFFFFFFFFu;
+    j.cpl.bytes = rng() % 3 == 0 ? (rng() & 0xFFFFFFFFu) : 0;
+    j.cpl.tag = rng() % 256;
+    return j;
+  }
+  j.gaddr = Rand64(rng);
+  int rows_left = max_rows;
+  for (int d = 0; d < kDims; ++d) {
+    // Neutral dims beyond the rank: position 0, es 1, lo = hi = 0, no address.
+    j.es[d] = 1;
+  }
+  const int rank = 1 + static_cast<int>(rng() % 4);  // walker dims in use
+  for (int d = 1; d <= rank; ++d) {
+    const uint32_t es = 1 + static_cast<uint32_t>(rng() % 8);
+    const int count = 1 + static_cast<int>(rng() % std::max(1, std::min(rows_left, 6)));
+    rows_left = std::max(1, rows_left / count);
+    const int64_t big = int64_t{1} << 33;
+    int64_t start;
+    switch (rng() % 12) {
+      case 0:
+        start = -static_cast<int64_t>(rng() % 20);
+        break;  // below 0
+      case 1:
+        start = big - 1 - static_cast<int64_t>(es) * count - static_cast<int64_t>(rng() % 9);
+        break;  // near the top of 34 bits
+      default:
+        start = static_cast<int64_t>(rng() % 40);
+        break;
+    }
+    j.es[d] = es;
+    j.coord[d] = start;
+    j.lo[d] = start;
+    j.hi[d] = start + static_cast<int64_t>(es) * (count - 1) + static_cast<int64_t>(rng() % es);
+    switch (rng() % 8) {
+      case 0:
+        j.dim_m1[d] = static_cast<uint32_t>(rng());
+        break;  // anything
+      case 1:
+        j.dim_m1[d] = static_cast<uint32_t>(rng() % 48);
+        break;  // rows past the end
+      default:
+        j.dim_m1[d] = 0xFFFFFFFFu - static_cast<uint32_t>(rng() % 1000);
+        break;
+    }
+    j.step[d] = rng() % 3 == 0 ? Rand64(rng) : (rng() % 4096) << (rng() % 40);
+    j.alo[d] = Rand64(rng);
+    j.astart[d] = j.alo[d];
+  }
+  // Random bits in the unused dim 0 (the walker must ignore it).
+  j.step[0] = Rand64(rng);
+  j.astart[0] = Rand64(rng);
+  j.alo[0] = Rand64(rng);
+  j.row_bytes = 1 + rng() % 2048;
+  j.head = static_cast<uint32_t>(rng() % (j.row_bytes + 1));
+  j.dend =
+      rng() % 5 == 0 ? j.head : j.head + static_cast<uint32_t>(rng() % (j.row_bytes - j.head + 1));
+  j.pitch = rng() % 4096;
+  j.smem = static_cast<uint32_t>(rng());
+  j.fill_nan = rng() & 1;
+  j.tf32 = rng() & 1;
+  j.swz = rng() % 8;
+  j.cpl.kind = 0;
+  j.cpl.cta_mask = rng() % 65536;
+  j.cpl.cta = rng() % 16;
+  j.cpl.mbar = rng() & 0xFFFFFFFFu;
+  j.cpl.bytes = rng() & 0xFFFFFFFFu;  // replaced by the walker
+  j.cpl.tag = rng() % 256;
+  if (kind <= 4) {
+    // im2col-like: the first pass starts above lo (coord > lo, astart != alo); the walk ends
+    // by count before the outermost used dim runs out.
+    j.i2c = true;
+    for (int d = 1; d < rank; ++d) {
+      const int64_t span = (j.hi[d] - j.lo[d]) / j.es[d];
+      j.coord[d] = j.lo[d] + j.es[d] * static_cast<int64_t>(rng() % (span + 1));
+      j.astart[d] = Rand64(rng);
+    }
+    // The outermost used dim (N) never wraps within the walk.
+    j.coord[rank] = static_cast<int64_t>(rng() % 40);
+    j.lo[rank] = j.coord[rank];
+    j.hi[rank] = j.coord[rank] + int64_t{8} * 1024 * j.es[rank];
+    const uint32_t limit = static_cast<uint32_t>(std::min(max_rows, 64));
+    j.nrows_m1 = static_cast<uint32_t>(rng() % limit);
+  }
+  return j;
+}
+
+struct Result {
+  uint64_t rows = 0;
+  uint64_t busy_cycles = 0;  // cycles from the first row to the last
+};
+
+// Drives `jobs` through the walker and checks every row. gap_pct: chance that the source
+// idles a cycle before a job; stall_pct: chance that the sink is not ready in a cycle.
+Result RunJobs(VerilatedDut<Vtma_nd_walker>& dut, const std::vector<Job>& jobs,
+               std::mt19937_64& rng, int gap_pct, int stall_pct) {
+  std::deque<Row> expect;
+  for (const Job& j : jobs) {
+    for (const Row& r : ExpectedRows(j))
+      expect.push_back(r);
+  }
+  Result res;
+  size_t next = 0;
+  bool offering = false;
+  uint64_t first_row = 0, last_row = 0, cycle = 0;
+  const size_t total = expect.size();
+  while (!expect.empty() && cycle < 100000) {
+    if (!offering && next < jobs.size() && static_cast<int>(rng() % 100) >= gap_pct) {
+      const std::vector<uint32_t> w = PackJob(jobs[next]);
+      for (size_t i = 0; i < w.size(); ++i)
+        dut->job_i[i] = w[i];
+      offering = true;
+    }
+    dut->job_valid_i = offering;
+    dut->row_ready_i = static_cast<int>(rng() % 100) >= stall_pct;
+    dut.Settle();
+    const bool job_fire = dut->job_valid_i && dut->job_ready_o;
+    if (dut->row_valid_o && dut->row_ready_i) {
+      const Row got = UnpackRow(dut->row_o.data());
+      EXPECT_EQ(got, expect.front()) << "row " << (total - expect.size());
+      if (!(got == expect.front()))
+        return res;
+      expect.pop_front();
+      if (res.rows == 0)
+        first_row = cycle;
+      last_row = cycle;
+      ++res.rows;
+    }
+    dut.Cycle();
+    ++cycle;
+    if (job_fire) {
+      offering = false;
+      ++next;
+    }
+  }
+  EXPECT_TRUE(expect.empty()) << expect.size() << " rows missing";
+  res.busy_cycles = last_row - first_row + 1;
+  for (int i = 0; i < 4; ++i) {
+    dut->job_valid_i = 0;
+    dut.Cycle();
+  }
+  EXPECT_FALSE(dut->row_valid_o);
+  EXPECT_FALSE(dut->busy_o);
+  return res;
+}
+
+TEST(NdWalker, RandomJobsWithGapsAndStalls) {
+  VerilatedDut<Vtma_nd_walker> dut(11);
+  dut->job_valid_i = 0;
+  dut->row_ready_i = 0;
+  dut.Reset();
+  std::mt19937_64 rng(11);
+  uint64_t rows = 0, oob = 0, im2col = 0, markers = 0;
+  for (int round = 0; round < 40; ++round) {
+    std::vector<Job> jobs;
+    for (int i = 0; i < 25; ++i) {
+      jobs.push_back(RandomJob(rng, 1 + static_cast<int>(rng() % 40)));
+      for (const Row& r : ExpectedRows(jobs.back()))
+        oob += r.has_data && r.dend == 0;
+      im2col += jobs.back().i2c;
+      markers += jobs.back().marker;
+    }
+    const int gap = static_cast<int>(rng() % 60);
+    rows += RunJobs(dut, jobs, rng, gap, static_cast<int>(rng() % 60)).rows;
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "round " << round;
+  }
+  // The random jobs cover every kind of row.
+  EXPECT_GT(rows, 4000u);
+  EXPECT_GT(oob, 300u);
+  EXPECT_GT(im2col, 100u);
+  EXPECT_GT(markers, 30u);
+  std::printf("%llu rows (%llu without a read), %llu im2col jobs, %llu markers\n",
+              static_cast<unsigned long long>(rows), static_cast<unsigned long long>(oob),
+              static_cast<unsigned long long>(im2col), static_cast<unsigned long long>(markers));
+  EXPECT_FALSE(dut.GotError()) << "an assertion fired";
+}
+
+// Back-to-back jobs of >= 2 rows with an always-ready sink: one row per cycle, no bubble.
+TEST(NdWalker, OneRowPerCycleBackToBack) {
+  VerilatedDut<Vtma_nd_walker> dut(12);
+  dut->job_valid_i = 0;
+  dut->row_ready_i = 0;
+  dut.Reset();
+  std::mt19937_64 rng(12);
+  for (int round = 0; round < 10; ++round) {
+    std::vector<Job> jobs;
+    uint64_t rows = 0;
+    while (jobs.size() < 30) {
+      Job j = RandomJob(rng, 2 + static_cast<int>(rng() % 12));
+      const size_t n = ExpectedRows(j).size();
+      if (n < 2)
+        continue;
+      rows += n;
+      jobs.push_back(j);
+    }
+    const Result r = RunJobs(dut, jobs, rng, 0, 0);
+    EXPECT_EQ(r.rows, rows);
+    EXPECT_EQ(r.busy_cycles, rows) << "bubbles between rows, round " << round;
+  }
+  EXPECT_FALSE(dut.GotError()) << "an assertion fired";
+}
+
+}  // namespace
+}  // namespace tma::tb
