@@ -10,12 +10,15 @@
 //   Read   hit: reads the cache entry (LUT RAM, registered) into the decoded map d_q.
 //   Fetch  miss: reads the map over AXI (ID AxiIdDesc, one single-beat burst per beat, never
 //          across 4 KiB) and decodes each 16-byte chunk into d_q as it arrives (chunk 0 first).
-//   Chk    miss: seven cycles of descriptor checks (decode and encoder rules, the box-size
-//          product E x prod floor(box/es) by registered 18x18 multiplies and reciprocals), then
+//   Chk    miss: eight cycles of descriptor checks (decode and encoder rules, each check
+//          registered before it sets `bad`; the box-size product E x prod floor(box/es) by
+//          registered 18x18 multiplies and reciprocals) and the walker dims of the map, then
 //          the decoded map and its verdict `bad` enter the cache (round robin; not when
 //          desc_inval_i came since the fetch started).
-//   W1, W2 the walker dimensions, bounds, clamps, global address and the instruction checks
-//          into the job register (waits there until the previous job has left).
+//   W1, W1B, W2 the walker dimensions, bounds, clamps, global address and the instruction
+//          checks into the job register (W1 waits until the previous job has left): W1 the
+//          check conditions and the corners' far ends, W1B their priority and the F4 compares
+//          (one compare per flag), W2 the F4 verdict.
 //   Mac    the address products (position x stride, lower corner x stride, es x stride, the
 //          interleave fixed dim x stride) as a list of 17x18-bit partial products through one
 //          registered multiplier and a split 64-bit accumulator; zero partial products are
@@ -112,6 +115,7 @@ module tma_cmd_ctrl #(
   logic [7:0]  f_box_m1 [MaxDims];     // im2col: entry 0 is channels per pixel - 1
   logic [33:0] f_lower  [MaxDims-2];   // im2col corners, sign-extended (16/8/5-bit fields)
   logic [33:0] f_upper  [MaxDims-2];
+  logic [33:0] lower_q  [MaxDims-2];   // f_lower registered (valid from the cycle after d_q)
   logic [3:0]  rank;
   logic        i2c, il;
   logic [1:0]  esz;                    // log2 E
@@ -160,9 +164,11 @@ module tma_cmd_ctrl #(
       tma_pkg::SwzNone: begin span = 8'd0;   swz_repeat = 32'd16;   end
       tma_pkg::Swz32B:  begin span = 8'd32;  swz_repeat = 32'd256;  end
       tma_pkg::Swz64B:  begin span = 8'd64;  swz_repeat = 32'd512;  end
-      tma_pkg::Swz128B: begin span = 8'd128; swz_repeat = 32'd1024; end
-      tma_pkg::Swz128BA32, tma_pkg::Swz128BA32F8: begin span = 8'd128; swz_repeat = 32'd512; end
-      tma_pkg::Swz128BA64: begin span = 8'd128; swz_repeat = 32'd256; end
+      // every 128B span, atomicity or not: 1024 (docs/descriptor.md section 3, the model's
+      // SwizzleRepeatBytes)
+      tma_pkg::Swz128B, tma_pkg::Swz128BA32, tma_pkg::Swz128BA32F8, tma_pkg::Swz128BA64: begin
+        span = 8'd128; swz_repeat = 32'd1024;
+      end
       default:          begin span = 8'd96;  swz_repeat = 32'd256;  end   // 96B
     endcase
   end
@@ -174,14 +180,14 @@ module tma_cmd_ctrl #(
   // (D5): walker dim 1 is dim 0 in chunks, then the dims above it except rank-2. im2col:
   // walker dims 1 .. rank-2 are the spatial dims (tensor dims 1 .. rank-2, or 0 .. rank-3 with
   // interleave, D8), walker dim rank-1 is N. ----
-  logic [127:0] ch0;           // descriptor chunk 0 in the beat that holds it
+  // (computed in Chk from the fetched fields in d_q, stored with the map)
   logic [2:0] m_rank_m1;
   logic [1:0] m_il_code;
   logic       m_i2c;
   logic [11:0] m_kind, m_td;     // 3 bits per walker dim 1..4
-  assign m_rank_m1 = ch0[70:68];
-  assign m_il_code = ch0[76:75];
-  assign m_i2c     = ch0[64];
+  assign m_rank_m1 = d_q.rank_m1;
+  assign m_il_code = d_q.il;
+  assign m_i2c     = d_q.im2col;
   always_comb begin : proc_wmap
     logic [3:0] mrank;
     logic       mil;
@@ -230,9 +236,6 @@ module tma_cmd_ctrl #(
   assign fetch_base  = {cmd_q.desc_addr[63:SizeLog2], SizeLog2'(0)};
   assign chunk_off   = 3'(cmd_q.desc_addr[6:4] & 3'(NumChunks - 1));
   assign fetch_beats = 4'((128 / DataBytes) + ((chunk_off != 3'd0) ? 1 : 0));
-  assign ch0         = r_data_i[32'(chunk_off) * 128 +: 128];
-  logic unused_ch0;
-  assign unused_ch0 = ^{ch0[127:77], ch0[74:71], ch0[67:65], ch0[63:0]};
 
   assign ar_valid_o = (state_q == StFetch) && (ar_cnt_q < fetch_beats);
 
@@ -286,6 +289,8 @@ module tma_cmd_ctrl #(
   logic [17:0] pabc_d, pabc_q;
   logic [29:0] tot_d, tot_q;               // cycle 5
   logic        chk_r16;                    // cycle 1
+  logic        chk_a_q, chk_r16_q;         // ... registered (applied a cycle later)
+  logic [32:0] far_s [MaxDims-2];          // {far32, 1}
   logic [7:0]  span_e;                     // span / E (elements)
 
   function automatic logic [12:0] recip(input logic [2:0] es_m1);
@@ -332,8 +337,10 @@ module tma_cmd_ctrl #(
     for (int i = 0; i < MaxDims - 1; i++) begin
       if (d_q.il == 2'd2 && f_stride[i][0]) chk_a = 1'b1;
     end
+    // dim + upper + 1 as one carry chain: {a, 1} + {b, 1} = 2 (a + b + 1)
     for (int k = 0; k < MaxDims - 2; k++) begin
-      far32_d[k] = (il ? f_dim_m1[k] : f_dim_m1[k+1]) + f_upper[k][31:0] + 32'd1;
+      far_s[k]   = {(il ? f_dim_m1[k] : f_dim_m1[k+1]), 1'b1} + {f_upper[k][31:0], 1'b1};
+      far32_d[k] = far_s[k][32:1];
     end
     for (int i = 0; i < MaxDims; i++) begin
       bx_d[i] = {1'b0, f_box_m1[i]} + 9'd1;
@@ -344,7 +351,7 @@ module tma_cmd_ctrl #(
     // factors
     chk_r16 = 1'b0;
     for (int k = 0; k < MaxDims - 2; k++) begin
-      if (i2c && 4'(k) + 4'd2 < rank && signed'(far32_q[k]) <= signed'(f_lower[k][31:0])) begin
+      if (i2c && 4'(k) + 4'd2 < rank && signed'(far32_q[k]) <= signed'(lower_q[k][31:0])) begin
         chk_r16 = 1'b1;
       end
     end
@@ -376,7 +383,7 @@ module tma_cmd_ctrl #(
   logic [35:0] w1_str   [MaxDims];     // stride of walker dim d (units of 16 bytes)
   logic [35:0] wstr_q   [MaxDims];
   logic [33:0] w1_crd   [MaxDims];
-  logic [33:0] sfar_d   [MaxDims];     // spatial: dim - 1 + upper (W2 adds the offset)
+  logic [33:0] sfar_d   [MaxDims];     // spatial: dim - 1 + upper (W1; W2 adds the offset)
   logic [33:0] sfar_q   [MaxDims];
   logic [5:0]  w1_mask  [13];          // partial products of each Mac slot (may be zero)
   logic [13*6-1:0] tmask_d, tmask_q;
@@ -392,7 +399,10 @@ module tma_cmd_ctrl #(
   logic        gc_d, gc_q;             // carry of the low half of gaddr
   logic        foob_d, foob_q;         // interleave: the fixed dim is out of bounds
   logic [3:0]  ipre_d, ipre_q;         // instruction error before F4
-  logic        f4a_d, f4a_q;           // F4 found in W1
+  logic [10:0] iflag_d, iflag_q;       // W1: the instruction checks' conditions
+  logic [8:0]  f4v_d, f4v_q;           // W1B: the F4 compares (offset, lower, upper) x 3
+  logic        f4_d, f4_q;             // W2: F4 (im2col offsets, start pixel in the corners)
+  logic [31:0] drm2_q;                 // d_rm2 registered (W1B)
   logic [15:0] dst_mask;
   logic signed [34:0] c0;
   logic [63:0] c0s;                    // c0 in bytes (interleave: chunks x C)
@@ -434,6 +444,7 @@ module tma_cmd_ctrl #(
   always_comb begin : proc_w1
     logic [2:0]  kd, td;
     logic [33:0] crd;
+    logic [31:0] sdim;
     for (int d = 0; d < MaxDims; d++) begin
       w1_str[d] = '0;
       w1_crd[d] = '0;
@@ -446,7 +457,9 @@ module tma_cmd_ctrl #(
       crd = 34'(signed'(cmd_q.coords.v[td]));
       w1_crd[d] = crd;
       if (kd != KNone) w1_str[d] = (td == 3'd0) ? chunk16 : f_stride[2'(td - 3'd1)];
-      if (kd == KSpatial && d < MaxDims - 1) sfar_d[d] = 34'(job_q.dim_m1.v[d]) + f_upper[d-1];
+      // spatial dims (gated by spat_q where used): tensor dim il ? d-1 : d
+      sdim = il ? f_dim_m1[d-1] : f_dim_m1[d];
+      if (d < MaxDims - 1) sfar_d[d] = 34'(sdim) + f_upper[d-1];
       // astart: position x stride (the chunk dim of an interleaved map starts at 0)
       // (W1B, from the W1 registers: job_q.coord is the tensor coordinate of the dim)
       if (kd == KSpatial) begin
@@ -470,60 +483,61 @@ module tma_cmd_ctrl #(
     end
     nc0_d   = 36'sd0 - 36'(c0);
     hdiff_d = 36'(f_dim_m1[0]) - 36'(c0);
-    foob_d  = il && (c_rm2[31] || c_rm2 > d_rm2);
-    // Instruction checks (model CheckInstruction order) up to F1; F4 finishes in W2.
+    // foob: W1B (fix_a_q is c_rm2 sign-extended)
+    foob_d  = il && (fix_a_q[33] || fix_a_q[31:0] > drm2_q);
+    // Instruction checks (model CheckInstruction order) up to F1: the conditions in W1, their
+    // priority in W1B.
+    iflag_d[0]  = !mode_ok;
+    iflag_d[1]  = cmd_q.mode >= 3'd2;   // gather4, im2col::w*: sm_100 only
+    iflag_d[2]  = cmd_q.cta_group == 2'd3 || (cmd_q.cta_group != 2'd0 && !is_load);
+    iflag_d[3]  = cmd_q.cta_group == 2'd2;
+    iflag_d[4]  = {1'b0, cmd_q.dim} != rank || (cmd_q.mode == tma_pkg::ModeTile) == i2c;
+    iflag_d[5]  = cmd_q.multicast && (!is_load ||
+                  (NumCtas < 16 && (cmd_q.cta_mask >> NumCtas) != 16'd0));   // F6
+    iflag_d[6]  = 32'(cmd_q.issuer) >= NumCtas ||
+                  (is_load && !cmd_q.multicast && 32'(cmd_q.dst_cta) >= NumCtas);
+    iflag_d[7]  = is_load && dst_mask == 16'd0;   // multicast to nobody: nothing would complete
+    iflag_d[8]  = d_q.ftype >= 4'd11;             // sub-byte types: not yet
+    iflag_d[9]  = is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0);
+    iflag_d[10] = !il && c0s[3:0] != 4'd0;        // F1 (interleave: dim 0 counts chunks)
     ipre_d = tma_pkg::ErrNone;
-    if (!mode_ok) begin
+    if (iflag_q[0]) begin
       ipre_d = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.mode >= 3'd2) begin
-      ipre_d = tma_pkg::ErrUnsupported;   // gather4, im2col::w*: sm_100 only
-    end else if (cmd_q.cta_group == 2'd3 || (cmd_q.cta_group != 2'd0 && !is_load)) begin
-      ipre_d = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.cta_group == 2'd2) begin
+    end else if (iflag_q[1]) begin
       ipre_d = tma_pkg::ErrUnsupported;
-    end else if ({1'b0, cmd_q.dim} != rank || (cmd_q.mode == tma_pkg::ModeTile) == i2c) begin
+    end else if (iflag_q[2]) begin
       ipre_d = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.multicast && (!is_load ||
-                 (NumCtas < 16 && (cmd_q.cta_mask >> NumCtas) != 16'd0))) begin
-      ipre_d = tma_pkg::ErrInvalidInstr;   // F6
-    end else if (32'(cmd_q.issuer) >= NumCtas ||
-                 (is_load && !cmd_q.multicast && 32'(cmd_q.dst_cta) >= NumCtas)) begin
+    end else if (iflag_q[3]) begin
+      ipre_d = tma_pkg::ErrUnsupported;
+    end else if (iflag_q[7:4] != 4'd0) begin
       ipre_d = tma_pkg::ErrInvalidInstr;
-    end else if (is_load && dst_mask == 16'd0) begin
-      ipre_d = tma_pkg::ErrInvalidInstr;   // multicast to nobody: nothing would complete
-    end else if (d_q.ftype >= 4'd11) begin
-      ipre_d = tma_pkg::ErrUnsupported;    // sub-byte types: not yet
-    end else if (is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0)) begin
+    end else if (iflag_q[8]) begin
+      ipre_d = tma_pkg::ErrUnsupported;
+    end else if (iflag_q[9]) begin
       ipre_d = tma_pkg::ErrMisaligned;
-    end else if (!il && c0s[3:0] != 4'd0) begin
-      ipre_d = tma_pkg::ErrMisalignedCoord;   // F1 (interleave: dim 0 counts chunks)
+    end else if (iflag_q[10]) begin
+      ipre_d = tma_pkg::ErrMisalignedCoord;
     end
-    // F4: im2col offsets in range and the start pixel not below the lower corner.
-    f4a_d = 1'b0;
+    // F4 (spatial walker dims d = k + 1 of an im2col map): the offsets in range and the start
+    // pixel (job_q.coord, the tensor coordinate from W1) inside [lower, dim - 1 + upper]: one
+    // compare per flag in W1B, their OR in W2.
     for (int k = 0; k < MaxDims - 2; k++) begin
-      if (4'(k) + 4'd2 < rank) begin
-        if ((rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
-            (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31)) begin
-          f4a_d = 1'b1;
-        end
-        if (34'(signed'(cmd_q.coords.v[il ? k : k+1])) < signed'(f_lower[k])) f4a_d = 1'b1;
-      end
+      f4v_d[k]     = (rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
+                     (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31);
+      f4v_d[3 + k] = signed'(job_q.coord.v[k+1]) < signed'(lower_q[k]);
+      f4v_d[6 + k] = signed'(job_q.coord.v[k+1]) > signed'(sfar_q[k+1]);
+    end
+    f4_d = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (spat_q[k] && (f4v_q[k] || f4v_q[3 + k] || f4v_q[6 + k])) f4_d = 1'b1;
     end
   end
 
   // W2: F4 (start pixel not beyond the upper corner), then the instruction error.
-  logic       f4b, f4b_q;
   logic [3:0] instr_err;
   always_comb begin : proc_w2
-    f4b = 1'b0;
-    for (int k = 0; k < MaxDims - 2; k++) begin
-      if (4'(k) + 4'd2 < rank &&
-          34'(signed'(cmd_q.coords.v[il ? k : k+1])) > signed'(sfar_q[k+1])) begin
-        f4b = 1'b1;
-      end
-    end
     instr_err = ipre_q;
-    if (ipre_q == tma_pkg::ErrNone && i2c && (f4a_q || f4b_q)) begin
+    if (ipre_q == tma_pkg::ErrNone && f4_q) begin
       instr_err = tma_pkg::ErrInvalidCoord;
     end
   end
@@ -547,6 +561,9 @@ module tma_cmd_ctrl #(
   logic [3:0]  acc_t_d, acc_t_q;
   logic [31:0] acc_lo_d, acc_lo_q, acc_hi_d, acc_hi_q;
   logic        acc_c_d, acc_c_q;
+  logic [32:0] hi_sum;                 // {acc_hi_d, 1} when v2_q
+  logic        first_d, first_q;       // the product entering the accumulator starts a slot
+  logic        g2_d, g2_q;             // ... of slot 12 (starts from gaddr)
   logic        mac_idle;               // nothing left to multiply or accumulate
   logic        wb;                     // write the accumulator to the job this cycle
   logic [63:0] wb_val;
@@ -559,6 +576,7 @@ module tma_cmd_ctrl #(
     logic [63:0] pp, base;
     logic        first;
     logic [32:0] lo_sum;
+    hi_sum     = '0;
     nslot_d    = nslot_q;
     nvalid_d   = nvalid_q;
     slot_pend_d = slot_pend_q;   // overridden by W1
@@ -629,8 +647,9 @@ module tma_cmd_ctrl #(
       2'd2:    pp = 64'(prod_q) << 38;
       default: pp = 64'(prod_q) << 55;
     endcase
-    first  = !acc_v_q || (t2_q != acc_t_q);
-    base   = first ? ((t2_q == 4'd12) ? job_q.gaddr : 64'd0) : {acc_hi_q, acc_lo_q};
+    // first (this product starts a slot) and t2 == 12 come registered from the cycle before
+    first  = first_q;
+    base   = first ? (g2_q ? job_q.gaddr : 64'd0) : {acc_hi_q, acc_lo_q};
     lo_sum = {1'b0, base[31:0]} + {1'b0, pp[31:0]};
     wb     = acc_v_q && (!v2_q || first);
     wb_val = {acc_hi_q + 32'(acc_c_q), acc_lo_q};
@@ -644,8 +663,12 @@ module tma_cmd_ctrl #(
       acc_t_d  = t2_q;
       acc_lo_d = lo_sum[31:0];
       acc_c_d  = lo_sum[32];
-      acc_hi_d = base[63:32] + pp[63:32] + {31'd0, !first && acc_c_q};
+      // one chain with carry in: {a, 1} + {b, c} = 2 (a + b) + 1 + c
+      hi_sum   = {base[63:32], 1'b1} + {pp[63:32], !first && acc_c_q};
+      acc_hi_d = hi_sum[32:1];
     end
+    first_d = !acc_v_d || (t1_q != acc_t_d);
+    g2_d    = (t1_q == 4'd12);
   end
 
   // ---- Job register ----
@@ -659,6 +682,7 @@ module tma_cmd_ctrl #(
   localparam int unsigned ChunkLog2 = SizeLog2 - 4;
 
   // ---- FSM ----
+  logic [32:0] ghi;                    // W2: {gaddr[63:32], 1}
   always_comb begin : proc_fsm
     logic [3:0]   kpos, kch;
     logic [127:0] ch;
@@ -694,6 +718,7 @@ module tma_cmd_ctrl #(
     lo_el = '0;
     hi_el = '0;
     glo   = '0;
+    ghi   = '0;
     cmd_ready_o = 1'b0;
 
     unique case (state_q)
@@ -757,8 +782,6 @@ module tma_cmd_ctrl #(
                 else if (ch[78:77] == 2'd3) d_d.swz = 3'd3 + 3'(ch[84:83]);
                 else d_d.swz = {1'b0, ch[78:77]};
                 d_d.stride[0][31:0] = ch[127:96];
-                d_d.wkind = m_kind;
-                d_d.wtd   = m_td;
                 if (ch[67:65] != '0 || ch[85] || ch[87] || ch[95:89] != '0) x_rsv_d = 1'b1;
               end else if (k == 1) begin
                 for (int i = 1; i < 4; i++) d_d.stride[i][31:0] = ch[32*(i-1) +: 32];
@@ -790,8 +813,12 @@ module tma_cmd_ctrl #(
       end
       StChk: begin
         kc_d = kc_q + 1'b1;
-        if (kc_q == 3'd0 && chk_a) d_d.bad = 1'b1;
-        if (kc_q == 3'd1 && chk_r16) d_d.bad = 1'b1;
+        if (kc_q == 3'd0) begin
+          d_d.wkind = m_kind;
+          d_d.wtd   = m_td;
+        end
+        if (kc_q == 3'd1 && chk_a_q) d_d.bad = 1'b1;
+        if (kc_q == 3'd2 && chk_r16_q) d_d.bad = 1'b1;
         if (kc_q == 3'd7) begin
           // rules 14 / 20 and the box-bytes field
           if (szero_q ? (x_boxbytes_q != 32'd0) :
@@ -820,13 +847,6 @@ module tma_cmd_ctrl #(
           job_d.cpl.cta       = cmd_q.issuer;
           job_d.cpl.mbar_addr = cmd_q.mbar_addr;
           job_d.cpl.tag       = cmd_q.tag;
-          if (!il) begin
-            job_d.row_bytes = row_bytes;
-            job_d.pitch     = (d_q.swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
-          end else begin
-            job_d.row_bytes = 12'(chunk16) << 4;
-            job_d.pitch     = 12'(chunk16) << 4;
-          end
           for (int d = 0; d < MaxDims; d++) job_d.es.v[d] = 4'd1;
           for (int d = 1; d < MaxDims; d++) begin
             kd = d_q.wkind[d-1];
@@ -844,6 +864,13 @@ module tma_cmd_ctrl #(
       end
       StW1B: begin
         state_d = StW2;
+        if (!il) begin
+          job_d.row_bytes = row_bytes;
+          job_d.pitch     = (d_q.swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
+        end else begin
+          job_d.row_bytes = 12'(chunk16) << 4;
+          job_d.pitch     = 12'(chunk16) << 4;
+        end
         glo = {1'b0, d_q.addr[31:0]} + {1'b0, c0s_q[31:0]};
         gc_d = glo[32];
         job_d.gaddr[31:0] = glo[31:0];
@@ -857,7 +884,7 @@ module tma_cmd_ctrl #(
             end
             KSpatial: begin
               job_d.coord.v[d] = job_q.coord.v[d] + off;
-              if (d < MaxDims - 1) job_d.lo.v[d] = f_lower[d-1] + off;
+              if (d < MaxDims - 1) job_d.lo.v[d] = lower_q[d-1] + off;
             end
             KN: job_d.lo.v[d] = job_q.coord.v[d];
             default: ;
@@ -866,7 +893,9 @@ module tma_cmd_ctrl #(
       end
       StW2: begin
         state_d = StMac;
-        job_d.gaddr[63:32] = d_q.addr[63:32] + {{26{c0s_q[37]}}, c0s_q[37:32]} + 32'(gc_q);
+        // addr_hi + c0s_hi + carry as one chain: {a, 1} + {b, c} = 2 (a + b) + 1 + c
+        ghi = {d_q.addr[63:32], 1'b1} + {{26{c0s_q[37]}}, c0s_q[37:32], gc_q};
+        job_d.gaddr[63:32] = ghi[32:1];
         for (int d = 1; d < MaxDims - 1; d++) begin
           if (spat_q[d-1]) job_d.hi.v[d] = sfar_q[d] + 34'(cmd_q.im2col.v[2'(d-1)]);
         end
@@ -991,6 +1020,7 @@ module tma_cmd_ctrl #(
       x_boxbytes_q <= '0;
       x_swzrep_q   <= '0;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= '0;
+      for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
       for (int i = 0; i < MaxDims; i++) begin
         bx_q[i]   <= '0;
         rc_q[i]   <= '0;
@@ -1018,8 +1048,12 @@ module tma_cmd_ctrl #(
       gc_q     <= 1'b0;
       foob_q   <= 1'b0;
       ipre_q   <= '0;
-      f4a_q    <= 1'b0;
-      f4b_q    <= 1'b0;
+      iflag_q  <= '0;
+      f4_q     <= 1'b0;
+      chk_a_q   <= 1'b0;
+      chk_r16_q <= 1'b0;
+      f4v_q     <= '0;
+      drm2_q    <= '0;
       lo_big_q <= 1'b0;
       hi_big_q <= 1'b0;
       hi_inc_q <= '0;
@@ -1045,6 +1079,8 @@ module tma_cmd_ctrl #(
       acc_lo_q <= '0;
       acc_hi_q <= '0;
       acc_c_q  <= 1'b0;
+      first_q  <= 1'b1;
+      g2_q     <= 1'b0;
       job_q    <= '0;
       job_valid_q <= 1'b0;
     end else begin
@@ -1065,6 +1101,7 @@ module tma_cmd_ctrl #(
       x_boxbytes_q <= x_boxbytes_d;
       x_swzrep_q   <= x_swzrep_d;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= far32_d[k];
+      for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= f_lower[k];
       for (int i = 0; i < MaxDims; i++) begin
         bx_q[i] <= bx_d[i];
         rc_q[i] <= rc_d[i];
@@ -1087,13 +1124,13 @@ module tma_cmd_ctrl #(
         fix_s_q  <= fix_s_d;
         nc0_q    <= nc0_d;
         hdiff_q  <= hdiff_d;
-        foob_q   <= foob_d;
-        ipre_q   <= ipre_d;
-        f4a_q    <= f4a_d;
+        iflag_q  <= iflag_d;
+        for (int i = 0; i < MaxDims; i++) sfar_q[i] <= sfar_d[i];
         c0s_q    <= c0s[37:0];
       end
       if (w1b_go) begin
-        for (int i = 0; i < MaxDims; i++) sfar_q[i] <= sfar_d[i];
+        foob_q   <= foob_d;
+        ipre_q   <= ipre_d;
         lo_big_q <= !nc0_q[35] && nc0_q > 36'(d_q.box0_m1);
         hi_big_q <= !hdiff_q[35] && hdiff_q >= 36'(d_q.box0_m1);
         hi_inc_q <= hdiff_q[8:0] + 9'd1;
@@ -1101,7 +1138,11 @@ module tma_cmd_ctrl #(
         tmask_q  <= tmask_d;
         gc_q     <= gc_d;
       end
-      if (state_q == StW2) f4b_q <= f4b;
+      chk_a_q   <= chk_a;
+      chk_r16_q <= chk_r16;
+      f4v_q     <= f4v_d;
+      drm2_q    <= d_rm2;
+      if (state_q == StW2) f4_q <= f4_d;
       // Mac control: a new slot list in W1B; dropped when the command ends in a marker.
       if (w1b_go) begin
         slot_pend_q <= w1_pend;
@@ -1110,6 +1151,7 @@ module tma_cmd_ctrl #(
         v1_q        <= 1'b0;
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
+        first_q     <= 1'b1;
       end else if (state_q == StMac && (instr_err != tma_pkg::ErrNone ||
                                         cmd_q.op == tma_pkg::OpPrefetch)) begin
         slot_pend_q <= '0;
@@ -1118,6 +1160,7 @@ module tma_cmd_ctrl #(
         v1_q        <= 1'b0;
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
+        first_q     <= 1'b1;
       end else begin
         slot_pend_q <= slot_pend_d;
         nvalid_q    <= nvalid_d;
@@ -1125,6 +1168,7 @@ module tma_cmd_ctrl #(
         v1_q        <= v1_d;
         v2_q        <= v2_d;
         acc_v_q     <= acc_v_d;
+        first_q     <= first_d;
       end
       nslot_q    <= nslot_d;
       cur_slot_q <= cur_slot_d;
@@ -1141,6 +1185,7 @@ module tma_cmd_ctrl #(
       acc_lo_q   <= acc_lo_d;
       acc_hi_q   <= acc_hi_d;
       acc_c_q    <= acc_c_d;
+      g2_q       <= g2_d;
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
     end
@@ -1151,7 +1196,8 @@ module tma_cmd_ctrl #(
   logic unused_bits;
   assign unused_bits = ^{cmd_q.redop, w1_str[0], sfar_d[0], sfar_q[0], wstr_q[0], w1_crd[0],
                          sfar_q[MaxDims-1], rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
-                         rq_q[3][11:0], rq_q[4][11:0], c0s[63:32]};
+                         rq_q[3][11:0], rq_q[4][11:0], c0s[63:32],
+                         far_s[0][0], far_s[1][0], far_s[2][0], hi_sum[0], ghi[0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

@@ -21,11 +21,15 @@
 //   R  the row address as a carry-save pair (a 3-level 3:2 compressor tree over a[1..4],
 //      head and the pending carries); the OOB flag.
 //   O  the output register: the pair resolved by one 64-bit add (zeroed for a row without a
-//      read), plus the job's row fields.
+//      read), plus the job's row fields. O is a spill register (two entries), so its ready
+//      is a function of flops: row_ready_i reaches only O's own flops, and every other stage
+//      advances on O's registered room (adv).
 // P is loaded from job_i as soon as it is free, before the job is accepted (valid/ready
 // holds job_i stable until the handshake): the job is accepted when its first row moves on
 // to R, i.e. once the previous job's rows no longer need its output fields (register K).
-// Jobs of two or more rows follow each other without a bubble.
+// Jobs of two or more rows follow each other without a bubble. The data registers of P and K
+// follow job_i whenever they are free (don't-care until the job is valid), so job_valid_i
+// drives only p_valid_q and p_pend_q.
 
 `include "tma_assert.svh"
 
@@ -65,35 +69,41 @@ module tma_nd_walker (
   tma_pkg::dim64_t acc_q;                  // a[d] = acc + (accp << 32)
   logic [MaxDims-1:0] accp_q;              // pending carry of acc's low half into its high
   logic [9:0]      rleft_q;                // im2col: rows after this one
-  logic            p_last_q;               // P's row is the last of its job
+  logic            p_lastw_q;              // P's row is the last of its tile job (all wrap)
+  logic            p_lasto_q;              // ... of its marker or im2col job
   logic            p_tile_q;               // a tile job: its last row is where all dims wrap
+  logic            p_first_q;              // P's row is row 0 of its job
   // ---- R: the row address as a carry-save pair ----
-  logic            r_valid_q, r_last_q, r_mark_q, r_read_q;
+  logic            r_valid_q, r_last_q, r_mark_q, r_read_q, r_first_q;
   logic [63:0]     r_s_d, r_s_q, r_c_d, r_c_q;
   // ---- K: row fields of the job whose rows are in R (taken when the job is accepted) ----
   logic [tma_pkg::RowBytesW-1:0] k_row_bytes_q, k_head_q, k_dend_q, k_pitch_q;
   logic            k_fill_nan_q, k_tf32_q;
   logic [2:0]      k_swz_q;
   tma_pkg::cpl_info_t k_cpl_q;
-  logic [31:0]     smem_d, smem_q;         // shared address of the row in R
-  logic [31:0]     tx_d, tx_q;             // bytes of the job's rows already in O
-  // ---- O: the output register ----
-  logic            o_valid_q;
-  tma_pkg::row_t   o_d, o_q;
+  logic [31:0]     k_smem0_q;              // shared address of the job's row 0
+  logic [31:0]     smem_q;                 // shared address of the row after O's last (R's
+                                           // row, unless it is row 0 of its job)
+  logic [31:0]     tx_q;                   // bytes of the job's rows already in O (ditto)
+  logic [31:0]     smem_r, tx_r;           // R's row: its shared address, bytes before it
+  // ---- O: the output register (a spill register: row_ready_i reaches only its flops) ----
+  logic            o_ready;                // O takes a row (flops only)
+  tma_pkg::row_t   o_d;
 
   // ---- Control ----
-  // The late inputs (job_valid_i, row_ready_i) reach only the enables below, each one or two
-  // LUT levels deep; the data muxes select on flops only.
-  logic               adv;        // the pipeline advances (O is empty or is taken)
+  // The late inputs reach only a few flops: row_ready_i the output spill register's, and
+  // job_valid_i p_valid_q and p_pend_q. Every other enable and data mux selects on flops.
+  logic               adv;        // the pipeline advances (O can take a row)
   logic [MaxDims-1:0] wrap;       // dim d has no further position
   logic               p_last;     // P's row is the last of its job
-  logic               p_step;     // P steps to its job's next row
   logic               p_next;     // (flops only) if P's walk state changes, it steps
   logic               acc_pend;   // the job whose row 0 is in P is accepted (row 0 -> R)
   logic               k_free;     // no row that needs K stays in P or R: accept at load
   logic               load;       // P takes job_i
   logic               acc_load;   // ... and accepts it in the same cycle
   logic               nf_ce;      // (flops only) P's job fields for later rows may change
+  logic               p_ce;       // P's walk state may change (steps, or follows job_i)
+  logic               p_free;     // P's row, if any, is its job's last and leaves
 
   // (Yosys 0.23 crashes on a bit select of an element of a struct's packed array, x.v[d][b]:
   // the per-dim values are read through temporaries.)
@@ -106,10 +116,10 @@ module tma_nd_walker (
       zw      = z_q.v[d];
       wrap[d] = !zw[35];
     end
-    p_last   = p_last_q;
+    // Two flops, so the late wrap test of job_i (a carry chain) meets one short mux.
+    p_last   = p_lastw_q || p_lasto_q;
     p_next   = p_valid_q && !p_last;
-    adv      = !o_valid_q || row_ready_i;
-    p_step   = p_next && adv;
+    adv      = o_ready;
     acc_pend = p_valid_q && p_pend_q && adv;
     k_free   = !p_valid_q && (!r_valid_q || adv);
     // P is free when empty or when its last row leaves; while P's job waits for acceptance
@@ -117,6 +127,10 @@ module tma_nd_walker (
     load     = job_valid_i && (!p_valid_q || (!p_next && !p_pend_q && adv));
     acc_load = job_valid_i && k_free;
     job_ready_o = acc_pend || k_free;
+    // Data enables without job_valid_i: P's registers follow job_i whenever P is free (they
+    // are don't-care while P is empty), so job_valid_i reaches p_valid_q and p_pend_q only.
+    p_free   = !p_valid_q || (!p_next && adv);
+    p_ce     = !p_valid_q || adv;
     // step, alo, lo, zlo and es serve only the rows after P's row: they follow job_i while P
     // is empty, holds a last row, or holds row 0 of the pending job (then job_i is that job).
     nf_ce    = !p_next || p_pend_q;
@@ -275,8 +289,10 @@ module tma_nd_walker (
 
   // ---- R -> O: the output row ----
   always_comb begin : proc_o_next
-    smem_d = smem_q;
-    tx_d   = tx_q;
+    // Row 0 of a job restarts the running address and byte count: a flop-selected mux in
+    // front of the adders, so job acceptance (which depends on adv) never reaches them.
+    smem_r = r_first_q ? k_smem0_q : smem_q;
+    tx_r   = r_first_q ? 32'd0 : tx_q;
     o_d    = '0;
     if (r_mark_q) begin
       o_d.last = 1'b1;
@@ -284,13 +300,13 @@ module tma_nd_walker (
     end else begin
       o_d.has_data  = 1'b1;
       o_d.last      = r_last_q;
-      o_d.smem_addr = smem_q;
+      o_d.smem_addr = smem_r;
       o_d.row_bytes = k_row_bytes_q;
       o_d.fill_nan  = k_fill_nan_q;
       o_d.tf32      = k_tf32_q;
       o_d.swz       = k_swz_q;
       o_d.cpl       = k_cpl_q;
-      o_d.cpl.bytes = tx_q + 32'(k_row_bytes_q);
+      o_d.cpl.bytes = tx_r + 32'(k_row_bytes_q);
       if (r_read_q) begin
         o_d.head = k_head_q;
         o_d.dend = k_dend_q;
@@ -298,14 +314,6 @@ module tma_nd_walker (
       // The OOB test ends in a compare (a carry chain): its result gates the address here,
       // after the add, rather than the carry-save pair before it.
       o_d.gaddr = (r_s_q + r_c_q) & {64{r_read_q}};
-    end
-    if (adv && r_valid_q && !r_mark_q) begin
-      smem_d = smem_q + 32'(k_pitch_q);
-      tx_d   = tx_q + 32'(k_row_bytes_q);
-    end
-    if (acc_pend || acc_load) begin
-      smem_d = job_i.smem_addr;
-      tx_d   = '0;
     end
   end
 
@@ -329,8 +337,10 @@ module tma_nd_walker (
       acc_q      <= '0;
       accp_q     <= '0;
       rleft_q    <= '0;
-      p_last_q   <= 1'b0;
+      p_lastw_q  <= 1'b0;
+      p_lasto_q  <= 1'b0;
       p_tile_q   <= 1'b0;
+      p_first_q  <= 1'b0;
     end else begin
       if (nf_ce) begin
         p_step_q <= job_i.step;
@@ -339,7 +349,7 @@ module tma_nd_walker (
         p_es_q   <= job_i.es;
         zlo_q    <= zlo_i;
       end
-      if (load) begin
+      if (p_free) begin
         p_dim_m1_q <= job_i.dim_m1;
         p_head_q   <= job_i.head;
         p_mark_q   <= job_i.marker;
@@ -348,22 +358,26 @@ module tma_nd_walker (
       end
       p_valid_q <= p_valid_d;
       p_pend_q  <= p_pend_d;
-      if (load || p_step) begin
+      if (p_ce) begin
         if (p_next) begin
           pos_q   <= pos_s;
           z_q     <= z_s;
           acc_q   <= acc_s;
           accp_q  <= accp_s;
           rleft_q  <= rleft_q - 1'b1;
-          p_last_q <= (p_i2c_q && rleft_q == 10'd1) || (p_tile_q && wrap_s);
+          p_lastw_q <= p_tile_q && wrap_s;
+          p_lasto_q <= p_i2c_q && rleft_q == 10'd1;
+          p_first_q <= 1'b0;
         end else begin
           pos_q   <= pos_i;
           z_q     <= z_i;
           acc_q   <= acc_i;
           accp_q  <= accp_i;
           rleft_q   <= job_i.nrows_m1;
-          p_last_q  <= job_i.marker || (job_i.i2c ? (job_i.nrows_m1 == 10'd0) : wrap_i);
+          p_lastw_q <= !job_i.marker && !job_i.i2c && wrap_i;
+          p_lasto_q <= job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0);
           p_tile_q  <= !job_i.marker && !job_i.i2c;
+          p_first_q <= 1'b1;
         end
       end
     end
@@ -374,6 +388,7 @@ module tma_nd_walker (
       r_valid_q <= 1'b0;
       r_last_q  <= 1'b0;
       r_mark_q  <= 1'b0;
+      r_first_q <= 1'b0;
       r_read_q  <= 1'b0;
       r_s_q     <= '0;
       r_c_q     <= '0;
@@ -381,6 +396,7 @@ module tma_nd_walker (
       r_valid_q <= p_valid_q;
       r_last_q  <= p_last;
       r_mark_q  <= p_mark_q;
+      r_first_q <= p_first_q;
       r_read_q  <= !p_mark_q && p_hasrd_q && !p_oob;
       r_s_q     <= r_s_d;
       r_c_q     <= r_c_d;
@@ -397,10 +413,12 @@ module tma_nd_walker (
       k_tf32_q      <= 1'b0;
       k_swz_q       <= '0;
       k_cpl_q       <= '0;
-      smem_q <= '0;
-      tx_q   <= '0;
+      k_smem0_q     <= '0;
+      smem_q        <= '0;
+      tx_q          <= '0;
     end else begin
-      if (acc_pend || acc_load) begin
+      // K follows job_i whenever the walker can accept a job: then no row needs K.
+      if (job_ready_o) begin
         k_row_bytes_q <= job_i.row_bytes;
         k_head_q      <= job_i.head;
         k_dend_q      <= job_i.dend;
@@ -409,25 +427,31 @@ module tma_nd_walker (
         k_tf32_q      <= job_i.tf32;
         k_swz_q       <= job_i.swz;
         k_cpl_q       <= job_i.cpl;
+        k_smem0_q     <= job_i.smem_addr;
       end
-      smem_q <= smem_d;
-      tx_q   <= tx_d;
+      if (adv && r_valid_q) begin
+        smem_q <= smem_r + 32'(k_pitch_q);
+        tx_q   <= tx_r + 32'(k_row_bytes_q);
+      end
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_o_q
-    if (!rst_ni) begin
-      o_valid_q <= 1'b0;
-      o_q       <= '0;
-    end else if (adv) begin
-      o_valid_q <= r_valid_q;
-      o_q       <= o_d;
-    end
-  end
+  // O: R's row enters whenever O has room; O holds up to two rows, so its ready is a flop
+  // function one cycle ahead of row_ready_i.
+  tma_spill_reg #(
+    .Width (tma_pkg::RowWidth)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (r_valid_q),
+    .in_ready_o  (o_ready),
+    .in_data_i   (o_d),
+    .out_valid_o (row_valid_o),
+    .out_ready_i (row_ready_i),
+    .out_data_o  (row_o)
+  );
 
-  assign row_valid_o = o_valid_q;
-  assign row_o       = o_q;
-  assign busy_o      = p_valid_q || r_valid_q || o_valid_q;
+  assign busy_o = p_valid_q || r_valid_q || row_valid_o;
 
   // Dim 0 of the per-dim fields is not a walker dim; a[4] never restarts.
   logic unused_bits;
@@ -436,6 +460,7 @@ module tma_nd_walker (
                          acc_q.v[0], accp_q[0], zw[34:0], sz[34:0], szl[34:0]};
 
   // ---- Assertions ----
+  `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
   `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
   `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
@@ -447,7 +472,7 @@ module tma_nd_walker (
   // samples a vector as wide as a job.)
   `TMA_ASSERT(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last |-> !(&wrap[MaxDims-1:1]))
   // The last-row flag, computed a cycle ahead, matches its definition on P's row.
-  `TMA_ASSERT(LastFlag_A, p_valid_q |-> p_last_q == (p_mark_q ||
+  `TMA_ASSERT(LastFlag_A, p_valid_q |-> p_last == (p_mark_q ||
       (p_i2c_q ? (rleft_q == 10'd0) : (&wrap[MaxDims-1:1]))))
 
 endmodule

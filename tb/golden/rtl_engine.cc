@@ -83,6 +83,12 @@ std::string RtlSkipReason(const m::GoldenCase& c) {
     return std::string("sub-byte type ") + m::ToString(c.tensor.dtype) +
            " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
   }
+  if (*arch == m::Arch::kSm90 && c.tensor.swizzle > m::Swizzle::k128B) {
+    // The RTL accepts what DecodeDescriptor accepts (the 128B-atom and 96B swizzles of
+    // sm_100+, repeat field included); the sm_90 limit (rule 4) needs an arch input.
+    return std::string("swizzle ") + m::ToString(c.tensor.swizzle) +
+           " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
+  }
   return "";
 }
 }  // namespace

@@ -147,7 +147,7 @@ MapDesc Encode(const MapParams& p) {
   else if (p.span == 2)
     rep = 512;
   else if (p.span == 3)
-    rep = p.atom == 0 ? 1024 : (p.atom == 3 ? 256 : 512);
+    rep = 1024;  // every 128B span, with or without an atomicity (docs/descriptor.md sec. 3)
   SetDescBits(&d, 576, 32, static_cast<uint64_t>(p.swzrep_override >= 0 ? p.swzrep_override : rep));
   return d;
 }
@@ -566,6 +566,68 @@ TEST(CmdCtrl, HandDerivedTileJobAndLatency) {
       "new %d %d %d, reference %d %d %d\n",
       o.latency[0], o.latency[1], o.latency[2], r.latency[0], r.latency[1], r.latency[2]);
   EXPECT_LE(o.latency[1], 12);
+}
+
+// The swizzle-repeat field (bits 576-607) of a 128B-span map: docs/descriptor.md section 3
+// gives 1024 for 128B and for each of its atomicity variants (atom 1 = 128B_atom_32B, 2 =
+// 128B_atom_32B_flip_8B, 3 = 128B_atom_64B); any other value is an invalid descriptor. The
+// same commands through the reference must give the same completions.
+TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
+  std::vector<Cmd> cmds;
+  std::vector<int> want_err;  // 0: a data job; 1: invalid_descriptor (tma_pkg::ErrInvalid..)
+  uint64_t slot = 0x1000;
+  for (int atom = 0; atom < 4; ++atom) {
+    for (int rep : {1024, 512, 256, 16, 2048}) {
+      MapParams m;
+      m.rank = 2;
+      m.type = 1;  // u16: box[0] 64 x 2 B = 128 B = the span
+      m.addr = 0x200000;
+      m.dim[0] = 256;
+      m.dim[1] = 64;
+      m.stride[0] = 512;
+      m.box[0] = 64;
+      m.box[1] = 8;
+      m.span = 3;
+      m.atom = atom;
+      m.swzrep_override = rep;
+      Cmd c;
+      c.desc_addr = slot;
+      slot += 0x80;
+      c.coords[0] = 64;
+      c.coords[1] = 8;
+      c.rewrite = true;
+      c.inval_before = true;
+      c.map = Encode(m);
+      c.smem = 0x400;
+      c.tag = static_cast<int>(cmds.size());
+      cmds.push_back(c);
+      want_err.push_back(rep == 1024 ? 0 : 1);
+    }
+  }
+  const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 3, 0.0);
+  const Outcome r = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 4, 0.0);
+  ASSERT_EQ(o.jobs.size(), cmds.size());
+  for (size_t i = 0; i < cmds.size(); ++i) {
+    const Bits& j = o.jobs[i];
+    uint64_t err = 0, kind = 0, swz = 0;
+    for (int b = 0; b < 4; ++b)
+      err |= static_cast<uint64_t>(j.Get(92 + b)) << b;  // cpl_info_t.err
+    for (int b = 0; b < 2; ++b)
+      kind |= static_cast<uint64_t>(j.Get(96 + b)) << b;  // cpl_info_t.kind
+    for (int b = 0; b < 3; ++b)
+      swz |= static_cast<uint64_t>(j.Get(kCplBits + b)) << b;  // job_t.swz
+    const bool marker = j.Get(kJobBits - 1);
+    if (want_err[i] == 0) {
+      EXPECT_FALSE(marker) << "command " << i;
+      EXPECT_EQ(kind, 0u) << "command " << i;                                // CplTx
+      EXPECT_EQ(swz, 3u + static_cast<uint64_t>(i / 5)) << "command " << i;  // Swz128B + atom
+    } else {
+      EXPECT_TRUE(marker) << "command " << i;
+      EXPECT_EQ(kind, 1u) << "command " << i;  // CplError
+      EXPECT_EQ(err, 1u) << "command " << i;   // ErrInvalidDescriptor
+    }
+  }
+  ExpectSameJobs(o, r, cmds);
 }
 
 TEST(CmdCtrl, ReciprocalTableIsExact) {

@@ -176,9 +176,11 @@ module tma_cmd_ctrl_ref #(
       tma_pkg::SwzNone: begin span = 8'd0;   swz_repeat = 32'd16;   end
       tma_pkg::Swz32B:  begin span = 8'd32;  swz_repeat = 32'd256;  end
       tma_pkg::Swz64B:  begin span = 8'd64;  swz_repeat = 32'd512;  end
-      tma_pkg::Swz128B: begin span = 8'd128; swz_repeat = 32'd1024; end
-      tma_pkg::Swz128BA32, tma_pkg::Swz128BA32F8: begin span = 8'd128; swz_repeat = 32'd512; end
-      tma_pkg::Swz128BA64: begin span = 8'd128; swz_repeat = 32'd256; end
+      // every 128B span, atomicity or not: 1024 (docs/descriptor.md section 3, the model's
+      // SwizzleRepeatBytes)
+      tma_pkg::Swz128B, tma_pkg::Swz128BA32, tma_pkg::Swz128BA32F8, tma_pkg::Swz128BA64: begin
+        span = 8'd128; swz_repeat = 32'd1024;
+      end
       default:          begin span = 8'd96;  swz_repeat = 32'd256;  end   // 96B
     endcase
   end
