@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+#include "wide_bits.h"
+
 #include "Vtma_cmd_ctrl_db16.h"
 #include "Vtma_cmd_ctrl_db64.h"
 #include "Vtma_cmd_ctrl_ref_db16.h"
@@ -33,20 +35,6 @@ namespace {
 
 constexpr int kJobBits = 1909;  // tma_pkg::job_t
 constexpr int kCplBits = 98;    // cpl_info_t, the low bits of job_t
-
-// A little-endian bit vector (bit n: bit n % 32 of word n / 32).
-struct Bits {
-  std::vector<uint32_t> w;
-  explicit Bits(int nbits = 0) : w((nbits + 31) / 32, 0u) {}
-  void Set(int pos, int width, uint64_t v) {
-    for (int i = 0; i < width; ++i) {
-      const int b = pos + i;
-      const uint32_t bit = static_cast<uint32_t>((v >> i) & 1u);
-      w[b / 32] = (w[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
-    }
-  }
-  bool Get(int b) const { return (w[b / 32] >> (b % 32)) & 1u; }
-};
 
 // ---- Descriptors (docs/descriptor.md) ----
 struct MapDesc {

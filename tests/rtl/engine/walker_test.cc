@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include "wide_bits.h"
+
 #include "Vtma_nd_walker.h"
 #include "verilated_dut.h"
 
@@ -28,42 +30,6 @@ namespace {
 constexpr int kDims = 5;  // tma_pkg::MaxDims
 constexpr int kJobBits = 1909;
 constexpr int kRowBits = 237;
-
-// A packed struct, written from its most significant field down.
-class Packer {
- public:
-  explicit Packer(int bits) : pos_(bits), words_((bits + 31) / 32, 0) {}
-  void Put(int width, uint64_t v) {
-    pos_ -= width;
-    for (int i = 0; i < width; ++i) {
-      if ((v >> i) & 1)
-        words_[(pos_ + i) / 32] |= 1u << ((pos_ + i) % 32);
-    }
-  }
-  const std::vector<uint32_t>& words() const { return words_; }
-  int pos() const { return pos_; }
-
- private:
-  int pos_;
-  std::vector<uint32_t> words_;
-};
-
-class Unpacker {
- public:
-  Unpacker(const uint32_t* words, int bits) : pos_(bits), words_(words) {}
-  uint64_t Get(int width) {
-    pos_ -= width;
-    uint64_t v = 0;
-    for (int i = 0; i < width; ++i) {
-      v |= static_cast<uint64_t>((words_[(pos_ + i) / 32] >> ((pos_ + i) % 32)) & 1) << i;
-    }
-    return v;
-  }
-
- private:
-  int pos_;
-  const uint32_t* words_;
-};
 
 struct Cpl {
   uint64_t kind = 0, err = 0, cta_mask = 0, cta = 0, mbar = 0, bytes = 0, tag = 0;
