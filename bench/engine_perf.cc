@@ -348,15 +348,15 @@ int main(int argc, char** argv) {
   std::printf("\n");
   auto want = [only](const char* name) { return !only || !std::strcmp(only, name); };
   bool ok = true;
-  // db16 and db64: the defaults of tma_sim_top (MaxOutstanding 256, RowFifoDepth 256).
+  // db16 and db64: the defaults of tma_sim_top (MaxOutstanding 512, RowFifoDepth 512).
   if (want("db16"))
-    ok &= RunConfig<Vperf_db16, 16>({"db16", 16, 256, 256}, {1, 300}, sizes, csv);
+    ok &= RunConfig<Vperf_db16, 16>({"db16", 16, 512, 512}, {1, 300}, sizes, csv);
   if (want("db16_small"))
     ok &= RunConfig<Vperf_db16_small, 16>({"db16_small", 16, 8, 8}, {1, 300}, sizes, csv);
   if (want("db64"))
-    ok &= RunConfig<Vperf_db64, 64>({"db64", 64, 256, 256}, {1, 300}, sizes, csv);
+    ok &= RunConfig<Vperf_db64, 64>({"db64", 64, 512, 512}, {1, 300}, sizes, csv);
   if (want("db64_deep"))
-    ok &= RunConfig<Vperf_db64_deep, 64>({"db64_deep", 64, 512, 512}, {1, 300}, sizes, csv);
+    ok &= RunConfig<Vperf_db64_deep, 64>({"db64_deep", 64, 1024, 1024}, {1, 300}, sizes, csv);
   if (csv)
     std::fclose(csv);
   return ok ? 0 : 1;

@@ -13,12 +13,18 @@
 // read-during-write behaviour. in_ready_o depends only on flops. The output register is
 // reloaded whenever it is empty or popped, so out_valid_o/out_data_o come straight from flops
 // and are held until taken.
+//
+// OutReg = 1 puts a fabric register after the RAM's read register (one more item of capacity,
+// one more cycle of latency, still one item per cycle): an ECP5 EBR or xc7 block RAM read port
+// has a clock-to-out of ~4-6 ns, so its data must not go through logic before a flop
+// (docs/rtl.md, fpga.md 4.4). The RAM read register then feeds only that register.
 
 `include "tma_assert.svh"
 
 module tma_fifo_ram #(
   parameter  int unsigned Width    = 32,
-  parameter  int unsigned Depth    = 16,   // RAM entries, >= 1 (the FIFO holds Depth + 1 items)
+  parameter  int unsigned Depth    = 16,   // RAM entries, >= 1 (the FIFO holds Depth + 1 + OutReg)
+  parameter  bit          OutReg   = 1'b1, // fabric register after the RAM read register
   localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntWidth = $clog2(Depth + 1)
 ) (
@@ -38,8 +44,10 @@ module tma_fifo_ram #(
 
   // ---- Signals ----
   logic [Width-1:0]    mem_q [Depth];
-  logic [Width-1:0]    out_q;
-  logic                ov_d, ov_q;
+  logic [Width-1:0]    rd_q;              // the RAM's read register
+  logic                rv_d, rv_q;        // rd_q holds an item
+  logic                ov_d, ov_q;        // the output holds an item
+  logic                take;              // the read register's item moves on
   logic [PtrWidth-1:0] rd_ptr_d, rd_ptr_q;
   logic [PtrWidth-1:0] wr_ptr_d, wr_ptr_q;
   logic [CntWidth-1:0] cnt_d, cnt_q;      // items in the RAM
@@ -48,10 +56,27 @@ module tma_fifo_ram #(
 
   assign in_ready_o  = !full_q;
   assign push        = in_valid_i && !full_q;
-  assign rd          = (cnt_q != '0) && (!ov_q || out_ready_i);
-  assign out_valid_o = ov_q;
-  assign out_data_o  = out_q;
-  assign nonempty_o  = ov_q || (cnt_q != '0);
+  assign nonempty_o  = ov_q || rv_q || (cnt_q != '0);
+
+  if (OutReg) begin : g_out_reg
+    logic [Width-1:0] out_q;
+    // rd_q -> out_q whenever out_q is free or popped; the RAM is read when rd_q is free or moves.
+    assign take        = rv_q && (!ov_q || out_ready_i);
+    assign rd          = (cnt_q != '0) && (!rv_q || take);
+    assign out_valid_o = ov_q;
+    assign out_data_o  = out_q;
+    always_ff @(posedge clk_i) begin : proc_out
+      if (take) begin
+        out_q <= rd_q;
+      end
+    end
+  end else begin : g_no_out_reg
+    // rd_q is the output register.
+    assign take        = 1'b0;
+    assign rd          = (cnt_q != '0) && (!rv_q || out_ready_i);
+    assign out_valid_o = rv_q;
+    assign out_data_o  = rd_q;
+  end
 
   // ---- Next state ----
   always_comb begin : proc_next
@@ -73,10 +98,25 @@ module tma_fifo_ram #(
       cnt_d  = cnt_q - CntWidth'(1);
       full_d = 1'b0;
     end
-    if (rd) begin
-      ov_d = 1'b1;
-    end else if (out_ready_i) begin
+    rv_d     = rv_q;
+    if (OutReg) begin
+      if (take) begin
+        ov_d = 1'b1;
+      end else if (out_ready_i) begin
+        ov_d = 1'b0;
+      end
+      if (rd) begin
+        rv_d = 1'b1;
+      end else if (take) begin
+        rv_d = 1'b0;
+      end
+    end else begin
       ov_d = 1'b0;
+      if (rd) begin
+        rv_d = 1'b1;
+      end else if (out_ready_i) begin
+        rv_d = 1'b0;
+      end
     end
   end
 
@@ -88,12 +128,14 @@ module tma_fifo_ram #(
       cnt_q    <= '0;
       full_q   <= 1'b0;
       ov_q     <= 1'b0;
+      rv_q     <= 1'b0;
     end else begin
       wr_ptr_q <= wr_ptr_d;
       rd_ptr_q <= rd_ptr_d;
       cnt_q    <= cnt_d;
       full_q   <= full_d;
       ov_q     <= ov_d;
+      rv_q     <= rv_d;
     end
   end
 
@@ -106,7 +148,7 @@ module tma_fifo_ram #(
 
   always_ff @(posedge clk_i) begin : proc_mem_rd
     if (rd) begin
-      out_q <= mem_q[rd_ptr_q];
+      rd_q <= mem_q[rd_ptr_q];
     end
   end
 
@@ -123,6 +165,7 @@ module tma_fifo_ram #(
               32'(cnt_q) % Depth)
   // The read never addresses the entry written in the same cycle.
   `TMA_ASSERT_NEVER(ReadDuringWrite_A, push && rd && (rd_ptr_q == wr_ptr_q))
+  `TMA_ASSERT(OutputOnlyWithReg_A, OutReg || !ov_q)
   `TMA_COVER(Full_C, full_q)
   `TMA_COVER(FullPushPop_C, full_q && rd && in_valid_i)
 

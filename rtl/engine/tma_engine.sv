@@ -15,10 +15,10 @@
 module tma_engine #(
   parameter  int unsigned DataBytes        = 16,   // 16, 32, 64 or 128
   parameter  int unsigned NumCtas          = 16,   // 1 .. 16
-  parameter  int unsigned MaxOutstanding   = 256,  // data read bursts in flight, 1 .. 1024
+  parameter  int unsigned MaxOutstanding   = 512,  // data read bursts in flight, 1 .. 1024
   parameter  int unsigned DescCacheEntries = 4,    // 1 .. 16
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
-  parameter  int unsigned RowFifoDepth     = 256,  // rows between walker and aligner, >= 2
+  parameter  int unsigned RowFifoDepth     = 512,  // rows between walker and aligner, >= 2
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,

@@ -10,12 +10,12 @@
 module tma_sim_top #(
   parameter  int unsigned DataBytes        = 16,
   parameter  int unsigned NumCtas          = 16,
-  parameter  int unsigned MaxOutstanding   = 256,
+  parameter  int unsigned MaxOutstanding   = 512,
   parameter  int unsigned DescCacheEntries = 4,
   parameter  int unsigned AddrWidth        = 64,
   parameter  int unsigned AxiIdWidth       = 4,
   parameter  int unsigned MaxBurstLen      = 16,
-  parameter  int unsigned RowFifoDepth     = 256,
+  parameter  int unsigned RowFifoDepth     = 512,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
