@@ -5,25 +5,32 @@
 // im2col job, or a completion-only marker for errors and prefetch).
 //
 // Pipeline (every stage registered; timing rules of issue 6: one carry chain per stage):
-//   Idle   takes the command into cmd_q (stores / reduces / a misaligned map address: StErr).
-//   Look   compares the map address with the cache tags (hit index registered).
+//   Idle   takes the command into cmd_q (stores / reduces / a misaligned map address: StErr)
+//          and compares its map address with the cache tags (hit index registered; a map
+//          invalidated in that cycle misses).
 //   Read   hit: reads the cache entry (LUT RAM, registered) into the decoded map d_q.
 //   Fetch  miss: reads the map over AXI (ID AxiIdDesc, one single-beat burst per beat, never
 //          across 4 KiB) and decodes each 16-byte chunk into d_q as it arrives (chunk 0 first).
 //   Chk    miss: eight cycles of descriptor checks (decode and encoder rules, each check
 //          registered before it sets `bad`; the box-size product E x prod floor(box/es) by
-//          registered 18x18 multiplies and reciprocals) and the walker dims of the map, then
-//          the decoded map and its verdict `bad` enter the cache (round robin; not when
-//          desc_inval_i came since the fetch started).
+//          registered 18x18 multiplies and reciprocals), the walker dims of the map and their
+//          address steps es x stride (one shift-add per cycle), then the decoded map and its
+//          verdict `bad` enter the cache (round robin; not when desc_inval_i came since the
+//          fetch started).
 //   W1, W1B, W2 the walker dimensions, bounds, clamps, global address and the instruction
-//          checks into the job register (W1 waits until the previous job has left): W1 the
-//          check conditions and the corners' far ends, W1B their priority and the F4 compares
-//          (one compare per flag), W2 the F4 verdict.
-//   Mac    the address products (position x stride, lower corner x stride, es x stride, the
-//          interleave fixed dim x stride) as a list of 17x18-bit partial products through one
-//          registered multiplier and a split 64-bit accumulator; zero partial products are
-//          skipped. The job is complete when the list is done; the next command is taken
-//          while the job waits for the walker.
+//          checks into the job register (W1 waits until the job register is empty): W1 the
+//          check conditions, the corners' far ends and the Mac slot list, W1B their priority,
+//          the F4 compares (one compare per flag), W2 the F4 verdict. Row bytes and pitch are
+//          registered from d_q every cycle (valid in W1B).
+//   Mac    the address products (position x stride, lower corner x stride, the interleave
+//          fixed dim x stride) as a list of 17x18-bit partial products through one registered
+//          multiplier and a split 64-bit accumulator, started from W1; zero partial products
+//          are skipped and an operand in [-2^17, 2^17) is one signed piece. The job is complete
+//          when the list is done.
+// Sub-byte types (SubByte = 1; codes 11 b4x16, 12 b4x16_p64, 13 b6x16_p32, tile mode only):
+// 1-byte elements in shared memory (b4x16: the byte sizes halved), the global offset of c0
+// scaled (c0 / 2, 3 c0 / 4), the job's pk tells the unpacker the packed layout. SubByte = 0:
+// the packed types (12, 13) give `unsupported`.
 // Error priority: bus error, then invalid descriptor (descriptor-only, cached with the map),
 // then the instruction checks in the order of the model's CheckInstruction.
 
@@ -33,6 +40,7 @@ module tma_cmd_ctrl #(
   parameter  int unsigned DataBytes     = 16,
   parameter  int unsigned CacheEntries  = 4,
   parameter  int unsigned NumCtas       = 16,
+  parameter  int unsigned SubByte       = 1,   // 0: b4x16_p64 / b6x16_p32 give `unsupported`
   localparam int unsigned SizeLog2      = $clog2(DataBytes),
   localparam int unsigned NumChunks     = DataBytes / 16,
   localparam int unsigned CacheIdxW     = (CacheEntries > 1) ? $clog2(CacheEntries) : 1
@@ -60,6 +68,7 @@ module tma_cmd_ctrl #(
 );
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
+  localparam int unsigned NumSlots = 9;   // Mac slots (see proc_mac)
 
   // Walker dim kinds (see proc_wmap).
   localparam logic [2:0] KNone    = 3'd0;
@@ -69,7 +78,7 @@ module tma_cmd_ctrl #(
   localparam logic [2:0] KN       = 3'd4;
 
   typedef enum logic [3:0] {
-    StIdle, StLook, StRead, StFetch, StChk, StW1, StW1B, StW2, StMac, StErr
+    StIdle, StRead, StFetch, StChk, StW1, StW1B, StW2, StMac, StErr
   } state_e;
 
   // ---- Decoded map (one cache entry; docs/descriptor.md) ----
@@ -91,9 +100,10 @@ module tma_cmd_ctrl #(
     logic [9:0]       ppc_m1;
     logic [3:0][2:0]  wkind;     // walker dims 1..4 (entry d-1): kind ...
     logic [3:0][2:0]  wtd;       // ... and the tensor dim it walks
+    logic [3:0][38:0] wstep;     // ... and its address step es x stride (units of 16 bytes)
   } ent_t;
   localparam int unsigned EntW = 1 + 64 + 1 + 3 + 4 + 2 + 3 + 1 + 1 + 144 + 160 + 15 + 8 + 32 +
-                                 10 + 12 + 12;
+                                 10 + 12 + 12 + 156;
 
   state_e          state_d, state_q;
   tma_pkg::cmd_t   cmd_d, cmd_q;
@@ -154,7 +164,7 @@ module tma_cmd_ctrl #(
       end
     endcase
     unique case (d_q.ftype)
-      4'd0:                      esz = 2'd0;
+      4'd0, 4'd11, 4'd12, 4'd13: esz = 2'd0;   // sub-byte: 1 byte (b4x16: sb_half)
       4'd1, 4'd6, 4'd10:         esz = 2'd1;
       4'd2, 4'd3, 4'd7, 4'd8:    esz = 2'd2;
       default:                   esz = 2'd3;   // 4, 5, 9 (and unsupported codes)
@@ -175,6 +185,19 @@ module tma_cmd_ctrl #(
   assign rank = {1'b0, d_q.rank_m1} + 4'd1;
   assign i2c  = d_q.im2col;
   assign il   = (d_q.il != 2'd0);
+
+  // Sub-byte types (sm_100; docs/descriptor.md sec. 2, docs/rtl-unpack.md): E is the element's
+  // shared-memory size, 1 byte (esz 0) for b4x16_p64 / b6x16_p32 and half a byte for b4x16
+  // (sb_half: the byte sizes are the 1-byte ones halved; the box-bytes check counts nibbles).
+  logic       sb_half, sb_pk, sb_any;
+  logic [6:0] sb_f1m;                  // F1: these low bits of c0 must be zero
+  logic [1:0] sb_pkc;                  // job pk (tma_pkg::Pk*)
+  assign sb_half = (d_q.ftype == 4'd11);
+  assign sb_pk   = (d_q.ftype == 4'd12 || d_q.ftype == 4'd13);
+  assign sb_any  = sb_half || sb_pk;
+  assign sb_f1m  = sb_pk ? 7'h7F : {6'd0, sb_half};
+  assign sb_pkc  = (d_q.ftype == 4'd12) ? tma_pkg::PkG8 :
+                   (d_q.ftype == 4'd13) ? tma_pkg::PkG12 : tma_pkg::PkNone;
 
   // ---- Walker dims of a map (stored with it): tile: walker dim d is tensor dim d; interleave
   // (D5): walker dim 1 is dim 0 in chunks, then the dims above it except rank-2. im2col:
@@ -233,7 +256,7 @@ module tma_cmd_ctrl #(
   logic [63:0] fetch_base;      // first beat address
   logic [3:0]  fetch_beats;
   logic [2:0]  chunk_off;       // descriptor's first 16-byte chunk inside the first beat
-  assign fetch_base  = {cmd_q.desc_addr[63:SizeLog2], SizeLog2'(0)};
+  assign fetch_base  = {cmd_i.desc_addr[63:SizeLog2], SizeLog2'(0)};   // loaded in Idle
   assign chunk_off   = 3'(cmd_q.desc_addr[6:4] & 3'(NumChunks - 1));
   assign fetch_beats = 4'((128 / DataBytes) + ((chunk_off != 3'd0) ? 1 : 0));
 
@@ -248,7 +271,7 @@ module tma_cmd_ctrl #(
     lo_sum  = {1'b0, ar_lo_q} + 13'(DataBytes);
     ar_lo_d = ar_lo_q;
     ar_hi_d = ar_hi_q;
-    if (state_q == StLook) begin
+    if (!ar_valid_o) begin        // (loaded at intake; only Fetch steps it)
       ar_lo_d = fetch_base[11:0];
       ar_hi_d = fetch_base[63:12];
     end else if (ar_valid_o && ar_ready_i) begin
@@ -286,11 +309,21 @@ module tma_cmd_ctrl #(
   logic [11:0] pc_d, pc_q;
   logic [33:0] pab_d, pab_q;               // cycle 3
   logic        sover_d, sover_q;           // cycle 4
-  logic [17:0] pabc_d, pabc_q;
+  logic [18:0] pabc_d, pabc_q;             // (b4x16: nibbles, up to 2 x 233472)
   logic [29:0] tot_d, tot_q;               // cycle 5
   logic        chk_r16;                    // cycle 1
   logic        chk_a_q, chk_r16_q;         // ... registered (applied a cycle later)
+  logic [31:0] x_bbm1_q;                   // box-bytes field - 1 (b4x16 check, odd nibbles)
+  logic        bb_ok;                      // cycle 7: the box-bytes field matches
   logic [32:0] far_s [MaxDims-2];          // {far32, 1}
+  // the walker dims' steps es x stride = a + b + c (cycles 1..4: stride and es of walker dim
+  // kc, cycles 2..5: the shifted operands, cycles 3..6: the sum): es 1, 2, 4, 8: s << k;
+  // 3, 5, 6: two shifted strides; 7: 8s - s
+  logic [35:0] st_s_d, st_s_q;
+  logic [2:0]  st_e_d, st_e_q;             // es - 1
+  logic [38:0] st_a_d, st_a_q, st_b_d, st_b_q;
+  logic        st_c_d, st_c_q;
+  logic [39:0] st_sum;                     // {a + b + c, 1}
   logic [7:0]  span_e;                     // span / E (elements)
 
   function automatic logic [12:0] recip(input logic [2:0] es_m1);
@@ -331,11 +364,23 @@ module tma_cmd_ctrl #(
     end
     // rules 12/13 (tile), 17/19 (im2col): row bytes % 16, row bytes <= span
     if (rb_nib != 4'd0 || (d_q.il == 2'd0 && d_q.swz != tma_pkg::SwzNone &&
-                           d_q.box0_m1 >= span_e)) begin
+                           (sb_half ? {1'b0, d_q.box0_m1[7:1]} : d_q.box0_m1) >= span_e)) begin
+      chk_a = 1'b1;
+    end
+    // sub-byte encoder rules (sm_100; model encoder.cc): b4x16: dim[0] % 2, box[0] % 32;
+    // b4x16_p64 / b6x16_p32: address and strides % 32, dim[0] % 128, box[0] (cpp) == 128, the
+    // swizzles each allows (b6x16_p32 with a 128B swizzle: no interleave)
+    if ((sb_half && (!f_dim_m1[0][0] || d_q.box0_m1[4:0] != 5'h1F)) ||
+        (sb_pk && (d_q.addr[4] || f_dim_m1[0][6:0] != 7'h7F || d_q.box0_m1 != 8'd127 ||
+                   !(d_q.swz == tma_pkg::SwzNone || d_q.swz == tma_pkg::Swz128B ||
+                     d_q.swz == tma_pkg::Swz128BA32 ||
+                     (d_q.ftype == 4'd13 && d_q.swz == tma_pkg::Swz128BA64)) ||
+                   (d_q.ftype == 4'd13 && il && d_q.swz != tma_pkg::SwzNone)))) begin
       chk_a = 1'b1;
     end
     for (int i = 0; i < MaxDims - 1; i++) begin
       if (d_q.il == 2'd2 && f_stride[i][0]) chk_a = 1'b1;
+      if (sb_pk && f_stride[i][0]) chk_a = 1'b1;
     end
     // dim + upper + 1 as one carry chain: {a, 1} + {b, 1} = 2 (a + b + 1)
     for (int k = 0; k < MaxDims - 2; k++) begin
@@ -374,9 +419,37 @@ module tma_cmd_ctrl #(
     pb_d    = 17'(fq_q[2]) * 17'(fq_q[3]);
     pc_d    = sfe_q ? 12'(fq_q[4]) << esz : 12'(fq_q[4]);
     pab_d   = 34'(pa_q) * 34'(pb_q);
-    sover_d = (pab_q > 34'd233472);
-    pabc_d  = pab_q[17:0];
+    sover_d = (pab_q > (sb_half ? 34'd466944 : 34'd233472));
+    pabc_d  = pab_q[18:0];
     tot_d   = 30'(pabc_q) * 30'(pc_q);
+    unique case (kc_q)
+      3'd1:    begin st_s_d = w1_str[1]; st_e_d = f_es_m1[d_q.wtd[0]]; end
+      3'd2:    begin st_s_d = w1_str[2]; st_e_d = f_es_m1[d_q.wtd[1]]; end
+      3'd3:    begin st_s_d = w1_str[3]; st_e_d = f_es_m1[d_q.wtd[2]]; end
+      default: begin st_s_d = w1_str[4]; st_e_d = f_es_m1[d_q.wtd[3]]; end
+    endcase
+    begin : blk_step
+      logic [38:0] sv;
+      logic [2:0]  em1;
+      sv  = 39'(st_s_q);
+      em1 = st_e_q;
+      st_c_d = 1'b0;
+      st_b_d = '0;
+      unique case (em1)
+        3'd0: st_a_d = sv;
+        3'd1: st_a_d = sv << 1;
+        3'd2: begin st_a_d = sv << 1; st_b_d = sv; end
+        3'd3: st_a_d = sv << 2;
+        3'd4: begin st_a_d = sv << 2; st_b_d = sv; end
+        3'd5: begin st_a_d = sv << 2; st_b_d = sv << 1; end
+        3'd6: begin st_a_d = sv << 3; st_b_d = ~sv; st_c_d = 1'b1; end
+        default: st_a_d = sv << 3;
+      endcase
+    end
+    st_sum = {st_a_q, 1'b1} + {st_b_q, st_c_q};
+    // b4x16: the field is ceil(nibbles / 2)
+    bb_ok   = sb_half ? (33'(tot_q) == {x_boxbytes_q, 1'b0} || 33'(tot_q) == {x_bbm1_q, 1'b1}) :
+                        (32'(tot_q) == x_boxbytes_q);
   end
 
   // ---- W1 / W2: walker dims, bounds, clamps, address start, instruction checks ----
@@ -385,10 +458,11 @@ module tma_cmd_ctrl #(
   logic [33:0] w1_crd   [MaxDims];
   logic [33:0] sfar_d   [MaxDims];     // spatial: dim - 1 + upper (W1; W2 adds the offset)
   logic [33:0] sfar_q   [MaxDims];
-  logic [5:0]  w1_mask  [13];          // partial products of each Mac slot (may be zero)
-  logic [13*6-1:0] tmask_d, tmask_q;
-  logic [12:0] w1_pend;                // Mac slots with partial products
-  logic [12:0] slot_pend_d, slot_pend_q;   // Mac slots not yet started
+  logic [5:0]  w1_mask  [NumSlots];    // partial products of each Mac slot (may be zero)
+  logic [NumSlots*6-1:0] tmask_d, tmask_q;
+  logic [NumSlots-1:0] tsmall_d, tsmall_q;   // the slot's operand is in [-2^17, 2^17): one piece
+  logic [NumSlots-1:0] w1_pend;              // Mac slots with partial products
+  logic [NumSlots-1:0] slot_pend_d, slot_pend_q;   // Mac slots not yet started
   logic [3:0]  spat_d, spat_q;         // walker dim d-1 is spatial (restarts at its corner)
   logic [33:0] fix_a_d, fix_a_q;       // interleave: coordinate of the fixed dim rank-2 ...
   logic [35:0] fix_s_d, fix_s_q;       // ... and its stride
@@ -413,6 +487,8 @@ module tma_cmd_ctrl #(
   logic [31:0] d_rm2;
   logic        mode_ok, is_load;
   logic [11:0] row_bytes;
+  logic [11:0] rowb_d, rowb_q;         // the job's row bytes and pitch, registered from d_q
+  logic [11:0] pitch_d, pitch_q;       // (d_q is stable from W1 on: valid in W1B)
   logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
 
   assign dst_mask = cmd_q.multicast ? cmd_q.cta_mask : (16'd1 << cmd_q.dst_cta);
@@ -424,21 +500,33 @@ module tma_cmd_ctrl #(
   assign is_load  = (cmd_q.op == tma_pkg::OpLoad);
   assign mode_ok  = (cmd_q.mode == 3'd0 || cmd_q.mode == 3'd1 || cmd_q.mode == 3'd2 ||
                      cmd_q.mode == 3'd3 || cmd_q.mode == 3'd4);   // loads and prefetch
-  assign row_bytes = 12'({4'd0, d_q.box0_m1} + 12'd1) << esz;
+  assign row_bytes = (12'({4'd0, d_q.box0_m1} + 12'd1) << esz) >> sb_half;
   assign chunk16   = (d_q.il == 2'd2) ? 36'd2 : 36'd1;
+  assign rowb_d    = il ? 12'(chunk16) << 4 : row_bytes;
+  assign pitch_d   = (il || d_q.swz == tma_pkg::SwzNone) ? rowb_d : 12'(span);
 
   always_comb begin : proc_c0s
     c0s = 64'(c0) << esz;
     if (il) c0s = 64'(c0) << ((d_q.il == 2'd2) ? 5 : 4);
     if (il && i2c) c0s = '0;
+    if (sb_half || d_q.ftype == 4'd12) c0s = signed'(64'(c0)) >>> 1;   // global bytes
+    if (d_q.ftype == 4'd13) c0s = (signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2);
   end
 
   // Partial products of a 34-bit signed operand a and a 36-bit stride s: bit 3*ai + sj is
   // a piece ai (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]).
+  // A small operand (sm: a in [-2^17, 2^17)) is one signed piece a[17:0] (bit 3*0 + sj).
   function automatic logic [5:0] pmask(input logic [1:0] anz, input logic [35:0] s);
     logic [2:0] snz;
     snz   = {s[35:34] != 2'd0, s[33:17] != 17'd0, s[16:0] != 17'd0};
     pmask = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
+  endfunction
+  // anz of an operand a: small: {0, a != 0}; else the pieces that are not zero
+  function automatic logic [1:0] anzof(input logic [33:0] a, input logic sm);
+    anzof = sm ? {1'b0, a[17:0] != 18'd0} : {a[33:17] != 17'd0, a[16:0] != 17'd0};
+  endfunction
+  function automatic logic smallof(input logic [33:17] a_hi);
+    smallof = (a_hi == 17'd0) || (a_hi == '1);
   endfunction
 
   always_comb begin : proc_w1
@@ -450,7 +538,8 @@ module tma_cmd_ctrl #(
       w1_crd[d] = '0;
       sfar_d[d] = '0;
     end
-    for (int s = 0; s < 13; s++) w1_mask[s] = '0;
+    for (int s = 0; s < NumSlots; s++) w1_mask[s] = '0;
+    tsmall_d = '0;
     for (int d = 1; d < MaxDims; d++) begin
       kd  = d_q.wkind[d-1];
       td  = d_q.wtd[d-1];
@@ -462,22 +551,29 @@ module tma_cmd_ctrl #(
       if (d < MaxDims - 1) sfar_d[d] = 34'(sdim) + f_upper[d-1];
       // astart: position x stride (the chunk dim of an interleaved map starts at 0)
       // (W1B, from the W1 registers: job_q.coord is the tensor coordinate of the dim)
+      // (loaded in W1; the operands are read from the job register from W2 on). A spatial
+      // position is the coordinate plus an offset < 2^16: small when the coordinate is in
+      // [-2^16, 2^16); its value may be zero only after the offset: both pieces then.
       if (kd == KSpatial) begin
-        w1_mask[d-1] = pmask(2'b11, wstr_q[d]);
+        tsmall_d[d-1] = (crd[33:16] == 18'd0) || (crd[33:16] == '1);
+        w1_mask[d-1]  = pmask({!tsmall_d[d-1], 1'b1}, w1_str[d]);
       end else if (kd == KTile || kd == KN) begin
-        w1_mask[d-1] = pmask({job_q.coord.v[d][33:17] != '0, job_q.coord.v[d][16:0] != '0},
-                             wstr_q[d]);
+        tsmall_d[d-1] = smallof(crd[33:17]);
+        w1_mask[d-1]  = pmask(anzof(crd, tsmall_d[d-1]), w1_str[d]);
       end
-      // alo: lower corner x stride (spatial dims)
-      if (kd == KSpatial) w1_mask[4+d-1] = pmask(2'b11, wstr_q[d]);
-      // step: es x stride
-      if (kd != KNone) w1_mask[8+d-1] = pmask(2'b01, wstr_q[d]);
+      // alo: lower corner x stride (spatial dims): lower (16-bit signed) + offset is small
+      if (kd == KSpatial) begin
+        tsmall_d[4+d-1] = 1'b1;
+        w1_mask[4+d-1]  = pmask(2'b01, w1_str[d]);
+      end
+      // (step: es x stride, stored with the map)
       spat_d[d-1] = (kd == KSpatial);
     end
     fix_a_d = 34'(signed'(c_rm2));
     fix_s_d = f_stride[rm3];
-    if (il) w1_mask[12] = pmask({fix_a_q[33:17] != '0, fix_a_q[16:0] != '0}, fix_s_q);
-    for (int s = 0; s < 13; s++) begin
+    tsmall_d[8] = smallof(fix_a_d[33:17]);
+    if (il) w1_mask[8] = pmask(anzof(fix_a_d, tsmall_d[8]), fix_s_d);
+    for (int s = 0; s < NumSlots; s++) begin
       tmask_d[6*s +: 6] = w1_mask[s];
       w1_pend[s]        = (w1_mask[s] != 6'd0);
     end
@@ -497,9 +593,10 @@ module tma_cmd_ctrl #(
     iflag_d[6]  = 32'(cmd_q.issuer) >= NumCtas ||
                   (is_load && !cmd_q.multicast && 32'(cmd_q.dst_cta) >= NumCtas);
     iflag_d[7]  = is_load && dst_mask == 16'd0;   // multicast to nobody: nothing would complete
-    iflag_d[8]  = d_q.ftype >= 4'd11;             // sub-byte types: not yet
+    iflag_d[8]  = (sb_any && i2c) || (sb_pk && SubByte == 0);   // sub-byte: tile mode only
     iflag_d[9]  = is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0);
-    iflag_d[10] = !il && c0s[3:0] != 4'd0;        // F1 (interleave: dim 0 counts chunks)
+    // F1 (interleave: dim 0 counts chunks); the sub-byte types also on c0's low bits
+    iflag_d[10] = !il && (c0s[3:0] != 4'd0 || (c0[6:0] & sb_f1m) != 7'd0);
     ipre_d = tma_pkg::ErrNone;
     if (iflag_q[0]) begin
       ipre_d = tma_pkg::ErrInvalidInstr;
@@ -543,14 +640,16 @@ module tma_cmd_ctrl #(
   end
 
   // ---- Mac: partial products through one 18x18 multiplier ----
-  // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8..11 step[1..4], 12 gaddr (the
-  // interleave fixed dim). A slot's partial products run back to back into one accumulator,
-  // kept as two 32-bit halves with a registered carry, written to the job at the slot's end.
+  // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8 gaddr (the interleave fixed
+  // dim; the steps es x stride come with the map). A slot's partial products run back to back
+  // into one accumulator, kept as two 32-bit halves with a registered carry, written to the
+  // job at the slot's end.
   logic [3:0]  nslot_d, nslot_q;       // next slot (prefetched)
   logic        nvalid_d, nvalid_q;
   logic [3:0]  cur_slot_d, cur_slot_q;
   logic [5:0]  cur_mask_d, cur_mask_q; // partial products of the current slot left
   logic [33:0] cur_a_d, cur_a_q;
+  logic        cur_sm_d, cur_sm_q;     // cur_a is small: piece 0 is a[17:0] signed
   logic [35:0] cur_s_d, cur_s_q;
   logic        v1_d, v1_q, v2_d, v2_q; // multiplier operand / product valid
   logic [17:0] ma_d, ma_q, ms_d, ms_q;
@@ -583,6 +682,7 @@ module tma_cmd_ctrl #(
     cur_slot_d = cur_slot_q;
     cur_mask_d = cur_mask_q;
     cur_a_d    = cur_a_q;
+    cur_sm_d   = cur_sm_q;
     cur_s_d    = cur_s_q;
     v1_d = 1'b0;
     ma_d = ma_q;
@@ -596,7 +696,8 @@ module tma_cmd_ctrl #(
     if (cur_mask_q != '0) begin
       v1_d  = 1'b1;
       t1_d  = cur_slot_q;
-      ma_d  = (pick >= 3'd3) ? {cur_a_q[33], cur_a_q[33:17]} : {1'b0, cur_a_q[16:0]};
+      ma_d  = (pick >= 3'd3) ? {cur_a_q[33], cur_a_q[33:17]} :
+              cur_sm_q ? cur_a_q[17:0] : {1'b0, cur_a_q[16:0]};
       unique case (pick)
         3'd0, 3'd3: ms_d = {1'b0, cur_s_q[16:0]};
         3'd1, 3'd4: ms_d = {1'b0, cur_s_q[33:17]};
@@ -614,15 +715,12 @@ module tma_cmd_ctrl #(
     if (rem == '0 && nvalid_q) begin
       cur_slot_d = nslot_q;
       cur_mask_d = tmask_q[6*nslot_q +: 6];
+      cur_sm_d   = tsmall_q[nslot_q];
       cur_a_d = fix_a_q;
       cur_s_d = fix_s_q;
       for (int d = 1; d < MaxDims; d++) begin
-        if (32'(nslot_q[1:0]) == d - 1 && nslot_q != 4'd12) begin
-          unique case (nslot_q[3:2])
-            2'd0:    cur_a_d = job_q.coord.v[d];
-            2'd1:    cur_a_d = job_q.lo.v[d];
-            default: cur_a_d = 34'(job_q.es.v[d]);
-          endcase
+        if (32'(nslot_q[1:0]) == d - 1 && !nslot_q[3]) begin
+          cur_a_d = nslot_q[2] ? job_q.lo.v[d] : job_q.coord.v[d];
           cur_s_d = wstr_q[d];
         end
       end
@@ -630,8 +728,8 @@ module tma_cmd_ctrl #(
     end
     // Prefetch the next slot.
     if (!nvalid_d && slot_pend_q != '0) begin
-      for (int s = 12; s >= 0; s--) if (slot_pend_q[s]) nslot_d = 4'(s);
-      slot_pend_d = slot_pend_q & ~(13'd1 << nslot_d);
+      for (int s = NumSlots - 1; s >= 0; s--) if (slot_pend_q[s]) nslot_d = 4'(s);
+      slot_pend_d = slot_pend_q & ~(NumSlots'(1) << nslot_d);
       nvalid_d    = 1'b1;
     end
     // Multiply.
@@ -668,14 +766,17 @@ module tma_cmd_ctrl #(
       acc_hi_d = hi_sum[32:1];
     end
     first_d = !acc_v_d || (t1_q != acc_t_d);
-    g2_d    = (t1_q == 4'd12);
+    g2_d    = (t1_q == 4'd8);
   end
 
   // ---- Job register ----
   tma_pkg::job_t job_d, job_q;
   logic          job_valid_d, job_valid_q;
   logic          job_free;
-  assign job_free = !job_valid_q || job_ready_i;
+  logic          w1_go;                // see proc_state
+  // W1 / Err write the job register only when it is empty: a registered condition (not
+  // job_ready_i, which would fan out to every job bit's enable)
+  assign job_free = !job_valid_q;
 
   // ---- Fetch decode: descriptor chunk k is chunk (k + chunk_off) % NumChunks of beat
   // (k + chunk_off) / NumChunks. ----
@@ -722,36 +823,7 @@ module tma_cmd_ctrl #(
     cmd_ready_o = 1'b0;
 
     unique case (state_q)
-      StIdle: begin
-        cmd_ready_o = 1'b1;
-        if (cmd_valid_i) begin
-          cmd_d = cmd_i;
-          err_d = tma_pkg::ErrNone;
-          if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
-            err_d   = tma_pkg::ErrUnsupported;
-            state_d = StErr;
-          end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
-            err_d   = tma_pkg::ErrInvalidInstr;
-            state_d = StErr;
-          end else begin
-            state_d = StLook;
-          end
-        end
-      end
-      StLook: begin
-        state_d  = StFetch;
-        ar_cnt_d = '0;
-        r_cnt_d  = '0;
-        stale_d  = desc_inval_i;
-        d_d.bad  = 1'b0;
-        x_rsv_d  = 1'b0;
-        for (int e = 0; e < CacheEntries; e++) begin
-          if (c_valid_q[e] && c_addr_q[e] == cmd_q.desc_addr) begin
-            hidx_d  = CacheIdxW'(e);
-            state_d = StRead;
-          end
-        end
-      end
+      StIdle: cmd_ready_o = 1'b1;   // intake below
       StRead: begin
         d_d     = c_rd;
         state_d = StW1;
@@ -817,12 +889,19 @@ module tma_cmd_ctrl #(
           d_d.wkind = m_kind;
           d_d.wtd   = m_td;
         end
+        unique case (kc_q)
+          3'd3: d_d.wstep[0] = st_sum[39:1];
+          3'd4: d_d.wstep[1] = st_sum[39:1];
+          3'd5: d_d.wstep[2] = st_sum[39:1];
+          3'd6: d_d.wstep[3] = st_sum[39:1];
+          default: ;
+        endcase
         if (kc_q == 3'd1 && chk_a_q) d_d.bad = 1'b1;
         if (kc_q == 3'd2 && chk_r16_q) d_d.bad = 1'b1;
         if (kc_q == 3'd7) begin
           // rules 14 / 20 and the box-bytes field
           if (szero_q ? (x_boxbytes_q != 32'd0) :
-              (sover_q || tot_q > 30'd233472 || 32'(tot_q) != x_boxbytes_q)) begin
+              (sover_q || tot_q > (sb_half ? 30'd466944 : 30'd233472) || !bb_ok)) begin
             d_d.bad = 1'b1;
           end
           c_fill  = !stale_q && !desc_inval_i;
@@ -833,7 +912,7 @@ module tma_cmd_ctrl #(
         if (d_q.bad) begin
           err_d   = tma_pkg::ErrInvalidDescriptor;
           state_d = StErr;
-        end else if (job_free) begin
+        end else if (w1_go) begin
           state_d = StW1B;
           job_d   = '0;
           job_d.i2c      = i2c;
@@ -842,12 +921,14 @@ module tma_cmd_ctrl #(
           job_d.fill_nan  = d_q.fill;
           job_d.tf32      = d_q.tf32;
           job_d.swz       = d_q.swz;
+          job_d.pk        = il ? tma_pkg::PkNone : sb_pkc;
           job_d.cpl.kind      = tma_pkg::CplTx;
           job_d.cpl.cta_mask  = dst_mask;
           job_d.cpl.cta       = cmd_q.issuer;
           job_d.cpl.mbar_addr = cmd_q.mbar_addr;
           job_d.cpl.tag       = cmd_q.tag;
           for (int d = 0; d < MaxDims; d++) job_d.es.v[d] = 4'd1;
+          for (int d = 1; d < MaxDims; d++) job_d.step.v[d] = {21'd0, d_q.wstep[d-1], 4'd0};
           for (int d = 1; d < MaxDims; d++) begin
             kd = d_q.wkind[d-1];
             if (kd != KNone) begin
@@ -864,13 +945,8 @@ module tma_cmd_ctrl #(
       end
       StW1B: begin
         state_d = StW2;
-        if (!il) begin
-          job_d.row_bytes = row_bytes;
-          job_d.pitch     = (d_q.swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
-        end else begin
-          job_d.row_bytes = 12'(chunk16) << 4;
-          job_d.pitch     = 12'(chunk16) << 4;
-        end
+        job_d.row_bytes = rowb_q;
+        job_d.pitch     = pitch_q;
         glo = {1'b0, d_q.addr[31:0]} + {1'b0, c0s_q[31:0]};
         gc_d = glo[32];
         job_d.gaddr[31:0] = glo[31:0];
@@ -905,8 +981,9 @@ module tma_cmd_ctrl #(
           // both to box[0] (the compares were registered in W1B)
           lo_el = nc0_q[35] ? 9'd0 : lo_big_q ? box0_q : nc0_q[8:0];
           hi_el = hdiff_q[35] ? 9'd0 : hi_big_q ? box0_q : hi_inc_q;
-          job_d.head = 12'(lo_el) << esz;
-          job_d.dend = (hdiff_q[35] || lo_big_q) ? 12'(lo_el) << esz : 12'(hi_el) << esz;
+          job_d.head = (12'(lo_el) << esz) >> sb_half;
+          job_d.dend = ((hdiff_q[35] || lo_big_q) ? 12'(lo_el) << esz : 12'(hi_el) << esz) >>
+                       sb_half;
         end else begin
           job_d.head = '0;
           job_d.dend = foob_q ? 12'd0 : 12'(chunk16) << 4;
@@ -946,6 +1023,34 @@ module tma_cmd_ctrl #(
       default: state_d = StIdle;
     endcase
 
+    // Intake (Idle), with the cache lookup: a map invalidated in this cycle misses. (Taking the
+    // next command in a job's last cycle saves a cycle per command but puts the Mac's end on
+    // the 377-bit cmd_q enable: 86 MHz at -6.)
+    if (cmd_valid_i && cmd_ready_o) begin
+      cmd_d = cmd_i;
+      err_d = tma_pkg::ErrNone;
+      if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
+        err_d   = tma_pkg::ErrUnsupported;
+        state_d = StErr;
+      end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
+        err_d   = tma_pkg::ErrInvalidInstr;
+        state_d = StErr;
+      end else begin
+        state_d  = StFetch;
+        ar_cnt_d = '0;
+        r_cnt_d  = '0;
+        stale_d  = 1'b0;
+        d_d.bad  = 1'b0;
+        x_rsv_d  = 1'b0;
+        for (int e = 0; e < CacheEntries; e++) begin
+          if (c_valid_q[e] && !desc_inval_i && c_addr_q[e] == cmd_i.desc_addr) begin
+            hidx_d  = CacheIdxW'(e);
+            state_d = StRead;
+          end
+        end
+      end
+    end
+
     // Mac write-back (slots 0..3 also give alo of a dim that does not restart at a corner).
     if (wb) begin
       for (int d = 1; d < MaxDims; d++) begin
@@ -954,10 +1059,8 @@ module tma_cmd_ctrl #(
           if (!spat_q[d-1] && d < MaxDims - 1) job_d.alo.v[d] = wb_val;
         end
         if (32'(acc_t_q) == d + 3 && d < MaxDims - 1) job_d.alo.v[d] = wb_val;
-        // es x stride < 2^43 (strides < 2^40, es <= 8): the bits above are zero
-        if (32'(acc_t_q) == d + 7) job_d.step.v[d] = {21'd0, wb_val[42:0]};
       end
-      if (acc_t_q == 4'd12) job_d.gaddr = wb_val;
+      if (acc_t_q == 4'd8) job_d.gaddr = wb_val;
     end
   end
 
@@ -997,8 +1100,12 @@ module tma_cmd_ctrl #(
   end
 
   // W1 registers and the Mac slot list (loaded in W1 when the job register is free).
-  logic w1_go, w1b_go;
-  assign w1_go  = (state_q == StW1) && !d_q.bad && job_free;
+  // w1_go (W1 loads the job register: the map is good and the register is empty) comes from a
+  // flop: it selects every job bit.
+  logic w1b_go;
+  logic w1_go_d, w1_go_q;
+  assign w1_go_d = (state_d == StW1) && !d_d.bad && !job_valid_d;
+  assign w1_go   = w1_go_q;
   assign w1b_go = (state_q == StW1B);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
@@ -1019,6 +1126,7 @@ module tma_cmd_ctrl #(
       x_rsv_q  <= 1'b0;
       x_boxbytes_q <= '0;
       x_swzrep_q   <= '0;
+      x_bbm1_q     <= '0;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= '0;
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
       for (int i = 0; i < MaxDims; i++) begin
@@ -1039,6 +1147,7 @@ module tma_cmd_ctrl #(
       pabc_q   <= '0;
       tot_q    <= '0;
       tmask_q  <= '0;
+      tsmall_q <= '0;
       slot_pend_q <= '0;
       spat_q   <= '0;
       fix_a_q  <= '0;
@@ -1052,6 +1161,13 @@ module tma_cmd_ctrl #(
       f4_q     <= 1'b0;
       chk_a_q   <= 1'b0;
       chk_r16_q <= 1'b0;
+      st_s_q    <= '0;
+      st_e_q    <= '0;
+      st_a_q    <= '0;
+      st_b_q    <= '0;
+      st_c_q    <= 1'b0;
+      rowb_q    <= '0;
+      pitch_q   <= '0;
       f4v_q     <= '0;
       drm2_q    <= '0;
       lo_big_q <= 1'b0;
@@ -1064,6 +1180,7 @@ module tma_cmd_ctrl #(
       cur_slot_q <= '0;
       cur_mask_q <= '0;
       cur_a_q  <= '0;
+      cur_sm_q <= 1'b0;
       cur_s_q  <= '0;
       v1_q     <= 1'b0;
       v2_q     <= 1'b0;
@@ -1083,6 +1200,7 @@ module tma_cmd_ctrl #(
       g2_q     <= 1'b0;
       job_q    <= '0;
       job_valid_q <= 1'b0;
+      w1_go_q  <= 1'b0;
     end else begin
       state_q  <= state_d;
       cmd_q    <= cmd_d;
@@ -1100,6 +1218,7 @@ module tma_cmd_ctrl #(
       x_rsv_q  <= x_rsv_d;
       x_boxbytes_q <= x_boxbytes_d;
       x_swzrep_q   <= x_swzrep_d;
+      x_bbm1_q     <= x_boxbytes_q - 32'd1;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= far32_d[k];
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= f_lower[k];
       for (int i = 0; i < MaxDims; i++) begin
@@ -1127,6 +1246,8 @@ module tma_cmd_ctrl #(
         iflag_q  <= iflag_d;
         for (int i = 0; i < MaxDims; i++) sfar_q[i] <= sfar_d[i];
         c0s_q    <= c0s[37:0];
+        tmask_q  <= tmask_d;
+        tsmall_q <= tsmall_d;
       end
       if (w1b_go) begin
         foob_q   <= foob_d;
@@ -1135,16 +1256,22 @@ module tma_cmd_ctrl #(
         hi_big_q <= !hdiff_q[35] && hdiff_q >= 36'(d_q.box0_m1);
         hi_inc_q <= hdiff_q[8:0] + 9'd1;
         box0_q   <= {1'b0, d_q.box0_m1} + 9'd1;
-        tmask_q  <= tmask_d;
         gc_q     <= gc_d;
       end
       chk_a_q   <= chk_a;
       chk_r16_q <= chk_r16;
+      st_s_q    <= st_s_d;
+      st_e_q    <= st_e_d;
+      st_a_q    <= st_a_d;
+      st_b_q    <= st_b_d;
+      st_c_q    <= st_c_d;
+      rowb_q    <= rowb_d;
+      pitch_q   <= pitch_d;
       f4v_q     <= f4v_d;
       drm2_q    <= d_rm2;
       if (state_q == StW2) f4_q <= f4_d;
-      // Mac control: a new slot list in W1B; dropped when the command ends in a marker.
-      if (w1b_go) begin
+      // Mac control: a new slot list in W1; dropped when the command ends in a marker.
+      if (w1_go) begin
         slot_pend_q <= w1_pend;
         nvalid_q    <= 1'b0;
         cur_mask_q  <= '0;
@@ -1173,6 +1300,7 @@ module tma_cmd_ctrl #(
       nslot_q    <= nslot_d;
       cur_slot_q <= cur_slot_d;
       cur_a_q    <= cur_a_d;
+      cur_sm_q   <= cur_sm_d;
       cur_s_q    <= cur_s_d;
       ma_q       <= ma_d;
       ms_q       <= ms_d;
@@ -1188,8 +1316,10 @@ module tma_cmd_ctrl #(
       g2_q       <= g2_d;
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
+      w1_go_q     <= w1_go_d;
     end
   end
+  `TMA_ASSERT(W1GoRegistered_A, w1_go == ((state_q == StW1) && !d_q.bad && !job_valid_q))
 
   assign busy_o = (state_q != StIdle) || job_valid_q;
 
@@ -1197,7 +1327,8 @@ module tma_cmd_ctrl #(
   assign unused_bits = ^{cmd_q.redop, w1_str[0], sfar_d[0], sfar_q[0], wstr_q[0], w1_crd[0],
                          sfar_q[MaxDims-1], rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
                          rq_q[3][11:0], rq_q[4][11:0], c0s[63:32],
-                         far_s[0][0], far_s[1][0], far_s[2][0], hi_sum[0], ghi[0]};
+                         far_s[0][0], far_s[1][0], far_s[2][0], hi_sum[0], ghi[0],
+                         st_sum[0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

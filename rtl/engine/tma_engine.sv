@@ -19,6 +19,9 @@ module tma_engine #(
   parameter  int unsigned DescCacheEntries = 4,    // 1 .. 16
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
   parameter  int unsigned RowFifoDepth     = 512,  // rows between walker and aligner, >= 2
+  // 1: the packed sub-byte types b4x16_p64 / b6x16_p32 (sm_100) are unpacked (tma_unpack:
+  // ~490 LUT6 at DataBytes 16, ~4k at 64); 0: no unpacker, they give `unsupported`
+  parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,
@@ -72,7 +75,8 @@ module tma_engine #(
   tma_cmd_ctrl #(
     .DataBytes    (DataBytes),
     .CacheEntries (DescCacheEntries),
-    .NumCtas      (NumCtas)
+    .NumCtas      (NumCtas),
+    .SubByte      (SubByte)
   ) u_ctrl (
     .clk_i,
     .rst_ni,
@@ -138,6 +142,9 @@ module tma_engine #(
   logic [63:SizeLog2] f_gaddr_q;
   logic [tma_pkg::RowBytesW-1:0] f_span_d, f_span_q;   // dend - head
   logic [CW-1:0]    f_c_d, f_c_q;               // gaddr mod DataBytes + DataBytes - 1
+  logic [1:0]       f_pk_q;                     // packed sub-byte row (tma_pkg::Pk*) ...
+  logic [3:0]       f_units_d, f_units_q;       // ... its 16-byte units (dend - head) / 16
+  logic [SizeLog2-1:0] f_goff_q;                // gaddr mod DataBytes
   logic             f_out_ok;
   logic             cq_in_valid, cq_in_ready;
   logic [2:0]       r_s16, r_g16, r_h16, r_rot, r_split;
@@ -172,15 +179,36 @@ module tma_engine #(
     f_al_d.cta_mask = row.cpl.cta_mask & 16'((32'd1 << NumCtas) - 1);
   end
   assign f_read_d = row.has_data && (row.dend > row.head);
-  assign f_span_d = row.dend - row.head;
+  // Read span in global bytes: a packed row reads g (8 or 12) bytes per 16-byte unit (units
+  // x 12 as a table after the 4-bit subtract: one carry chain in the stage).
+  logic [6:0] f_units12;
+  assign f_units_d = row.dend[7:4] - row.head[7:4];
+  always_comb begin : proc_f_span
+    unique case (f_units_d)
+      4'd0:    f_units12 = 7'd0;
+      4'd1:    f_units12 = 7'd12;
+      4'd2:    f_units12 = 7'd24;
+      4'd3:    f_units12 = 7'd36;
+      4'd4:    f_units12 = 7'd48;
+      4'd5:    f_units12 = 7'd60;
+      4'd6:    f_units12 = 7'd72;
+      4'd7:    f_units12 = 7'd84;
+      default: f_units12 = 7'd96;   // 8 (a packed row has at most 8 units)
+    endcase
+    f_span_d = row.dend - row.head;
+    if (row.pk == tma_pkg::PkG8) f_span_d = tma_pkg::RowBytesW'({f_units_d, 3'd0});
+    if (row.pk == tma_pkg::PkG12) f_span_d = tma_pkg::RowBytesW'(f_units12);
+  end
   assign f_c_d    = CW'(row.gaddr[SizeLog2-1:0]) + CW'(DataBytes - 1);
 
   // F moves its row on when the row FIFO and (for a read) the splitter take it; both readies
   // depend only on flops.
   logic rowq_in_ready, req_valid, req_ready;
   tma_pkg::rd_req_t req;
+  logic upq_in_ready, f_rd_ok;                  // unpacker row-item FIFO (SubByte)
 
-  assign f_out_ok   = rowq_in_ready && (!f_read_q || req_ready);
+  assign f_rd_ok    = req_ready && upq_in_ready;
+  assign f_out_ok   = rowq_in_ready && (!f_read_q || f_rd_ok);
   assign f_in_ready = !fv_q || f_out_ok;
   assign row_ready  = f_in_ready && (!row.last || cq_in_ready);
   assign f_go       = row_valid && row_ready;
@@ -207,6 +235,9 @@ module tma_engine #(
       f_gaddr_q <= row.gaddr[63:SizeLog2];
       f_span_q  <= f_span_d;
       f_c_q     <= f_c_d;
+      f_pk_q    <= row.pk;
+      f_units_q <= f_units_d;
+      f_goff_q  <= row.gaddr[SizeLog2-1:0];
     end
   end
 
@@ -218,7 +249,7 @@ module tma_engine #(
   logic [AlRamW-1:0]    rowq_out;
   tma_pkg::al_row_t     al_row;
 
-  assign rowq_in_valid = fv_q && (!f_read_q || req_ready);
+  assign rowq_in_valid = fv_q && (!f_read_q || f_rd_ok);
 
   tma_fifo_ram #(
     .Width (AlRamW),
@@ -262,13 +293,15 @@ module tma_engine #(
   logic         split_ar_valid, split_ar_ready, split_busy;
   tma_pkg::ar_t split_ar;
   logic [OutW-1:0] credits_d, credits_q;         // data bursts that may still be issued
-  logic         credit_ok;
+  logic         credit_ok_q;                     // credits_q != 0, registered
+  logic         sa_valid, sa_ready;              // data ARs out of the AR slice
+  tma_pkg::ar_t sa_ar;
   logic         data_ar_valid, data_ar_ready;
   logic         data_ar_fire, data_r_last_fire;
   logic [1:0]   arb_ready;
   logic         arb_idx;
 
-  assign req_valid   = fv_q && f_read_q && rowq_in_ready;
+  assign req_valid   = fv_q && f_read_q && rowq_in_ready && upq_in_ready;
   assign req.addr    = {f_gaddr_q, SizeLog2'(0)};
   assign req.nbeats  = tma_pkg::BeatCntW'((f_span_q + tma_pkg::RowBytesW'(f_c_q)) >> SizeLog2);
 
@@ -287,11 +320,27 @@ module tma_engine #(
     .busy_o      (split_busy)
   );
 
+  // AR slice: the splitter's ready path ends here (in_ready_o of a spill register depends on
+  // flops only), so the AR port, the arbiter and the credit test do not reach the splitter.
+  tma_spill_reg #(
+    .Width  (tma_pkg::ArWidth),
+    .Bypass (0)
+  ) u_ar_slice (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (split_ar_valid),
+    .in_ready_o  (split_ar_ready),
+    .in_data_i   (split_ar),
+    .out_valid_o (sa_valid),
+    .out_ready_i (sa_ready),
+    .out_data_o  (sa_ar)
+  );
+
   // At most MaxOutstanding data bursts in flight; all data reads use one ID, so AXI4 returns
-  // them in order. The limit is a credit counter: a zero test, no compare.
-  assign credit_ok      = (credits_q != '0);
-  assign data_ar_valid  = split_ar_valid && credit_ok;
-  assign split_ar_ready = data_ar_ready && credit_ok;
+  // them in order. The limit is a credit counter whose zero test is registered (credit_ok_q
+  // is credits_q != 0: it is loaded with credits_d != 0 whenever credits_q is loaded).
+  assign data_ar_valid = sa_valid && credit_ok_q;
+  assign sa_ready      = data_ar_ready && credit_ok_q;
 
   tma_stream_arb #(
     .NumIn  (2),
@@ -302,7 +351,7 @@ module tma_engine #(
     .rst_ni,
     .in_valid_i  ({desc_ar_valid, data_ar_valid}),
     .in_ready_o  (arb_ready),
-    .in_data_i   ({desc_ar, split_ar}),
+    .in_data_i   ({desc_ar, sa_ar}),
     .out_valid_o (ar_valid_o),
     .out_ready_i (ar_ready_i),
     .out_data_o  (ar_o),
@@ -314,6 +363,8 @@ module tma_engine #(
 
   // ---- R routing ----
   logic beat_valid, beat_ready;
+  logic ub_valid, ub_ready, ub_err, up_busy;    // data beats in the shared-memory layout
+  logic [DW-1:0] ub_data;
   assign beat_valid       = r_valid_i && (r_id_i != tma_pkg::AxiIdDesc);
   assign r_ready_o        = (r_id_i == tma_pkg::AxiIdDesc) ? 1'b1 : beat_ready;
   assign data_ar_fire     = data_ar_valid && data_ar_ready;
@@ -323,6 +374,61 @@ module tma_engine #(
     credits_d = credits_q;
     if (data_ar_fire && !data_r_last_fire) credits_d = credits_q - 1'b1;
     if (!data_ar_fire && data_r_last_fire) credits_d = credits_q + 1'b1;
+  end
+
+  // ---- Sub-byte unpacker (docs/rtl-unpack.md): one row item per read, in the order of the
+  // reads, in the same handshake as the read request; the R beats of ID 0 pass through it ----
+  if (SubByte != 0) begin : gen_unpack
+    localparam int unsigned UpW = 2 + SizeLog2 + tma_pkg::BeatCntW + 4;
+    logic          upq_out_valid, upq_out_ready, upq_nonempty, up_busy_blk;
+    logic [UpW-1:0] upq_out;
+
+    tma_fifo_ram #(
+      .Width (UpW),
+      .Depth (RowFifoDepth)
+    ) u_unpack_fifo (
+      .clk_i,
+      .rst_ni,
+      .in_valid_i  (fv_q && f_read_q && rowq_in_ready && req_ready),
+      .in_ready_o  (upq_in_ready),
+      .in_data_i   ({f_pk_q, f_goff_q, req.nbeats, f_units_q}),
+      .out_valid_o (upq_out_valid),
+      .out_ready_i (upq_out_ready),
+      .out_data_o  (upq_out),
+      .nonempty_o  (upq_nonempty)
+    );
+
+    tma_unpack #(
+      .DataBytes (DataBytes)
+    ) u_unpack (
+      .clk_i,
+      .rst_ni,
+      .row_valid_i    (upq_out_valid),
+      .row_ready_o    (upq_out_ready),
+      .row_mode_i     (upq_out[UpW-1 -: 2]),
+      .row_goff_i     (upq_out[UpW-3 -: SizeLog2]),
+      .row_in_beats_i (upq_out[4 +: tma_pkg::BeatCntW]),
+      .row_units_i    (upq_out[3:0]),
+      .in_valid_i     (beat_valid),
+      .in_ready_o     (beat_ready),
+      .in_data_i      (r_data_i),
+      .in_err_i       (r_resp_i != 2'b00),
+      .out_valid_o    (ub_valid),
+      .out_ready_i    (ub_ready),
+      .out_data_o     (ub_data),
+      .out_err_o      (ub_err),
+      .busy_o         (up_busy_blk)
+    );
+    assign up_busy = up_busy_blk || upq_nonempty;
+  end else begin : gen_no_unpack
+    assign upq_in_ready = 1'b1;
+    assign ub_valid     = beat_valid;
+    assign beat_ready   = ub_ready;
+    assign ub_data      = r_data_i;
+    assign ub_err       = (r_resp_i != 2'b00);
+    assign up_busy      = 1'b0;
+    logic unused_pk;
+    assign unused_pk = ^{f_pk_q, f_goff_q, f_units_q};
   end
 
   // ---- Row aligner ----
@@ -342,10 +448,10 @@ module tma_engine #(
     .row_valid_i    (rowq_out_valid),
     .row_ready_o    (rowq_out_ready),
     .row_i          (al_row),
-    .beat_valid_i   (beat_valid),
-    .beat_ready_o   (beat_ready),
-    .beat_data_i    (r_data_i),
-    .beat_err_i     (r_resp_i != 2'b00),
+    .beat_valid_i   (ub_valid),
+    .beat_ready_o   (ub_ready),
+    .beat_data_i    (ub_data),
+    .beat_err_i     (ub_err),
     .out_valid_o    (al_valid),
     .out_ready_i    (al_ready),
     .out_wr_o       (al_wr),
@@ -464,17 +570,19 @@ module tma_engine #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
       credits_q     <= OutW'(MaxOutstanding);
+      credit_ok_q   <= 1'b1;
       err_count_q   <= '0;
     end else begin
       credits_q     <= credits_d;
+      credit_ok_q   <= (credits_d != '0);
       err_count_q   <= err_count_d;
     end
   end
 
   assign err_count_o = err_count_q;
-  assign busy_o = ctrl_busy || walker_busy || fv_q || rowq_nonempty || split_busy ||
+  assign busy_o = ctrl_busy || walker_busy || fv_q || rowq_nonempty || split_busy || sa_valid ||
                   (credits_q != OutW'(MaxOutstanding)) || al_busy || pv || (dq_usage != '0) ||
-                  cq_nonempty || cpl_valid_o;
+                  cq_nonempty || cpl_valid_o || up_busy;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -484,9 +592,14 @@ module tma_engine #(
   `TMA_ASSERT_INIT(DescCacheEntriesLegal_A, DescCacheEntries >= 1 && DescCacheEntries <= 16)
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(RowFifoDepthLegal_A, RowFifoDepth >= 2)
+  `TMA_ASSERT_INIT(SubByteLegal_A, SubByte <= 1)
+  `TMA_ASSERT(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
+              row.dend > row.head |-> row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
+              row.dend - row.head <= 12'd128)
   `TMA_ASSERT_STABLE(SmemHeld_A, smem_wr_valid_o, smem_wr_ready_i,
                      {smem_wr_addr_o, smem_wr_data_o, smem_wr_strb_o, smem_wr_cta_mask_o})
   `TMA_ASSERT(NoLostDescBeat_A, r_valid_i && r_id_i == tma_pkg::AxiIdDesc |-> r_ready_o)
+  `TMA_ASSERT(CreditOkMatches_A, credit_ok_q == (credits_q != '0))
   `TMA_ASSERT_NEVER(OutstandingUnderflow_A, data_r_last_fire && !data_ar_fire &&
                                             credits_q == OutW'(MaxOutstanding))
   `TMA_ASSERT(RowAligned_A, row_valid && row.has_data |->

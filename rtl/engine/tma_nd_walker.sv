@@ -80,6 +80,7 @@ module tma_nd_walker (
   logic [tma_pkg::RowBytesW-1:0] k_row_bytes_q, k_head_q, k_dend_q, k_pitch_q;
   logic            k_fill_nan_q, k_tf32_q;
   logic [2:0]      k_swz_q;
+  logic [1:0]      k_pk_q;
   tma_pkg::cpl_info_t k_cpl_q;
   logic [31:0]     k_smem0_q;              // shared address of the job's row 0
   logic [31:0]     smem_q;                 // shared address of the row after O's last (R's
@@ -305,6 +306,7 @@ module tma_nd_walker (
       o_d.fill_nan  = k_fill_nan_q;
       o_d.tf32      = k_tf32_q;
       o_d.swz       = k_swz_q;
+      o_d.pk        = k_pk_q;
       o_d.cpl       = k_cpl_q;
       o_d.cpl.bytes = tx_r + 32'(k_row_bytes_q);
       if (r_read_q) begin
@@ -412,6 +414,7 @@ module tma_nd_walker (
       k_fill_nan_q  <= 1'b0;
       k_tf32_q      <= 1'b0;
       k_swz_q       <= '0;
+      k_pk_q        <= '0;
       k_cpl_q       <= '0;
       k_smem0_q     <= '0;
       smem_q        <= '0;
@@ -426,6 +429,7 @@ module tma_nd_walker (
         k_fill_nan_q  <= job_i.fill_nan;
         k_tf32_q      <= job_i.tf32;
         k_swz_q       <= job_i.swz;
+        k_pk_q        <= job_i.pk;
         k_cpl_q       <= job_i.cpl;
         k_smem0_q     <= job_i.smem_addr;
       end

@@ -16,6 +16,7 @@ module tma_sim_top #(
   parameter  int unsigned AxiIdWidth       = 4,
   parameter  int unsigned MaxBurstLen      = 16,
   parameter  int unsigned RowFifoDepth     = 512,
+  parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,   // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -128,7 +129,8 @@ module tma_sim_top #(
     .MaxOutstanding   (MaxOutstanding),
     .DescCacheEntries (DescCacheEntries),
     .MaxBurstLen      (MaxBurstLen),
-    .RowFifoDepth     (RowFifoDepth)
+    .RowFifoDepth     (RowFifoDepth),
+    .SubByte          (SubByte)
   ) u_engine (
     .clk_i,
     .rst_ni,

@@ -44,6 +44,13 @@ package tma_pkg;
   localparam logic [2:0] Swz128BA64   = 3'd6;
   localparam logic [2:0] Swz96B       = 3'd7;
 
+  // Packed sub-byte layout of a job / row (tma_unpack row_mode_i, docs/rtl-unpack.md): PkNone
+  // for every type whose global and shared layouts are the same (b4x16 included), PkG8 for
+  // b4x16_p64 (8 global bytes per 16-byte unit), PkG12 for b6x16_p32 (12 bytes).
+  localparam logic [1:0] PkNone = 2'd0;
+  localparam logic [1:0] PkG8   = 2'd1;
+  localparam logic [1:0] PkG12  = 2'd2;
+
   // AXI IDs used on the read channel.
   localparam logic [3:0] AxiIdData = 4'd0;  // tensor data reads (in order)
   localparam logic [3:0] AxiIdDesc = 4'd1;  // descriptor fetches
@@ -134,6 +141,7 @@ package tma_pkg;
     logic                 fill_nan;   // OOB fill 0x7FF7 per 16 bits (else zero)
     logic                 tf32;       // round 4-byte elements to tf32 (silicon D3)
     logic [2:0]           swz;        // swizzle function (Swz*)
+    logic [1:0]           pk;         // packed sub-byte type: Pk* (global != shared layout)
     cpl_info_t            cpl;        // completion of the command
   } job_t;
 
@@ -149,9 +157,11 @@ package tma_pkg;
     logic                 fill_nan;
     logic                 tf32;
     logic [2:0]           swz;
+    logic [1:0]           pk;         // Pk*: how the row's global beats are unpacked
     cpl_info_t            cpl;        // valid with last
   } row_t;
-  localparam int unsigned RowWidth = 1 + 1 + 64 + 32 + 3 * RowBytesW + 1 + 1 + 3 + CplInfoWidth;
+  localparam int unsigned RowWidth = 1 + 1 + 64 + 32 + 3 * RowBytesW + 1 + 1 + 3 + 2 +
+                                     CplInfoWidth;
 
   // ---- Compact row entry of the engine's row FIFO (row fork -> row aligner) ----
   // Positions x count bytes of a row's shared-memory window from the DataBytes-aligned beat

@@ -31,13 +31,12 @@ constexpr int kBeat = 16;  // DataBytes of the Verilated tma_sim_top (its defaul
 constexpr uint64_t kDescAddr[] = {0x7ff000000000ull, 0x000000100000ull};
 
 // ---- What the RTL implements (the replay skips every case that needs more) ----------------
-// Element types: every whole-byte type, and the sm_100 sub-byte types once the engine unpacks
-// them (rtl/engine/tma_unpack.sv, docs/rtl-unpack.md; until then tma_cmd_ctrl answers
-// `unsupported` for type codes 11-13). INTEGRATOR: set a flag to true when the RTL supports
-// that type; tests/vectors/hand/subbyte.jsonl then runs on the RTL.
-constexpr bool kRtlB4x16 = false;     // .b4x16     = 16U4_ALIGN8B
-constexpr bool kRtlB4x16P64 = false;  // .b4x16_p64 = 16U4_ALIGN16B
-constexpr bool kRtlB6x16P32 = false;  // .b6x16_p32 = 16U6_ALIGN16B
+// Element types: every whole-byte type, and the sm_100 sub-byte types (b4x16 as a byte copy;
+// b4x16_p64 / b6x16_p32 through the engine's unpacker, rtl/engine/tma_unpack.sv,
+// docs/rtl-unpack.md; an engine built with SubByte = 0 answers `unsupported` for those two).
+constexpr bool kRtlB4x16 = true;     // .b4x16     = 16U4_ALIGN8B
+constexpr bool kRtlB4x16P64 = true;  // .b4x16_p64 = 16U4_ALIGN16B
+constexpr bool kRtlB6x16P32 = true;  // .b6x16_p32 = 16U6_ALIGN16B
 
 bool RtlSupportsDType(m::DType t) {
   switch (t) {

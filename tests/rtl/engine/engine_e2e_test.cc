@@ -3,6 +3,7 @@
 // End-to-end test of tma_sim_top (Verilated C++): random legal tile loads (rank 1..5), im2col
 // loads (rank 3..5: corners, offsets, element strides, wrap to the lower corner) and
 // interleaved (16B / 32B) tile and im2col loads, with every whole-byte element type, swizzle,
+// sm_100 sub-byte tile loads (b4x16, b4x16_p64, b6x16_p32, run by the model as sm_100),
 // element strides, OOB in every dimension and multicast, and faulting commands (F1, F2, F4,
 // mode / rank mismatch, bad descriptors, prefetch, stores), issued back to back against an AXI4
 // slave memory with random latency and backpressure, a shared-memory write port with random
@@ -61,6 +62,7 @@ struct Command {
   TensorInstr ins;
   uint64_t desc_addr = 0;
   uint8_t tag = 0;
+  bool sm100 = false;  // an sm_100 map (sub-byte types): the model runs it as sm_100
 };
 
 struct Cpl {
@@ -119,8 +121,11 @@ class CommandGen {
 
   void SetIm2colPercent(int p) { im2col_percent_ = p; }
   void SetInterleavePercent(int p) { interleave_percent_ = p; }
+  void SetSubBytePercent(int p) { subbyte_percent_ = p; }
 
   Command Make(uint64_t tensor_base, uint64_t tensor_span) {
+    if (Chance(subbyte_percent_))
+      return MakeSubByte(tensor_base, tensor_span);
     if (Chance(interleave_percent_))
       return MakeInterleaved(tensor_base, tensor_span, Chance(im2col_percent_));
     if (Chance(im2col_percent_))
@@ -177,6 +182,95 @@ class CommandGen {
     const bool inside = Chance(50);
     ins.coords.push_back(inside ? step0 * Rand(0, std::max(0, d0 - b0) / step0)
                                 : step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    for (int d = 1; d < m.rank; ++d) {
+      const int b = static_cast<int>(m.box[d]);
+      const int dim = static_cast<int>(m.dims[d]);
+      ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
+    }
+    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
+    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
+    ins.issuer_cta = Rand(0, kNumCtas - 1);
+    ins.dst_cta = Rand(0, kNumCtas - 1);
+    if (Chance(25)) {
+      ins.multicast = true;
+      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
+    }
+    return c;
+  }
+
+  // A random sm_100 tile load of a sub-byte type (docs/descriptor.md sec. 2): b4x16 (a byte
+  // copy, 2 elements per byte), b4x16_p64 / b6x16_p32 (16-element units of 8 / 12 global
+  // bytes, 16 shared bytes) with the swizzles each allows, OOB rows and (5 %) a misaligned c0.
+  Command MakeSubByte(uint64_t tensor_base, uint64_t tensor_span) {
+    Command c;
+    c.sm100 = true;
+    TensorMap& m = c.map;
+    bool packed = false;
+    int span = 0;
+    for (;;) {
+      m = TensorMap{};
+      m.rank = Rand(1, 4);
+      const int t = Rand(0, 2);
+      m.dtype = t == 0 ? DType::kB4x16 : (t == 1 ? DType::kB4x16P64 : DType::kB6x16P32);
+      packed = t != 0;
+      static constexpr model::Swizzle kSw[] = {model::Swizzle::kNone,
+                                               model::Swizzle::k128B,
+                                               model::Swizzle::k128BAtom32B,
+                                               model::Swizzle::k128BAtom64B,
+                                               model::Swizzle::k32B,
+                                               model::Swizzle::k64B,
+                                               model::Swizzle::k128BAtom32BFlip8B};
+      m.swizzle = Chance(40) ? model::Swizzle::kNone : kSw[Rand(1, t == 1 ? 2 : (t == 2 ? 3 : 6))];
+      span =
+          m.swizzle == model::Swizzle::kNone ? 512 : static_cast<int>(SwizzleSpanBytes(m.swizzle));
+      uint64_t gbytes = 0;  // global bytes of a full dim-0 row
+      if (packed) {
+        m.box[0] = 128;
+        m.dims[0] = 128u * static_cast<uint64_t>(Rand(1, 3));
+        gbytes = m.dims[0] / 16 * (t == 1 ? 8 : 12);
+      } else {
+        m.box[0] = static_cast<uint32_t>(32 * Rand(1, std::min(8, span / 16)));
+        m.dims[0] = 2u * static_cast<uint64_t>(Rand(1, static_cast<int>(m.box[0]) + 16));
+        gbytes = m.dims[0] / 2;
+      }
+      const uint64_t al = packed ? 32 : 16;
+      uint64_t stride = (gbytes + al - 1) / al * al + al * static_cast<uint64_t>(Rand(0, 2));
+      const int small = m.rank >= 3 ? 4 : 8;
+      for (int d = 1; d < m.rank; ++d) {
+        m.box[d] = static_cast<uint32_t>(Rand(1, small));
+        m.dims[d] = static_cast<uint64_t>(Rand(1, small + 2));
+        m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+        m.strides[d - 1] = stride;
+        stride = stride * m.dims[d] + al * static_cast<uint64_t>(Rand(0, 1));
+      }
+      if (stride > tensor_span)
+        continue;
+      m.global_address = tensor_base + al * static_cast<uint64_t>(Rand(0, 8));
+      m.l2_promotion = static_cast<model::L2Promotion>(Rand(0, 3));
+      if (!model::ValidateTensorMap(m, model::Arch::kSm100).ok())
+        continue;
+      uint64_t rows = 1;
+      for (int d = 1; d < m.rank; ++d)
+        rows *= (m.box[d] + m.element_strides[d] - 1) / m.element_strides[d];
+      const uint64_t row_smem = packed ? m.box[0] : m.box[0] / 2;
+      const uint64_t pitch = m.swizzle == model::Swizzle::kNone ? row_smem : span;
+      if (rows * pitch + 1024 > kWindowBytes)
+        continue;
+      break;
+    }
+    TensorInstr& ins = c.ins;
+    ins.op = model::Op::kLoad;
+    ins.mode = model::LoadMode::kTile;
+    ins.dim = m.rank;
+    const int step0 = packed ? 128 : 32;  // F1: c0 x bits % 128 (packed: c0 % 128)
+    const int b0 = static_cast<int>(m.box[0]);
+    const int d0 = static_cast<int>(m.dims[0]);
+    const bool inside = Chance(50);
+    int c0 = inside ? step0 * Rand(0, std::max(0, d0 - b0) / step0)
+                    : step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0);
+    if (Chance(5))
+      c0 += packed ? 32 * Rand(1, 3) : 2 * Rand(1, 15);  // misaligned_coordinate
+    ins.coords.push_back(c0);
     for (int d = 1; d < m.rank; ++d) {
       const int b = static_cast<int>(m.box[d]);
       const int dim = static_cast<int>(m.dims[d]);
@@ -428,6 +522,7 @@ class CommandGen {
   std::mt19937 rng_;
   int im2col_percent_ = 0;
   int interleave_percent_ = 0;
+  int subbyte_percent_ = 0;
 };
 
 // ---- The bench ----
@@ -560,8 +655,10 @@ class EngineBench {
     if (rq_.empty())
       return;
     const Burst& b = rq_.front();
-    if (b.ready_at > cycle || !Ready())
+    // AXI4: a beat once presented stays until it is taken (random gaps only between beats).
+    if (b.ready_at > cycle || (!r_held_ && !Ready()))
       return;
+    r_held_ = true;
     uint8_t buf[kDataBytes];
     const uint64_t a = b.addr + static_cast<uint64_t>(b.beat) * kDataBytes;
     const bool ok = gmem_.Read(a, buf, kDataBytes);
@@ -574,6 +671,7 @@ class EngineBench {
   }
 
   void PopR() {
+    r_held_ = false;
     Burst& b = rq_.front();
     if (b.beat == b.len)
       rq_.pop_front();
@@ -611,6 +709,7 @@ class EngineBench {
   model::SparseGlobalMemory gmem_;
   std::vector<std::vector<uint8_t>> smem_;
   std::deque<Burst> rq_;
+  bool r_held_ = false;  // the R beat at the front of rq_ is on the port
   int ready_percent_ = 70;
 };
 
@@ -618,10 +717,11 @@ class EngineBench {
 // below 256: completions are matched to commands by their 8-bit tag.
 template <class Model, int kDataBytes>
 void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent,
-                   int interleave_percent) {
+                   int interleave_percent, int subbyte_percent) {
   CommandGen gen(seed);
   gen.SetIm2colPercent(im2col_percent);
   gen.SetInterleavePercent(interleave_percent);
+  gen.SetSubBytePercent(subbyte_percent);
   EngineBench<Model, kDataBytes> bench(seed);
   bench.SetStress(ready_percent);
   constexpr uint64_t kTensorBase = 0x40000;
@@ -646,7 +746,7 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       c.ins.smem_addr = 128u * static_cast<uint32_t>(gen.Rand(0, 7));
     } else {
       c = gen.Make(kTensorBase, kTensorSpan);
-      if (gen.Chance(spoil_percent))
+      if (!c.sm100 && gen.Chance(spoil_percent))
         gen.Spoil(&c);
       c.desc_addr = 0x10000 + 128u * static_cast<uint64_t>(i);
       const model::DescriptorBytes d = model::EncodeDescriptor(c.map);
@@ -682,7 +782,9 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       // Stores are a later issue: the engine answers `unsupported` without touching memory.
       r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "store");
     } else {
-      r = model::ExecuteTensor(c.map, c.ins, bench.gmem(), ref);
+      model::ExecOptions opt;
+      opt.arch = c.sm100 ? model::Arch::kSm100 : model::Arch::kSm90;
+      r = model::ExecuteTensor(c.map, c.ins, bench.gmem(), ref, opt);
     }
     if (!r.status.ok()) {
       want.push_back(Cpl{1, c.ins.issuer_cta, c.ins.mbar_addr, 0, static_cast<int>(r.status.cls)});
@@ -739,12 +841,13 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 // each test N times over (docs/verification.md).
 template <class Model, int kDataBytes>
 void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
-               int interleave_percent = 0) {
+               int interleave_percent = 0, int subbyte_percent = 0) {
   const char* scale_env = std::getenv("TMA_E2E_SCALE");
   const int scale = scale_env ? std::max(1, std::atoi(scale_env)) : 1;
   for (int rep = 0; rep < scale; ++rep) {
     RunRandomOnce<Model, kDataBytes>(seed + 1000u * static_cast<uint32_t>(rep), n, spoil_percent,
-                                     ready_percent, im2col_percent, interleave_percent);
+                                     ready_percent, im2col_percent, interleave_percent,
+                                     subbyte_percent);
   }
 }
 
@@ -776,6 +879,22 @@ TEST(EngineE2E, RandomInterleavedLoadsDb16) {
 TEST(EngineE2E, RandomInterleavedLoadsDb64) {
   for (uint32_t seed = 91; seed <= 93; ++seed)
     RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 50, 100);
+}
+
+// sm_100 sub-byte loads (b4x16, b4x16_p64, b6x16_p32 through tma_unpack) mixed with the
+// sm_90 tile loads; DataBytes 64 (SubByte = 1 there, -GSubByte) puts rows at goff 32.
+TEST(EngineE2E, RandomSubByteLoadsDb16) {
+  for (uint32_t seed = 101; seed <= 103; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 0, 70, 0, 0, 60);
+}
+
+TEST(EngineE2E, RandomSubByteLoadsDb64) {
+  for (uint32_t seed = 111; seed <= 112; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 0, 0, 60);
+}
+
+TEST(EngineE2E, FullSpeedSubByteDb16) {
+  RunRandom<Vtma_sim_top_db16, 16>(121, 150, 0, 100, 0, 0, 80);
 }
 
 TEST(EngineE2E, MixedFaultsDb16) {

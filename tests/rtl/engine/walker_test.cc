@@ -28,8 +28,8 @@ namespace tma::tb {
 namespace {
 
 constexpr int kDims = 5;  // tma_pkg::MaxDims
-constexpr int kJobBits = 1909;
-constexpr int kRowBits = 237;
+constexpr int kJobBits = 1911;
+constexpr int kRowBits = 239;
 
 struct Cpl {
   uint64_t kind = 0, err = 0, cta_mask = 0, cta = 0, mbar = 0, bytes = 0, tag = 0;
@@ -48,7 +48,7 @@ struct Job {
   uint32_t dim_m1[kDims] = {}, es[kDims] = {};
   uint32_t row_bytes = 0, head = 0, dend = 0, pitch = 0, smem = 0;
   bool fill_nan = false, tf32 = false;
-  uint32_t swz = 0;
+  uint32_t swz = 0, pk = 0;
   Cpl cpl;
 };
 
@@ -57,12 +57,12 @@ struct Row {
   uint64_t gaddr = 0;
   uint32_t smem = 0, row_bytes = 0, head = 0, dend = 0;
   bool fill_nan = false, tf32 = false;
-  uint32_t swz = 0;
+  uint32_t swz = 0, pk = 0;
   Cpl cpl;
   bool operator==(const Row& o) const {
     return has_data == o.has_data && last == o.last && gaddr == o.gaddr && smem == o.smem &&
            row_bytes == o.row_bytes && head == o.head && dend == o.dend && fill_nan == o.fill_nan &&
-           tf32 == o.tf32 && swz == o.swz && cpl == o.cpl;
+           tf32 == o.tf32 && swz == o.swz && pk == o.pk && cpl == o.cpl;
   }
 };
 
@@ -124,6 +124,7 @@ std::vector<uint32_t> PackJob(const Job& j) {
   p.Put(1, j.fill_nan);
   p.Put(1, j.tf32);
   p.Put(3, j.swz);
+  p.Put(2, j.pk);
   PutCpl(p, j.cpl);
   EXPECT_EQ(p.pos(), 0);
   return p.words();
@@ -142,6 +143,7 @@ Row UnpackRow(const uint32_t* words) {
   r.fill_nan = u.Get(1);
   r.tf32 = u.Get(1);
   r.swz = static_cast<uint32_t>(u.Get(3));
+  r.pk = static_cast<uint32_t>(u.Get(2));
   r.cpl = GetCpl(u);
   return r;
 }
@@ -181,6 +183,7 @@ std::vector<Row> ExpectedRows(const Job& j) {
     r.fill_nan = j.fill_nan;
     r.tf32 = j.tf32;
     r.swz = j.swz;
+    r.pk = j.pk;
     r.cpl = j.cpl;
     r.cpl.bytes = static_cast<uint32_t>((n + 1) * j.row_bytes);
     if (!oob && j.dend > j.head) {
@@ -279,6 +282,7 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
   j.fill_nan = rng() & 1;
   j.tf32 = rng() & 1;
   j.swz = rng() % 8;
+  j.pk = rng() % 3;
   j.cpl.kind = 0;
   j.cpl.cta_mask = rng() % 65536;
   j.cpl.cta = rng() % 16;
