@@ -247,7 +247,9 @@ module tma_cmd_ctrl #(
   logic [EntW-1:0]      c_ent_q   [CacheEntries];
   logic [CacheIdxW-1:0] c_next_d, c_next_q;     // round-robin victim
   logic [CacheIdxW-1:0] hidx_d, hidx_q;         // entry that hit
-  logic                 c_fill;                 // write d_d into entry c_next_q
+  logic                 c_fill;                 // fill entry c_next_q (tag and valid now)
+  logic                 c_wr_q;                 // ... and its data, d_q, a cycle later
+  logic [CacheIdxW-1:0] c_wr_idx_q;             // the entry being filled
   logic [EntW-1:0]      c_rd;
 
   assign c_rd = c_ent_q[hidx_q];
@@ -1081,8 +1083,11 @@ module tma_cmd_ctrl #(
     end
   end
 
+  // The entry's data is written from d_q in the cycle after the fill (d_q then holds what d_d
+  // held at the fill), so the write data comes from flops, not from the Chk-time logic that
+  // computes d_d; the next read of the cache is at least two cycles later (W1 follows Chk).
   always_ff @(posedge clk_i) begin : proc_cache_ram
-    if (c_fill) c_ent_q[c_next_q] <= d_d;
+    if (c_wr_q) c_ent_q[c_wr_idx_q] <= d_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_cache_q
@@ -1092,7 +1097,11 @@ module tma_cmd_ctrl #(
         c_addr_q[e]  <= '0;
       end
       c_next_q <= '0;
+      c_wr_q     <= 1'b0;
+      c_wr_idx_q <= '0;
     end else begin
+      c_wr_q     <= c_fill;
+      c_wr_idx_q <= c_next_q;
       for (int e = 0; e < CacheEntries; e++) c_valid_q[e] <= c_valid_d[e];
       if (c_fill) c_addr_q[c_next_q] <= cmd_q.desc_addr;
       c_next_q <= c_next_d;
@@ -1319,6 +1328,9 @@ module tma_cmd_ctrl #(
       w1_go_q     <= w1_go_d;
     end
   end
+  `TMA_ASSERT_NEVER(CacheReadBeforeWrite_A, c_wr_q && (state_q == StRead) &&
+                                           (hidx_q == c_wr_idx_q))
+  `TMA_ASSERT(FillThenW1_A, c_wr_q |-> state_q == StW1)
   `TMA_ASSERT(W1GoRegistered_A, w1_go == ((state_q == StW1) && !d_q.bad && !job_valid_q))
 
   assign busy_o = (state_q != StIdle) || job_valid_q;
