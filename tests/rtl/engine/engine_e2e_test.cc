@@ -119,6 +119,27 @@ class CommandGen {
   int Rand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool Chance(int percent) { return Rand(0, 99) < percent; }
 
+  // Tile coordinates of dims 1 .. rank-1: inside the tensor, or anywhere around it.
+  void RandomTileCoords(TensorInstr& ins, const model::TensorMap& m, bool inside) {
+    for (int d = 1; d < m.rank; ++d) {
+      const int b = static_cast<int>(m.box[d]);
+      const int dim = static_cast<int>(m.dims[d]);
+      ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
+    }
+  }
+
+  // Destination, mbarrier, issuer and (a quarter of the time) a multicast mask.
+  void RandomDestination(TensorInstr& ins) {
+    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
+    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
+    ins.issuer_cta = Rand(0, kNumCtas - 1);
+    ins.dst_cta = Rand(0, kNumCtas - 1);
+    if (Chance(25)) {
+      ins.multicast = true;
+      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
+    }
+  }
+
   void SetIm2colPercent(int p) { im2col_percent_ = p; }
   void SetInterleavePercent(int p) { interleave_percent_ = p; }
   void SetSubBytePercent(int p) { subbyte_percent_ = p; }
@@ -182,19 +203,8 @@ class CommandGen {
     const bool inside = Chance(50);
     ins.coords.push_back(inside ? step0 * Rand(0, std::max(0, d0 - b0) / step0)
                                 : step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
-    for (int d = 1; d < m.rank; ++d) {
-      const int b = static_cast<int>(m.box[d]);
-      const int dim = static_cast<int>(m.dims[d]);
-      ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
-    }
-    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
-    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
-    ins.issuer_cta = Rand(0, kNumCtas - 1);
-    ins.dst_cta = Rand(0, kNumCtas - 1);
-    if (Chance(25)) {
-      ins.multicast = true;
-      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
-    }
+    RandomTileCoords(ins, m, inside);
+    RandomDestination(ins);
     return c;
   }
 
@@ -271,19 +281,8 @@ class CommandGen {
     if (Chance(5))
       c0 += packed ? 32 * Rand(1, 3) : 2 * Rand(1, 15);  // misaligned_coordinate
     ins.coords.push_back(c0);
-    for (int d = 1; d < m.rank; ++d) {
-      const int b = static_cast<int>(m.box[d]);
-      const int dim = static_cast<int>(m.dims[d]);
-      ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
-    }
-    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
-    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
-    ins.issuer_cta = Rand(0, kNumCtas - 1);
-    ins.dst_cta = Rand(0, kNumCtas - 1);
-    if (Chance(25)) {
-      ins.multicast = true;
-      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
-    }
+    RandomTileCoords(ins, m, inside);
+    RandomDestination(ins);
     return c;
   }
 
@@ -357,14 +356,7 @@ class CommandGen {
             static_cast<uint16_t>(Chance(10) ? Rand(0, max_off) : Rand(0, 3)));
       }
     }
-    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
-    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
-    ins.issuer_cta = Rand(0, kNumCtas - 1);
-    ins.dst_cta = Rand(0, kNumCtas - 1);
-    if (Chance(25)) {
-      ins.multicast = true;
-      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
-    }
+    RandomDestination(ins);
     return c;
   }
 
@@ -445,14 +437,7 @@ class CommandGen {
       for (int k = 0; k < m.rank - 2; ++k)
         ins.im2col_info.push_back(static_cast<uint16_t>(Rand(0, 3)));
     }
-    ins.smem_addr = 128u * static_cast<uint32_t>(Rand(0, 7));
-    ins.mbar_addr = 8u * static_cast<uint32_t>(Rand(0, 31));
-    ins.issuer_cta = Rand(0, kNumCtas - 1);
-    ins.dst_cta = Rand(0, kNumCtas - 1);
-    if (Chance(25)) {
-      ins.multicast = true;
-      ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << kNumCtas) - 1));
-    }
+    RandomDestination(ins);
     return c;
   }
 
