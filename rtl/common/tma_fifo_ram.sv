@@ -47,7 +47,8 @@ module tma_fifo_ram #(
   logic [Width-1:0]    rd_q;              // the RAM's read register
   logic                rv_d, rv_q;        // rd_q holds an item
   logic                ov_d, ov_q;        // the output holds an item
-  logic                take;              // the read register's item moves on
+  logic                take;              // the read register's item moves to out_q
+  logic                rd_leave;          // the read register's item leaves (taken or popped)
   logic [PtrWidth-1:0] rd_ptr_d, rd_ptr_q;
   logic [PtrWidth-1:0] wr_ptr_d, wr_ptr_q;
   logic [CntWidth-1:0] cnt_d, cnt_q;      // items in the RAM
@@ -58,11 +59,14 @@ module tma_fifo_ram #(
   assign push        = in_valid_i && !full_q;
   assign nonempty_o  = ov_q || rv_q || (cnt_q != '0);
 
+  // The RAM is read when its read register rd_q is empty or its item leaves (rd_leave).
+  assign rd = (cnt_q != '0) && (!rv_q || rd_leave);
+
   if (OutReg) begin : g_out_reg
     logic [Width-1:0] out_q;
-    // rd_q -> out_q whenever out_q is free or popped; the RAM is read when rd_q is free or moves.
+    // rd_q -> out_q whenever out_q is free or popped.
     assign take        = rv_q && (!ov_q || out_ready_i);
-    assign rd          = (cnt_q != '0) && (!rv_q || take);
+    assign rd_leave    = take;
     assign out_valid_o = ov_q;
     assign out_data_o  = out_q;
     always_ff @(posedge clk_i) begin : proc_out
@@ -71,9 +75,9 @@ module tma_fifo_ram #(
       end
     end
   end else begin : g_no_out_reg
-    // rd_q is the output register.
+    // rd_q is the output register (ov_q stays 0).
     assign take        = 1'b0;
-    assign rd          = (cnt_q != '0) && (!rv_q || out_ready_i);
+    assign rd_leave    = out_ready_i;
     assign out_valid_o = rv_q;
     assign out_data_o  = rd_q;
   end
@@ -99,24 +103,15 @@ module tma_fifo_ram #(
       full_d = 1'b0;
     end
     rv_d     = rv_q;
-    if (OutReg) begin
-      if (take) begin
-        ov_d = 1'b1;
-      end else if (out_ready_i) begin
-        ov_d = 1'b0;
-      end
-      if (rd) begin
-        rv_d = 1'b1;
-      end else if (take) begin
-        rv_d = 1'b0;
-      end
-    end else begin
+    if (take) begin
+      ov_d = 1'b1;
+    end else if (out_ready_i) begin
       ov_d = 1'b0;
-      if (rd) begin
-        rv_d = 1'b1;
-      end else if (out_ready_i) begin
-        rv_d = 1'b0;
-      end
+    end
+    if (rd) begin
+      rv_d = 1'b1;
+    end else if (rd_leave) begin
+      rv_d = 1'b0;
     end
   end
 
