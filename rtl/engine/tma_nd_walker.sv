@@ -14,16 +14,21 @@
 // bytes (silicon D1). A marker job (error, prefetch) becomes one completion-only entry.
 //
 // Timing structure (one carry chain per stage, no compare of a sum in the row loop):
-//   P  the walk state of the current row. Per dim: pos, the running wrap distance
-//      z = pos + es - hi - 1 (the dim wraps when z >= 0: a sign bit), and a[d] as two 32-bit
-//      halves with a pending carry (lo + step_lo -> carry; hi + step_hi + previous carry).
-//      gaddr is folded into a[4] at load (dim 4 is the outermost: it never restarts).
+//   P  the walk state of the current row. Per dim: pos; the wrap flag w (pos + es > hi) and
+//      the wrap distance one step ahead, zz = pos + 2 es - hi - 1 (after a step the dim
+//      wraps when zz >= 0: a sign bit, a flop); chg, the registered AND of the wrap flags
+//      below the dim (it steps or restarts); and a[d] as two 32-bit halves with a pending
+//      carry (lo + step_lo -> carry; hi + step_hi + previous carry). gaddr is folded into
+//      a[4] at load (dim 4 is the outermost: it never restarts). Every select and enable of
+//      the walk is a small LUT of flops; the adders' outputs meet one mux each.
 //   R  the row address as a carry-save pair (a 3-level 3:2 compressor tree over a[1..4],
 //      head and the pending carries); the OOB flag.
-//   O  the output register: the pair resolved by one 64-bit add (zeroed for a row without a
-//      read), plus the job's row fields. O is a spill register (two entries), so its ready
-//      is a function of flops: row_ready_i reaches only O's own flops, and every other stage
-//      advances on O's registered room (adv).
+//   O  the output register: the pair resolved by a carry-select add (two 32-bit halves;
+//      zeroed for a row without a read), plus the job's row fields. O is a spill register
+//      (two entries), so its ready is a function of flops: row_ready_i reaches only O's own
+//      flops and room_q, a one-flop copy of O's room on which every other stage advances
+//      (adv). The last-row flags exist twice (the walk's selects, the control's p_valid/
+//      p_pend and enables), so neither logic cone waits on the other's fan-out.
 // P is loaded from job_i as soon as it is free, before the job is accepted (valid/ready
 // holds job_i stable until the handshake): the job is accepted when its first row moves on
 // to R, i.e. once the previous job's rows no longer need its output fields (register K).
@@ -57,7 +62,8 @@ module tma_nd_walker (
   tma_pkg::dim32_t p_dim_m1_q;             // in bounds iff 0 <= pos <= dim_m1
   tma_pkg::dim4_t  p_es_q;                 // position step
   logic [tma_pkg::RowBytesW-1:0] p_head_q; // first in-bounds byte of a row
-  tma_pkg::dim36_t zlo_q;                  // z at the restart position lo
+  tma_pkg::dim36_t zzlo_q;                 // zz at the restart position lo
+  logic [MaxDims-1:0] wlo_q;               // dim d wraps at its restart position lo
   logic            p_mark_q;               // marker job: one completion-only entry
   logic            p_i2c_q;                // the walk ends after nrows_m1 + 1 rows
   logic            p_hasrd_q;              // dend > head: in-bounds rows read
@@ -65,12 +71,20 @@ module tma_nd_walker (
   logic            p_valid_d, p_valid_q;   // P holds a row
   logic            p_pend_d, p_pend_q;     // P's row is row 0 of a job not yet accepted
   tma_pkg::dim34_t pos_q;                  // positions pos[d], index 1..4
-  tma_pkg::dim36_t z_q;                    // pos + es - hi - 1 (>= 0: dim d wraps)
+  tma_pkg::dim36_t zz_q;                   // pos + 2 es - hi - 1 (>= 0: wraps after a step)
+  logic [MaxDims-1:0] w_q;                 // dim d wraps: pos + es > hi
+  logic [MaxDims-1:0] chg_q;               // every dim below d wraps (d >= 2)
   tma_pkg::dim64_t acc_q;                  // a[d] = acc + (accp << 32)
   logic [MaxDims-1:0] accp_q;              // pending carry of acc's low half into its high
   logic [9:0]      rleft_q;                // im2col: rows after this one
-  logic            p_lastw_q;              // P's row is the last of its tile job (all wrap)
-  logic            p_lasto_q;              // ... of its marker or im2col job
+  logic            p_lastx_q;              // P's row is the last of its job (a marker or
+                                           // im2col job, or a tile row after row 0)
+  logic            p_l0a_q, p_l0b_q;       // row 0 of a tile job is its last (all dims wrap;
+                                           // two halves, each one LUT after its adders)
+  logic            c_nlastx_q, c_nl0a_q, c_nl0b_q; // inverted copies of the three for the
+                                           // control (p_valid, p_pend, enables): not merged
+                                           // with the walk's selects, so neither waits on
+                                           // the other's fan-out
   logic            p_tile_q;               // a tile job: its last row is where all dims wrap
   logic            p_first_q;              // P's row is row 0 of its job
   // ---- R: the row address as a carry-save pair ----
@@ -89,15 +103,18 @@ module tma_nd_walker (
   logic [31:0]     smem_r, tx_r;           // R's row: its shared address, bytes before it
   // ---- O: the output register (a spill register: row_ready_i reaches only its flops) ----
   logic            o_ready;                // O takes a row (flops only)
+  logic            room_q;                 // a copy of o_ready as one flop (O's room)
+  logic            o_full_n;               // O holds two rows in the next cycle
   tma_pkg::row_t   o_d;
 
   // ---- Control ----
   // The late inputs reach only a few flops: row_ready_i the output spill register's, and
   // job_valid_i p_valid_q and p_pend_q. Every other enable and data mux selects on flops.
   logic               adv;        // the pipeline advances (O can take a row)
-  logic [MaxDims-1:0] wrap;       // dim d has no further position
+  logic [MaxDims-1:0] chg;        // (flops) every dim below d wraps: d steps or restarts
   logic               p_last;     // P's row is the last of its job
   logic               p_next;     // (flops only) if P's walk state changes, it steps
+  logic               c_last, c_next; // the same from the control's copies
   logic               acc_pend;   // the job whose row 0 is in P is accepted (row 0 -> R)
   logic               k_free;     // no row that needs K stays in P or R: accept at load
   logic               load;       // P takes job_i
@@ -105,117 +122,127 @@ module tma_nd_walker (
   logic               nf_ce;      // (flops only) P's job fields for later rows may change
   logic               p_ce;       // P's walk state may change (steps, or follows job_i)
   logic               p_free;     // P's row, if any, is its job's last and leaves
-
-  // (Yosys 0.23 crashes on a bit select of an element of a struct's packed array, x.v[d][b]:
-  // the per-dim values are read through temporaries.)
-  logic [35:0] zw;
+  logic [MaxDims-1:0] dce;        // dim d's walk state changes (it steps, restarts or loads)
 
   always_comb begin : proc_ctrl
-    wrap = '0;
-    zw   = '0;
-    for (int d = 1; d < MaxDims; d++) begin
-      zw      = z_q.v[d];
-      wrap[d] = !zw[35];
-    end
-    // Two flops, so the late wrap test of job_i (a carry chain) meets one short mux.
-    p_last   = p_lastw_q || p_lasto_q;
+    chg      = chg_q;
+    chg[1]   = 1'b1;
+    // Three flops, so the late wrap tests of job_i (carry chains) meet one small LUT each.
+    p_last   = p_lastx_q || (p_l0a_q && p_l0b_q);
     p_next   = p_valid_q && !p_last;
-    adv      = o_ready;
+    c_last   = !c_nlastx_q || (!c_nl0a_q && !c_nl0b_q);
+    c_next   = p_valid_q && !c_last;
+    adv      = room_q;
     acc_pend = p_valid_q && p_pend_q && adv;
     k_free   = !p_valid_q && (!r_valid_q || adv);
     // P is free when empty or when its last row leaves; while P's job waits for acceptance
     // job_i is that job, so a pending last row (a one-row job) frees P without a load.
-    load     = job_valid_i && (!p_valid_q || (!p_next && !p_pend_q && adv));
+    load     = job_valid_i && (!p_valid_q || (!c_next && !p_pend_q && adv));
     acc_load = job_valid_i && k_free;
     job_ready_o = acc_pend || k_free;
     // Data enables without job_valid_i: P's registers follow job_i whenever P is free (they
     // are don't-care while P is empty), so job_valid_i reaches p_valid_q and p_pend_q only.
-    p_free   = !p_valid_q || (!p_next && adv);
+    p_free   = !p_valid_q || (!c_next && adv);
     p_ce     = !p_valid_q || adv;
-    // step, alo, lo, zlo and es serve only the rows after P's row: they follow job_i while P
-    // is empty, holds a last row, or holds row 0 of the pending job (then job_i is that job).
-    nf_ce    = !p_next || p_pend_q;
+    // step, alo, lo, zzlo, wlo and es serve only the rows after P's row: they follow job_i
+    // while P is empty, holds a last row, or holds row 0 of the pending job (then job_i is
+    // that job).
+    nf_ce    = !c_next || p_pend_q;
+    // A dim's state changes when it steps or restarts (every dim below it wraps), or when P
+    // takes row 0 of job_i: one LUT of flops per dim.
+    dce      = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      dce[d] = p_ce && (!p_next || chg[d]);
+    end
   end
 
   // ---- P: next walk state (the job's next row, or row 0 of job_i) ----
-  tma_pkg::dim34_t pos_s, pos_i;
-  tma_pkg::dim36_t z_s, z_i, zlo_i;
-  tma_pkg::dim64_t acc_s, acc_i;
-  logic [MaxDims-1:0] accp_s, accp_i;
-  logic [35:0] za, zb, zc, zs;       // 3-operand add pos + es + ~hi: one 3:2 level, one add
+  // The lowest dim that does not wrap steps; every dim below it restarts, every dim above it
+  // holds (all restart only in the im2col case that Im2colSteps_A excludes). Every control
+  // of the step is a flop: w (the dim wraps), chg (every dim below wraps: the dim steps or
+  // restarts, else its enable dce is off). zz is the wrap distance one step ahead, so the
+  // wrap flag after a step is zz's sign, a flop, and the next cycle's w and chg are LUTs of
+  // flops (row 0 of job_i excepted). Each state bit is one small mux after its adder.
+  tma_pkg::dim34_t pos_n, pos_i;
+  tma_pkg::dim36_t zz_n, zz_i, zzlo_i;
+  tma_pkg::dim64_t acc_n, acc_i;
+  logic [MaxDims-1:0] accp_n, accp_i;
+  logic [MaxDims-1:0] w_s, w_i, w_n, wlo_i;   // wrap flags: next row, row 0 of job_i, next
+  logic [MaxDims:0]   chg_n;                  // every dim below d wraps in the next state
+  logic [35:0] za, zb, zc, zs, z2;    // 3-operand adds x + es + ~hi: one 3:2 level, one add
   logic [34:0] zm;
-  logic        found;                 // the stepping dim was found (loop temporary)
   logic [63:0] sa, sb;                // a[d] and step[d] (loop temporaries)
   logic [32:0] slo;                   // low half sum with its carry
   logic [31:0] shi;                   // high half sum
-  logic [35:0] sz, szl;               // next z, restart z
+  logic [35:0] sz;                    // zz (loop temporary)
   logic [33:0] ic, ih, il;            // coord, hi, lo of job_i (loop temporaries)
-  logic [35:0] izt;                   // z of row 0
+  logic [35:0] izt;                   // z of row 0 (its sign: the wrap flag)
   logic [63:0] ia;                    // astart[4] of job_i
   logic [32:0] ilo;                   // its low half plus gaddr's, with the carry
   logic        wrap_s;                // every dim wraps in the next row (tile: it is the last)
-  logic        wrap_i;                // every dim wraps in row 0 of job_i
 
   always_comb begin : proc_p_step
-    pos_s  = pos_q;
-    z_s    = z_q;
-    acc_s  = acc_q;
-    accp_s = accp_q;
-    found  = 1'b0;
-    wrap_s = 1'b1;
+    pos_n  = pos_q;
+    zz_n   = zz_q;
+    acc_n  = acc_q;
+    accp_n = accp_q;
+    w_s    = '0;
     sa     = '0;
     sb     = '0;
     slo    = '0;
     shi    = '0;
     sz     = '0;
-    szl    = '0;
-    // The lowest dim that does not wrap steps; every dim below it restarts (all restart only
-    // in the im2col case that Im2colSteps_A excludes).
     for (int d = 1; d < MaxDims; d++) begin
-      if (!found) begin
-        if (!wrap[d]) begin
-          found      = 1'b1;
-          pos_s.v[d] = pos_q.v[d] + 34'(p_es_q.v[d]);
-          z_s.v[d]   = z_q.v[d] + 36'(p_es_q.v[d]);
-          sa         = acc_q.v[d];
-          sb         = p_step_q.v[d];
-          slo        = 33'(sa[31:0]) + 33'(sb[31:0]);
-          shi        = sa[63:32] + sb[63:32] + 32'(accp_q[d]);
-          acc_s.v[d] = {shi, slo[31:0]};
-          accp_s[d]  = slo[32];
-          // the stepping dim wraps next when its new z >= 0 (the end of its carry chain)
-          sz         = z_s.v[d];
-          wrap_s     = wrap_s && !sz[35];
-        end else begin
-          pos_s.v[d] = p_lo_q.v[d];
-          z_s.v[d]   = zlo_q.v[d];
-          szl        = zlo_q.v[d];
-          wrap_s     = wrap_s && !szl[35];           // a restarting dim: z = zlo
-          // a[4] holds gaddr and is never restarted: dim 4 restarts only in the im2col walk
-          // that Im2colSteps_A excludes.
-          if (d < MaxDims - 1) begin
-            acc_s.v[d] = p_alo_q.v[d];
-            accp_s[d]  = 1'b0;
-          end
-        end
+      sa  = acc_q.v[d];
+      sb  = p_step_q.v[d];
+      slo = 33'(sa[31:0]) + 33'(sb[31:0]);
+      shi = sa[63:32] + sb[63:32] + 32'(accp_q[d]);
+      sz  = zz_q.v[d];
+      // The next row: the stepping dim (chg, !w) steps and wraps next when zz >= 0; a
+      // restarting dim (chg, w) takes lo; a dim above the stepping one holds (dce is off).
+      w_s[d] = !chg[d] ? w_q[d] : (w_q[d] ? wlo_q[d] : !sz[35]);
+      if (!p_next) begin
+        pos_n.v[d] = pos_i.v[d];
+        zz_n.v[d]  = zz_i.v[d];
+        acc_n.v[d] = acc_i.v[d];
+        accp_n[d]  = accp_i[d];
+      end else if (!w_q[d]) begin
+        pos_n.v[d] = pos_q.v[d] + 34'(p_es_q.v[d]);
+        zz_n.v[d]  = sz + 36'(p_es_q.v[d]);
+        acc_n.v[d] = {shi, slo[31:0]};
+        accp_n[d]  = slo[32];
       end else begin
-        wrap_s = wrap_s && wrap[d];                  // a dim above the stepping one holds
+        pos_n.v[d] = p_lo_q.v[d];
+        zz_n.v[d]  = zzlo_q.v[d];
+        // a[4] holds gaddr and is never restarted: dim 4 restarts only in the im2col walk
+        // that Im2colSteps_A excludes, so its value there is don't-care (the step's sum,
+        // which keeps the dim's enable a pure function of chg).
+        if (d < MaxDims - 1) begin
+          acc_n.v[d] = p_alo_q.v[d];
+          accp_n[d]  = 1'b0;
+        end else begin
+          acc_n.v[d] = {shi, slo[31:0]};
+          accp_n[d]  = slo[32];
+        end
       end
     end
+    wrap_s = &w_s[MaxDims-1:1];
   end
 
   always_comb begin : proc_p_init
     pos_i  = '0;
-    z_i    = '0;
-    zlo_i  = '0;
+    zz_i   = '0;
+    zzlo_i = '0;
+    w_i    = '0;
+    wlo_i  = '0;
     acc_i  = '0;
     accp_i = '0;
     za = '0;
     zb = '0;
     zc = '0;
     zs = '0;
+    z2 = '0;
     zm = '0;
-    wrap_i = 1'b1;
     ic = '0;
     ih = '0;
     il = '0;
@@ -225,19 +252,27 @@ module tma_nd_walker (
       ih = job_i.hi.v[d];
       il = job_i.lo.v[d];
       pos_i.v[d] = job_i.coord.v[d];
-      // z = coord + es + ~hi and zlo = lo + es + ~hi, each as one 3:2 level and one add
-      za = {{2{ic[33]}}, ic};
+      // z = x + es + ~hi (the wrap flag is z >= 0) and zz = x + 2 es + ~hi, for x = coord and
+      // x = lo: each one 3:2 level and one add
       zb = 36'(job_i.es.v[d]);
+      z2 = {zb[34:0], 1'b0};
       zc = ~{{2{ih[33]}}, ih};
+      za = {{2{ic[33]}}, ic};
       zs = za ^ zb ^ zc;
       zm = 35'((za & zb) | (za & zc) | (zb & zc));
       izt = zs + {zm, 1'b0};
-      z_i.v[d] = izt;
-      wrap_i   = wrap_i && !izt[35];
+      w_i[d] = !izt[35];
+      zs = za ^ z2 ^ zc;
+      zm = 35'((za & z2) | (za & zc) | (z2 & zc));
+      zz_i.v[d] = zs + {zm, 1'b0};
       za = {{2{il[33]}}, il};
       zs = za ^ zb ^ zc;
       zm = 35'((za & zb) | (za & zc) | (zb & zc));
-      zlo_i.v[d] = zs + {zm, 1'b0};
+      izt = zs + {zm, 1'b0};
+      wlo_i[d] = !izt[35];
+      zs = za ^ z2 ^ zc;
+      zm = 35'((za & z2) | (za & zc) | (z2 & zc));
+      zzlo_i.v[d] = zs + {zm, 1'b0};
       acc_i.v[d] = job_i.astart.v[d];
     end
     // gaddr joins a[4]: two 32-bit adds, the low half's carry pending
@@ -247,11 +282,28 @@ module tma_nd_walker (
     accp_i[MaxDims-1]  = ilo[32];
   end
 
+  // The next cycle's wrap flags and their prefix ANDs (registered, with the state). The
+  // late flags of job_i (carry chain ends) each meet one mux.
+  logic [MaxDims:0] chg_s, chg_i;
+
+  always_comb begin : proc_p_flags
+    w_n      = p_next ? w_s : w_i;
+    chg_s    = '0;
+    chg_i    = '0;
+    chg_s[1] = 1'b1;
+    chg_i[1] = 1'b1;
+    for (int d = 2; d <= MaxDims; d++) begin
+      chg_s[d] = chg_s[d-1] && w_s[d-1];
+      chg_i[d] = chg_i[d-1] && w_i[d-1];
+    end
+    chg_n    = p_next ? chg_s : chg_i;
+  end
+
   always_comb begin : proc_p_valid
     p_valid_d = p_valid_q;
     p_pend_d  = p_pend_q;
     if (acc_pend) p_pend_d = 1'b0;
-    if (p_valid_q && p_last && adv) p_valid_d = 1'b0;
+    if (p_valid_q && c_last && adv) p_valid_d = 1'b0;
     if (load) begin
       p_valid_d = 1'b1;
       p_pend_d  = !acc_load;
@@ -289,7 +341,13 @@ module tma_nd_walker (
   end
 
   // ---- R -> O: the output row ----
+  logic [32:0] o_lo;                          // R's pair resolved: lower half and carry
+  logic [31:0] o_hi0, o_hi1;                  // upper half without / with that carry
+
   always_comb begin : proc_o_next
+    o_lo   = 33'(r_s_q[31:0]) + 33'(r_c_q[31:0]);
+    o_hi0  = r_s_q[63:32] + r_c_q[63:32];
+    o_hi1  = r_s_q[63:32] + r_c_q[63:32] + 32'd1;
     // Row 0 of a job restarts the running address and byte count: a flop-selected mux in
     // front of the adders, so job acceptance (which depends on adv) never reaches them.
     smem_r = r_first_q ? k_smem0_q : smem_q;
@@ -315,7 +373,8 @@ module tma_nd_walker (
       end
       // The OOB test ends in a compare (a carry chain): its result gates the address here,
       // after the add, rather than the carry-save pair before it.
-      o_d.gaddr = (r_s_q + r_c_q) & {64{r_read_q}};
+      // Carry select: both upper halves are added while the lower half's carry ripples.
+      o_d.gaddr = {(o_lo[32] ? o_hi1 : o_hi0), o_lo[31:0]} & {64{r_read_q}};
     end
   end
 
@@ -326,7 +385,8 @@ module tma_nd_walker (
       p_alo_q    <= '0;
       p_lo_q     <= '0;
       p_es_q     <= '0;
-      zlo_q      <= '0;
+      zzlo_q     <= '0;
+      wlo_q      <= '0;
       p_dim_m1_q <= '0;
       p_head_q   <= '0;
       p_mark_q   <= 1'b0;
@@ -335,12 +395,18 @@ module tma_nd_walker (
       p_valid_q  <= 1'b0;
       p_pend_q   <= 1'b0;
       pos_q      <= '0;
-      z_q        <= '0;
+      zz_q       <= '0;
+      w_q        <= '0;
+      chg_q      <= '0;
       acc_q      <= '0;
       accp_q     <= '0;
       rleft_q    <= '0;
-      p_lastw_q  <= 1'b0;
-      p_lasto_q  <= 1'b0;
+      p_lastx_q  <= 1'b0;
+      p_l0a_q    <= 1'b0;
+      p_l0b_q    <= 1'b0;
+      c_nlastx_q <= 1'b1;
+      c_nl0a_q   <= 1'b1;
+      c_nl0b_q   <= 1'b1;
       p_tile_q   <= 1'b0;
       p_first_q  <= 1'b0;
     end else begin
@@ -349,7 +415,8 @@ module tma_nd_walker (
         p_alo_q  <= job_i.alo;
         p_lo_q   <= job_i.lo;
         p_es_q   <= job_i.es;
-        zlo_q    <= zlo_i;
+        zzlo_q   <= zzlo_i;
+        wlo_q    <= wlo_i;
       end
       if (p_free) begin
         p_dim_m1_q <= job_i.dim_m1;
@@ -360,26 +427,33 @@ module tma_nd_walker (
       end
       p_valid_q <= p_valid_d;
       p_pend_q  <= p_pend_d;
+      // Per dim: its state changes only when it steps or restarts (or P loads).
+      for (int d = 1; d < MaxDims; d++) begin
+        if (dce[d]) begin
+          pos_q.v[d] <= pos_n.v[d];
+          zz_q.v[d]  <= zz_n.v[d];
+          acc_q.v[d] <= acc_n.v[d];
+          accp_q[d]  <= accp_n[d];
+        end
+      end
       if (p_ce) begin
+        w_q      <= w_n;
+        chg_q    <= chg_n[MaxDims-1:0];
+        p_l0a_q  <= !p_next && !job_i.marker && !job_i.i2c && w_i[1] && w_i[2];
+        p_l0b_q  <= w_i[3] && w_i[4];
+        c_nl0a_q <= !(!p_next && !job_i.marker && !job_i.i2c && w_i[1] && w_i[2]);
+        c_nl0b_q <= !(w_i[3] && w_i[4]);
         if (p_next) begin
-          pos_q   <= pos_s;
-          z_q     <= z_s;
-          acc_q   <= acc_s;
-          accp_q  <= accp_s;
-          rleft_q  <= rleft_q - 1'b1;
-          p_lastw_q <= p_tile_q && wrap_s;
-          p_lasto_q <= p_i2c_q && rleft_q == 10'd1;
-          p_first_q <= 1'b0;
+          rleft_q    <= rleft_q - 1'b1;
+          p_lastx_q  <= (p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1);
+          c_nlastx_q <= !((p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1));
+          p_first_q  <= 1'b0;
         end else begin
-          pos_q   <= pos_i;
-          z_q     <= z_i;
-          acc_q   <= acc_i;
-          accp_q  <= accp_i;
-          rleft_q   <= job_i.nrows_m1;
-          p_lastw_q <= !job_i.marker && !job_i.i2c && wrap_i;
-          p_lasto_q <= job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0);
-          p_tile_q  <= !job_i.marker && !job_i.i2c;
-          p_first_q <= 1'b1;
+          rleft_q    <= job_i.nrows_m1;
+          p_lastx_q  <= job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0);
+          c_nlastx_q <= !(job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0));
+          p_tile_q   <= !job_i.marker && !job_i.i2c;
+          p_first_q  <= 1'b1;
         end
       end
     end
@@ -455,28 +529,51 @@ module tma_nd_walker (
     .out_data_o  (row_o)
   );
 
+  // O's room as one flop: O holds two rows next cycle when no row leaves and either it is
+  // full now or it holds one row and takes R's. adv fans out to P, R and K from this flop,
+  // one LUT of O's flops and row_ready_i ahead of them.
+  assign o_full_n = !row_ready_i && (!o_ready || (row_valid_o && r_valid_q));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_room_q
+    if (!rst_ni) begin
+      room_q <= 1'b1;
+    end else begin
+      room_q <= !o_full_n;
+    end
+  end
+
   assign busy_o = p_valid_q || r_valid_q || row_valid_o;
 
   // Dim 0 of the per-dim fields is not a walker dim; a[4] never restarts.
   logic unused_bits;
   assign unused_bits = ^{p_step_q.v[0], p_alo_q.v[0], p_alo_q.v[MaxDims-1], p_lo_q.v[0],
-                         p_dim_m1_q.v[0], p_es_q.v[0], pos_q.v[0], z_q.v[0], zlo_q.v[0],
-                         acc_q.v[0], accp_q[0], zw[34:0], sz[34:0], szl[34:0]};
+                         p_dim_m1_q.v[0], p_es_q.v[0], pos_q.v[0], zz_q.v[0], zzlo_q.v[0],
+                         acc_q.v[0], accp_q[0], w_q[0], chg_q[0], wlo_q[0], sz[34:0],
+                         izt[34:0], pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
+                         chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], w_i[0],
+                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))
+  // The wrap flag halves p_l0a/p_l0b and ChgFlags_A name the walker dims 1..4.
+  `TMA_ASSERT_INIT(MaxDims_A, MaxDims == 5)
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
   `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
   `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
   // P was loaded from job_i before the handshake: the job must still be offered.
   `TMA_ASSERT(PendOffered_A, p_pend_q |-> job_valid_i)
   `TMA_ASSERT_NEVER(PendWithoutRow_A, p_pend_q && !p_valid_q)
+  `TMA_ASSERT_NEVER(RoomCopy_A, room_q != o_ready)
+  `TMA_ASSERT_NEVER(LastCopy_A, c_last != p_last)
+  // The registered prefix ANDs of the wrap flags match their definition.
+  `TMA_ASSERT(ChgFlags_A, p_valid_q |-> chg_q[MaxDims-1:2] ==
+      {&w_q[MaxDims-2:1], &w_q[2:1], w_q[1]})
   // The N dim of an im2col job never wraps, so some dim always steps before the last row.
   // (Assertions name narrow signals only: Verilator 5.006 emits uncompilable code when it
   // samples a vector as wide as a job.)
-  `TMA_ASSERT(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last |-> !(&wrap[MaxDims-1:1]))
+  `TMA_ASSERT(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last |-> !(&w_q[MaxDims-1:1]))
   // The last-row flag, computed a cycle ahead, matches its definition on P's row.
   `TMA_ASSERT(LastFlag_A, p_valid_q |-> p_last == (p_mark_q ||
-      (p_i2c_q ? (rleft_q == 10'd0) : (&wrap[MaxDims-1:1]))))
+      (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
 
 endmodule
