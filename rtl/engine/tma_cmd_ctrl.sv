@@ -4,29 +4,37 @@
 // time arithmetic of one command at a time; hands the walker one job per command (a tile or
 // im2col job, or a completion-only marker for errors and prefetch).
 //
-// Pipeline (every stage registered; timing rules of issue 6: one carry chain per stage):
+// Pipeline (every stage registered; timing rules of issue 6: one carry chain per stage; the
+// state is one-hot, each state flop drives its own fan-out):
 //   Idle   takes the command into cmd_q (stores / reduces / a misaligned map address: StErr)
 //          and compares its map address with the cache tags (hit index registered; a map
-//          invalidated in that cycle misses).
+//          invalidated in that cycle misses); per coordinate, flags for the Mac slot list.
 //   Read   hit: reads the cache entry (LUT RAM, registered) into the decoded map d_q.
 //   Fetch  miss: reads the map over AXI (ID AxiIdDesc, one single-beat burst per beat, never
 //          across 4 KiB) and decodes each 16-byte chunk into d_q as it arrives (chunk 0 first).
-//   Chk    miss: eight cycles of descriptor checks (decode and encoder rules, each check
-//          registered before it sets `bad`; the box-size product E x prod floor(box/es) by
-//          registered 18x18 multiplies and reciprocals), the walker dims of the map and their
-//          address steps es x stride (one shift-add per cycle), then the decoded map and its
+//   Chk    miss: nine cycles (0..8) of descriptor checks (decode and encoder rules, each
+//          check registered before it sets `bad`; the box-size product E x prod floor(box/es)
+//          by registered 18x18 multiplies and reciprocals, its compares registered in cycle 7),
+//          decoded flags of the map (cycle 0), the walker dims of the map (cycle 0) and their
+//          view (cycles 1, 2: dim, es, box, stride of each walker dim) and address steps
+//          es x stride (one shift-add per cycle, cycles 2..7), then the decoded map and its
 //          verdict `bad` enter the cache (round robin; not when desc_inval_i came since the
 //          fetch started).
 //   W1, W1B, W2 the walker dimensions, bounds, clamps, global address and the instruction
-//          checks into the job register (W1 waits until the job register is empty): W1 the
-//          check conditions, the corners' far ends and the Mac slot list, W1B their priority,
-//          the F4 compares (one compare per flag), W2 the F4 verdict. Row bytes and pitch are
-//          registered from d_q every cycle (valid in W1B).
+//          checks into the job register (W1 waits until the job register is empty): W1 copies
+//          the walker view (dims, es, steps) and the command fields, and computes the check
+//          conditions and each Mac slot's partial products; W1B the coordinates, lo and hi of
+//          each walker dim (from the walker dims' coordinates, registered every cycle), the
+//          checks' priority, the F4 compares (one compare per flag), the row's element range
+//          and the Mac slot list; W2 the F4 verdict, the row's byte range. Most W1 / W1B
+//          operands are registered every cycle from d_q and cmd_q (stable from W1 on).
 //   Mac    the address products (position x stride, lower corner x stride, the interleave
 //          fixed dim x stride) as a list of 17x18-bit partial products through one registered
-//          multiplier and a split 64-bit accumulator, started from W1; zero partial products
+//          multiplier and a split 64-bit accumulator, started from W1B; zero partial products
 //          are skipped and an operand in [-2^17, 2^17) is one signed piece. The job is complete
 //          when the list is done.
+// Latency, command accepted to job valid (cmd_ctrl_test, DataBytes 16, walker ready): 9 cycles
+// on a hit, 32 on a miss (8 descriptor beats, 9 Chk cycles).
 // Sub-byte types (SubByte = 1; codes 11 b4x16, 12 b4x16_p64, 13 b6x16_p32, tile mode only):
 // 1-byte elements in shared memory (b4x16: the byte sizes halved), the global offset of c0
 // scaled (c0 / 2, 3 c0 / 4), the job's pk tells the unpacker the packed layout. SubByte = 0:
@@ -77,8 +85,19 @@ module tma_cmd_ctrl #(
   localparam logic [2:0] KSpatial = 3'd3;
   localparam logic [2:0] KN       = 3'd4;
 
-  typedef enum logic [3:0] {
-    StIdle, StRead, StFetch, StChk, StW1, StW1B, StW2, StMac, StErr
+  // One-hot state (state_q[I*] is the state's flop: no decode in front of its fan-out)
+  localparam int unsigned IIdle = 0, IRead = 1, IFetch = 2, IChk = 3, IW1 = 4, IW1B = 5,
+                          IW2 = 6, IMac = 7, IErr = 8;
+  typedef enum logic [8:0] {
+    StIdle  = 9'(1) << IIdle,
+    StRead  = 9'(1) << IRead,
+    StFetch = 9'(1) << IFetch,
+    StChk   = 9'(1) << IChk,
+    StW1    = 9'(1) << IW1,
+    StW1B   = 9'(1) << IW1B,
+    StW2    = 9'(1) << IW2,
+    StMac   = 9'(1) << IMac,
+    StErr   = 9'(1) << IErr
   } state_e;
 
   // ---- Decoded map (one cache entry; docs/descriptor.md) ----
@@ -101,9 +120,26 @@ module tma_cmd_ctrl #(
     logic [3:0][2:0]  wkind;     // walker dims 1..4 (entry d-1): kind ...
     logic [3:0][2:0]  wtd;       // ... and the tensor dim it walks
     logic [3:0][38:0] wstep;     // ... and its address step es x stride (units of 16 bytes)
+    // the walker view of the map (Chk cycles 1, 2; zero / es 1 for a dim the map does not walk)
+    logic [3:0][31:0] wdim;      // dim - 1 of the tensor dim walker dim d walks
+    logic [3:0][2:0]  wes;       // its es - 1
+    logic [3:0][7:0]  wbox;      // its box - 1
+    logic [3:0][35:0] wstr;      // its stride (units of 16 bytes; the chunk for dim 0)
+    logic [3:0][2:0]  wsnz;      // the stride's pieces that are not zero (see pmask)
+    logic [35:0]      fixs;      // interleave: stride of the fixed dim rank-2 ...
+    logic [2:0]       fixsnz;    // ... and its pieces that are not zero
+    // decoded fields (Chk cycle 0; used from Chk cycle 1 on): interleave, 32B interleave,
+    // b4x16, b4x16_p64, b6x16_p32, rank 3, rank 4, log2 E; how c0 scales to bytes (proc_c0s,
+    // one-hot; none: zero): x E (1, 2, 4, 8), x 16, x 32 (interleave), / 2, x 3/4
+    logic             fl_il, fl_il2, fl_sbh, fl_g8, fl_g12, fl_r3, fl_r4;
+    logic [1:0]       fl_esz;
+    logic [7:0]       fl_c0m;
+    logic             fl_r5;     // rank 5
+    logic [4:0]       fl_fx;     // one-hot: rank - 2 (the dim an interleaved map does not walk)
   } ent_t;
   localparam int unsigned EntW = 1 + 64 + 1 + 3 + 4 + 2 + 3 + 1 + 1 + 144 + 160 + 15 + 8 + 32 +
-                                 10 + 12 + 12 + 156;
+                                 10 + 12 + 12 + 156 + 128 + 12 + 32 + 144 + 12 + 36 + 3 + 9 + 8 +
+                                 1 + 5;
 
   state_e          state_d, state_q;
   tma_pkg::cmd_t   cmd_d, cmd_q;
@@ -112,7 +148,8 @@ module tma_cmd_ctrl #(
   logic [3:0]      ar_cnt_d, ar_cnt_q;      // descriptor beats requested
   logic [3:0]      r_cnt_d, r_cnt_q;        // descriptor beats received
   logic            stale_d, stale_q;        // invalidated since the lookup: do not cache
-  logic [2:0]      kc_d, kc_q;              // Chk cycle
+  logic [3:0]      kc_d, kc_q;              // Chk cycle
+  logic            chk8_q;                  // Chk cycle 8 (the last)
   // Fields used only by the checks of a fetched map
   logic [1:0]      x_span_d, x_span_q, x_atom_d, x_atom_q;
   logic            x_b96_d, x_b96_q, x_wide_d, x_wide_q, x_rsv_d, x_rsv_q;
@@ -127,8 +164,10 @@ module tma_cmd_ctrl #(
   logic [33:0] f_upper  [MaxDims-2];
   logic [33:0] lower_q  [MaxDims-2];   // f_lower registered (valid from the cycle after d_q)
   logic [3:0]  rank;
+  logic [MaxDims-1:0] rk_lt_q;         // bit i: i < rank (registered: valid from Chk cycle 1)
   logic        i2c, il;
-  logic [1:0]  esz;                    // log2 E
+  logic [1:0]  esz;                    // log2 E (from the decoded flags) ...
+  logic [1:0]  esz_c;                  // ... decoded from ftype (Chk cycle 0)
   logic        is_float;
   logic [7:0]  span;                   // swizzle span in bytes (0: none)
   logic [31:0] swz_repeat;
@@ -145,29 +184,26 @@ module tma_cmd_ctrl #(
       f_lower[k] = '0;
       f_upper[k] = '0;
     end
-    unique case (d_q.rank_m1)
-      3'd2: begin
-        f_lower[0] = {{18{d_q.boxr[15]}}, d_q.boxr[15:0]};
-        f_upper[0] = {{18{d_q.boxr[31]}}, d_q.boxr[31:16]};
+    // (rank from the decoded flags: valid from Chk cycle 1)
+    if (d_q.fl_r3) begin
+      f_lower[0] = {{18{d_q.boxr[15]}}, d_q.boxr[15:0]};
+      f_upper[0] = {{18{d_q.boxr[31]}}, d_q.boxr[31:16]};
+    end else if (d_q.fl_r4) begin
+      for (int k = 0; k < 2; k++) begin
+        f_lower[k] = {{26{d_q.boxr[7 + 8*k]}}, d_q.boxr[8*k +: 8]};
+        f_upper[k] = {{26{d_q.boxr[23 + 8*k]}}, d_q.boxr[16 + 8*k +: 8]};
       end
-      3'd3: begin
-        for (int k = 0; k < 2; k++) begin
-          f_lower[k] = {{26{d_q.boxr[7 + 8*k]}}, d_q.boxr[8*k +: 8]};
-          f_upper[k] = {{26{d_q.boxr[23 + 8*k]}}, d_q.boxr[16 + 8*k +: 8]};
-        end
+    end else begin
+      for (int k = 0; k < 3; k++) begin
+        f_lower[k] = {{29{d_q.boxr[4 + 5*k]}}, d_q.boxr[5*k +: 5]};
+        f_upper[k] = {{29{d_q.boxr[20 + 5*k]}}, d_q.boxr[16 + 5*k +: 5]};
       end
-      default: begin
-        for (int k = 0; k < 3; k++) begin
-          f_lower[k] = {{29{d_q.boxr[4 + 5*k]}}, d_q.boxr[5*k +: 5]};
-          f_upper[k] = {{29{d_q.boxr[20 + 5*k]}}, d_q.boxr[16 + 5*k +: 5]};
-        end
-      end
-    endcase
+    end
     unique case (d_q.ftype)
-      4'd0, 4'd11, 4'd12, 4'd13: esz = 2'd0;   // sub-byte: 1 byte (b4x16: sb_half)
-      4'd1, 4'd6, 4'd10:         esz = 2'd1;
-      4'd2, 4'd3, 4'd7, 4'd8:    esz = 2'd2;
-      default:                   esz = 2'd3;   // 4, 5, 9 (and unsupported codes)
+      4'd0, 4'd11, 4'd12, 4'd13: esz_c = 2'd0;   // sub-byte: 1 byte (b4x16: sb_half)
+      4'd1, 4'd6, 4'd10:         esz_c = 2'd1;
+      4'd2, 4'd3, 4'd7, 4'd8:    esz_c = 2'd2;
+      default:                   esz_c = 2'd3;   // 4, 5, 9 (and unsupported codes)
     endcase
     is_float = (d_q.ftype >= 4'd6 && d_q.ftype <= 4'd10);
     unique case (d_q.swz)
@@ -184,7 +220,8 @@ module tma_cmd_ctrl #(
   end
   assign rank = {1'b0, d_q.rank_m1} + 4'd1;
   assign i2c  = d_q.im2col;
-  assign il   = (d_q.il != 2'd0);
+  assign il   = d_q.fl_il;
+  assign esz  = d_q.fl_esz;
 
   // Sub-byte types (sm_100; docs/descriptor.md sec. 2, docs/rtl-unpack.md): E is the element's
   // shared-memory size, 1 byte (esz 0) for b4x16_p64 / b6x16_p32 and half a byte for b4x16
@@ -192,12 +229,11 @@ module tma_cmd_ctrl #(
   logic       sb_half, sb_pk, sb_any;
   logic [6:0] sb_f1m;                  // F1: these low bits of c0 must be zero
   logic [1:0] sb_pkc;                  // job pk (tma_pkg::Pk*)
-  assign sb_half = (d_q.ftype == 4'd11);
-  assign sb_pk   = (d_q.ftype == 4'd12 || d_q.ftype == 4'd13);
+  assign sb_half = d_q.fl_sbh;
+  assign sb_pk   = d_q.fl_g8 || d_q.fl_g12;
   assign sb_any  = sb_half || sb_pk;
-  assign sb_f1m  = sb_pk ? 7'h7F : {6'd0, sb_half};
-  assign sb_pkc  = (d_q.ftype == 4'd12) ? tma_pkg::PkG8 :
-                   (d_q.ftype == 4'd13) ? tma_pkg::PkG12 : tma_pkg::PkNone;
+  assign sb_f1m  = sb_pk ? 7'h7F : sb_half ? 7'h1F : (7'h0F >> esz);
+  assign sb_pkc  = d_q.fl_g8 ? tma_pkg::PkG8 : d_q.fl_g12 ? tma_pkg::PkG12 : tma_pkg::PkNone;
 
   // ---- Walker dims of a map (stored with it): tile: walker dim d is tensor dim d; interleave
   // (D5): walker dim 1 is dim 0 in chunks, then the dims above it except rank-2. im2col:
@@ -252,7 +288,9 @@ module tma_cmd_ctrl #(
   logic [CacheIdxW-1:0] c_wr_idx_q;             // the entry being filled
   logic [EntW-1:0]      c_rd;
 
-  assign c_rd = c_ent_q[hidx_q];
+  ent_t                 c_rd_e;
+  assign c_rd   = c_ent_q[hidx_q];
+  assign c_rd_e = c_rd;
 
   // ---- Descriptor fetch ----
   logic [63:0] fetch_base;      // first beat address
@@ -262,7 +300,7 @@ module tma_cmd_ctrl #(
   assign chunk_off   = 3'(cmd_q.desc_addr[6:4] & 3'(NumChunks - 1));
   assign fetch_beats = 4'((128 / DataBytes) + ((chunk_off != 3'd0) ? 1 : 0));
 
-  assign ar_valid_o = (state_q == StFetch) && (ar_cnt_q < fetch_beats);
+  assign ar_valid_o = state_q[IFetch] && (ar_cnt_q < fetch_beats);
 
   // Beat address: fetch_base + ar_cnt x DataBytes as a 12-bit low part and a high part that
   // steps when the low part wraps (the map crosses a 4 KiB boundary at most once).
@@ -294,7 +332,7 @@ module tma_cmd_ctrl #(
   assign ar_o.len   = 8'd0;
 
   // ---- Chk: descriptor rules of a fetched map (all give invalid_descriptor) ----
-  logic        chk_a;                      // cycle 0: field codes, alignment, row rules
+  logic        chk_a;                      // cycle 1: field codes, alignment, row rules
   logic [31:0] far32_d [MaxDims-2];        // rule 16: dim + 1 + upper (32-bit, wrapping)
   logic [31:0] far32_q [MaxDims-2];
   logic [8:0]  bx_d [MaxDims];             // box + 1 (cycle 0) ...
@@ -313,13 +351,16 @@ module tma_cmd_ctrl #(
   logic        sover_d, sover_q;           // cycle 4
   logic [18:0] pabc_d, pabc_q;             // (b4x16: nibbles, up to 2 x 233472)
   logic [29:0] tot_d, tot_q;               // cycle 5
-  logic        chk_r16;                    // cycle 1
-  logic        chk_a_q, chk_r16_q;         // ... registered (applied a cycle later)
+  logic        chk_r16;                    // cycle 2
+  logic        chk_b;                      // (the other half of chk_a)
+  logic        chk_a_q, chk_b_q, chk_r16_q;   // ... registered (applied a cycle later)
   logic [31:0] x_bbm1_q;                   // box-bytes field - 1 (b4x16 check, odd nibbles)
   logic        bb_ok;                      // cycle 7: the box-bytes field matches
+  logic        bb_ok_q, tot_big_q;         // cycle 8: bb_ok, tot above the limit, registered
+  logic        size_bad;                   // cycle 8: rules 14 / 20 and the box-bytes field
   logic [32:0] far_s [MaxDims-2];          // {far32, 1}
-  // the walker dims' steps es x stride = a + b + c (cycles 1..4: stride and es of walker dim
-  // kc, cycles 2..5: the shifted operands, cycles 3..6: the sum): es 1, 2, 4, 8: s << k;
+  // the walker dims' steps es x stride = a + b + c (cycles 2..5: stride and es of walker dim
+  // kc - 1, cycles 3..6: the shifted operands, cycles 4..7: the sum): es 1, 2, 4, 8: s << k;
   // 3, 5, 6: two shifted strides; 7: 8s - s
   logic [35:0] st_s_d, st_s_q;
   logic [2:0]  st_e_d, st_e_q;             // es - 1
@@ -351,6 +392,7 @@ module tma_cmd_ctrl #(
     rb_lo  = 5'(d_q.box0_m1[3:0]) + 5'd1;
     rb_nib = 4'(rb_lo << esz);
     chk_a = 1'b0;
+    chk_b = 1'b0;   // (two halves, each registered)
     if (d_q.rank_m1 > 3'd4 || x_wide_q || (i2c && d_q.rank_m1 < 3'd2) || d_q.ftype >= 4'd14 ||
         (d_q.tf32 && d_q.ftype != 4'd7 && d_q.ftype != 4'd8) || d_q.il == 2'd3 ||
         (x_b96_q && (x_span_q != 2'd0 || x_atom_q != 2'd0)) ||
@@ -358,7 +400,7 @@ module tma_cmd_ctrl #(
         (!i2c && d_q.ppc_m1 != 10'd0) ||
         (i2c && d_q.rank_m1 == 3'd4 && (d_q.boxr[15] || d_q.boxr[31])) ||
         x_swzrep_q != swz_repeat) begin
-      chk_a = 1'b1;
+      chk_b = 1'b1;
     end
     if (d_q.addr[3:0] != 4'd0 || (d_q.il == 2'd2 && d_q.addr[4]) ||
         (il && d_q.rank_m1 < 3'd2) || (d_q.fill && !is_float)) begin
@@ -377,7 +419,7 @@ module tma_cmd_ctrl #(
                    !(d_q.swz == tma_pkg::SwzNone || d_q.swz == tma_pkg::Swz128B ||
                      d_q.swz == tma_pkg::Swz128BA32 ||
                      (d_q.ftype == 4'd13 && d_q.swz == tma_pkg::Swz128BA64)) ||
-                   (d_q.ftype == 4'd13 && il && d_q.swz != tma_pkg::SwzNone)))) begin
+                   (d_q.fl_g12 && il && d_q.swz != tma_pkg::SwzNone)))) begin
       chk_a = 1'b1;
     end
     for (int i = 0; i < MaxDims - 1; i++) begin
@@ -394,18 +436,18 @@ module tma_cmd_ctrl #(
       rc_d[i] = recip(f_es_m1[i]);
       rq_d[i] = 21'(bx_q[i]) * 21'(rc_q[i]);
     end
-    // cycle 1: rule 16 (bounding box not empty: dim + upper > lower, 32-bit); cycle 2: the
+    // cycle 2: rule 16 (bounding box not empty: dim + upper > lower, 32-bit); cycle 2: the
     // factors
     chk_r16 = 1'b0;
     for (int k = 0; k < MaxDims - 2; k++) begin
-      if (i2c && 4'(k) + 4'd2 < rank && signed'(far32_q[k]) <= signed'(lower_q[k][31:0])) begin
+      if (i2c && rk_lt_q[k+2] && signed'(far32_q[k]) <= signed'(lower_q[k][31:0])) begin
         chk_r16 = 1'b1;
       end
     end
     szero_d = 1'b0;
     for (int i = 0; i < MaxDims; i++) begin
       fq_d[i] = 11'd1;
-      if (!i2c && 4'(i) < rank) begin
+      if (!i2c && rk_lt_q[i]) begin
         fq_d[i] = {2'b00, rq_q[i][20:12]};
         if (rq_q[i][20:12] == 9'd0) szero_d = 1'b1;
       end
@@ -425,10 +467,10 @@ module tma_cmd_ctrl #(
     pabc_d  = pab_q[18:0];
     tot_d   = 30'(pabc_q) * 30'(pc_q);
     unique case (kc_q)
-      3'd1:    begin st_s_d = w1_str[1]; st_e_d = f_es_m1[d_q.wtd[0]]; end
-      3'd2:    begin st_s_d = w1_str[2]; st_e_d = f_es_m1[d_q.wtd[1]]; end
-      3'd3:    begin st_s_d = w1_str[3]; st_e_d = f_es_m1[d_q.wtd[2]]; end
-      default: begin st_s_d = w1_str[4]; st_e_d = f_es_m1[d_q.wtd[3]]; end
+      4'd2:    begin st_s_d = d_q.wstr[0]; st_e_d = d_q.wes[0]; end
+      4'd3:    begin st_s_d = d_q.wstr[1]; st_e_d = d_q.wes[1]; end
+      4'd4:    begin st_s_d = d_q.wstr[2]; st_e_d = d_q.wes[2]; end
+      default: begin st_s_d = d_q.wstr[3]; st_e_d = d_q.wes[3]; end
     endcase
     begin : blk_step
       logic [38:0] sv;
@@ -452,26 +494,41 @@ module tma_cmd_ctrl #(
     // b4x16: the field is ceil(nibbles / 2)
     bb_ok   = sb_half ? (33'(tot_q) == {x_boxbytes_q, 1'b0} || 33'(tot_q) == {x_bbm1_q, 1'b1}) :
                         (32'(tot_q) == x_boxbytes_q);
+    size_bad = szero_q ? (x_boxbytes_q != 32'd0) : (sover_q || tot_big_q || !bb_ok_q);
   end
 
   // ---- W1 / W2: walker dims, bounds, clamps, address start, instruction checks ----
-  logic [35:0] w1_str   [MaxDims];     // stride of walker dim d (units of 16 bytes)
-  logic [35:0] wstr_q   [MaxDims];
-  logic [33:0] w1_crd   [MaxDims];
+  logic [35:0] v_str    [MaxDims];     // Chk cycle 1: stride of walker dim d (the view)
+  // Per command, from d_q's walker dims: the tensor coordinate of walker dim d (registered
+  // every cycle: valid from W1B) and its flags (W1), the same for the interleave fixed dim
+  // rank-2. Flags (registered from cmd_i in Idle, per tensor dim): {c[31:16] all sign,
+  // c[31:17] all sign (small), its pieces that are not zero (anz, see snzof)}.
+  logic [3:0]  cf_d [MaxDims];
+  logic [3:0]  cf_q [MaxDims];
+  logic [31:0] crd_d [MaxDims];
+  logic [31:0] crd_q [MaxDims];
+  logic [3:0]  crf [MaxDims];          // (flags: W1, into tmask / tsmall)
+  logic [31:0] fxc_d, fxc_q;
+  logic [3:0]  fxf;
+  logic [33:0] w1_crd   [MaxDims];     // crd_q sign-extended
   logic [33:0] sfar_d   [MaxDims];     // spatial: dim - 1 + upper (W1; W2 adds the offset)
   logic [33:0] sfar_q   [MaxDims];
   logic [5:0]  w1_mask  [NumSlots];    // partial products of each Mac slot (may be zero)
   logic [NumSlots*6-1:0] tmask_d, tmask_q;
   logic [NumSlots-1:0] tsmall_d, tsmall_q;   // the slot's operand is in [-2^17, 2^17): one piece
-  logic [NumSlots-1:0] w1_pend;              // Mac slots with partial products
+  logic [NumSlots-1:0] w1_pend;              // W1B: Mac slots with partial products ...
+  logic [3:0]          w1_first;             // ... the first of them ...
+  logic [NumSlots-1:0] w1_rest;              // ... and the others
   logic [NumSlots-1:0] slot_pend_d, slot_pend_q;   // Mac slots not yet started
   logic [3:0]  spat_d, spat_q;         // walker dim d-1 is spatial (restarts at its corner)
-  logic [33:0] fix_a_d, fix_a_q;       // interleave: coordinate of the fixed dim rank-2 ...
-  logic [35:0] fix_s_d, fix_s_q;       // ... and its stride
+  logic [33:0] fix_a;                 // interleave: coordinate of the fixed dim rank-2 ...
+  logic [35:0] fix_s;                  // ... and its stride
   logic [35:0] nc0_d, nc0_q;           // -c0
   logic [35:0] hdiff_d, hdiff_q;       // dim[0] - 1 - c0
-  logic        lo_big_q, hi_big_q;     // W1B: -c0 > box[0] - 1, dim[0] - 1 - c0 >= box[0] - 1
-  logic [8:0]  hi_inc_q, box0_q;       // W1B: dim[0] - c0 (low bits), box[0]
+  logic [8:0]  box0_q;                 // box[0] (valid from W1B)
+  logic        lo_big, hi_big;         // W1B: -c0 > box[0] - 1, dim[0] - 1 - c0 >= box[0] - 1
+  logic [8:0]  el_lo, el_de;
+  logic [8:0]  el_lo_q, el_de_q;       // W1B: the row's in-bounds elements [el_lo, el_de)
   logic        gc_d, gc_q;             // carry of the low half of gaddr
   logic        foob_d, foob_q;         // interleave: the fixed dim is out of bounds
   logic [3:0]  ipre_d, ipre_q;         // instruction error before F4
@@ -485,7 +542,6 @@ module tma_cmd_ctrl #(
   logic [37:0] c0s_q;                  // its low 38 bits (the rest is sign), from W1
   logic [2:0]  rm2;                    // rank - 2: the dim an interleaved map does not walk
   logic [1:0]  rm3;                    // rank - 3: index of its stride
-  logic [31:0] c_rm2;
   logic [31:0] d_rm2;
   logic        mode_ok, is_load;
   logic [11:0] row_bytes;
@@ -497,47 +553,73 @@ module tma_cmd_ctrl #(
   assign c0       = 35'(signed'(cmd_q.coords.v[0]));
   assign rm2      = d_q.rank_m1 - 3'd1;
   assign rm3      = 2'(d_q.rank_m1 - 3'd2);
-  assign c_rm2    = cmd_q.coords.v[rm2];
-  assign d_rm2    = f_dim_m1[rm2];
+  always_comb begin : proc_drm2   // (one-hot select from the decoded flags)
+    d_rm2 = '0;
+    for (int i = 0; i < MaxDims; i++) if (d_q.fl_fx[i]) d_rm2 = d_rm2 | f_dim_m1[i];
+  end
   assign is_load  = (cmd_q.op == tma_pkg::OpLoad);
   assign mode_ok  = (cmd_q.mode == 3'd0 || cmd_q.mode == 3'd1 || cmd_q.mode == 3'd2 ||
                      cmd_q.mode == 3'd3 || cmd_q.mode == 3'd4);   // loads and prefetch
   assign row_bytes = (12'({4'd0, d_q.box0_m1} + 12'd1) << esz) >> sb_half;
-  assign chunk16   = (d_q.il == 2'd2) ? 36'd2 : 36'd1;
+  assign chunk16   = d_q.fl_il2 ? 36'd2 : 36'd1;
   assign rowb_d    = il ? 12'(chunk16) << 4 : row_bytes;
   assign pitch_d   = (il || d_q.swz == tma_pkg::SwzNone) ? rowb_d : 12'(span);
 
   always_comb begin : proc_c0s
-    c0s = 64'(c0) << esz;
-    if (il) c0s = 64'(c0) << ((d_q.il == 2'd2) ? 5 : 4);
-    if (il && i2c) c0s = '0;
-    if (sb_half || d_q.ftype == 4'd12) c0s = signed'(64'(c0)) >>> 1;   // global bytes
-    if (d_q.ftype == 4'd13) c0s = (signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2);
+    // (global bytes; one-hot mode, see fl_c0m)
+    c0s = '0;
+    for (int k = 0; k < 6; k++) if (d_q.fl_c0m[k]) c0s = c0s | (64'(c0) << k);
+    if (d_q.fl_c0m[6]) c0s = c0s | 64'(signed'(64'(c0)) >>> 1);
+    if (d_q.fl_c0m[7]) c0s = c0s | 64'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
   end
 
   // Partial products of a 34-bit signed operand a and a 36-bit stride s: bit 3*ai + sj is
   // a piece ai (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]).
   // A small operand (sm: a in [-2^17, 2^17)) is one signed piece a[17:0] (bit 3*0 + sj).
-  function automatic logic [5:0] pmask(input logic [1:0] anz, input logic [35:0] s);
-    logic [2:0] snz;
-    snz   = {s[35:34] != 2'd0, s[33:17] != 17'd0, s[16:0] != 17'd0};
-    pmask = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
+  // snz: the pieces of s that are not zero (stored with the map), anz: those of a.
+  function automatic logic [2:0] snzof(input logic [35:0] s);
+    snzof = {s[35:34] != 2'd0, s[33:17] != 17'd0, s[16:0] != 17'd0};
   endfunction
-  // anz of an operand a: small: {0, a != 0}; else the pieces that are not zero
-  function automatic logic [1:0] anzof(input logic [33:0] a, input logic sm);
-    anzof = sm ? {1'b0, a[17:0] != 18'd0} : {a[33:17] != 17'd0, a[16:0] != 17'd0};
+  function automatic logic [5:0] pmaskz(input logic [1:0] anz, input logic [2:0] snz);
+    pmaskz = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
   endfunction
-  function automatic logic smallof(input logic [33:17] a_hi);
-    smallof = (a_hi == 17'd0) || (a_hi == '1);
+  function automatic logic [3:0] cflags(input logic [31:0] c);
+    logic sm16, sm17;
+    sm16   = c[31:16] == 16'd0 || c[31:16] == '1;
+    sm17   = c[31:17] == 15'd0 || c[31:17] == '1;
+    cflags = {sm16, sm17, sm17 ? {1'b0, c[17:0] != 18'd0} : {c[31:17] != 15'd0, c[16:0] != 17'd0}};
   endfunction
+
+  // The per-command coordinate selection (registered every cycle; d_q and cmd_q are stable
+  // from W1 to the end of Mac).
+  always_comb begin : proc_crd
+    logic [2:0] td;
+    for (int i = 0; i < MaxDims; i++) cf_d[i] = cflags(cmd_i.coords.v[i]);
+    crd_d[0] = '0;
+    crf[0]   = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      td = d_q.wtd[d-1];
+      crd_d[d] = cmd_q.coords.v[td];
+      crf[d]   = cf_q[td];
+    end
+    fxc_d = '0;
+    fxf   = '0;
+    for (int i = 0; i < MaxDims; i++) begin
+      if (d_q.fl_fx[i]) begin
+        fxc_d = fxc_d | cmd_q.coords.v[i];
+        fxf   = fxf | cf_q[i];
+      end
+    end
+  end
+  assign fix_a = 34'(signed'(fxc_q));
+  assign fix_s = d_q.fixs;
 
   always_comb begin : proc_w1
     logic [2:0]  kd, td;
-    logic [33:0] crd;
     logic [31:0] sdim;
     for (int d = 0; d < MaxDims; d++) begin
-      w1_str[d] = '0;
-      w1_crd[d] = '0;
+      v_str[d]  = '0;
+      w1_crd[d] = 34'(signed'(crd_q[d]));
       sfar_d[d] = '0;
     end
     for (int s = 0; s < NumSlots; s++) w1_mask[s] = '0;
@@ -545,44 +627,50 @@ module tma_cmd_ctrl #(
     for (int d = 1; d < MaxDims; d++) begin
       kd  = d_q.wkind[d-1];
       td  = d_q.wtd[d-1];
-      crd = 34'(signed'(cmd_q.coords.v[td]));
-      w1_crd[d] = crd;
-      if (kd != KNone) w1_str[d] = (td == 3'd0) ? chunk16 : f_stride[2'(td - 3'd1)];
+      if (kd != KNone) v_str[d] = (td == 3'd0) ? chunk16 : f_stride[2'(td - 3'd1)];
       // spatial dims (gated by spat_q where used): tensor dim il ? d-1 : d
       sdim = il ? f_dim_m1[d-1] : f_dim_m1[d];
       if (d < MaxDims - 1) sfar_d[d] = 34'(sdim) + f_upper[d-1];
       // astart: position x stride (the chunk dim of an interleaved map starts at 0)
-      // (W1B, from the W1 registers: job_q.coord is the tensor coordinate of the dim)
-      // (loaded in W1; the operands are read from the job register from W2 on). A spatial
+      // (the operands are read from the job register from W2 on). A spatial
       // position is the coordinate plus an offset < 2^16: small when the coordinate is in
       // [-2^16, 2^16); its value may be zero only after the offset: both pieces then.
       if (kd == KSpatial) begin
-        tsmall_d[d-1] = (crd[33:16] == 18'd0) || (crd[33:16] == '1);
-        w1_mask[d-1]  = pmask({!tsmall_d[d-1], 1'b1}, w1_str[d]);
+        tsmall_d[d-1] = crf[d][3];
+        w1_mask[d-1]  = pmaskz({!crf[d][3], 1'b1}, d_q.wsnz[d-1]);
       end else if (kd == KTile || kd == KN) begin
-        tsmall_d[d-1] = smallof(crd[33:17]);
-        w1_mask[d-1]  = pmask(anzof(crd, tsmall_d[d-1]), w1_str[d]);
+        tsmall_d[d-1] = crf[d][2];
+        w1_mask[d-1]  = pmaskz(crf[d][1:0], d_q.wsnz[d-1]);
       end
       // alo: lower corner x stride (spatial dims): lower (16-bit signed) + offset is small
       if (kd == KSpatial) begin
         tsmall_d[4+d-1] = 1'b1;
-        w1_mask[4+d-1]  = pmask(2'b01, w1_str[d]);
+        w1_mask[4+d-1]  = pmaskz(2'b01, d_q.wsnz[d-1]);
       end
       // (step: es x stride, stored with the map)
       spat_d[d-1] = (kd == KSpatial);
     end
-    fix_a_d = 34'(signed'(c_rm2));
-    fix_s_d = f_stride[rm3];
-    tsmall_d[8] = smallof(fix_a_d[33:17]);
-    if (il) w1_mask[8] = pmask(anzof(fix_a_d, tsmall_d[8]), fix_s_d);
+    tsmall_d[8] = fxf[2];
+    if (il) w1_mask[8] = pmaskz(fxf[1:0], d_q.fixsnz);
     for (int s = 0; s < NumSlots; s++) begin
       tmask_d[6*s +: 6] = w1_mask[s];
-      w1_pend[s]        = (w1_mask[s] != 6'd0);
+      w1_pend[s]        = (tmask_q[6*s +: 6] != 6'd0);   // (W1B)
     end
+    w1_first = '0;
+    for (int s = NumSlots - 1; s >= 0; s--) if (w1_pend[s]) w1_first = 4'(s);
+    w1_rest = w1_pend & ~(NumSlots'(1) << w1_first);
     nc0_d   = 36'sd0 - 36'(c0);
     hdiff_d = 36'(f_dim_m1[0]) - 36'(c0);
-    // foob: W1B (fix_a_q is c_rm2 sign-extended)
-    foob_d  = il && (fix_a_q[33] || fix_a_q[31:0] > drm2_q);
+    // foob: W1B (fix_a is c_rm2 sign-extended)
+    foob_d  = il && (fix_a[33] || fix_a[31:0] > drm2_q);
+    // W1B: in-bounds elements [lo_el, hi_el) of a row: lo_el = clamp(-c0, 0, box[0]),
+    // hi_el = clamp(dim[0] - c0, 0, box[0]); hi_el > lo_el unless both clamp to 0 or both to
+    // box[0] (one compare each, then the clamps; el_de: the end, hi_el or lo_el)
+    lo_big = !nc0_q[35] && (nc0_q[34:8] != '0 || nc0_q[7:0] > d_q.box0_m1);
+    hi_big = !hdiff_q[35] && (hdiff_q[34:8] != '0 || hdiff_q[7:0] >= d_q.box0_m1);
+    el_lo  = nc0_q[35] ? 9'd0 : lo_big ? box0_q : nc0_q[8:0];
+    el_de  = (hdiff_q[35] || lo_big) ? el_lo :
+             hi_big ? box0_q : hdiff_q[8:0] + 9'd1;
     // Instruction checks (model CheckInstruction order) up to F1: the conditions in W1, their
     // priority in W1B.
     iflag_d[0]  = !mode_ok;
@@ -598,7 +686,8 @@ module tma_cmd_ctrl #(
     iflag_d[8]  = (sb_any && i2c) || (sb_pk && SubByte == 0);   // sub-byte: tile mode only
     iflag_d[9]  = is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0);
     // F1 (interleave: dim 0 counts chunks); the sub-byte types also on c0's low bits
-    iflag_d[10] = !il && (c0s[3:0] != 4'd0 || (c0[6:0] & sb_f1m) != 7'd0);
+    // (c0s[3:0] != 0 is c0[3 - esz:0] != 0, b4x16 c0[4:1], b4x16_p64 / b6x16_p32 within c0[6:0])
+    iflag_d[10] = !il && (c0[6:0] & sb_f1m) != 7'd0;
     ipre_d = tma_pkg::ErrNone;
     if (iflag_q[0]) begin
       ipre_d = tma_pkg::ErrInvalidInstr;
@@ -621,10 +710,10 @@ module tma_cmd_ctrl #(
     // pixel (job_q.coord, the tensor coordinate from W1) inside [lower, dim - 1 + upper]: one
     // compare per flag in W1B, their OR in W2.
     for (int k = 0; k < MaxDims - 2; k++) begin
-      f4v_d[k]     = (rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
-                     (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31);
-      f4v_d[3 + k] = signed'(job_q.coord.v[k+1]) < signed'(lower_q[k]);
-      f4v_d[6 + k] = signed'(job_q.coord.v[k+1]) > signed'(sfar_q[k+1]);
+      f4v_d[k]     = (d_q.fl_r4 && cmd_q.im2col.v[k][15:8] != 8'd0) ||
+                     (d_q.fl_r5 && cmd_q.im2col.v[k][15:5] != 11'd0);
+      f4v_d[3 + k] = signed'(w1_crd[k+1]) < signed'(lower_q[k]);
+      f4v_d[6 + k] = signed'(w1_crd[k+1]) > signed'(sfar_q[k+1]);
     end
     f4_d = 1'b0;
     for (int k = 0; k < MaxDims - 2; k++) begin
@@ -673,7 +762,9 @@ module tma_cmd_ctrl #(
 
   always_comb begin : proc_mac
     logic [5:0]  rem;
-    logic [2:0]  pick;
+    logic [5:0]  pick;
+    logic [NumSlots-1:0] plow;
+    logic [3:0]  pnum;
     logic [63:0] pp, base;
     logic        first;
     logic [32:0] lo_sum;
@@ -691,47 +782,44 @@ module tma_cmd_ctrl #(
     ms_d = ms_q;
     sh1_d = sh1_q;
     t1_d  = t1_q;
-    // Issue the lowest partial product of the current slot.
-    pick = 3'd0;
-    for (int b = 5; b >= 0; b--) if (cur_mask_q[b]) pick = 3'(b);
-    rem = cur_mask_q & ~(6'd1 << pick);
+    // Issue the lowest partial product of the current slot (pick, one-hot: bit 3 ai + sj).
+    for (int b = 0; b < 6; b++) pick[b] = cur_mask_q[b] && (6'(cur_mask_q << (6 - b)) == 6'd0);
+    rem = cur_mask_q & ~pick;
     if (cur_mask_q != '0) begin
       v1_d  = 1'b1;
       t1_d  = cur_slot_q;
-      ma_d  = (pick >= 3'd3) ? {cur_a_q[33], cur_a_q[33:17]} :
+      ma_d  = (cur_mask_q[2:0] == 3'd0) ? {cur_a_q[33], cur_a_q[33:17]} :
               cur_sm_q ? cur_a_q[17:0] : {1'b0, cur_a_q[16:0]};
-      unique case (pick)
-        3'd0, 3'd3: ms_d = {1'b0, cur_s_q[16:0]};
-        3'd1, 3'd4: ms_d = {1'b0, cur_s_q[33:17]};
-        default:    ms_d = {16'd0, cur_s_q[35:34]};
-      endcase
-      unique case (pick)
-        3'd0:       sh1_d = 2'd0;
-        3'd1, 3'd3: sh1_d = 2'd1;
-        3'd2, 3'd4: sh1_d = 2'd2;
-        default:    sh1_d = 2'd3;
-      endcase
+      ms_d  = (pick[0] || pick[3]) ? {1'b0, cur_s_q[16:0]} :
+              (pick[1] || pick[4]) ? {1'b0, cur_s_q[33:17]} : {16'd0, cur_s_q[35:34]};
+      sh1_d = {pick[2] || pick[4] || pick[5], pick[1] || pick[3] || pick[5]};
     end
     cur_mask_d = rem;
-    // Load the next slot when this one is done.
+    // Load the next slot when this one is done (one partial product left, or none).
     if (rem == '0 && nvalid_q) begin
       cur_slot_d = nslot_q;
       cur_mask_d = tmask_q[6*nslot_q +: 6];
       cur_sm_d   = tsmall_q[nslot_q];
-      cur_a_d = fix_a_q;
-      cur_s_d = fix_s_q;
+      cur_a_d = fix_a;
+      cur_s_d = fix_s;
       for (int d = 1; d < MaxDims; d++) begin
         if (32'(nslot_q[1:0]) == d - 1 && !nslot_q[3]) begin
           cur_a_d = nslot_q[2] ? job_q.lo.v[d] : job_q.coord.v[d];
-          cur_s_d = wstr_q[d];
+          cur_s_d = d_q.wstr[d-1];
         end
       end
       nvalid_d = 1'b0;
     end
-    // Prefetch the next slot.
+    // Prefetch the next slot (its one-hot and number from slot_pend_q alone).
+    plow = '0;
+    for (int s = 0; s < NumSlots; s++) begin
+      plow[s] = slot_pend_q[s] && (NumSlots'(slot_pend_q << (NumSlots - s)) == '0);
+    end
+    pnum = '0;
+    for (int s = 0; s < NumSlots; s++) if (plow[s]) pnum = pnum | 4'(s);
     if (!nvalid_d && slot_pend_q != '0) begin
-      for (int s = NumSlots - 1; s >= 0; s--) if (slot_pend_q[s]) nslot_d = 4'(s);
-      slot_pend_d = slot_pend_q & ~(NumSlots'(1) << nslot_d);
+      nslot_d     = pnum;
+      slot_pend_d = slot_pend_q & ~plow;
       nvalid_d    = 1'b1;
     end
     // Multiply.
@@ -785,15 +873,41 @@ module tma_cmd_ctrl #(
   localparam int unsigned ChunkLog2 = SizeLog2 - 4;
 
   // ---- FSM ----
+  // Next state, one equation per state flop (the actions are in proc_fsm).
+  always_comb begin : proc_next
+    logic acc, bad_i, hit, r_end, r_bad, mac_end;
+    acc     = cmd_valid_i && state_q[IIdle];
+    bad_i   = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce ||
+              cmd_i.desc_addr[3:0] != 4'd0;
+    hit     = 1'b0;   // (a map invalidated in this cycle misses)
+    for (int e = 0; e < CacheEntries; e++) begin
+      if (c_valid_q[e] && !desc_inval_i && c_addr_q[e] == cmd_i.desc_addr) hit = 1'b1;
+    end
+    r_end   = state_q[IFetch] && r_valid_i && (r_cnt_q + 1'b1 == fetch_beats);
+    r_bad   = r_err_i || err_q != tma_pkg::ErrNone;
+    mac_end = instr_err != tma_pkg::ErrNone || cmd_q.op == tma_pkg::OpPrefetch || mac_idle;
+    state_d = StIdle;   // (every bit is assigned below)
+    state_d[IIdle]  = (state_q[IIdle] && !cmd_valid_i) || (state_q[IMac] && mac_end) ||
+                      (state_q[IErr] && job_free);
+    state_d[IRead]  = acc && !bad_i && hit;
+    state_d[IFetch] = (acc && !bad_i && !hit) || (state_q[IFetch] && !r_end);
+    state_d[IChk]   = (r_end && !r_bad) || (state_q[IChk] && !chk8_q);
+    state_d[IW1]    = state_q[IRead] || (state_q[IChk] && chk8_q) ||
+                      (state_q[IW1] && !d_q.bad && !w1_go);
+    state_d[IW1B]   = state_q[IW1] && w1_go;   // (w1_go: the map is good)
+    state_d[IW2]    = state_q[IW1B];
+    state_d[IMac]   = state_q[IW2] || (state_q[IMac] && !mac_end);
+    state_d[IErr]   = (acc && bad_i) || (r_end && r_bad) || (state_q[IW1] && d_q.bad) ||
+                      (state_q[IErr] && !job_free);
+  end
+
   logic [32:0] ghi;                    // W2: {gaddr[63:32], 1}
   always_comb begin : proc_fsm
     logic [3:0]   kpos, kch;
     logic [127:0] ch;
     logic [2:0]   kd;
     logic [33:0]  off;
-    logic [8:0]   lo_el, hi_el;
     logic [32:0]  glo;
-    state_d  = state_q;
     cmd_d    = cmd_q;
     d_d      = d_q;
     err_d    = err_q;
@@ -818,19 +932,16 @@ module tma_cmd_ctrl #(
     ch   = '0;
     kd   = '0;
     off  = '0;
-    lo_el = '0;
-    hi_el = '0;
     glo   = '0;
     ghi   = '0;
     cmd_ready_o = 1'b0;
 
-    unique case (state_q)
-      StIdle: cmd_ready_o = 1'b1;   // intake below
-      StRead: begin
+    (* parallel_case *) case (1'b1)   // (one-hot; not `unique`: random at time 0)
+      state_q[IIdle]: cmd_ready_o = 1'b1;   // intake below
+      state_q[IRead]: begin
         d_d     = c_rd;
-        state_d = StW1;
       end
-      StFetch: begin
+      state_q[IFetch]: begin
         if (ar_valid_o && ar_ready_i) ar_cnt_d = ar_cnt_q + 1'b1;
         if (r_valid_i) begin
           r_cnt_d = r_cnt_q + 1'b1;
@@ -880,43 +991,79 @@ module tma_cmd_ctrl #(
             end
           end
           if (r_cnt_q + 1'b1 == fetch_beats) begin
-            state_d = (err_d != tma_pkg::ErrNone) ? StErr : StChk;
             kc_d    = '0;
           end
         end
       end
-      StChk: begin
+      state_q[IChk]: begin
         kc_d = kc_q + 1'b1;
-        if (kc_q == 3'd0) begin
-          d_d.wkind = m_kind;
-          d_d.wtd   = m_td;
+        if (kc_q == 4'd0) begin
+          d_d.wkind  = m_kind;
+          d_d.wtd    = m_td;
+          d_d.fl_il  = (d_q.il != 2'd0);
+          d_d.fl_il2 = (d_q.il == 2'd2);
+          d_d.fl_sbh = (d_q.ftype == 4'd11);
+          d_d.fl_g8  = (d_q.ftype == 4'd12);
+          d_d.fl_g12 = (d_q.ftype == 4'd13);
+          d_d.fl_r3  = (d_q.rank_m1 == 3'd2);
+          d_d.fl_r4  = (d_q.rank_m1 == 3'd3);
+          d_d.fl_r5  = (d_q.rank_m1 == 3'd4);
+          d_d.fl_fx  = 5'd1 << rm2;
+          d_d.fl_esz = esz_c;
+          // (c0s: the sub-byte types first, then interleave (im2col: zero), else E)
+          d_d.fl_c0m = '0;
+          if (d_q.ftype == 4'd11 || d_q.ftype == 4'd12) d_d.fl_c0m[6] = 1'b1;
+          else if (d_q.ftype == 4'd13) d_d.fl_c0m[7] = 1'b1;
+          else if (d_q.il != 2'd0) d_d.fl_c0m[{2'b10, d_q.il == 2'd2}] = !d_q.im2col;
+          else d_d.fl_c0m[{1'b0, esz_c}] = 1'b1;
+        end
+        if (kc_q == 4'd1) begin   // the walker view (from the walker dims)
+          for (int d = 1; d < MaxDims; d++) begin
+            d_d.wdim[d-1] = '0;
+            d_d.wes[d-1]  = '0;
+            if (d_q.wkind[d-1] != KNone) begin
+              d_d.wdim[d-1] = f_dim_m1[d_q.wtd[d-1]];
+              d_d.wes[d-1]  = f_es_m1[d_q.wtd[d-1]];
+            end
+            d_d.wbox[d-1] = f_box_m1[d_q.wtd[d-1]];
+            d_d.wstr[d-1] = v_str[d];
+          end
+          d_d.fixs = f_stride[rm3];
+        end
+        if (kc_q == 4'd2) begin
+          for (int d = 0; d < MaxDims - 1; d++) d_d.wsnz[d] = snzof(d_q.wstr[d]);
+          d_d.fixsnz = snzof(d_q.fixs);
         end
         unique case (kc_q)
-          3'd3: d_d.wstep[0] = st_sum[39:1];
-          3'd4: d_d.wstep[1] = st_sum[39:1];
-          3'd5: d_d.wstep[2] = st_sum[39:1];
-          3'd6: d_d.wstep[3] = st_sum[39:1];
+          4'd4: d_d.wstep[0] = st_sum[39:1];
+          4'd5: d_d.wstep[1] = st_sum[39:1];
+          4'd6: d_d.wstep[2] = st_sum[39:1];
+          4'd7: d_d.wstep[3] = st_sum[39:1];
           default: ;
         endcase
-        if (kc_q == 3'd1 && chk_a_q) d_d.bad = 1'b1;
-        if (kc_q == 3'd2 && chk_r16_q) d_d.bad = 1'b1;
-        if (kc_q == 3'd7) begin
-          // rules 14 / 20 and the box-bytes field
-          if (szero_q ? (x_boxbytes_q != 32'd0) :
-              (sover_q || tot_q > (sb_half ? 30'd466944 : 30'd233472) || !bb_ok)) begin
-            d_d.bad = 1'b1;
-          end
+        // (the checks read the decoded flags: valid from cycle 1)
+        if (kc_q == 4'd2 && (chk_a_q || chk_b_q)) d_d.bad = 1'b1;
+        if (kc_q == 4'd3 && chk_r16_q) d_d.bad = 1'b1;
+        if (chk8_q) begin   // (kc 8)
+          // rules 14 / 20 and the box-bytes field (compares registered in cycle 7)
+          if (size_bad) d_d.bad = 1'b1;
           c_fill  = !stale_q && !desc_inval_i;
-          state_d = StW1;
         end
       end
-      StW1: begin
+      state_q[IW1]: begin
         if (d_q.bad) begin
           err_d   = tma_pkg::ErrInvalidDescriptor;
-          state_d = StErr;
         end else if (w1_go) begin
-          state_d = StW1B;
+          // (coord, lo, hi, gaddr, row bytes, pitch, head, dend: W1B and W2 write them all)
           job_d   = '0;
+          job_d.coord     = job_q.coord;
+          job_d.lo        = job_q.lo;
+          job_d.hi        = job_q.hi;
+          job_d.gaddr     = job_q.gaddr;
+          job_d.row_bytes = job_q.row_bytes;
+          job_d.pitch     = job_q.pitch;
+          job_d.head      = job_q.head;
+          job_d.dend      = job_q.dend;
           job_d.i2c      = i2c;
           job_d.nrows_m1 = d_q.ppc_m1;
           job_d.smem_addr = cmd_q.smem_addr;
@@ -929,86 +1076,80 @@ module tma_cmd_ctrl #(
           job_d.cpl.cta       = cmd_q.issuer;
           job_d.cpl.mbar_addr = cmd_q.mbar_addr;
           job_d.cpl.tag       = cmd_q.tag;
-          for (int d = 0; d < MaxDims; d++) job_d.es.v[d] = 4'd1;
-          for (int d = 1; d < MaxDims; d++) job_d.step.v[d] = {21'd0, d_q.wstep[d-1], 4'd0};
-          for (int d = 1; d < MaxDims; d++) begin
-            kd = d_q.wkind[d-1];
-            if (kd != KNone) begin
-              job_d.dim_m1.v[d] = f_dim_m1[d_q.wtd[d-1]];
-              job_d.es.v[d]     = {1'b0, f_es_m1[d_q.wtd[d-1]]} + 4'd1;
-            end
-            // coord: the tensor coordinate (W1B adds the im2col offset); hi: the box (W1B
-            // adds the coordinate)
-            if (kd != KNone) job_d.coord.v[d] = w1_crd[d];
-            if (kd == KTile || kd == KChunk) job_d.hi.v[d] = 34'(f_box_m1[d_q.wtd[d-1]]);
-            if (kd == KN) job_d.hi.v[d] = {1'b0, {33{1'b1}}};
+          job_d.es.v[0] = 4'd1;
+          for (int d = 1; d < MaxDims; d++) begin   // the walker view (zero / es 1 when none)
+            job_d.step.v[d]   = {21'd0, d_q.wstep[d-1], 4'd0};
+            job_d.dim_m1.v[d] = d_q.wdim[d-1];
+            job_d.es.v[d]     = {1'b0, d_q.wes[d-1]} + 4'd1;
           end
         end
       end
-      StW1B: begin
-        state_d = StW2;
+      state_q[IW1B]: begin
         job_d.row_bytes = rowb_q;
         job_d.pitch     = pitch_q;
         glo = {1'b0, d_q.addr[31:0]} + {1'b0, c0s_q[31:0]};
         gc_d = glo[32];
         job_d.gaddr[31:0] = glo[31:0];
+        // coord: the tensor coordinate (spatial: plus the im2col offset); lo: the coordinate
+        // (spatial: the lower corner plus the offset); hi: the coordinate plus the box (spatial:
+        // dim - 1 + upper + offset; N: no wrap)
+        job_d.coord.v[0] = '0;
+        job_d.lo.v[0]    = '0;
+        job_d.hi.v[0]    = '0;
         for (int d = 1; d < MaxDims; d++) begin
           kd  = d_q.wkind[d-1];
           off = (d < MaxDims - 1) ? 34'(cmd_q.im2col.v[2'(d-1)]) : 34'd0;
+          job_d.coord.v[d] = '0;
+          job_d.lo.v[d]    = '0;
+          job_d.hi.v[d]    = '0;
           unique case (kd)
             KTile, KChunk: begin
-              job_d.lo.v[d] = job_q.coord.v[d];
-              job_d.hi.v[d] = job_q.coord.v[d] + job_q.hi.v[d];
+              job_d.coord.v[d] = w1_crd[d];
+              job_d.lo.v[d]    = w1_crd[d];
+              job_d.hi.v[d]    = w1_crd[d] + 34'(d_q.wbox[d-1]);
             end
             KSpatial: begin
-              job_d.coord.v[d] = job_q.coord.v[d] + off;
+              job_d.coord.v[d] = w1_crd[d] + off;
               if (d < MaxDims - 1) job_d.lo.v[d] = lower_q[d-1] + off;
+              if (d < MaxDims - 1) job_d.hi.v[d] = sfar_q[d] + off;
             end
-            KN: job_d.lo.v[d] = job_q.coord.v[d];
+            KN: begin
+              job_d.coord.v[d] = w1_crd[d];
+              job_d.lo.v[d]    = w1_crd[d];
+              job_d.hi.v[d]    = {1'b0, {33{1'b1}}};
+            end
             default: ;
           endcase
         end
       end
-      StW2: begin
-        state_d = StMac;
+      state_q[IW2]: begin
         // addr_hi + c0s_hi + carry as one chain: {a, 1} + {b, c} = 2 (a + b) + 1 + c
         ghi = {d_q.addr[63:32], 1'b1} + {{26{c0s_q[37]}}, c0s_q[37:32], gc_q};
         job_d.gaddr[63:32] = ghi[32:1];
-        for (int d = 1; d < MaxDims - 1; d++) begin
-          if (spat_q[d-1]) job_d.hi.v[d] = sfar_q[d] + 34'(cmd_q.im2col.v[2'(d-1)]);
-        end
         if (!il) begin
-          // in-bounds elements [lo_el, hi_el) of a row: lo_el = clamp(-c0, 0, box[0]),
-          // hi_el = clamp(dim[0] - c0, 0, box[0]); hi_el > lo_el unless both clamp to 0 or
-          // both to box[0] (the compares were registered in W1B)
-          lo_el = nc0_q[35] ? 9'd0 : lo_big_q ? box0_q : nc0_q[8:0];
-          hi_el = hdiff_q[35] ? 9'd0 : hi_big_q ? box0_q : hi_inc_q;
-          job_d.head = (12'(lo_el) << esz) >> sb_half;
-          job_d.dend = ((hdiff_q[35] || lo_big_q) ? 12'(lo_el) << esz : 12'(hi_el) << esz) >>
-                       sb_half;
+          // (the element range was registered in W1B)
+          job_d.head = (12'(el_lo_q) << esz) >> sb_half;
+          job_d.dend = (12'(el_de_q) << esz) >> sb_half;
         end else begin
           job_d.head = '0;
           job_d.dend = foob_q ? 12'd0 : 12'(chunk16) << 4;
         end
       end
-      StMac: begin
+      state_q[IMac]: begin
         if (instr_err != tma_pkg::ErrNone) begin
           job_d.marker   = 1'b1;
           job_d.cpl.kind = tma_pkg::CplError;
           job_d.cpl.err  = instr_err;
           job_valid_d    = 1'b1;
-          state_d        = StIdle;
         end else if (cmd_q.op == tma_pkg::OpPrefetch) begin
           job_d.marker   = 1'b1;
           job_d.cpl.kind = tma_pkg::CplDone;
           job_valid_d    = 1'b1;
-          state_d        = StIdle;
         end else if (mac_idle) begin
           job_valid_d = 1'b1;     // the last write-back (if any) happens in this cycle
-          state_d     = StIdle;
         end
       end
-      StErr: begin
+      state_q[IErr]: begin
         if (job_free) begin
           job_d.marker        = 1'b1;
           job_d.cpl.kind      = tma_pkg::CplError;
@@ -1019,26 +1160,22 @@ module tma_cmd_ctrl #(
           job_d.cpl.bytes     = '0;
           job_d.cpl.tag       = cmd_q.tag;
           job_valid_d         = 1'b1;
-          state_d             = StIdle;
         end
       end
-      default: state_d = StIdle;
+      default: ;
     endcase
 
     // Intake (Idle), with the cache lookup: a map invalidated in this cycle misses. (Taking the
     // next command in a job's last cycle saves a cycle per command but puts the Mac's end on
     // the 377-bit cmd_q enable: 86 MHz at -6.)
+    if (state_q[IIdle]) cmd_d = cmd_i;   // (a cycle in Idle without a command: unused)
     if (cmd_valid_i && cmd_ready_o) begin
-      cmd_d = cmd_i;
       err_d = tma_pkg::ErrNone;
       if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
         err_d   = tma_pkg::ErrUnsupported;
-        state_d = StErr;
       end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
         err_d   = tma_pkg::ErrInvalidInstr;
-        state_d = StErr;
       end else begin
-        state_d  = StFetch;
         ar_cnt_d = '0;
         r_cnt_d  = '0;
         stale_d  = 1'b0;
@@ -1047,7 +1184,6 @@ module tma_cmd_ctrl #(
         for (int e = 0; e < CacheEntries; e++) begin
           if (c_valid_q[e] && !desc_inval_i && c_addr_q[e] == cmd_i.desc_addr) begin
             hidx_d  = CacheIdxW'(e);
-            state_d = StRead;
           end
         end
       end
@@ -1113,9 +1249,15 @@ module tma_cmd_ctrl #(
   // flop: it selects every job bit.
   logic w1b_go;
   logic w1_go_d, w1_go_q;
-  assign w1_go_d = (state_d == StW1) && !d_d.bad && !job_valid_d;
+  logic w1b_q;
+  // (the next state is W1 from Read, from the last Chk cycle, or W1 waiting for the job
+  // register; written out so that the cone stays small)
+  assign w1_go_d = !(job_valid_q && !job_ready_i) &&   // (job_valid_d in these states)
+                   ((state_q[IRead] && !c_rd_e.bad) ||
+                    (chk8_q && !d_q.bad && !size_bad) ||
+                    (state_q[IW1] && !w1_go_q && !d_q.bad));
   assign w1_go   = w1_go_q;
-  assign w1b_go = (state_q == StW1B);
+  assign w1b_go = w1b_q;   // (W1 with w1_go is always followed by W1B)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
@@ -1127,6 +1269,7 @@ module tma_cmd_ctrl #(
       r_cnt_q  <= '0;
       stale_q  <= 1'b0;
       kc_q     <= '0;
+      chk8_q   <= 1'b0;
       hidx_q   <= '0;
       x_span_q <= '0;
       x_atom_q <= '0;
@@ -1138,12 +1281,12 @@ module tma_cmd_ctrl #(
       x_bbm1_q     <= '0;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= '0;
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
+      rk_lt_q <= '0;
       for (int i = 0; i < MaxDims; i++) begin
         bx_q[i]   <= '0;
         rc_q[i]   <= '0;
         rq_q[i]   <= '0;
         fq_q[i]   <= '0;
-        wstr_q[i] <= '0;
         sfar_q[i] <= '0;
       end
       szero_q  <= 1'b0;
@@ -1155,12 +1298,17 @@ module tma_cmd_ctrl #(
       sover_q  <= 1'b0;
       pabc_q   <= '0;
       tot_q    <= '0;
+      bb_ok_q   <= 1'b0;
+      tot_big_q <= 1'b0;
       tmask_q  <= '0;
       tsmall_q <= '0;
       slot_pend_q <= '0;
       spat_q   <= '0;
-      fix_a_q  <= '0;
-      fix_s_q  <= '0;
+      fxc_q    <= '0;
+      for (int i = 0; i < MaxDims; i++) begin
+        cf_q[i]  <= '0;
+        crd_q[i] <= '0;
+      end
       nc0_q    <= '0;
       hdiff_q  <= '0;
       gc_q     <= 1'b0;
@@ -1169,6 +1317,7 @@ module tma_cmd_ctrl #(
       iflag_q  <= '0;
       f4_q     <= 1'b0;
       chk_a_q   <= 1'b0;
+      chk_b_q   <= 1'b0;
       chk_r16_q <= 1'b0;
       st_s_q    <= '0;
       st_e_q    <= '0;
@@ -1179,9 +1328,8 @@ module tma_cmd_ctrl #(
       pitch_q   <= '0;
       f4v_q     <= '0;
       drm2_q    <= '0;
-      lo_big_q <= 1'b0;
-      hi_big_q <= 1'b0;
-      hi_inc_q <= '0;
+      el_lo_q  <= '0;
+      el_de_q  <= '0;
       box0_q   <= '0;
       c0s_q    <= '0;
       nslot_q  <= '0;
@@ -1210,6 +1358,7 @@ module tma_cmd_ctrl #(
       job_q    <= '0;
       job_valid_q <= 1'b0;
       w1_go_q  <= 1'b0;
+      w1b_q    <= 1'b0;
     end else begin
       state_q  <= state_d;
       cmd_q    <= cmd_d;
@@ -1219,6 +1368,7 @@ module tma_cmd_ctrl #(
       r_cnt_q  <= r_cnt_d;
       stale_q  <= stale_d;
       kc_q     <= kc_d;
+      chk8_q   <= state_q[IChk] && kc_q == 4'd7;
       hidx_q   <= hidx_d;
       x_span_q <= x_span_d;
       x_atom_q <= x_atom_d;
@@ -1230,6 +1380,7 @@ module tma_cmd_ctrl #(
       x_bbm1_q     <= x_boxbytes_q - 32'd1;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= far32_d[k];
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= f_lower[k];
+      for (int i = 0; i < MaxDims; i++) rk_lt_q[i] <= 4'(i) < rank;
       for (int i = 0; i < MaxDims; i++) begin
         bx_q[i] <= bx_d[i];
         rc_q[i] <= rc_d[i];
@@ -1245,29 +1396,32 @@ module tma_cmd_ctrl #(
       sover_q  <= sover_d;
       pabc_q   <= pabc_d;
       tot_q    <= tot_d;
-      if (w1_go) begin
-        for (int i = 0; i < MaxDims; i++) wstr_q[i] <= w1_str[i];
-        spat_q   <= spat_d;
-        fix_a_q  <= fix_a_d;
-        fix_s_q  <= fix_s_d;
-        nc0_q    <= nc0_d;
-        hdiff_q  <= hdiff_d;
-        iflag_q  <= iflag_d;
-        for (int i = 0; i < MaxDims; i++) sfar_q[i] <= sfar_d[i];
-        c0s_q    <= c0s[37:0];
-        tmask_q  <= tmask_d;
-        tsmall_q <= tsmall_d;
+      bb_ok_q   <= bb_ok;
+      tot_big_q <= tot_q > (sb_half ? 30'd466944 : 30'd233472);
+      // computed every cycle from d_q and cmd_q (stable from W1 on): valid from W1B
+      spat_q   <= spat_d;
+      nc0_q    <= nc0_d;
+      hdiff_q  <= hdiff_d;
+      iflag_q  <= iflag_d;
+      for (int i = 0; i < MaxDims; i++) sfar_q[i] <= sfar_d[i];
+      c0s_q    <= c0s[37:0];
+      tmask_q  <= tmask_d;
+      tsmall_q <= tsmall_d;
+      // the per-command coordinates (valid from W1)
+      if (state_q[IIdle]) begin
+        for (int i = 0; i < MaxDims; i++) cf_q[i] <= cf_d[i];
       end
+      for (int i = 0; i < MaxDims; i++) crd_q[i] <= crd_d[i];
+      fxc_q <= fxc_d;
       if (w1b_go) begin
         foob_q   <= foob_d;
         ipre_q   <= ipre_d;
-        lo_big_q <= !nc0_q[35] && nc0_q > 36'(d_q.box0_m1);
-        hi_big_q <= !hdiff_q[35] && hdiff_q >= 36'(d_q.box0_m1);
-        hi_inc_q <= hdiff_q[8:0] + 9'd1;
-        box0_q   <= {1'b0, d_q.box0_m1} + 9'd1;
+        el_lo_q  <= el_lo;
+        el_de_q  <= el_de;
         gc_q     <= gc_d;
       end
       chk_a_q   <= chk_a;
+      chk_b_q   <= chk_b;
       chk_r16_q <= chk_r16;
       st_s_q    <= st_s_d;
       st_e_q    <= st_e_d;
@@ -1275,20 +1429,22 @@ module tma_cmd_ctrl #(
       st_b_q    <= st_b_d;
       st_c_q    <= st_c_d;
       rowb_q    <= rowb_d;
+      box0_q    <= {1'b0, d_q.box0_m1} + 9'd1;
       pitch_q   <= pitch_d;
       f4v_q     <= f4v_d;
       drm2_q    <= d_rm2;
-      if (state_q == StW2) f4_q <= f4_d;
-      // Mac control: a new slot list in W1; dropped when the command ends in a marker.
+      if (state_q[IW2]) f4_q <= f4_d;
+      // Mac control: cleared in W1, the slot list in W1B (its first slot prefetched); dropped
+      // when the command ends in a marker.
       if (w1_go) begin
-        slot_pend_q <= w1_pend;
+        slot_pend_q <= '0;
         nvalid_q    <= 1'b0;
         cur_mask_q  <= '0;
         v1_q        <= 1'b0;
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
         first_q     <= 1'b1;
-      end else if (state_q == StMac && (instr_err != tma_pkg::ErrNone ||
+      end else if (state_q[IMac] && (instr_err != tma_pkg::ErrNone ||
                                         cmd_q.op == tma_pkg::OpPrefetch)) begin
         slot_pend_q <= '0;
         nvalid_q    <= 1'b0;
@@ -1297,6 +1453,14 @@ module tma_cmd_ctrl #(
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
         first_q     <= 1'b1;
+      end else if (w1b_go) begin
+        slot_pend_q <= w1_rest;
+        nvalid_q    <= (w1_pend != '0);
+        cur_mask_q  <= cur_mask_d;
+        v1_q        <= v1_d;
+        v2_q        <= v2_d;
+        acc_v_q     <= acc_v_d;
+        first_q     <= first_d;
       end else begin
         slot_pend_q <= slot_pend_d;
         nvalid_q    <= nvalid_d;
@@ -1306,7 +1470,7 @@ module tma_cmd_ctrl #(
         acc_v_q     <= acc_v_d;
         first_q     <= first_d;
       end
-      nslot_q    <= nslot_d;
+      nslot_q    <= w1b_go ? w1_first : nslot_d;
       cur_slot_q <= cur_slot_d;
       cur_a_q    <= cur_a_d;
       cur_sm_q   <= cur_sm_d;
@@ -1326,17 +1490,20 @@ module tma_cmd_ctrl #(
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
       w1_go_q     <= w1_go_d;
+      w1b_q       <= w1_go_q;
     end
   end
   `TMA_ASSERT_NEVER(CacheReadBeforeWrite_A, c_wr_q && (state_q == StRead) &&
                                            (hidx_q == c_wr_idx_q))
+  `TMA_ASSERT(StateOneHot_A, $onehot(state_q))
   `TMA_ASSERT(FillThenW1_A, c_wr_q |-> state_q == StW1)
   `TMA_ASSERT(W1GoRegistered_A, w1_go == ((state_q == StW1) && !d_q.bad && !job_valid_q))
 
-  assign busy_o = (state_q != StIdle) || job_valid_q;
+  assign busy_o = !state_q[IIdle] || job_valid_q;
 
   logic unused_bits;
-  assign unused_bits = ^{cmd_q.redop, w1_str[0], sfar_d[0], sfar_q[0], wstr_q[0], w1_crd[0],
+  assign unused_bits = ^{cmd_q.redop, c_rd_e, fxf[3], crf[0], v_str[0], sfar_d[0], sfar_q[0],
+                         w1_crd[0],
                          sfar_q[MaxDims-1], rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
                          rq_q[3][11:0], rq_q[4][11:0], c0s[63:32],
                          far_s[0][0], far_s[1][0], far_s[2][0], hi_sum[0], ghi[0],
