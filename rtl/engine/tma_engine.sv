@@ -252,6 +252,8 @@ module tma_engine #(
 
   logic                 rowq_in_valid, rowq_out_valid, rowq_out_ready, rowq_nonempty;
   logic [AlRamW-1:0]    rowq_out;
+  logic                 ra_valid, ra_ready;    // rows out of the row slice (to the aligner)
+  logic [AlRamW-1:0]    ra_row;
   tma_pkg::al_row_t     al_row;
 
   assign rowq_in_valid = fv_q && (!f_read_q || f_rd_ok);
@@ -271,9 +273,25 @@ module tma_engine #(
     .nonempty_o  (rowq_nonempty)
   );
 
+  // Row slice: the aligner's row pop (which waits on its beat input and the write port's room)
+  // ends at this register's flops instead of running into the row FIFO's read state.
+  tma_spill_reg #(
+    .Width  (AlRamW),
+    .Bypass (0)
+  ) u_row_slice (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (rowq_out_valid),
+    .in_ready_o  (rowq_out_ready),
+    .in_data_i   (rowq_out),
+    .out_valid_o (ra_valid),
+    .out_ready_i (ra_ready),
+    .out_data_o  (ra_row)
+  );
+
   always_comb begin : proc_al_row
-    al_row          = {rowq_out[AlRamW-1:NumCtas], 16'd0};
-    al_row.cta_mask = 16'(rowq_out[NumCtas-1:0]);
+    al_row          = {ra_row[AlRamW-1:NumCtas], 16'd0};
+    al_row.cta_mask = 16'(ra_row[NumCtas-1:0]);
   end
 
   logic               cq_out_valid, cq_out_ready, cq_nonempty;
@@ -466,8 +484,8 @@ module tma_engine #(
   ) u_aligner (
     .clk_i,
     .rst_ni,
-    .row_valid_i    (rowq_out_valid),
-    .row_ready_o    (rowq_out_ready),
+    .row_valid_i    (ra_valid),
+    .row_ready_o    (ra_ready),
     .row_i          (al_row),
     .beat_valid_i   (ub_valid),
     .beat_ready_o   (ub_ready),
@@ -601,8 +619,8 @@ module tma_engine #(
   end
 
   assign err_count_o = err_count_q;
-  assign busy_o = ctrl_busy || walker_busy || fv_q || rowq_nonempty || split_busy || sa_valid ||
-                  da_valid ||
+  assign busy_o = ctrl_busy || walker_busy || fv_q || rowq_nonempty || ra_valid || split_busy ||
+                  sa_valid || da_valid ||
                   (credits_q != OutW'(MaxOutstanding)) || al_busy || pv || (dq_usage != '0) ||
                   cq_nonempty || cpl_valid_o || up_busy;
 
