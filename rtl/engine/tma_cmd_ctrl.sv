@@ -286,11 +286,8 @@ module tma_cmd_ctrl #(
   logic                 c_fill;                 // fill entry c_next_q (tag and valid now)
   logic                 c_wr_q;                 // ... and its data, d_q, a cycle later
   logic [CacheIdxW-1:0] c_wr_idx_q;             // the entry being filled
-  logic [EntW-1:0]      c_rd;
-
-  ent_t                 c_rd_e;
-  assign c_rd   = c_ent_q[hidx_q];
-  assign c_rd_e = c_rd;
+  ent_t                 c_rd;                   // the entry that hit (RAM read)
+  assign c_rd = c_ent_q[hidx_q];
 
   // ---- Descriptor fetch ----
   logic [63:0] fetch_base;      // first beat address
@@ -734,7 +731,10 @@ module tma_cmd_ctrl #(
   // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8 gaddr (the interleave fixed
   // dim; the steps es x stride come with the map). A slot's partial products run back to back
   // into one accumulator, kept as two 32-bit halves with a registered carry, written to the
-  // job at the slot's end.
+  // job at the slot's end. Pipeline: operands (ma/ms, v1) -> a plain copy beside the
+  // multiplier (mb/mt, v1b) -> product (prod, v2) -> accumulator. The copy stage has no logic
+  // in front of it, so the placer can put it next to the MULT18X18D: the operand muxes and
+  // the routing from them are then outside the multiplier's cycle.
   logic [3:0]  nslot_d, nslot_q;       // next slot (prefetched)
   logic        nvalid_d, nvalid_q;
   logic [3:0]  cur_slot_d, cur_slot_q;
@@ -744,8 +744,10 @@ module tma_cmd_ctrl #(
   logic [35:0] cur_s_d, cur_s_q;
   logic        v1_d, v1_q, v2_d, v2_q; // multiplier operand / product valid
   logic [17:0] ma_d, ma_q, ms_d, ms_q;
-  logic [1:0]  sh1_d, sh1_q, sh2_d, sh2_q;   // weight 2^(4 + 17 sh)
-  logic [3:0]  t1_d, t1_q, t2_d, t2_q;       // slot
+  logic        v1b_q;                  // operand copy valid
+  logic [17:0] mb_q, mt_q;             // operand copies (the multiplier's inputs)
+  logic [1:0]  sh1_d, sh1_q, sh1b_q, sh2_d, sh2_q;   // weight 2^(4 + 17 sh)
+  logic [3:0]  t1_d, t1_q, t1b_q, t2_d, t2_q;       // slot
   logic signed [35:0] prod_d, prod_q;
   logic        acc_v_d, acc_v_q;
   logic [3:0]  acc_t_d, acc_t_q;
@@ -758,7 +760,8 @@ module tma_cmd_ctrl #(
   logic        wb;                     // write the accumulator to the job this cycle
   logic [63:0] wb_val;
 
-  assign mac_idle = (slot_pend_q == '0) && !nvalid_q && (cur_mask_q == '0) && !v1_q && !v2_q;
+  assign mac_idle = (slot_pend_q == '0) && !nvalid_q && (cur_mask_q == '0) && !v1_q && !v1b_q &&
+                    !v2_q;
 
   always_comb begin : proc_mac
     logic [5:0]  rem;
@@ -823,10 +826,10 @@ module tma_cmd_ctrl #(
       nvalid_d    = 1'b1;
     end
     // Multiply.
-    v2_d   = v1_q;
-    t2_d   = t1_q;
-    sh2_d  = sh1_q;
-    prod_d = signed'(ma_q) * signed'(ms_q);
+    v2_d   = v1b_q;
+    t2_d   = t1b_q;
+    sh2_d  = sh1b_q;
+    prod_d = signed'(mb_q) * signed'(mt_q);
     // Accumulate.
     pp = '0;
     unique case (sh2_q)
@@ -855,8 +858,8 @@ module tma_cmd_ctrl #(
       hi_sum   = {base[63:32], 1'b1} + {pp[63:32], !first && acc_c_q};
       acc_hi_d = hi_sum[32:1];
     end
-    first_d = !acc_v_d || (t1_q != acc_t_d);
-    g2_d    = (t1_q == 4'd8);
+    first_d = !acc_v_d || (t1b_q != acc_t_d);
+    g2_d    = (t1b_q == 4'd8);
   end
 
   // ---- Job register ----
@@ -1253,7 +1256,7 @@ module tma_cmd_ctrl #(
   // (the next state is W1 from Read, from the last Chk cycle, or W1 waiting for the job
   // register; written out so that the cone stays small)
   assign w1_go_d = !(job_valid_q && !job_ready_i) &&   // (job_valid_d in these states)
-                   ((state_q[IRead] && !c_rd_e.bad) ||
+                   ((state_q[IRead] && !c_rd.bad) ||
                     (chk8_q && !d_q.bad && !size_bad) ||
                     (state_q[IW1] && !w1_go_q && !d_q.bad));
   assign w1_go   = w1_go_q;
@@ -1340,10 +1343,15 @@ module tma_cmd_ctrl #(
       cur_sm_q <= 1'b0;
       cur_s_q  <= '0;
       v1_q     <= 1'b0;
+      v1b_q    <= 1'b0;
       v2_q     <= 1'b0;
       ma_q     <= '0;
       ms_q     <= '0;
+      mb_q     <= '0;
+      mt_q     <= '0;
       sh1_q    <= '0;
+      sh1b_q   <= '0;
+      t1b_q    <= '0;
       sh2_q    <= '0;
       t1_q     <= '0;
       t2_q     <= '0;
@@ -1441,6 +1449,7 @@ module tma_cmd_ctrl #(
         nvalid_q    <= 1'b0;
         cur_mask_q  <= '0;
         v1_q        <= 1'b0;
+        v1b_q       <= 1'b0;
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
         first_q     <= 1'b1;
@@ -1450,6 +1459,7 @@ module tma_cmd_ctrl #(
         nvalid_q    <= 1'b0;
         cur_mask_q  <= '0;
         v1_q        <= 1'b0;
+        v1b_q       <= 1'b0;
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
         first_q     <= 1'b1;
@@ -1458,6 +1468,7 @@ module tma_cmd_ctrl #(
         nvalid_q    <= (w1_pend != '0);
         cur_mask_q  <= cur_mask_d;
         v1_q        <= v1_d;
+        v1b_q       <= v1_q;
         v2_q        <= v2_d;
         acc_v_q     <= acc_v_d;
         first_q     <= first_d;
@@ -1466,6 +1477,7 @@ module tma_cmd_ctrl #(
         nvalid_q    <= nvalid_d;
         cur_mask_q  <= cur_mask_d;
         v1_q        <= v1_d;
+        v1b_q       <= v1_q;
         v2_q        <= v2_d;
         acc_v_q     <= acc_v_d;
         first_q     <= first_d;
@@ -1477,7 +1489,11 @@ module tma_cmd_ctrl #(
       cur_s_q    <= cur_s_d;
       ma_q       <= ma_d;
       ms_q       <= ms_d;
+      mb_q       <= ma_q;
+      mt_q       <= ms_q;
       sh1_q      <= sh1_d;
+      sh1b_q     <= sh1_q;
+      t1b_q      <= t1_q;
       sh2_q      <= sh2_d;
       t1_q       <= t1_d;
       t2_q       <= t2_d;
@@ -1502,7 +1518,7 @@ module tma_cmd_ctrl #(
   assign busy_o = !state_q[IIdle] || job_valid_q;
 
   logic unused_bits;
-  assign unused_bits = ^{cmd_q.redop, c_rd_e, fxf[3], crf[0], v_str[0], sfar_d[0], sfar_q[0],
+  assign unused_bits = ^{cmd_q.redop, fxf[3], crf[0], v_str[0], sfar_d[0], sfar_q[0],
                          w1_crd[0],
                          sfar_q[MaxDims-1], rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
                          rq_q[3][11:0], rq_q[4][11:0], c0s[63:32],
