@@ -1444,7 +1444,8 @@ module tma_cmd_ctrl #(
       if (state_q[IW2]) f4_q <= f4_d;
       // Mac control: cleared in W1, the slot list in W1B (its first slot prefetched); dropped
       // when the command ends in a marker.
-      if (w1_go) begin
+      if (w1_go || (state_q[IMac] && (instr_err != tma_pkg::ErrNone ||
+                                      cmd_q.op == tma_pkg::OpPrefetch))) begin
         slot_pend_q <= '0;
         nvalid_q    <= 1'b0;
         cur_mask_q  <= '0;
@@ -1453,28 +1454,9 @@ module tma_cmd_ctrl #(
         v2_q        <= 1'b0;
         acc_v_q     <= 1'b0;
         first_q     <= 1'b1;
-      end else if (state_q[IMac] && (instr_err != tma_pkg::ErrNone ||
-                                        cmd_q.op == tma_pkg::OpPrefetch)) begin
-        slot_pend_q <= '0;
-        nvalid_q    <= 1'b0;
-        cur_mask_q  <= '0;
-        v1_q        <= 1'b0;
-        v1b_q       <= 1'b0;
-        v2_q        <= 1'b0;
-        acc_v_q     <= 1'b0;
-        first_q     <= 1'b1;
-      end else if (w1b_go) begin
-        slot_pend_q <= w1_rest;
-        nvalid_q    <= (w1_pend != '0);
-        cur_mask_q  <= cur_mask_d;
-        v1_q        <= v1_d;
-        v1b_q       <= v1_q;
-        v2_q        <= v2_d;
-        acc_v_q     <= acc_v_d;
-        first_q     <= first_d;
       end else begin
-        slot_pend_q <= slot_pend_d;
-        nvalid_q    <= nvalid_d;
+        slot_pend_q <= w1b_go ? w1_rest : slot_pend_d;
+        nvalid_q    <= w1b_go ? (w1_pend != '0) : nvalid_d;
         cur_mask_q  <= cur_mask_d;
         v1_q        <= v1_d;
         v1b_q       <= v1_q;
