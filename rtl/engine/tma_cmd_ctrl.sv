@@ -352,6 +352,7 @@ module tma_cmd_ctrl #(
   logic        chk_b;                      // (the other half of chk_a)
   logic        chk_a_q, chk_b_q, chk_r16_q;   // ... registered (applied a cycle later)
   logic [31:0] x_bbm1_q;                   // box-bytes field - 1 (b4x16 check, odd nibbles)
+  logic        x_bbnz_q;                   // box-bytes field != 0 (registered: w1_go's cone)
   logic        bb_ok;                      // cycle 7: the box-bytes field matches
   logic        bb_ok_q, tot_big_q;         // cycle 8: bb_ok, tot above the limit, registered
   logic        size_bad;                   // cycle 8: rules 14 / 20 and the box-bytes field
@@ -491,7 +492,7 @@ module tma_cmd_ctrl #(
     // b4x16: the field is ceil(nibbles / 2)
     bb_ok   = sb_half ? (33'(tot_q) == {x_boxbytes_q, 1'b0} || 33'(tot_q) == {x_bbm1_q, 1'b1}) :
                         (32'(tot_q) == x_boxbytes_q);
-    size_bad = szero_q ? (x_boxbytes_q != 32'd0) : (sover_q || tot_big_q || !bb_ok_q);
+    size_bad = szero_q ? x_bbnz_q : (sover_q || tot_big_q || !bb_ok_q);
   end
 
   // ---- W1 / W2: walker dims, bounds, clamps, address start, instruction checks ----
@@ -1282,6 +1283,7 @@ module tma_cmd_ctrl #(
       x_boxbytes_q <= '0;
       x_swzrep_q   <= '0;
       x_bbm1_q     <= '0;
+      x_bbnz_q     <= 1'b0;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= '0;
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
       rk_lt_q <= '0;
@@ -1386,6 +1388,7 @@ module tma_cmd_ctrl #(
       x_boxbytes_q <= x_boxbytes_d;
       x_swzrep_q   <= x_swzrep_d;
       x_bbm1_q     <= x_boxbytes_q - 32'd1;
+      x_bbnz_q     <= x_boxbytes_q != 32'd0;
       for (int k = 0; k < MaxDims - 2; k++) far32_q[k] <= far32_d[k];
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= f_lower[k];
       for (int i = 0; i < MaxDims; i++) rk_lt_q[i] <= 4'(i) < rank;
