@@ -67,12 +67,29 @@ module tma_engine #(
   tma_pkg::ar_t  desc_ar;
   logic          da_valid, da_ready;             // ... out of their AR slice
   tma_pkg::ar_t  da_ar;
-  logic          desc_r_valid;
+  logic          desc_r_valid_q, desc_r_err_q;   // the controller's descriptor beats, registered
+  logic [DW-1:0] desc_r_data_q;
   logic          job_valid, job_ready;
   tma_pkg::job_t job;
   logic          ctrl_busy;
 
-  assign desc_r_valid = r_valid_i && (r_id_i == tma_pkg::AxiIdDesc);
+  // Descriptor beats reach the controller a cycle after the port (always accepted there: the
+  // controller takes every beat of its Fetch state). The controller loads its decoded map's
+  // fields with each beat, an enable of several hundred flops; from the port, the id compare,
+  // the valid and the beat count in front of that enable were the engine's critical path at
+  // -6 (ad90e8f). Data and response are copied every cycle: only the valid is qualified.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_desc_r
+    if (!rst_ni) begin
+      desc_r_valid_q <= 1'b0;
+      desc_r_err_q   <= 1'b0;
+    end else begin
+      desc_r_valid_q <= r_valid_i && (r_id_i == tma_pkg::AxiIdDesc);
+      desc_r_err_q   <= r_resp_i != 2'b00;
+    end
+  end
+  always_ff @(posedge clk_i) begin : proc_desc_r_data
+    desc_r_data_q <= r_data_i;
+  end
 
   tma_cmd_ctrl #(
     .DataBytes    (DataBytes),
@@ -89,9 +106,9 @@ module tma_engine #(
     .ar_valid_o  (desc_ar_valid),
     .ar_ready_i  (desc_ar_ready),
     .ar_o        (desc_ar),
-    .r_valid_i   (desc_r_valid),
-    .r_data_i    (r_data_i),
-    .r_err_i     (r_resp_i != 2'b00),
+    .r_valid_i   (desc_r_valid_q),
+    .r_data_i    (desc_r_data_q),
+    .r_err_i     (desc_r_err_q),
     .job_valid_o (job_valid),
     .job_ready_i (job_ready),
     .job_o       (job),
