@@ -32,6 +32,35 @@ function(tma_read_filelist out flist)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${flist})
 endfunction()
 
+# tma_verilate_refresh(<target> <prefix> <sources>...): Verilator's CMake helper reads the list
+# of the files it generates at configure time and only re-verilates then when its command line
+# changed. An RTL edit that changes that list (Verilator splits large models into numbered
+# DepSet files) made the next build link against stale or missing files. So every RTL source
+# (and include) is a configure dependency, and when their contents changed since the last
+# configure, the target's Verilator output is deleted: the helper then re-verilates at
+# configure time and reads the new list.
+function(tma_verilate_refresh target prefix)
+  set(vdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir/${prefix}.dir)
+  file(GLOB incs ${TMA_RTL_DIR}/include/*.svh)
+  set(sums)
+  foreach(f IN LISTS ARGN incs)
+    file(SHA256 ${f} h)
+    list(APPEND sums ${h})
+  endforeach()
+  string(SHA256 sum "${sums}")
+  set(stamp ${vdir}/tma_sources.sha256)
+  if(EXISTS ${stamp})
+    file(READ ${stamp} old)
+    if(NOT old STREQUAL sum)
+      message(STATUS "RTL of ${target} changed: verilating ${prefix} again")
+      file(REMOVE_RECURSE ${vdir})
+    endif()
+  endif()
+  file(MAKE_DIRECTORY ${vdir})
+  file(WRITE ${stamp} ${sum})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ARGN} ${incs})
+endfunction()
+
 function(tma_verilate target)
   cmake_parse_arguments(ARG "SYSTEMC" "TOP;PREFIX;FILELIST" "ARGS" ${ARGN})
   if(NOT ARG_FILELIST)
@@ -48,6 +77,7 @@ function(tma_verilate target)
   if(TMA_BROKEN_DUT)
     list(APPEND vargs -DTMA_BROKEN_DUT)
   endif()
+  tma_verilate_refresh(${target} ${ARG_PREFIX} ${srcs} ${TMA_RTL_DIR}/lint/tma.vlt)
   set(opts)
   if(TMA_WAVES)
     list(APPEND opts TRACE_FST)
