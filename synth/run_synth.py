@@ -165,7 +165,7 @@ def pnr_flow(args, out, speed):
     positive and every arc gets criticality 1, and router1 scales its rip-up penalties by
     max(0.05, 1 - criticality): every arc may then rip up every other arc for 1/20 of the
     price. On the engine (DataBytes 16) router1 did not converge at speed -6 that way (stopped
-    after 45-54 minutes); with a target just above the placement's own estimate four of five
+    after 45-54 minutes); with a target just above the placement's own estimate four of seven
     -6 routes converged in 5-8 minutes (router1 still varies from run to run). So:
       1. place (the heap placer gave the same placement for a 12 MHz and a 120 MHz target)
          and write the placement (placed_<speed>.json);
