@@ -8,14 +8,23 @@
 // are multiples of 16 bytes except the in-bounds end, so the realignment is a rotation by a
 // multiple of 16 bytes of the window {global beat w + 1, global beat w}.
 //
-// Three register stages, each a valid/ready pipeline stage, one output beat per cycle:
+// Three stages, one output beat per cycle; G and T end in two-entry spill registers
+// (tma_spill_reg), D in a plain register, and the global beats enter through a spill
+// register (B):
 //   G (geometry): walks the output beats k of the row at the head of the row FIFO. Which of
 //     them are the first / last in-bounds beat and the last beat of the row are equality
 //     compares of k with beat indices the fork computed (no arithmetic per beat); from them it
-//     registers the lane masks (in-bounds, strobe) and the source decision of the beat (take a
-//     new global beat, preload one first, take the lower half from the previous beat).
+//     computes the lane masks (in-bounds, strobe) and the source decision of the beat (take a
+//     new global beat, preload one first, take the lower half from the previous beat): the
+//     beat's micro-operation, into G's spill register.
 //   D (data): takes the global beat the decision asks for, rotates, fills.
-//   T (tf32): rounds 4-byte elements of tf32 rows, drives the output.
+//   T (tf32): rounds 4-byte elements of tf32 rows into T's spill register, which drives the
+//     output.
+// Timing: a spill register's input ready is a function of its own flops, so out_ready_i
+// reaches only T's register, beat_ready_o comes from B's, G advances on G's register's room
+// and the row valid, and D on T's room and G's and B's outputs; no handshake passes through
+// two stages. D's data registers load whenever D may take an item (d_free, flops only;
+// without an item dv_q clears and the data is unused).
 // A row whose first in-bounds output beat needs two global beats spends one extra cycle in D
 // (the preload). Completion-only rows (has_data = 0) pass as one item without a write. A read
 // beat with an error response turns the rest of its command into no-write items; the last item
@@ -133,16 +142,20 @@ module tma_row_aligner #(
 
   assign g_beat = row_i.beat[27:LgG] + AddrHiW'(k_q);
 
-  // ---- G output register (the beat's micro-operation) ----
-  logic                 gv_d, gv_q;
-  logic                 u_pre_q, u_pop_q, u_lo_new_q, u_wr_q, u_last_q, u_nan_q, u_tf32_q;
-  logic [2:0]           u_rot_q, u_swz_q;
-  logic [DataBytes-1:0] u_inb_q, u_strb_q;
-  logic [AddrHiW-1:0]   u_beat_q;
-  logic [15:0]          u_cta_q;
+  // ---- G output: the beat's micro-operation, in a two-entry spill register ----
+  // G advances when the spill register has room (flops only), D takes from its output, so
+  // neither stage's enables see the other's handshake.
+  localparam int unsigned UW = 3 + 3 + 2 * DataBytes + AddrHiW + 4 + 3 + 16;
+  logic                 gv;                    // a micro-operation waits for D
+  logic                 g_room;                // the spill register can take one
+  logic                 u_pre, u_pop, u_lo_new, u_wr, u_last, u_nan, u_tf32;
+  logic [2:0]           u_rot, u_swz;
+  logic [DataBytes-1:0] u_inb, u_strb;
+  logic [AddrHiW-1:0]   u_beat;
+  logic [15:0]          u_cta;
   logic                 d_take;                // D takes the micro-operation
 
-  assign g_go        = row_valid_i && (!gv_q || d_take);
+  assign g_go        = row_valid_i && g_room;
   assign row_ready_o = g_go && row_end;
 
   always_comb begin : proc_g_next
@@ -153,10 +166,7 @@ module tma_row_aligner #(
     eql_d     = eql_q;
     started_d = started_q;
     done_d    = done_q;
-    gv_d      = gv_q;
-    if (d_take) gv_d = 1'b0;
     if (g_go) begin
-      gv_d      = 1'b1;
       k_d       = row_end ? '0 : k_q + 8'd1;
       k_zero_d  = row_end;
       eqh_d     = (k_q + 8'd1 == kh);
@@ -176,7 +186,6 @@ module tma_row_aligner #(
       eql_q     <= 1'b0;
       started_q <= 1'b0;
       done_q    <= 1'b0;
-      gv_q      <= 1'b0;
     end else begin
       k_q       <= k_d;
       k_zero_q  <= k_zero_d;
@@ -185,37 +194,55 @@ module tma_row_aligner #(
       eql_q     <= eql_d;
       started_q <= started_d;
       done_q    <= done_d;
-      gv_q      <= gv_d;
     end
   end
 
-  always_ff @(posedge clk_i) begin : proc_g_data
-    if (g_go) begin
-      u_pre_q    <= g_pre;
-      u_pop_q    <= g_pop;
-      u_lo_new_q <= g_lo_new;
-      u_rot_q    <= rot;
-      u_inb_q    <= g_inb;
-      u_strb_q   <= g_strb;
-      u_beat_q   <= g_beat;
-      u_wr_q     <= row_i.has_data;
-      u_last_q   <= row_i.last && row_end;
-      u_nan_q    <= row_i.fill_nan;
-      u_tf32_q   <= row_i.tf32;
-      u_swz_q    <= row_i.swz;
-      u_cta_q    <= row_i.cta_mask;
-    end
-  end
+  tma_spill_reg #(
+    .Width  (UW),
+    .Bypass (0)
+  ) u_g_reg (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (row_valid_i),
+    .in_ready_o  (g_room),
+    .in_data_i   ({g_pre, g_pop, g_lo_new, rot, row_i.swz, g_inb, g_strb, g_beat,
+                   row_i.has_data, row_i.last && row_end, row_i.fill_nan, row_i.tf32,
+                   row_i.cta_mask}),
+    .out_valid_o (gv),
+    .out_ready_i (d_take),
+    .out_data_o  ({u_pre, u_pop, u_lo_new, u_rot, u_swz, u_inb, u_strb, u_beat, u_wr, u_last,
+                   u_nan, u_tf32, u_cta})
+  );
+
+  // ======================= B: the global beats, in a two-entry spill register ===========
+  // beat_ready_o is a function of its flops, and D reads the beat from flops beside it: the
+  // handshake with the source does not pass through D.
+  logic          b_valid, b_ready, b_err;
+  logic [DW-1:0] b_data;
+
+  tma_spill_reg #(
+    .Width  (DW + 1),
+    .Bypass (0)
+  ) u_b_reg (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (beat_valid_i),
+    .in_ready_o  (beat_ready_o),
+    .in_data_i   ({beat_err_i, beat_data_i}),
+    .out_valid_o (b_valid),
+    .out_ready_i (b_ready),
+    .out_data_o  ({b_err, b_data})
+  );
 
   // ======================= D: take the global beat, rotate, fill =======================
   logic                 pre_done_d, pre_done_q;   // the preload of the micro-op is done
-  logic                 err_d, err_q;             // a read of the current command failed
+  logic                 pre_err_q;                // the preloaded beat had an error response
   logic [DW-1:0]        lo_q;                     // the global beat taken last
-  logic                 pre_step, out_ok, fire, taken, err_now, d_free, t_take;
+  logic                 pre_step, out_ok, fire, taken, d_free, t_take;
   logic [DW-1:0]        lo_beat, aligned, d_data;
   logic [2*DW-1:0]      window;
   logic                 dv_d, dv_q;
-  logic                 d_wr_q, d_last_q, d_err_q;
+  logic                 d_wr_q, d_last_q, d_berr_q; // d_berr_q: a beat of the item failed
   logic [AddrHiW-1:0]   d_beat_q;
   logic [DW-1:0]        d_data_q;
   logic [DataBytes-1:0] d_strb_q;
@@ -223,44 +250,47 @@ module tma_row_aligner #(
   logic [15:0]          d_cta_q;
   logic [NumTf-1:0]     d_tf_q;                   // 4-byte elements to round
 
-  assign pre_step     = gv_q && u_pre_q && !pre_done_q;
-  assign out_ok       = gv_q && (!u_pre_q || pre_done_q) && d_free;
-  assign beat_ready_o = pre_step || (out_ok && u_pop_q);
-  assign fire         = out_ok && (!u_pop_q || beat_valid_i);
-  assign d_take       = fire;
-  assign taken        = beat_valid_i && beat_ready_o;
-  assign err_now      = err_q || (taken && beat_err_i);
+  // With one 16-byte group per beat (DataBytes 16) there is no rotation: no preload, no lower
+  // half from the previous beat, so lo_q and the preload state drop out by construction.
+  localparam bit Rot = (Groups > 1);
+  logic pre_op, lo_new;
+  assign pre_op = Rot && u_pre;
+  assign lo_new = !Rot || u_lo_new;
 
-  assign lo_beat = u_lo_new_q ? beat_data_i : lo_q;
-  assign window  = {beat_data_i, lo_beat};
+  assign pre_step     = gv && pre_op && !pre_done_q;
+  assign out_ok       = gv && (!pre_op || pre_done_q) && d_free;
+  assign b_ready      = pre_step || (out_ok && u_pop);
+  assign fire         = out_ok && (!u_pop || b_valid);
+  assign d_take       = fire;
+  assign taken        = b_valid && b_ready;
+
+  assign lo_beat = lo_new ? b_data : lo_q;
+  assign window  = {b_data, lo_beat};
 
   always_comb begin : proc_rotate
     aligned = window[DW-1:0];
     for (int r = 1; r < Groups; r++) begin
-      if (u_rot_q == 3'(r)) aligned = window[r * 128 +: DW];
+      if (u_rot == 3'(r)) aligned = window[r * 128 +: DW];
     end
   end
 
   always_comb begin : proc_fill
     for (int j = 0; j < DataBytes; j++) begin
-      if (u_inb_q[j]) d_data[j*8 +: 8] = aligned[j*8 +: 8];
-      else if (u_nan_q) d_data[j*8 +: 8] = (j % 2 == 1) ? 8'h7F : 8'hF7;
+      if (u_inb[j]) d_data[j*8 +: 8] = aligned[j*8 +: 8];
+      else if (u_nan) d_data[j*8 +: 8] = (j % 2 == 1) ? 8'h7F : 8'hF7;
       else d_data[j*8 +: 8] = 8'h00;
     end
   end
 
   always_comb begin : proc_d_next
     pre_done_d = pre_done_q;
-    err_d      = err_q;
     dv_d       = dv_q;
     if (t_take) dv_d = 1'b0;
-    if (pre_step && beat_valid_i) begin
+    if (pre_step && b_valid) begin
       pre_done_d = 1'b1;
-      err_d      = err_now;
     end
     if (fire) begin
       pre_done_d = 1'b0;
-      err_d      = u_last_q ? 1'b0 : err_now;
       dv_d       = 1'b1;
     end
   end
@@ -268,46 +298,62 @@ module tma_row_aligner #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_d_state
     if (!rst_ni) begin
       pre_done_q <= 1'b0;
-      err_q      <= 1'b0;
       dv_q       <= 1'b0;
     end else begin
       pre_done_q <= pre_done_d;
-      err_q      <= err_d;
       dv_q       <= dv_d;
     end
   end
 
   always_ff @(posedge clk_i) begin : proc_d_data
     if (taken) begin
-      lo_q <= beat_data_i;
+      lo_q <= b_data;
     end
-    if (fire) begin
-      d_wr_q   <= u_wr_q;          // (no write after a failed read: applied in T)
-      d_beat_q <= u_beat_q;
+    if (pre_step && b_valid) begin
+      pre_err_q <= b_err;
+    end
+    // D's registers load whenever D may take a micro-operation (d_free); without one dv_q
+    // clears and their value is unused.
+    if (d_free) begin
+      d_wr_q   <= u_wr;          // (no write after a failed read: applied in T)
+      d_beat_q <= u_beat;
       d_data_q <= d_data;
-      d_strb_q <= u_strb_q;
-      d_swz_q  <= u_swz_q;
-      d_last_q <= u_last_q;
-      d_err_q  <= err_now;
-      d_cta_q  <= u_cta_q;
+      d_strb_q <= u_strb;
+      d_swz_q  <= u_swz;
+      d_last_q <= u_last;
+      d_berr_q <= (u_pop && b_err) || (pre_op && pre_err_q);
+      d_cta_q  <= u_cta;
       for (int g = 0; g < NumTf; g++) begin
-        d_tf_q[g] <= u_tf32_q && u_inb_q[4 * g];
+        d_tf_q[g] <= u_tf32 && u_inb[4 * g];
       end
     end
   end
 
-  // ======================= T: tf32 rounding, output register =======================
-  logic                 tv_d, tv_q, t_free;
-  logic                 t_wr_q, t_last_q, t_err_q;
-  logic [AddrHiW-1:0]   t_beat_q;
-  logic [DW-1:0]        t_data_q, t_data;
-  logic [DataBytes-1:0] t_strb_q;
-  logic [2:0]           t_swz_q;
-  logic [15:0]          t_cta_q;
+  // ======================= T: tf32 rounding, output spill register =======================
+  localparam int unsigned TW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16;
+  logic                 t_in_ready;
+  logic [DW-1:0]        t_data;
+  logic                 t_wr;
+  logic                 t_wr_o, t_last_o, t_err_o;
+  logic [AddrHiW-1:0]   t_beat_o;
 
-  assign t_free = !tv_q || out_ready_i;
-  assign d_free = !dv_q || t_free;
-  assign t_take = dv_q && t_free;
+  assign d_free = !dv_q || t_in_ready;
+  assign t_take = dv_q && t_in_ready;
+  // A read beat with an error response turns the rest of its command into no-write items:
+  // the error is accumulated here, in item order, as items move from D to T (a function of
+  // flops), and cleared after the command's last item.
+  logic st_err_q, t_err;
+  assign t_err = st_err_q || d_berr_q;
+  assign t_wr  = d_wr_q && !t_err;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_t_err
+    if (!rst_ni) begin
+      st_err_q <= 1'b0;
+    end else if (t_take) begin
+      st_err_q <= t_err && !d_last_q;
+    end
+  end
+
 
   // Round to nearest, ties to even (25 measured ties, docs/silicon-notes.md): x + 0xFFF +
   // x[13], cleared below bit 13, i.e. x[31:13] + carry; NaN: 0x7FFFE000, sign dropped (D3).
@@ -327,43 +373,27 @@ module tma_row_aligner #(
     end
   end
 
-  always_comb begin : proc_t_next
-    tv_d = tv_q;
-    if (out_ready_i) tv_d = 1'b0;
-    if (t_take) tv_d = 1'b1;
-  end
+  tma_spill_reg #(
+    .Width  (TW),
+    .Bypass (0)
+  ) u_t_reg (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (dv_q),
+    .in_ready_o  (t_in_ready),
+    .in_data_i   ({t_wr, d_beat_q, t_data, t_wr ? d_strb_q : '0, d_swz_q, d_last_q, t_err,
+                   d_cta_q}),
+    .out_valid_o (out_valid_o),
+    .out_ready_i (out_ready_i),
+    .out_data_o  ({t_wr_o, t_beat_o, out_data_o, out_strb_o, out_swz_o, t_last_o, t_err_o,
+                   out_cta_mask_o})
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_t_state
-    if (!rst_ni) begin
-      tv_q <= 1'b0;
-    end else begin
-      tv_q <= tv_d;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin : proc_t_data
-    if (t_take) begin
-      t_wr_q   <= d_wr_q && !d_err_q;
-      t_beat_q <= d_beat_q;
-      t_data_q <= t_data;
-      t_strb_q <= (d_wr_q && !d_err_q) ? d_strb_q : '0;
-      t_swz_q  <= d_swz_q;
-      t_last_q <= d_last_q;
-      t_err_q  <= d_err_q;
-      t_cta_q  <= d_cta_q;
-    end
-  end
-
-  assign out_valid_o    = tv_q;
-  assign out_wr_o       = t_wr_q;
-  assign out_addr_o     = {t_beat_q, SizeLog2'(0)};
-  assign out_data_o     = t_data_q;
-  assign out_strb_o     = t_strb_q;
-  assign out_swz_o      = t_swz_q;
-  assign out_last_o     = t_last_q;
-  assign out_err_o      = t_err_q;
-  assign out_cta_mask_o = t_cta_q;
-  assign busy_o         = gv_q || dv_q || tv_q;
+  assign out_wr_o   = t_wr_o;
+  assign out_addr_o = {t_beat_o, SizeLog2'(0)};
+  assign out_last_o = t_last_o;
+  assign out_err_o  = t_err_o;
+  assign busy_o     = gv || b_valid || dv_q || out_valid_o;
 
   // Fields not needed at this width (lane bits of the beat address, group bits above Groups).
   logic unused_row;
@@ -385,6 +415,8 @@ module tma_row_aligner #(
   // The in-bounds beats lie inside the row, the first before the last.
   `TMA_ASSERT(InbInRow_A, row_valid_i && row_i.has_read |-> kh <= kd && kd <= kl)
   // A global beat is taken only while a micro-operation asks for one.
-  `TMA_ASSERT_NEVER(BeatWithoutOp_A, beat_ready_o && !gv_q)
+  // Without rotation G never asks for a preload or the previous beat.
+  `TMA_ASSERT(NoRotOneGroup_A, gv |-> Rot || (!u_pre && u_lo_new))
+  `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
 
 endmodule
