@@ -299,6 +299,23 @@ module tma_cmd_ctrl #(
 
   assign ar_valid_o = state_q[IFetch] && (ar_cnt_q < fetch_beats);
 
+  // Whether the beat the fetch waits for is the last one, as a flop (r_cnt_q + 1 ==
+  // fetch_beats, formed from the next counter and command), so the fetch's end is one LUT of
+  // the beat valid and flops.
+  logic [2:0] chunk_off_d;
+  logic [3:0] fetch_beats_d;
+  logic       r_lastb_q;
+  assign chunk_off_d   = 3'(cmd_d.desc_addr[6:4] & 3'(NumChunks - 1));
+  assign fetch_beats_d = 4'((128 / DataBytes) + ((chunk_off_d != 3'd0) ? 1 : 0));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_r_lastb
+    if (!rst_ni) begin
+      r_lastb_q <= 1'b0;
+    end else begin
+      r_lastb_q <= (r_cnt_d + 1'b1 == fetch_beats_d);
+    end
+  end
+
   // Beat address: fetch_base + ar_cnt x DataBytes as a 12-bit low part and a high part that
   // steps when the low part wraps (the map crosses a 4 KiB boundary at most once).
   logic [11:0] ar_lo_d, ar_lo_q;
@@ -887,7 +904,7 @@ module tma_cmd_ctrl #(
     for (int e = 0; e < CacheEntries; e++) begin
       if (c_valid_q[e] && !desc_inval_i && c_addr_q[e] == cmd_i.desc_addr) hit = 1'b1;
     end
-    r_end   = state_q[IFetch] && r_valid_i && (r_cnt_q + 1'b1 == fetch_beats);
+    r_end   = state_q[IFetch] && r_valid_i && r_lastb_q;
     r_bad   = r_err_i || err_q != tma_pkg::ErrNone;
     mac_end = instr_err != tma_pkg::ErrNone || cmd_q.op == tma_pkg::OpPrefetch || mac_idle;
     state_d = StIdle;   // (every bit is assigned below)
@@ -950,6 +967,15 @@ module tma_cmd_ctrl #(
         if (r_valid_i) begin
           r_cnt_d = r_cnt_q + 1'b1;
           if (r_err_i) err_d = tma_pkg::ErrBusError;
+          if (r_lastb_q) begin
+            kc_d    = '0;
+          end
+        end
+        // The fields of beat r_cnt_q load in every cycle that waits for it, not only with
+        // r_valid_i, so r_valid_i does not reach the enables of d_q: until the beat arrives they
+        // hold don't-care data, which the beat overwrites (r_cnt_q advances only with it, and
+        // nothing reads d_q before IChk). The sticky reserved-bit flag takes valid beats only.
+        begin
           for (int k = 0; k < 8; k++) begin
             kpos = 4'(k) + {1'b0, chunk_off};
             if ((kpos >> ChunkLog2) == r_cnt_q) begin
@@ -971,11 +997,13 @@ module tma_cmd_ctrl #(
                 else if (ch[78:77] == 2'd3) d_d.swz = 3'd3 + 3'(ch[84:83]);
                 else d_d.swz = {1'b0, ch[78:77]};
                 d_d.stride[0][31:0] = ch[127:96];
-                if (ch[67:65] != '0 || ch[85] || ch[87] || ch[95:89] != '0) x_rsv_d = 1'b1;
+                if (r_valid_i && (ch[67:65] != '0 || ch[85] || ch[87] || ch[95:89] != '0)) begin
+                  x_rsv_d = 1'b1;
+                end
               end else if (k == 1) begin
                 for (int i = 1; i < 4; i++) d_d.stride[i][31:0] = ch[32*(i-1) +: 32];
                 for (int i = 0; i < 4; i++) d_d.stride[i][35:32] = ch[96 + 4*i +: 4];
-                if (ch[127:112] != '0) x_rsv_d = 1'b1;
+                if (r_valid_i && (ch[127:112] != '0)) x_rsv_d = 1'b1;
               end else if (k == 2) begin
                 for (int i = 0; i < 4; i++) d_d.dim_m1[i] = ch[32*i +: 32];
               end else if (k == 3) begin
@@ -984,18 +1012,15 @@ module tma_cmd_ctrl #(
                 d_d.box0_m1 = ch[63:56];
                 d_d.boxr    = ch[95:64];
                 d_d.ppc_m1  = ch[105:96];
-                if (ch[55:47] != '0 || ch[127:106] != '0) x_rsv_d = 1'b1;
+                if (r_valid_i && (ch[55:47] != '0 || ch[127:106] != '0)) x_rsv_d = 1'b1;
               end else if (k == 4) begin
                 x_boxbytes_d = ch[31:0];
                 x_swzrep_d   = ch[95:64];
-                if (ch[63:32] != '0 || ch[127:96] != '0) x_rsv_d = 1'b1;
+                if (r_valid_i && (ch[63:32] != '0 || ch[127:96] != '0)) x_rsv_d = 1'b1;
               end else begin
-                if (ch != '0) x_rsv_d = 1'b1;
+                if (r_valid_i && ch != '0) x_rsv_d = 1'b1;
               end
             end
-          end
-          if (r_cnt_q + 1'b1 == fetch_beats) begin
-            kc_d    = '0;
           end
         end
       end
@@ -1498,6 +1523,7 @@ module tma_cmd_ctrl #(
                                            (hidx_q == c_wr_idx_q))
   `TMA_ASSERT(StateOneHot_A, $onehot(state_q))
   `TMA_ASSERT(FillThenW1_A, c_wr_q |-> state_q == StW1)
+  `TMA_ASSERT(LastBeatFlag_A, r_lastb_q == (r_cnt_q + 1'b1 == fetch_beats))
   `TMA_ASSERT(W1GoRegistered_A, w1_go == ((state_q == StW1) && !d_q.bad && !job_valid_q))
 
   assign busy_o = !state_q[IIdle] || job_valid_q;
