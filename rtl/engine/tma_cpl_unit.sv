@@ -24,6 +24,22 @@ module tma_cpl_unit (
   logic [15:0]        left_d, left_q;    // CTAs still to signal (complete-tx)
   logic [3:0]         low;               // lowest CTA in left_q
   logic               final_cpl;         // the completion on the output is the command's last
+  logic               final_d, final_q;  // (registered: info_ready_o reads flops and cpl_ready_i)
+
+  // Whether at most one bit of x is set: an OR tree of (any, two or more) pairs, without the
+  // carry chain of x & (x - 1).
+  function automatic logic le1(logic [15:0] x);
+    logic [15:0] any, many;
+    any  = x;
+    many = '0;
+    for (int w = 1; w < 16; w *= 2) begin
+      for (int i = 0; i < 16; i += 2 * w) begin
+        many[i] = many[i] || many[i + w] || (any[i] && any[i + w]);
+        any[i]  = any[i] || any[i + w];
+      end
+    end
+    le1 = !many[0];
+  endfunction
 
   always_comb begin : proc_low
     low = '0;
@@ -47,13 +63,14 @@ module tma_cpl_unit (
   end
 
   assign cpl_valid_o = act_q;
-  assign final_cpl   = (info_q.kind != tma_pkg::CplTx) || ((left_q & (left_q - 16'd1)) == '0);
+  assign final_cpl   = final_q;
   assign info_ready_o = !act_q || (cpl_ready_i && final_cpl);
 
   always_comb begin : proc_next
     act_d  = act_q;
     info_d = info_q;
     left_d = left_q;
+    final_d = final_q;
     if (act_q && cpl_ready_i) begin
       left_d = left_q & (left_q - 16'd1);   // clear the lowest set bit
       if (final_cpl) act_d = 1'b0;
@@ -64,20 +81,31 @@ module tma_cpl_unit (
       info_d = info_i;
       left_d = info_i.cta_mask;
     end
+    // The completion of left_d is the command's last when left_d has at most one CTA left.
+    if (info_valid_i && info_ready_o) begin
+      final_d = (info_i.kind != tma_pkg::CplTx) || le1(info_i.cta_mask);
+    end else if (act_q && cpl_ready_i) begin
+      final_d = (info_q.kind != tma_pkg::CplTx) || le1(left_d);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
-      act_q  <= 1'b0;
-      info_q <= '0;
-      left_q <= '0;
+      act_q   <= 1'b0;
+      info_q  <= '0;
+      left_q  <= '0;
+      final_q <= 1'b1;
     end else begin
-      act_q  <= act_d;
-      info_q <= info_d;
-      left_q <= left_d;
+      act_q   <= act_d;
+      info_q  <= info_d;
+      left_q  <= left_d;
+      final_q <= final_d;
     end
   end
 
   `TMA_ASSERT_STABLE(CplHeld_A, cpl_valid_o, cpl_ready_i, cpl_o)
+  // The registered flag is the arithmetic one.
+  `TMA_ASSERT(FinalFlag_A, act_q |-> final_q == ((info_q.kind != tma_pkg::CplTx) ||
+                                                 ((left_q & (left_q - 16'd1)) == '0)))
 
 endmodule
