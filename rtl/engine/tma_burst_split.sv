@@ -6,7 +6,8 @@
 // Pipeline: an input register slice (tma_spill_reg: req_ready_o depends only on flops; it also
 // holds the beats to the page end, computed beside the request), the current request (4 KiB
 // page, beat offset in the page, beats left - 1) with registered decision flags, and the AR
-// output register (the burst on ar_o comes from flops and is held until taken). The burst
+// output spill register (the burst on ar_o comes from flops and is held until taken; whether
+// it can take a burst is a function of its own flops, so ar_ready_i reaches only them). The burst
 // length is min(beats left, MaxBurstLen, beats to the page end); which of the three it is, is
 // decided one cycle ahead: for a new request from the input slice (compares of its registered
 // fields, in the cycle it is loaded), later from the current registers. So a request that fits
@@ -71,10 +72,8 @@ module tma_burst_split #(
   logic            fok_d, fok_q;         // the flags below hold for the current registers
   logic            fs_d, fs_q;           // one burst takes the rest of the request
   logic            ft_d, ft_q;           // (else) the burst ends at the page end
-  // ---- AR output register ----
-  logic            av_d, av_q;
-  logic [63:0]     aaddr_q;
-  logic [7:0]      alen_q;
+  // ---- AR output spill register ----
+  logic            ar_room;              // it can take a burst (flops only)
 
   logic [OffW-1:0] tm;                   // beats to the page end - 1
   logic            sc, tc, sl, tl;       // decision flags from the current regs / the input
@@ -111,7 +110,7 @@ module tma_burst_split #(
     pg_inc <= {pg_q[PgW-1:HalfW] + HalfW'(&pg_q[HalfW-1:0]), pg_q[HalfW-1:0] + HalfW'(1)};
   end
 
-  assign go     = cv_q && fok_q && !cross_q && (!av_q || ar_ready_i);
+  assign go     = cv_q && fok_q && !cross_q && ar_room;
   assign iready = !cv_q || (go && fs_q);
   assign load   = iv && iready;
 
@@ -121,18 +120,15 @@ module tma_burst_split #(
     pg_d    = pg_q;
     off_d   = off_q;
     lm_d    = lm_q;
-    av_d    = av_q;
     // Decision flags: recomputed from the current registers whenever they are stale.
     fok_d   = 1'b1;
     fs_d    = fok_q ? fs_q : sc;
     ft_d    = fok_q ? ft_q : tc;
-    if (av_q && ar_ready_i) av_d = 1'b0;
     if (cross_q) begin
       cross_d = 1'b0;
       pg_d    = pg_inc;
     end
     if (go) begin
-      av_d = 1'b1;
       if (fs_q) begin
         cv_d = 1'b0;
       end else if (ft_q) begin
@@ -161,12 +157,10 @@ module tma_burst_split #(
     if (!rst_ni) begin
       cv_q    <= 1'b0;
       cross_q <= 1'b0;
-      av_q    <= 1'b0;
       fok_q   <= 1'b0;
     end else begin
       cv_q    <= cv_d;
       cross_q <= cross_d;
-      av_q    <= av_d;
       fok_q   <= fok_d;
     end
   end
@@ -177,16 +171,23 @@ module tma_burst_split #(
     lm_q  <= lm_d;
     fs_q  <= fs_d;
     ft_q  <= ft_d;
-    if (go) begin
-      aaddr_q <= {pg_q, off_q, SizeLog2'(0)};
-      alen_q  <= len;
-    end
   end
 
-  assign ar_valid_o = av_q;
-  assign ar_o.addr  = aaddr_q;
-  assign ar_o.len   = alen_q;
-  assign busy_o     = iv || cv_q || av_q;
+  tma_spill_reg #(
+    .Width  (72),
+    .Bypass (0)
+  ) u_ar (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (go),
+    .in_ready_o  (ar_room),
+    .in_data_i   ({pg_q, off_q, SizeLog2'(0), len}),
+    .out_valid_o (ar_valid_o),
+    .out_ready_i (ar_ready_i),
+    .out_data_o  ({ar_o.addr, ar_o.len})
+  );
+
+  assign busy_o     = iv || cv_q || ar_valid_o;
 
   logic unused_req;
   assign unused_req = ^ireq.addr[SizeLog2-1:0];
@@ -197,8 +198,8 @@ module tma_burst_split #(
   `TMA_ASSERT(ReqAligned_A, req_valid_i |-> req_i.addr[SizeLog2-1:0] == '0)
   `TMA_ASSERT(ReqBeats_A, req_valid_i |-> req_i.nbeats != '0)
   `TMA_ASSERT(No4kCross_A, ar_valid_o |->
-              32'(aaddr_q[11:0]) + ((32'(alen_q) + 32'd1) << SizeLog2) <= 32'd4096)
-  `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(alen_q) < MaxBurstLen)
+              32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
+  `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
   `TMA_ASSERT(FlagsFresh_A, go |-> fs_q == sc && ft_q == tc)
   `TMA_ASSERT(PageIncFresh_A, cross_q |-> pg_inc == pg_q + PgW'(1))

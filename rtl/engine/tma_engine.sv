@@ -426,10 +426,15 @@ module tma_engine #(
   assign data_ar_fire     = data_ar_valid && data_ar_ready;
   assign data_r_last_fire = beat_valid && beat_ready && r_last_i;
 
+  // A burst's credit returns one cycle after its last beat (rlast_q), so the R handshake
+  // (which reaches back through the aligner's ready) does not meet the counter's adder and
+  // zero test in the same cycle.
+  logic rlast_q;
+
   always_comb begin : proc_credits
     credits_d = credits_q;
-    if (data_ar_fire && !data_r_last_fire) credits_d = credits_q - 1'b1;
-    if (!data_ar_fire && data_r_last_fire) credits_d = credits_q + 1'b1;
+    if (data_ar_fire && !rlast_q) credits_d = credits_q - 1'b1;
+    if (!data_ar_fire && rlast_q) credits_d = credits_q + 1'b1;
   end
 
   // ---- Sub-byte unpacker (docs/rtl-unpack.md): one row item per read, in the order of the
@@ -627,10 +632,12 @@ module tma_engine #(
     if (!rst_ni) begin
       credits_q     <= OutW'(MaxOutstanding);
       credit_ok_q   <= 1'b1;
+      rlast_q       <= 1'b0;
       err_count_q   <= '0;
     end else begin
       credits_q     <= credits_d;
       credit_ok_q   <= (credits_d != '0);
+      rlast_q       <= data_r_last_fire;
       err_count_q   <= err_count_d;
     end
   end
@@ -657,7 +664,7 @@ module tma_engine #(
                      {smem_wr_addr_o, smem_wr_data_o, smem_wr_strb_o, smem_wr_cta_mask_o})
   `TMA_ASSERT(NoLostDescBeat_A, r_valid_i && r_id_i == tma_pkg::AxiIdDesc |-> r_ready_o)
   `TMA_ASSERT(CreditOkMatches_A, credit_ok_q == (credits_q != '0))
-  `TMA_ASSERT_NEVER(OutstandingUnderflow_A, data_r_last_fire && !data_ar_fire &&
+  `TMA_ASSERT_NEVER(OutstandingUnderflow_A, rlast_q && !data_ar_fire &&
                                             credits_q == OutW'(MaxOutstanding))
   `TMA_ASSERT(RowAligned_A, row_valid && row.has_data |->
               row.smem_addr[3:0] == 4'd0 && row.gaddr[3:0] == 4'd0)
