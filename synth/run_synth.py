@@ -183,15 +183,18 @@ def pnr_flow(args, out, speed):
     The fmax reported is that of the routed design (pnr_<speed>.log / .json)."""
     placed = "placed_%s.json" % speed
     seeds = args.seeds.split(",") if args.seeds else [args.seed]
+
+    def nextpnr(seed):
+        return [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
+                "--out-of-context", "--seed", seed, "--timing-allow-fail", "-q"] + args.pnr_arg
+
     best = None
     for seed in seeds:
-        base = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
-                "--out-of-context", "--seed", seed, "--timing-allow-fail", "-q"] + args.pnr_arg
         tag = "%s_s%s" % (speed, seed) if len(seeds) > 1 else speed
-        rc = subprocess.call(base + ["--json", "ecp5_regio_net.json", "--no-route",
-                                     "--write", "placed_%s.json" % tag,
-                                     "-l", "place_%s.log" % tag],
-                             cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        place = nextpnr(seed) + ["--json", "ecp5_regio_net.json", "--no-route",
+                                 "--write", "placed_%s.json" % tag, "-l", "place_%s.log" % tag]
+        rc = subprocess.call(place, cwd=out, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
         if rc != 0:
             raise SystemExit("pnr: nextpnr-ecp5 placement failed (rc %d), see %s"
                              % (rc, out / ("place_%s.log" % tag)))
@@ -210,8 +213,7 @@ def pnr_flow(args, out, speed):
     if tag != speed:
         for kind in ("placed_%s.json", "place_%s.log"):
             shutil.copyfile(out / (kind % tag), out / (kind % speed))
-    base = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
-            "--out-of-context", "--seed", seed, "--timing-allow-fail", "-q"] + args.pnr_arg
+    base = nextpnr(seed)
     est = last_fmax(out / ("place_%s.log" % speed))
     route_mhz = max(est, 1.0) * args.route_margin
     net = json.loads((out / placed).read_text())
