@@ -8,6 +8,12 @@
 // only on flops (it is low only when both registers hold an item), and out_valid_o/out_data_o
 // come straight from flops. With an always-valid source and an always-ready sink it moves one
 // item per cycle, with one cycle of latency. Bypass = 1 turns the cell into wires.
+//
+// The two full flags exist twice: the input side (in_ready_o, the data enables) reads one pair,
+// the output side (out_valid_o and the select of out_data_o, which fans out to Width LUTs
+// beside the consumer) reads a second pair of flops that hold the flags inverted. The inverted
+// polarity (set on reset) keeps synthesis from merging the copies, so the placer can put each
+// pair beside the logic it drives instead of one flop between both ends of the stream.
 
 `include "tma_assert.svh"
 
@@ -42,6 +48,9 @@ module tma_spill_reg #(
     logic [Width-1:0] a_data_q, b_data_q;
     logic             a_fill, a_drain;   // A takes an input item; A's item leaves A
     logic             b_fill, b_drain;   // B takes A's item; B's item leaves on the output
+    // Output-side copies of the full flags, inverted, with their own next-state logic.
+    logic             na_o_d, na_o_q, nb_o_d, nb_o_q;
+    logic             o_a_fill, o_a_drain, o_b_fill, o_b_drain;
 
     // ---- Control ----
     assign a_fill  = in_valid_i && in_ready_o;
@@ -53,17 +62,30 @@ module tma_spill_reg #(
     assign b_full_d = b_fill || (b_full_q && !b_drain);
 
     assign in_ready_o  = !a_full_q || !b_full_q;
-    assign out_valid_o = a_full_q || b_full_q;
-    assign out_data_o  = b_full_q ? b_data_q : a_data_q;   // B always holds the older item
+
+    // The same transitions on the output-side copies (!na_o_q is a_full_q, !nb_o_q b_full_q).
+    assign o_a_fill  = in_valid_i && (na_o_q || nb_o_q);
+    assign o_a_drain = !na_o_q && nb_o_q;
+    assign o_b_fill  = o_a_drain && !out_ready_i;
+    assign o_b_drain = !nb_o_q && out_ready_i;
+    assign na_o_d    = !(o_a_fill || (!na_o_q && !o_a_drain));
+    assign nb_o_d    = !(o_b_fill || (!nb_o_q && !o_b_drain));
+
+    assign out_valid_o = !na_o_q || !nb_o_q;
+    assign out_data_o  = nb_o_q ? a_data_q : b_data_q;   // B always holds the older item
 
     // ---- Flops ----
     always_ff @(posedge clk_i or negedge rst_ni) begin : proc_full
       if (!rst_ni) begin
         a_full_q <= 1'b0;
         b_full_q <= 1'b0;
+        na_o_q   <= 1'b1;
+        nb_o_q   <= 1'b1;
       end else begin
         a_full_q <= a_full_d;
         b_full_q <= b_full_d;
+        na_o_q   <= na_o_d;
+        nb_o_q   <= nb_o_d;
       end
     end
 
@@ -85,6 +107,8 @@ module tma_spill_reg #(
     // An item in A or B is never overwritten before it has left.
     `TMA_ASSERT_NEVER(NoOverwriteA_A, a_fill && a_full_q && !a_drain)
     `TMA_ASSERT_NEVER(NoOverwriteB_A, b_fill && b_full_q && !b_drain)
+    // The output-side copies always equal the flags.
+    `TMA_ASSERT(OutCopies_A, na_o_q == !a_full_q && nb_o_q == !b_full_q)
     // Ready is low only when both registers are full.
     `TMA_ASSERT(ReadyLowOnlyFull_A, !in_ready_o |-> (a_full_q && b_full_q))
     `TMA_COVER(BothFull_C, a_full_q && b_full_q)

@@ -136,6 +136,9 @@ module tma_engine #(
   // The fork registers the walker's row and what the aligner and the splitter need of it
   // (one carry chain each): the compact row entry (tma_pkg::al_row_t) and the read span. The
   // completion information of a command goes to the command FIFO when its last row enters F.
+  // F is a spill register (u_f), so the walker's ready and the command FIFO's push depend on
+  // its flops only; its output is an eager fork: each destination (row FIFO, splitter,
+  // unpacker FIFO) takes the row on its own handshake, and the row leaves F when all have it.
   localparam int unsigned Groups = DataBytes / 16;
   localparam logic [2:0]  GMask  = 3'(Groups - 1);
   localparam int unsigned CW     = SizeLog2 + 1;
@@ -154,17 +157,21 @@ module tma_engine #(
     endcase
   endfunction
 
-  logic             f_in_ready, f_go;
-  logic             fv_d, fv_q;
-  tma_pkg::al_row_t f_al_d, f_al_q;
+  localparam int unsigned AlRamW = tma_pkg::AlRowWidth - 16 + NumCtas;   // row FIFO entry
+  localparam int unsigned FW     = AlRamW + 1 + (64 - SizeLog2) + tma_pkg::RowBytesW + CW + 2 +
+                                   4 + SizeLog2;
+
+  logic             f_in_valid, f_in_ready;
+  tma_pkg::al_row_t f_al_d;
   logic             f_read_d, f_read_q;          // the row needs a global read
+  logic [AlRamW-1:0] f_row_q;                   // the row FIFO entry
   logic [63:SizeLog2] f_gaddr_q;
   logic [tma_pkg::RowBytesW-1:0] f_span_d, f_span_q;   // dend - head
   logic [CW-1:0]    f_c_d, f_c_q;               // gaddr mod DataBytes + DataBytes - 1
   logic [1:0]       f_pk_q;                     // packed sub-byte row (tma_pkg::Pk*) ...
   logic [3:0]       f_units_d, f_units_q;       // ... its 16-byte units (dend - head) / 16
   logic [SizeLog2-1:0] f_goff_q;                // gaddr mod DataBytes
-  logic             f_out_ok;
+  logic             fv_q, f_out_ready;          // F's output stream
   logic             cq_in_valid, cq_in_ready;
   logic [2:0]       r_s16, r_g16, r_h16, r_rot, r_split;
   logic [11:0]      r_xh;                       // head + s (bits [3:0] are zero)
@@ -220,51 +227,53 @@ module tma_engine #(
   end
   assign f_c_d    = CW'(row.gaddr[SizeLog2-1:0]) + CW'(DataBytes - 1);
 
-  // F moves its row on when the row FIFO and (for a read) the splitter take it; both readies
-  // depend only on flops.
-  logic rowq_in_ready, req_valid, req_ready;
-  tma_pkg::rd_req_t req;
-  logic upq_in_ready, f_rd_ok;                  // unpacker row-item FIFO (SubByte)
-
-  assign f_rd_ok    = req_ready && upq_in_ready;
-  assign f_out_ok   = rowq_in_ready && (!f_read_q || f_rd_ok);
-  assign f_in_ready = !fv_q || f_out_ok;
-  assign row_ready  = f_in_ready && (!row.last || cq_in_ready);
-  assign f_go       = row_valid && row_ready;
+  // A row enters F together with its command's completion information when it is the last.
+  assign f_in_valid  = row_valid && (!row.last || cq_in_ready);
+  assign row_ready   = f_in_ready && (!row.last || cq_in_ready);
   assign cq_in_valid = row_valid && row.last && f_in_ready;
 
-  always_comb begin : proc_f_next
-    fv_d = fv_q;
-    if (fv_q && f_out_ok) fv_d = 1'b0;
-    if (f_go) fv_d = 1'b1;
-  end
+  tma_spill_reg #(
+    .Width  (FW),
+    .Bypass (0)
+  ) u_f (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (f_in_valid),
+    .in_ready_o  (f_in_ready),
+    .in_data_i   ({f_al_d[tma_pkg::AlRowWidth-1:16], f_al_d.cta_mask[NumCtas-1:0], f_read_d,
+                   row.gaddr[63:SizeLog2], f_span_d, f_c_d, row.pk, f_units_d,
+                   row.gaddr[SizeLog2-1:0]}),
+    .out_valid_o (fv_q),
+    .out_ready_i (f_out_ready),
+    .out_data_o  ({f_row_q, f_read_q, f_gaddr_q, f_span_q, f_c_q, f_pk_q, f_units_q, f_goff_q})
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_f_state
+  // Eager fork: sent_*_q records a destination that already has F's row, so each destination's
+  // valid is a function of F's flops and its ready reaches only F's output side.
+  logic rowq_in_ready, req_valid, req_ready;
+  tma_pkg::rd_req_t req;
+  logic upq_in_valid, upq_in_ready;             // unpacker row-item FIFO (SubByte)
+  logic sent_row_q, sent_req_q, sent_up_q;
+  logic row_done, req_done, up_done;
+
+  assign row_done    = sent_row_q || rowq_in_ready;
+  assign req_done    = !f_read_q || sent_req_q || req_ready;
+  assign up_done     = !f_read_q || sent_up_q || upq_in_ready;
+  assign f_out_ready = row_done && req_done && up_done;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_f_sent
     if (!rst_ni) begin
-      fv_q <= 1'b0;
+      sent_row_q <= 1'b0;
+      sent_req_q <= 1'b0;
+      sent_up_q  <= 1'b0;
     end else begin
-      fv_q <= fv_d;
-    end
-  end
-
-  // F's data loads whenever F may take a row (f_in_ready, flops only), so neither the walker's
-  // valid nor the command FIFO's room reach the enables: without a row entering, F is empty
-  // or its row leaves in this cycle, and the load overwrites nothing that is still needed.
-  always_ff @(posedge clk_i) begin : proc_f_data
-    if (f_in_ready) begin
-      f_al_q    <= f_al_d;
-      f_read_q  <= f_read_d;
-      f_gaddr_q <= row.gaddr[63:SizeLog2];
-      f_span_q  <= f_span_d;
-      f_c_q     <= f_c_d;
-      f_pk_q    <= row.pk;
-      f_units_q <= f_units_d;
-      f_goff_q  <= row.gaddr[SizeLog2-1:0];
+      sent_row_q <= fv_q && !f_out_ready && row_done;
+      sent_req_q <= fv_q && !f_out_ready && f_read_q && req_done;
+      sent_up_q  <= fv_q && !f_out_ready && f_read_q && up_done;
     end
   end
 
   // ---- Row FIFO (RAM) and command FIFO (RAM) ----
-  localparam int unsigned AlRamW       = tma_pkg::AlRowWidth - 16 + NumCtas;
   localparam int unsigned CmdFifoDepth = (RowFifoDepth / 4 > 4) ? RowFifoDepth / 4 : 4;
 
   logic                 rowq_in_valid, rowq_out_valid, rowq_out_ready, rowq_nonempty;
@@ -273,7 +282,7 @@ module tma_engine #(
   logic [AlRamW-1:0]    ra_row;
   tma_pkg::al_row_t     al_row;
 
-  assign rowq_in_valid = fv_q && (!f_read_q || f_rd_ok);
+  assign rowq_in_valid = fv_q && !sent_row_q;
 
   tma_fifo_ram #(
     .Width (AlRamW),
@@ -283,7 +292,7 @@ module tma_engine #(
     .rst_ni,
     .in_valid_i  (rowq_in_valid),
     .in_ready_o  (rowq_in_ready),
-    .in_data_i   ({f_al_q[tma_pkg::AlRowWidth-1:16], f_al_q.cta_mask[NumCtas-1:0]}),
+    .in_data_i   (f_row_q),
     .out_valid_o (rowq_out_valid),
     .out_ready_i (rowq_out_ready),
     .out_data_o  (rowq_out),
@@ -341,7 +350,8 @@ module tma_engine #(
   logic [1:0]   arb_ready;
   logic         arb_idx;
 
-  assign req_valid   = fv_q && f_read_q && rowq_in_ready && upq_in_ready;
+  assign req_valid   = fv_q && f_read_q && !sent_req_q;
+  assign upq_in_valid = fv_q && f_read_q && !sent_up_q;
   assign req.addr    = {f_gaddr_q, SizeLog2'(0)};
   assign req.nbeats  = tma_pkg::BeatCntW'((f_span_q + tma_pkg::RowBytesW'(f_c_q)) >> SizeLog2);
 
@@ -450,7 +460,7 @@ module tma_engine #(
     ) u_unpack_fifo (
       .clk_i,
       .rst_ni,
-      .in_valid_i  (fv_q && f_read_q && rowq_in_ready && req_ready),
+      .in_valid_i  (upq_in_valid),
       .in_ready_o  (upq_in_ready),
       .in_data_i   ({f_pk_q, f_goff_q, req.nbeats, f_units_q}),
       .out_valid_o (upq_out_valid),
@@ -489,7 +499,7 @@ module tma_engine #(
     assign ub_err       = (r_resp_i != 2'b00);
     assign up_busy      = 1'b0;
     logic unused_pk;
-    assign unused_pk = ^{f_pk_q, f_goff_q, f_units_q};
+    assign unused_pk = ^{f_pk_q, f_goff_q, f_units_q, upq_in_valid};
   end
 
   // ---- Row aligner ----
@@ -657,6 +667,9 @@ module tma_engine #(
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(RowFifoDepthLegal_A, RowFifoDepth >= 2)
   `TMA_ASSERT_INIT(SubByteLegal_A, SubByte <= 1)
+  // The fork's sent flags belong to the row in F (and a read's flags to a read row).
+  `TMA_ASSERT(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q) |-> fv_q)
+  `TMA_ASSERT(ForkSentRead_A, (sent_req_q || sent_up_q) |-> f_read_q)
   `TMA_ASSERT(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
               row.dend > row.head |-> row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
               row.dend - row.head <= 12'd128)
