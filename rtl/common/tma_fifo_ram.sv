@@ -7,12 +7,17 @@
 //
 // The RAM holds up to Depth items; the output register holds one more (the head). An item
 // written in cycle t is read at t+1 and is on the output at t+2 (two cycles of latency); with
-// items waiting the FIFO moves one item per cycle (Depth >= 2; with Depth 1 one item every two
-// cycles, as in_ready_o does not look at the output side). The read never addresses the entry being
-// written (an entry is read only when it was written in an earlier cycle), so the RAM needs no
-// read-during-write behaviour. in_ready_o depends only on flops. The output register is
-// reloaded whenever it is empty or popped, so out_valid_o/out_data_o come straight from flops
-// and are held until taken.
+// items waiting the FIFO moves one item per cycle (Depth >= 2; with Depth 1 one item every
+// three cycles). The read never addresses the entry being written (an entry is read only when
+// it was written in an earlier cycle), so the RAM needs no read-during-write behaviour.
+// in_ready_o depends only on flops. The output register is reloaded whenever it is empty or
+// popped, so out_valid_o/out_data_o come straight from flops and are held until taken.
+//
+// Two counts, so that no flop's next state depends on both the push (the producer's valid,
+// late and from elsewhere) and the read (the consumer's ready, late and beside the RAM): the
+// write side counts a read one cycle late (wcnt_q, full_q: the RAM may look full for a cycle
+// after a read), the read side counts a push one cycle late (rcnt_q, plus push_q1 for the
+// item written in the previous cycle, so the latency is unchanged).
 //
 // OutReg = 1 puts a fabric register after the RAM's read register (one more item of capacity,
 // one more cycle of latency, still one item per cycle): an ECP5 EBR or xc7 block RAM read port
@@ -51,16 +56,19 @@ module tma_fifo_ram #(
   logic                rd_leave;          // the read register's item leaves (taken or popped)
   logic [PtrWidth-1:0] rd_ptr_d, rd_ptr_q;
   logic [PtrWidth-1:0] wr_ptr_d, wr_ptr_q;
-  logic [CntWidth-1:0] cnt_d, cnt_q;      // items in the RAM
-  logic                full_d, full_q;    // cnt_q == Depth
+  logic [CntWidth-1:0] wcnt_d, wcnt_q;    // items in the RAM as the write side sees them
+  logic                full_d, full_q;    // wcnt_q == Depth
+  logic [CntWidth-1:0] rcnt_d, rcnt_q;    // items in the RAM written before the last cycle
+  logic                push_q1, rd_q1;    // push / rd of the previous cycle
   logic                push, rd;          // an item enters the RAM / moves to the output
 
   assign in_ready_o  = !full_q;
   assign push        = in_valid_i && !full_q;
-  assign nonempty_o  = ov_q || rv_q || (cnt_q != '0);
+  assign nonempty_o  = ov_q || rv_q || (rcnt_q != '0) || push_q1;
 
-  // The RAM is read when its read register rd_q is empty or its item leaves (rd_leave).
-  assign rd = (cnt_q != '0) && (!rv_q || rd_leave);
+  // The RAM is read when it holds an item written in an earlier cycle and its read register
+  // rd_q is empty or its item leaves (rd_leave).
+  assign rd = ((rcnt_q != '0) || push_q1) && (!rv_q || rd_leave);
 
   if (OutReg) begin : g_out_reg
     logic [Width-1:0] out_q;
@@ -86,8 +94,9 @@ module tma_fifo_ram #(
   always_comb begin : proc_next
     wr_ptr_d = wr_ptr_q;
     rd_ptr_d = rd_ptr_q;
-    cnt_d    = cnt_q;
+    wcnt_d   = wcnt_q;
     full_d   = full_q;
+    rcnt_d   = rcnt_q;
     ov_d     = ov_q;
     if (push) begin
       wr_ptr_d = (wr_ptr_q == PtrWidth'(Depth - 1)) ? '0 : wr_ptr_q + PtrWidth'(1);
@@ -95,12 +104,17 @@ module tma_fifo_ram #(
     if (rd) begin
       rd_ptr_d = (rd_ptr_q == PtrWidth'(Depth - 1)) ? '0 : rd_ptr_q + PtrWidth'(1);
     end
-    if (push && !rd) begin
-      cnt_d  = cnt_q + CntWidth'(1);
-      full_d = (cnt_q == CntWidth'(Depth - 1));
-    end else if (!push && rd) begin
-      cnt_d  = cnt_q - CntWidth'(1);
+    if (push && !rd_q1) begin
+      wcnt_d = wcnt_q + CntWidth'(1);
+      full_d = (wcnt_q == CntWidth'(Depth - 1));
+    end else if (!push && rd_q1) begin
+      wcnt_d = wcnt_q - CntWidth'(1);
       full_d = 1'b0;
+    end
+    if (push_q1 && !rd) begin
+      rcnt_d = rcnt_q + CntWidth'(1);
+    end else if (!push_q1 && rd) begin
+      rcnt_d = rcnt_q - CntWidth'(1);
     end
     rv_d     = rv_q;
     if (take) begin
@@ -120,15 +134,21 @@ module tma_fifo_ram #(
     if (!rst_ni) begin
       wr_ptr_q <= '0;
       rd_ptr_q <= '0;
-      cnt_q    <= '0;
+      wcnt_q   <= '0;
       full_q   <= 1'b0;
+      rcnt_q   <= '0;
+      push_q1  <= 1'b0;
+      rd_q1    <= 1'b0;
       ov_q     <= 1'b0;
       rv_q     <= 1'b0;
     end else begin
       wr_ptr_q <= wr_ptr_d;
       rd_ptr_q <= rd_ptr_d;
-      cnt_q    <= cnt_d;
+      wcnt_q   <= wcnt_d;
       full_q   <= full_d;
+      rcnt_q   <= rcnt_d;
+      push_q1  <= push;
+      rd_q1    <= rd;
       ov_q     <= ov_d;
       rv_q     <= rv_d;
     end
@@ -153,11 +173,13 @@ module tma_fifo_ram #(
   `TMA_ASSERT_STABLE(OutStable_A, out_valid_o, out_ready_i, out_data_o)
   // Input stream contract, required of the upstream.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
-  `TMA_ASSERT(CntInRange_A, cnt_q <= CntWidth'(Depth))
-  `TMA_ASSERT(FullMatchesCnt_A, full_q == (cnt_q == CntWidth'(Depth)))
+  `TMA_ASSERT(CntInRange_A, wcnt_q <= CntWidth'(Depth))
+  `TMA_ASSERT(FullMatchesCnt_A, full_q == (wcnt_q == CntWidth'(Depth)))
+  // The write side's count is the read side's plus the two items each saw a cycle late.
+  `TMA_ASSERT(CountsAgree_A, 32'(wcnt_q) == 32'(rcnt_q) + 32'(push_q1) + 32'(rd_q1))
   `TMA_ASSERT(PtrsInRange_A, (32'(rd_ptr_q) < Depth) && (32'(wr_ptr_q) < Depth))
   `TMA_ASSERT(PtrsMatchCnt_A, (32'(wr_ptr_q) + Depth - 32'(rd_ptr_q)) % Depth ==
-              32'(cnt_q) % Depth)
+              (32'(rcnt_q) + 32'(push_q1)) % Depth)
   // The read never addresses the entry written in the same cycle.
   `TMA_ASSERT_NEVER(ReadDuringWrite_A, push && rd && (rd_ptr_q == wr_ptr_q))
   `TMA_ASSERT(OutputOnlyWithReg_A, OutReg || !ov_q)

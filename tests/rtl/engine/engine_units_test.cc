@@ -220,7 +220,8 @@ TEST(EngineBurstSplit, OneBurstPerCycleDb64) {
 }
 
 // tma_fifo_ram against a queue: random valid/ready on both sides; order kept, nothing lost,
-// in_ready low only with Depth items in the RAM, full rate with both sides always active.
+// in_ready low only with Depth items in the RAM (or Depth - 1 in the cycle after a read: the
+// write side sees a read a cycle late), full rate with both sides always active.
 // kOutReg: the fabric register after the RAM read register (parameter OutReg).
 template <class Model, int kDepth, int kOutReg>
 void CheckFifoRam(uint32_t seed) {
@@ -237,10 +238,13 @@ void CheckFifoRam(uint32_t seed) {
     dut->in_data_i = next_in & 0xFFFF;
     dut->out_ready_i = burst_phase || rng() % 3 != 0;
     dut.Settle();
-    // The FIFO refuses input only with Depth items in the RAM; beyond them it holds the
-    // one in the read register and, with OutReg, the one on the output.
+    // The FIFO refuses input only with Depth items in the RAM, or Depth - 1 and the item
+    // read in the previous cycle in the read register; beyond them it holds the one in the
+    // read register and, with OutReg, the one on the output. Without OutReg the read register
+    // is the output, so in the second case the output's item is one of the Depth.
     if (!dut->in_ready_o) {
-      EXPECT_GE(ref.size(), static_cast<size_t>(kDepth) + (dut->out_valid_o ? 1 : 0));
+      EXPECT_GE(ref.size() + (kOutReg ? 0 : 1),
+                static_cast<size_t>(kDepth) + (dut->out_valid_o ? 1 : 0));
       EXPECT_LE(ref.size(), static_cast<size_t>(kDepth + 1 + kOutReg));
     }
     EXPECT_EQ(static_cast<bool>(dut->nonempty_o), !ref.empty());
@@ -257,8 +261,9 @@ void CheckFifoRam(uint32_t seed) {
     }
     dut.Cycle();
   }
-  // Full rate (Depth >= 2) half of the time; Depth 1 moves one item every two cycles.
-  EXPECT_GT(popped, kDepth >= 2 ? 12000 : 7000) << "the FIFO moved too little";
+  // Full rate (Depth >= 2) half of the time; Depth 1 moves one item every three cycles (a
+  // push, the read a cycle later, the write side sees the read a cycle after that).
+  EXPECT_GT(popped, kDepth >= 2 ? 12000 : 5000) << "the FIFO moved too little";
   EXPECT_FALSE(dut.GotError());
 }
 
