@@ -72,6 +72,7 @@ module tma_burst_split #(
   logic            fok_d, fok_q;         // the flags below hold for the current registers
   logic            fs_d, fs_q;           // one burst takes the rest of the request
   logic            ft_d, ft_q;           // (else) the burst ends at the page end
+  logic            rdy_d, rdy_q;         // cv_q && fok_q && !cross_q, as a flop
   // ---- AR output spill register ----
   logic            ar_room;              // it can take a burst (flops only)
 
@@ -110,7 +111,9 @@ module tma_burst_split #(
     pg_inc <= {pg_q[PgW-1:HalfW] + HalfW'(&pg_q[HalfW-1:0]), pg_q[HalfW-1:0] + HalfW'(1)};
   end
 
-  assign go     = cv_q && fok_q && !cross_q && ar_room;
+  // go is one LUT of flops (rdy_q and the AR spill register's flags), so the request's load
+  // and the enables of the current registers are a few levels from flops.
+  assign go     = rdy_q && ar_room;
   assign iready = !cv_q || (go && fs_q);
   assign load   = iv && iready;
 
@@ -153,15 +156,23 @@ module tma_burst_split #(
     end
   end
 
+  // rdy_d = cv_d && fok_d && !cross_d: a load makes the new request ready at once (its flags
+  // come from the input slice, and a load never follows a page crossing); a burst clears it
+  // (the request ends, or its flags are recomputed, or a page crossing follows); otherwise the
+  // flags are fresh and the page crossing is over in the next cycle.
+  assign rdy_d = load || (!go && cv_q);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
       cv_q    <= 1'b0;
       cross_q <= 1'b0;
       fok_q   <= 1'b0;
+      rdy_q   <= 1'b0;
     end else begin
       cv_q    <= cv_d;
       cross_q <= cross_d;
       fok_q   <= fok_d;
+      rdy_q   <= rdy_d;
     end
   end
 
@@ -201,6 +212,7 @@ module tma_burst_split #(
               32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
   `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
+  `TMA_ASSERT(ReadyFlag_A, rdy_q == (cv_q && fok_q && !cross_q))
   `TMA_ASSERT(FlagsFresh_A, go |-> fs_q == sc && ft_q == tc)
   `TMA_ASSERT(PageIncFresh_A, cross_q |-> pg_inc == pg_q + PgW'(1))
 

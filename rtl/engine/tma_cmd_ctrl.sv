@@ -154,6 +154,35 @@ module tma_cmd_ctrl #(
   logic [1:0]      x_span_d, x_span_q, x_atom_d, x_atom_q;
   logic            x_b96_d, x_b96_q, x_wide_d, x_wide_q, x_rsv_d, x_rsv_q;
   logic [31:0]     x_boxbytes_d, x_boxbytes_q, x_swzrep_d, x_swzrep_q;
+  // Reserved-bit test of the fetched beats, one flag per 32-bit quarter of each descriptor
+  // chunk k (bit 4 k + quarter), registered: x_rsv_q takes their OR a cycle later, so the wide
+  // OR of a beat and the sticky flag's update are in different cycles (the checks read
+  // x_rsv_q in Chk cycle 1, two cycles after the last beat).
+  logic [31:0]     rsv_d, rsv_q;
+
+  // Reserved (must-be-zero) bits of descriptor chunk k (docs/descriptor.md).
+  function automatic logic [127:0] rsv_mask(input int k);
+    rsv_mask = '0;
+    unique case (k)
+      0: begin
+        rsv_mask[67:65] = 3'b111;
+        rsv_mask[85]    = 1'b1;
+        rsv_mask[87]    = 1'b1;
+        rsv_mask[95:89] = 7'h7F;
+      end
+      1: rsv_mask[127:112] = 16'hFFFF;
+      2: rsv_mask = '0;
+      3: begin
+        rsv_mask[55:47]  = 9'h1FF;
+        rsv_mask[127:106] = 22'h3FFFFF;
+      end
+      4: begin
+        rsv_mask[63:32]  = 32'hFFFFFFFF;
+        rsv_mask[127:96] = 32'hFFFFFFFF;
+      end
+      default: rsv_mask = {128{1'b1}};
+    endcase
+  endfunction
 
   // ---- Decoded fields as arrays ----
   logic [35:0] f_stride [MaxDims-1];   // in units of 16 bytes
@@ -925,7 +954,7 @@ module tma_cmd_ctrl #(
   logic [32:0] ghi;                    // W2: {gaddr[63:32], 1}
   always_comb begin : proc_fsm
     logic [3:0]   kpos, kch;
-    logic [127:0] ch;
+    logic [127:0] ch, rm;
     logic [2:0]   kd;
     logic [33:0]  off;
     logic [32:0]  glo;
@@ -941,7 +970,8 @@ module tma_cmd_ctrl #(
     x_atom_d = x_atom_q;
     x_b96_d  = x_b96_q;
     x_wide_d = x_wide_q;
-    x_rsv_d  = x_rsv_q;
+    x_rsv_d  = x_rsv_q || (rsv_q != '0);
+    rsv_d    = '0;
     x_boxbytes_d = x_boxbytes_q;
     x_swzrep_d   = x_swzrep_q;
     c_fill   = 1'b0;
@@ -951,6 +981,7 @@ module tma_cmd_ctrl #(
     kpos = '0;
     kch  = '0;
     ch   = '0;
+    rm   = '0;
     kd   = '0;
     off  = '0;
     glo   = '0;
@@ -997,13 +1028,9 @@ module tma_cmd_ctrl #(
                 else if (ch[78:77] == 2'd3) d_d.swz = 3'd3 + 3'(ch[84:83]);
                 else d_d.swz = {1'b0, ch[78:77]};
                 d_d.stride[0][31:0] = ch[127:96];
-                if (r_valid_i && (ch[67:65] != '0 || ch[85] || ch[87] || ch[95:89] != '0)) begin
-                  x_rsv_d = 1'b1;
-                end
               end else if (k == 1) begin
                 for (int i = 1; i < 4; i++) d_d.stride[i][31:0] = ch[32*(i-1) +: 32];
                 for (int i = 0; i < 4; i++) d_d.stride[i][35:32] = ch[96 + 4*i +: 4];
-                if (r_valid_i && (ch[127:112] != '0)) x_rsv_d = 1'b1;
               end else if (k == 2) begin
                 for (int i = 0; i < 4; i++) d_d.dim_m1[i] = ch[32*i +: 32];
               end else if (k == 3) begin
@@ -1012,14 +1039,12 @@ module tma_cmd_ctrl #(
                 d_d.box0_m1 = ch[63:56];
                 d_d.boxr    = ch[95:64];
                 d_d.ppc_m1  = ch[105:96];
-                if (r_valid_i && (ch[55:47] != '0 || ch[127:106] != '0)) x_rsv_d = 1'b1;
               end else if (k == 4) begin
                 x_boxbytes_d = ch[31:0];
                 x_swzrep_d   = ch[95:64];
-                if (r_valid_i && (ch[63:32] != '0 || ch[127:96] != '0)) x_rsv_d = 1'b1;
-              end else begin
-                if (r_valid_i && ch != '0) x_rsv_d = 1'b1;
               end
+              rm = ch & rsv_mask(k);
+              for (int q = 0; q < 4; q++) rsv_d[4 * k + q] = r_valid_i && (rm[32 * q +: 32] != '0);
             end
           end
         end
@@ -1305,6 +1330,7 @@ module tma_cmd_ctrl #(
       x_b96_q  <= 1'b0;
       x_wide_q <= 1'b0;
       x_rsv_q  <= 1'b0;
+      rsv_q    <= '0;
       x_boxbytes_q <= '0;
       x_swzrep_q   <= '0;
       x_bbm1_q     <= '0;
@@ -1410,6 +1436,7 @@ module tma_cmd_ctrl #(
       x_b96_q  <= x_b96_d;
       x_wide_q <= x_wide_d;
       x_rsv_q  <= x_rsv_d;
+      rsv_q    <= rsv_d;
       x_boxbytes_q <= x_boxbytes_d;
       x_swzrep_q   <= x_swzrep_d;
       x_bbm1_q     <= x_boxbytes_q - 32'd1;
@@ -1523,6 +1550,8 @@ module tma_cmd_ctrl #(
                                            (hidx_q == c_wr_idx_q))
   `TMA_ASSERT(StateOneHot_A, $onehot(state_q))
   `TMA_ASSERT(FillThenW1_A, c_wr_q |-> state_q == StW1)
+  // The reserved-bit flags of a fetch are folded into x_rsv_q before the next intake clears it.
+  `TMA_ASSERT(RsvFlagsIdle_A, state_q[IIdle] |-> rsv_q == '0)
   `TMA_ASSERT(LastBeatFlag_A, r_lastb_q == (r_cnt_q + 1'b1 == fetch_beats))
   `TMA_ASSERT(W1GoRegistered_A, w1_go == ((state_q == StW1) && !d_q.bad && !job_valid_q))
 

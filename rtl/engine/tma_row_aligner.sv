@@ -306,7 +306,7 @@ module tma_row_aligner #(
   end
 
   always_ff @(posedge clk_i) begin : proc_d_data
-    if (taken) begin
+    if (Rot && taken) begin   // without rotation lo_q is never read: no flops
       lo_q <= b_data;
     end
     if (pre_step && b_valid) begin
