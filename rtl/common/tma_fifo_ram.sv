@@ -16,13 +16,20 @@
 // Two counts, so that no flop's next state depends on both the push (the producer's valid,
 // late and from elsewhere) and the read (the consumer's ready, late and beside the RAM): the
 // write side counts a read one cycle late (wcnt_q, full_q: the RAM may look full for a cycle
-// after a read), the read side counts a push one cycle late (rcnt_q, plus push_q1 for the
+// after a read), the read side counts a write one cycle late (rcnt_q, plus wr_q1 for the
 // item written in the previous cycle, so the latency is unchanged).
 //
 // OutReg = 1 puts a fabric register after the RAM's read register (one more item of capacity,
 // one more cycle of latency, still one item per cycle): an ECP5 EBR or xc7 block RAM read port
 // has a clock-to-out of ~4-6 ns, so its data must not go through logic before a flop
 // (docs/rtl.md, fpga.md 4.4). The RAM read register then feeds only that register.
+//
+// InReg = 1 puts a staging register in front of the RAM: an accepted item is written in the
+// next cycle, so in_valid_i (a late signal from the producer) reaches only the staging valid
+// flop, not the write pointer, the RAM's write enable or the count (one more cycle of
+// latency, still one item per cycle). The write side then counts the write, a cycle after
+// the push, and keeps one entry for the item in the staging register: in_ready_o is low with
+// Depth - 1 counted items (Depth >= 2).
 
 `include "tma_assert.svh"
 
@@ -30,6 +37,7 @@ module tma_fifo_ram #(
   parameter  int unsigned Width    = 32,
   parameter  int unsigned Depth    = 16,   // RAM entries, >= 1 (the FIFO holds Depth + 1 + OutReg)
   parameter  bit          OutReg   = 1'b1, // fabric register after the RAM read register
+  parameter  bit          InReg    = 1'b0, // staging register in front of the RAM
   localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntWidth = $clog2(Depth + 1)
 ) (
@@ -56,19 +64,46 @@ module tma_fifo_ram #(
   logic                rd_leave;          // the read register's item leaves (taken or popped)
   logic [PtrWidth-1:0] rd_ptr_d, rd_ptr_q;
   logic [PtrWidth-1:0] wr_ptr_d, wr_ptr_q;
+  localparam int unsigned FullAt = Depth - 32'(InReg);   // counted items that close the input
   logic [CntWidth-1:0] wcnt_d, wcnt_q;    // items in the RAM as the write side sees them
-  logic                full_d, full_q;    // wcnt_q == Depth
+  logic                full_d, full_q;    // wcnt_q >= FullAt
   logic [CntWidth-1:0] rcnt_d, rcnt_q;    // items in the RAM written before the last cycle
-  logic                push_q1, rd_q1;    // push / rd of the previous cycle
-  logic                push, rd;          // an item enters the RAM / moves to the output
+  logic                wr_q1, rd_q1;      // wr / rd of the previous cycle
+  logic                push, wr, rd;      // an item is accepted / written / moves to the output
+  logic                iv_q;              // the staging register holds an item (InReg)
+  logic [Width-1:0]    wr_data;
 
   assign in_ready_o  = !full_q;
   assign push        = in_valid_i && !full_q;
-  assign nonempty_o  = ov_q || rv_q || (rcnt_q != '0) || push_q1;
+  assign nonempty_o  = ov_q || rv_q || (rcnt_q != '0) || wr_q1 || iv_q;
+
+  if (InReg) begin : g_in_reg
+    logic [Width-1:0] idata_q;
+    // The staging data loads whenever the FIFO may accept (flops only); a staged item is
+    // written in the next cycle, so the load never overwrites one.
+    always_ff @(posedge clk_i) begin : proc_in
+      if (in_ready_o) begin
+        idata_q <= in_data_i;
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin : proc_iv
+      if (!rst_ni) begin
+        iv_q <= 1'b0;
+      end else begin
+        iv_q <= push;
+      end
+    end
+    assign wr      = iv_q;
+    assign wr_data = idata_q;
+  end else begin : g_no_in_reg
+    assign iv_q    = 1'b0;
+    assign wr      = push;
+    assign wr_data = in_data_i;
+  end
 
   // The RAM is read when it holds an item written in an earlier cycle and its read register
   // rd_q is empty or its item leaves (rd_leave).
-  assign rd = ((rcnt_q != '0) || push_q1) && (!rv_q || rd_leave);
+  assign rd = ((rcnt_q != '0) || wr_q1) && (!rv_q || rd_leave);
 
   if (OutReg) begin : g_out_reg
     logic [Width-1:0] out_q;
@@ -98,22 +133,22 @@ module tma_fifo_ram #(
     full_d   = full_q;
     rcnt_d   = rcnt_q;
     ov_d     = ov_q;
-    if (push) begin
+    if (wr) begin
       wr_ptr_d = (wr_ptr_q == PtrWidth'(Depth - 1)) ? '0 : wr_ptr_q + PtrWidth'(1);
     end
     if (rd) begin
       rd_ptr_d = (rd_ptr_q == PtrWidth'(Depth - 1)) ? '0 : rd_ptr_q + PtrWidth'(1);
     end
-    if (push && !rd_q1) begin
+    if (wr && !rd_q1) begin
       wcnt_d = wcnt_q + CntWidth'(1);
-      full_d = (wcnt_q == CntWidth'(Depth - 1));
-    end else if (!push && rd_q1) begin
+      full_d = (32'(wcnt_q) + 1 >= FullAt);
+    end else if (!wr && rd_q1) begin
       wcnt_d = wcnt_q - CntWidth'(1);
-      full_d = 1'b0;
+      full_d = (32'(wcnt_q) >= FullAt + 1);
     end
-    if (push_q1 && !rd) begin
+    if (wr_q1 && !rd) begin
       rcnt_d = rcnt_q + CntWidth'(1);
-    end else if (!push_q1 && rd) begin
+    end else if (!wr_q1 && rd) begin
       rcnt_d = rcnt_q - CntWidth'(1);
     end
     rv_d     = rv_q;
@@ -137,7 +172,7 @@ module tma_fifo_ram #(
       wcnt_q   <= '0;
       full_q   <= 1'b0;
       rcnt_q   <= '0;
-      push_q1  <= 1'b0;
+      wr_q1    <= 1'b0;
       rd_q1    <= 1'b0;
       ov_q     <= 1'b0;
       rv_q     <= 1'b0;
@@ -147,7 +182,7 @@ module tma_fifo_ram #(
       wcnt_q   <= wcnt_d;
       full_q   <= full_d;
       rcnt_q   <= rcnt_d;
-      push_q1  <= push;
+      wr_q1    <= wr;
       rd_q1    <= rd;
       ov_q     <= ov_d;
       rv_q     <= rv_d;
@@ -156,8 +191,8 @@ module tma_fifo_ram #(
 
   // Storage: no reset, one write port, one registered read port.
   always_ff @(posedge clk_i) begin : proc_mem_wr
-    if (push) begin
-      mem_q[wr_ptr_q] <= in_data_i;
+    if (wr) begin
+      mem_q[wr_ptr_q] <= wr_data;
     end
   end
 
@@ -170,18 +205,21 @@ module tma_fifo_ram #(
   // ---- Assertions ----
   `TMA_ASSERT_INIT(WidthPositive_A, Width >= 1)
   `TMA_ASSERT_INIT(DepthPositive_A, Depth >= 1)
+  `TMA_ASSERT_INIT(InRegDepth_A, !InReg || Depth >= 2)
   `TMA_ASSERT_STABLE(OutStable_A, out_valid_o, out_ready_i, out_data_o)
   // Input stream contract, required of the upstream.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
   `TMA_ASSERT(CntInRange_A, wcnt_q <= CntWidth'(Depth))
-  `TMA_ASSERT(FullMatchesCnt_A, full_q == (wcnt_q == CntWidth'(Depth)))
+  `TMA_ASSERT(FullMatchesCnt_A, full_q == (32'(wcnt_q) >= FullAt))
   // The write side's count is the read side's plus the two items each saw a cycle late.
-  `TMA_ASSERT(CountsAgree_A, 32'(wcnt_q) == 32'(rcnt_q) + 32'(push_q1) + 32'(rd_q1))
+  `TMA_ASSERT(CountsAgree_A, 32'(wcnt_q) == 32'(rcnt_q) + 32'(wr_q1) + 32'(rd_q1))
+  // The RAM never holds more than Depth items (with InReg: counted ones plus the staged one).
+  `TMA_ASSERT(RamNotOver_A, 32'(wcnt_q) + 32'(iv_q) <= Depth)
   `TMA_ASSERT(PtrsInRange_A, (32'(rd_ptr_q) < Depth) && (32'(wr_ptr_q) < Depth))
   `TMA_ASSERT(PtrsMatchCnt_A, (32'(wr_ptr_q) + Depth - 32'(rd_ptr_q)) % Depth ==
-              (32'(rcnt_q) + 32'(push_q1)) % Depth)
+              (32'(rcnt_q) + 32'(wr_q1)) % Depth)
   // The read never addresses the entry written in the same cycle.
-  `TMA_ASSERT_NEVER(ReadDuringWrite_A, push && rd && (rd_ptr_q == wr_ptr_q))
+  `TMA_ASSERT_NEVER(ReadDuringWrite_A, wr && rd && (rd_ptr_q == wr_ptr_q))
   `TMA_ASSERT(OutputOnlyWithReg_A, OutReg || !ov_q)
   `TMA_COVER(Full_C, full_q)
   `TMA_COVER(FullPushPop_C, full_q && rd && in_valid_i)

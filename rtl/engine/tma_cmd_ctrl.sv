@@ -578,7 +578,9 @@ module tma_cmd_ctrl #(
   logic [3:0]  ipre_d, ipre_q;         // instruction error before F4
   logic [10:0] iflag_d, iflag_q;       // W1: the instruction checks' conditions
   logic [8:0]  f4v_d, f4v_q;           // W1B: the F4 compares (offset, lower, upper) x 3
-  logic        f4_d, f4_q;             // W2: F4 (im2col offsets, start pixel in the corners)
+  logic        f4_d;                   // W2: F4 (im2col offsets, start pixel in the corners)
+  logic [3:0]  ierr_q;                 // the instruction error, registered in W2 (for Mac)
+  logic        mabort_q;               // ... or a prefetch: Mac ends in a marker
   logic [31:0] drm2_q;                 // d_rm2 registered (W1B)
   logic [15:0] dst_mask;
   logic signed [34:0] c0;
@@ -765,14 +767,16 @@ module tma_cmd_ctrl #(
     end
   end
 
-  // W2: F4 (start pixel not beyond the upper corner), then the instruction error.
-  logic [3:0] instr_err;
+  // W2: F4 (start pixel not beyond the upper corner), then the instruction error; both are
+  // registered at the end of W2, so Mac (which always follows W2) reads flops.
+  logic [3:0] instr_err, instr_err_w2;
   always_comb begin : proc_w2
-    instr_err = ipre_q;
-    if (ipre_q == tma_pkg::ErrNone && f4_q) begin
-      instr_err = tma_pkg::ErrInvalidCoord;
+    instr_err_w2 = ipre_q;
+    if (ipre_q == tma_pkg::ErrNone && f4_d) begin
+      instr_err_w2 = tma_pkg::ErrInvalidCoord;
     end
   end
+  assign instr_err = ierr_q;
 
   // ---- Mac: partial products through one 18x18 multiplier ----
   // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8 gaddr (the interleave fixed
@@ -935,7 +939,7 @@ module tma_cmd_ctrl #(
     end
     r_end   = state_q[IFetch] && r_valid_i && r_lastb_q;
     r_bad   = r_err_i || err_q != tma_pkg::ErrNone;
-    mac_end = instr_err != tma_pkg::ErrNone || cmd_q.op == tma_pkg::OpPrefetch || mac_idle;
+    mac_end = mabort_q || mac_idle;
     state_d = StIdle;   // (every bit is assigned below)
     state_d[IIdle]  = (state_q[IIdle] && !cmd_valid_i) || (state_q[IMac] && mac_end) ||
                       (state_q[IErr] && job_free);
@@ -1371,7 +1375,8 @@ module tma_cmd_ctrl #(
       foob_q   <= 1'b0;
       ipre_q   <= '0;
       iflag_q  <= '0;
-      f4_q     <= 1'b0;
+      ierr_q   <= '0;
+      mabort_q <= 1'b0;
       chk_a_q   <= 1'b0;
       chk_b_q   <= 1'b0;
       chk_r16_q <= 1'b0;
@@ -1496,11 +1501,13 @@ module tma_cmd_ctrl #(
       pitch_q   <= pitch_d;
       f4v_q     <= f4v_d;
       drm2_q    <= d_rm2;
-      if (state_q[IW2]) f4_q <= f4_d;
+      if (state_q[IW2]) begin
+        ierr_q   <= instr_err_w2;
+        mabort_q <= instr_err_w2 != tma_pkg::ErrNone || cmd_q.op == tma_pkg::OpPrefetch;
+      end
       // Mac control: cleared in W1, the slot list in W1B (its first slot prefetched); dropped
       // when the command ends in a marker.
-      if (w1_go || (state_q[IMac] && (instr_err != tma_pkg::ErrNone ||
-                                      cmd_q.op == tma_pkg::OpPrefetch))) begin
+      if (w1_go || (state_q[IMac] && mabort_q)) begin
         slot_pend_q <= '0;
         nvalid_q    <= 1'b0;
         cur_mask_q  <= '0;
@@ -1552,6 +1559,8 @@ module tma_cmd_ctrl #(
   `TMA_ASSERT(FillThenW1_A, c_wr_q |-> state_q == StW1)
   // The reserved-bit flags of a fetch are folded into x_rsv_q before the next intake clears it.
   `TMA_ASSERT(RsvFlagsIdle_A, state_q[IIdle] |-> rsv_q == '0)
+  `TMA_ASSERT(MacAbortFlag_A, state_q[IMac] |->
+              mabort_q == (ierr_q != tma_pkg::ErrNone || cmd_q.op == tma_pkg::OpPrefetch))
   `TMA_ASSERT(LastBeatFlag_A, r_lastb_q == (r_cnt_q + 1'b1 == fetch_beats))
   `TMA_ASSERT(W1GoRegistered_A, w1_go == ((state_q == StW1) && !d_q.bad && !job_valid_q))
 

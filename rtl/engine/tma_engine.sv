@@ -286,7 +286,8 @@ module tma_engine #(
 
   tma_fifo_ram #(
     .Width (AlRamW),
-    .Depth (RowFifoDepth)
+    .Depth (RowFifoDepth),
+    .InReg (1'b1)
   ) u_row_fifo (
     .clk_i,
     .rst_ni,
@@ -325,7 +326,8 @@ module tma_engine #(
 
   tma_fifo_ram #(
     .Width (tma_pkg::CplInfoWidth),
-    .Depth (CmdFifoDepth)
+    .Depth (CmdFifoDepth),
+    .InReg (1'b1)
   ) u_cmd_fifo (
     .clk_i,
     .rst_ni,
@@ -456,7 +458,8 @@ module tma_engine #(
 
     tma_fifo_ram #(
       .Width (UpW),
-      .Depth (RowFifoDepth)
+      .Depth (RowFifoDepth),
+      .InReg (1'b1)
     ) u_unpack_fifo (
       .clk_i,
       .rst_ni,

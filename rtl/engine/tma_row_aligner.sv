@@ -249,6 +249,7 @@ module tma_row_aligner #(
   logic [2:0]           d_swz_q;
   logic [15:0]          d_cta_q;
   logic [NumTf-1:0]     d_tf_q;                   // 4-byte elements to round
+  logic [NumTf-1:0]     d_nan_q, d_rnd_q;         // ... a NaN / rounded up (from aligned)
 
   // With one 16-byte group per beat (DataBytes 16) there is no rotation: no preload, no lower
   // half from the previous beat, so lo_q and the preload state drop out by construction.
@@ -323,8 +324,12 @@ module tma_row_aligner #(
       d_last_q <= u_last;
       d_berr_q <= (u_pop && b_err) || (pre_op && pre_err_q);
       d_cta_q  <= u_cta;
+      // The tf32 tests are taken from the aligned beat: a rounded element is in bounds, so
+      // its bytes are aligned's (the fill does not touch them).
       for (int g = 0; g < NumTf; g++) begin
-        d_tf_q[g] <= u_tf32 && u_inb[4 * g];
+        d_tf_q[g]  <= u_tf32 && u_inb[4 * g];
+        d_nan_q[g] <= aligned[g*32+23 +: 8] == 8'hFF && aligned[g*32 +: 23] != '0;
+        d_rnd_q[g] <= aligned[g*32+12] && (aligned[g*32+13] || aligned[g*32 +: 12] != '0);
       end
     end
   end
@@ -361,13 +366,10 @@ module tma_row_aligner #(
     t_data = d_data_q;
     for (int g = 0; g < NumTf; g++) begin
       if (d_tf_q[g]) begin
-        if (d_data_q[g*32+23 +: 8] == 8'hFF && d_data_q[g*32 +: 23] != '0) begin
+        if (d_nan_q[g]) begin
           t_data[g*32 +: 32] = 32'h7FFFE000;
         end else begin
-          t_data[g*32 +: 32] = {d_data_q[g*32+13 +: 19] +
-                                19'(d_data_q[g*32+12] &&
-                                    (d_data_q[g*32+13] || d_data_q[g*32 +: 12] != '0)),
-                                13'd0};
+          t_data[g*32 +: 32] = {d_data_q[g*32+13 +: 19] + 19'(d_rnd_q[g]), 13'd0};
         end
       end
     end
@@ -416,6 +418,13 @@ module tma_row_aligner #(
   `TMA_ASSERT(InbInRow_A, row_valid_i && row_i.has_read |-> kh <= kd && kd <= kl)
   // A global beat is taken only while a micro-operation asks for one.
   // Without rotation G never asks for a preload or the previous beat.
+  // The tf32 flags describe D's data wherever they are used.
+  for (genvar g = 0; g < NumTf; g++) begin : gen_tf_chk
+    `TMA_ASSERT(TfFlags_A, dv_q && d_tf_q[g] |->
+                d_nan_q[g] == (d_data_q[g*32+23 +: 8] == 8'hFF && d_data_q[g*32 +: 23] != '0) &&
+                d_rnd_q[g] == (d_data_q[g*32+12] &&
+                               (d_data_q[g*32+13] || d_data_q[g*32 +: 12] != '0)))
+  end
   `TMA_ASSERT(NoRotOneGroup_A, gv |-> Rot || (!u_pre && u_lo_new))
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
 

@@ -21,6 +21,8 @@
 #include "Vtma_fifo_ram_d1_noreg.h"
 #include "Vtma_fifo_ram_d4.h"
 #include "Vtma_fifo_ram_d4_noreg.h"
+#include "Vtma_fifo_ram_d2_inreg_noreg.h"
+#include "Vtma_fifo_ram_d4_inreg.h"
 #include "Vtma_swizzle_db128.h"
 #include "Vtma_swizzle_db16.h"
 #include "Vtma_swizzle_db32.h"
@@ -222,8 +224,10 @@ TEST(EngineBurstSplit, OneBurstPerCycleDb64) {
 // tma_fifo_ram against a queue: random valid/ready on both sides; order kept, nothing lost,
 // in_ready low only with Depth items in the RAM (or Depth - 1 in the cycle after a read: the
 // write side sees a read a cycle late), full rate with both sides always active.
-// kOutReg: the fabric register after the RAM read register (parameter OutReg).
-template <class Model, int kDepth, int kOutReg>
+// kOutReg: the fabric register after the RAM read register (parameter OutReg); kInReg: the
+// staging register in front of the RAM (parameter InReg: one entry is kept for the staged
+// item, so the input closes with Depth - 1 counted items, the staged one on top).
+template <class Model, int kDepth, int kOutReg, int kInReg = 0>
 void CheckFifoRam(uint32_t seed) {
   VerilatedDut<Model> dut(seed);
   dut.Reset();
@@ -243,9 +247,9 @@ void CheckFifoRam(uint32_t seed) {
     // read register and, with OutReg, the one on the output. Without OutReg the read register
     // is the output, so in the second case the output's item is one of the Depth.
     if (!dut->in_ready_o) {
-      EXPECT_GE(ref.size() + (kOutReg ? 0 : 1),
+      EXPECT_GE(ref.size() + (kOutReg ? 0 : 1) + kInReg,
                 static_cast<size_t>(kDepth) + (dut->out_valid_o ? 1 : 0));
-      EXPECT_LE(ref.size(), static_cast<size_t>(kDepth + 1 + kOutReg));
+      EXPECT_LE(ref.size(), static_cast<size_t>(kDepth + 1 + kOutReg + kInReg));
     }
     EXPECT_EQ(static_cast<bool>(dut->nonempty_o), !ref.empty());
     if (dut->out_valid_o && dut->out_ready_i) {
@@ -261,9 +265,11 @@ void CheckFifoRam(uint32_t seed) {
     }
     dut.Cycle();
   }
-  // Full rate (Depth >= 2) half of the time; Depth 1 moves one item every three cycles (a
-  // push, the read a cycle later, the write side sees the read a cycle after that).
-  EXPECT_GT(popped, kDepth >= 2 ? 12000 : 5000) << "the FIFO moved too little";
+  // Full rate (Depth >= 2; with InReg Depth >= 4) half of the time. Depth 1 moves one item
+  // every three cycles (a push, the read a cycle later, the write side sees the read a cycle
+  // after that); Depth 2 with InReg two items every five (a write is counted two cycles after
+  // its push, a read a cycle late, and one entry is kept for the staged item).
+  EXPECT_GT(popped, kDepth >= 2 + 2 * kInReg ? 12000 : 5000) << "the FIFO moved too little";
   EXPECT_FALSE(dut.GotError());
 }
 
@@ -275,6 +281,12 @@ TEST(EngineFifoRam, QueueDepth1) {
 }
 TEST(EngineFifoRam, QueueDepth4NoOutReg) {
   CheckFifoRam<Vtma_fifo_ram_d4_noreg, 4, 0>(9);
+}
+TEST(EngineFifoRam, QueueDepth4InReg) {
+  CheckFifoRam<Vtma_fifo_ram_d4_inreg, 4, 1, 1>(11);
+}
+TEST(EngineFifoRam, QueueDepth2InRegNoOutReg) {
+  CheckFifoRam<Vtma_fifo_ram_d2_inreg_noreg, 2, 0, 1>(12);
 }
 TEST(EngineFifoRam, QueueDepth1NoOutReg) {
   CheckFifoRam<Vtma_fifo_ram_d1_noreg, 1, 0>(10);
