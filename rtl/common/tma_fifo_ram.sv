@@ -68,6 +68,7 @@ module tma_fifo_ram #(
   logic [CntWidth-1:0] wcnt_d, wcnt_q;    // items in the RAM as the write side sees them
   logic                full_d, full_q;    // wcnt_q >= FullAt
   logic [CntWidth-1:0] rcnt_d, rcnt_q;    // items in the RAM written before the last cycle
+  logic                rne_d, rne_q;      // rcnt_q != 0, registered
   logic                wr_q1, rd_q1;      // wr / rd of the previous cycle
   logic                push, wr, rd;      // an item is accepted / written / moves to the output
   logic                iv_q;              // the staging register holds an item (InReg)
@@ -75,7 +76,7 @@ module tma_fifo_ram #(
 
   assign in_ready_o  = !full_q;
   assign push        = in_valid_i && !full_q;
-  assign nonempty_o  = ov_q || rv_q || (rcnt_q != '0) || wr_q1 || iv_q;
+  assign nonempty_o  = ov_q || rv_q || rne_q || wr_q1 || iv_q;
 
   if (InReg) begin : g_in_reg
     logic [Width-1:0] idata_q;
@@ -103,7 +104,7 @@ module tma_fifo_ram #(
 
   // The RAM is read when it holds an item written in an earlier cycle and its read register
   // rd_q is empty or its item leaves (rd_leave).
-  assign rd = ((rcnt_q != '0) || wr_q1) && (!rv_q || rd_leave);
+  assign rd = (rne_q || wr_q1) && (!rv_q || rd_leave);
 
   if (OutReg) begin : g_out_reg
     logic [Width-1:0] out_q;
@@ -146,10 +147,13 @@ module tma_fifo_ram #(
       wcnt_d = wcnt_q - CntWidth'(1);
       full_d = (32'(wcnt_q) >= FullAt + 1);
     end
+    rne_d    = rne_q;
     if (wr_q1 && !rd) begin
       rcnt_d = rcnt_q + CntWidth'(1);
+      rne_d  = 1'b1;
     end else if (!wr_q1 && rd) begin
       rcnt_d = rcnt_q - CntWidth'(1);
+      rne_d  = (rcnt_q != CntWidth'(1));
     end
     rv_d     = rv_q;
     if (take) begin
@@ -172,6 +176,7 @@ module tma_fifo_ram #(
       wcnt_q   <= '0;
       full_q   <= 1'b0;
       rcnt_q   <= '0;
+      rne_q    <= 1'b0;
       wr_q1    <= 1'b0;
       rd_q1    <= 1'b0;
       ov_q     <= 1'b0;
@@ -182,6 +187,7 @@ module tma_fifo_ram #(
       wcnt_q   <= wcnt_d;
       full_q   <= full_d;
       rcnt_q   <= rcnt_d;
+      rne_q    <= rne_d;
       wr_q1    <= wr;
       rd_q1    <= rd;
       ov_q     <= ov_d;
@@ -212,6 +218,7 @@ module tma_fifo_ram #(
   `TMA_ASSERT(CntInRange_A, wcnt_q <= CntWidth'(Depth))
   `TMA_ASSERT(FullMatchesCnt_A, full_q == (32'(wcnt_q) >= FullAt))
   // The write side's count is the read side's plus the two items each saw a cycle late.
+  `TMA_ASSERT(NonEmptyFlag_A, rne_q == (rcnt_q != '0))
   `TMA_ASSERT(CountsAgree_A, 32'(wcnt_q) == 32'(rcnt_q) + 32'(wr_q1) + 32'(rd_q1))
   // The RAM never holds more than Depth items (with InReg: counted ones plus the staged one).
   `TMA_ASSERT(RamNotOver_A, 32'(wcnt_q) + 32'(iv_q) <= Depth)

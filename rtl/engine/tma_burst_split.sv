@@ -13,8 +13,8 @@
 // fields, in the cycle it is loaded), later from the current registers. So a request that fits
 // one burst leaves in one cycle and the next request is loaded in the same cycle (one burst per
 // cycle). A request split into several bursts spends two cycles per burst (the decision is
-// recomputed after each). A burst that ends at a page end is followed by a cycle that
-// increments the page number (a row of <= 2048 bytes crosses at most one page boundary).
+// recomputed after each). A burst that ends at a page end is followed by two cycles that
+// increment the page number (a row of <= 2048 bytes crosses at most one page boundary).
 
 `include "tma_assert.svh"
 
@@ -65,14 +65,15 @@ module tma_burst_split #(
 
   // ---- Current request ----
   logic            cv_d, cv_q;           // a request is being split
-  logic            cross_d, cross_q;     // the last burst ended at a page end: next page
+  logic            cross_d, cross_q;     // the last burst ended at a page end: next page ...
+  logic            cross2_q;             // ... taken in the second cycle (pg_inc)
   logic [PgW-1:0]  pg_d, pg_q;
   logic [OffW-1:0] off_d, off_q;
   logic [CntW-1:0] lm_d, lm_q;           // beats left - 1
   logic            fok_d, fok_q;         // the flags below hold for the current registers
   logic            fs_d, fs_q;           // one burst takes the rest of the request
   logic            ft_d, ft_q;           // (else) the burst ends at the page end
-  logic            rdy_d, rdy_q;         // cv_q && fok_q && !cross_q, as a flop
+  logic            rdy_d, rdy_q;         // cv_q && fok_q && !cross_q && !cross2_q, a flop
   // ---- AR output spill register ----
   logic            ar_room;              // it can take a burst (flops only)
 
@@ -82,7 +83,8 @@ module tma_burst_split #(
   logic            go, load;
   logic [CntW-1:0] lm_after_mx, lm_after_tm;
   logic [OffW-1:0] off_after_mx;
-  logic [PgW-1:0]  pg_inc;               // pg_q + 1 of the previous cycle
+  logic [PgW-1:0]  pg_inc;               // pg_q + 1 (pg_q stable for two cycles)
+  logic            pg_lo_all_q;          // &pg_q[HalfW-1:0], registered
 
   // Whether a page end comes before MaxBurstLen beats (always, when a page holds no more).
   logic tm_le_mx, ileft_le_mx;
@@ -105,10 +107,12 @@ module tma_burst_split #(
   assign lm_after_mx  = lm_q - CntW'(MaxBurstLen);
   assign lm_after_tm  = lm_q + ~(CntW'(tm));           // lm - tm - 1
   assign off_after_mx = off_q + OffW'(MaxBurstLen);
-  // Page + 1, registered every cycle (as two halves; the upper half's carry-in is an AND
-  // tree): the page register is stable for at least one cycle before a page crossing uses it.
+  // Page + 1, registered every cycle, as two halves; the upper half's carry-in (the AND of
+  // the lower half) is itself registered a cycle earlier: the page register is stable for at
+  // least two cycles before a page crossing uses pg_inc (a load, then a burst, then cross_q).
   always_ff @(posedge clk_i) begin : proc_pg_inc
-    pg_inc <= {pg_q[PgW-1:HalfW] + HalfW'(&pg_q[HalfW-1:0]), pg_q[HalfW-1:0] + HalfW'(1)};
+    pg_lo_all_q <= &pg_q[HalfW-1:0];
+    pg_inc      <= {pg_q[PgW-1:HalfW] + HalfW'(pg_lo_all_q), pg_q[HalfW-1:0] + HalfW'(1)};
   end
 
   // go is one LUT of flops (rdy_q and the AR spill register's flags), so the request's load
@@ -129,7 +133,9 @@ module tma_burst_split #(
     ft_d    = fok_q ? ft_q : tc;
     if (cross_q) begin
       cross_d = 1'b0;
-      pg_d    = pg_inc;
+    end
+    if (cross2_q) begin
+      pg_d = pg_inc;
     end
     if (go) begin
       if (fs_q) begin
@@ -156,21 +162,23 @@ module tma_burst_split #(
     end
   end
 
-  // rdy_d = cv_d && fok_d && !cross_d: a load makes the new request ready at once (its flags
-  // come from the input slice, and a load never follows a page crossing); a burst clears it
-  // (the request ends, or its flags are recomputed, or a page crossing follows); otherwise the
-  // flags are fresh and the page crossing is over in the next cycle.
-  assign rdy_d = load || (!go && cv_q);
+  // rdy_d = cv_d && fok_d && !cross_d && !cross2_d: a load makes the new request ready at
+  // once (its flags come from the input slice, and a load never follows a page crossing); a
+  // burst clears it (the request ends, or its flags are recomputed, or a page crossing
+  // follows); in the first crossing cycle it stays clear; otherwise the flags are fresh.
+  assign rdy_d = load || (!go && cv_q && !cross_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
       cv_q    <= 1'b0;
       cross_q <= 1'b0;
+      cross2_q <= 1'b0;
       fok_q   <= 1'b0;
       rdy_q   <= 1'b0;
     end else begin
       cv_q    <= cv_d;
       cross_q <= cross_d;
+      cross2_q <= cross_q;
       fok_q   <= fok_d;
       rdy_q   <= rdy_d;
     end
@@ -212,8 +220,8 @@ module tma_burst_split #(
               32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
   `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
-  `TMA_ASSERT(ReadyFlag_A, rdy_q == (cv_q && fok_q && !cross_q))
+  `TMA_ASSERT(ReadyFlag_A, rdy_q == (cv_q && fok_q && !cross_q && !cross2_q))
   `TMA_ASSERT(FlagsFresh_A, go |-> fs_q == sc && ft_q == tc)
-  `TMA_ASSERT(PageIncFresh_A, cross_q |-> pg_inc == pg_q + PgW'(1))
+  `TMA_ASSERT(PageIncFresh_A, cross2_q |-> pg_inc == pg_q + PgW'(1))
 
 endmodule

@@ -17,14 +17,14 @@
 //     computes the lane masks (in-bounds, strobe) and the source decision of the beat (take a
 //     new global beat, preload one first, take the lower half from the previous beat): the
 //     beat's micro-operation, into G's spill register.
-//   D (data): takes the global beat the decision asks for, rotates, fills.
+//   D (data): takes the global beat the decision asks for, rotates, fills, into D's spill
+//     register (with the tf32 tests of the aligned beat).
 //   T (tf32): rounds 4-byte elements of tf32 rows into T's spill register, which drives the
 //     output.
 // Timing: a spill register's input ready is a function of its own flops, so out_ready_i
 // reaches only T's register, beat_ready_o comes from B's, G advances on G's register's room
-// and the row valid, and D on T's room and G's and B's outputs; no handshake passes through
-// two stages. D's data registers load whenever D may take an item (d_free, flops only;
-// without an item dv_q clears and the data is unused).
+// and the row valid, D on D's register's room and G's and B's outputs, and T's room reaches
+// only D's register; no handshake passes through two stages.
 // A row whose first in-bounds output beat needs two global beats spends one extra cycle in D
 // (the preload). Completion-only rows (has_data = 0) pass as one item without a write. A read
 // beat with an error response turns the rest of its command into no-write items; the last item
@@ -241,15 +241,19 @@ module tma_row_aligner #(
   logic                 pre_step, out_ok, fire, taken, d_free, t_take;
   logic [DW-1:0]        lo_beat, aligned, d_data;
   logic [2*DW-1:0]      window;
-  logic                 dv_d, dv_q;
-  logic                 d_wr_q, d_last_q, d_berr_q; // d_berr_q: a beat of the item failed
-  logic [AddrHiW-1:0]   d_beat_q;
-  logic [DW-1:0]        d_data_q;
-  logic [DataBytes-1:0] d_strb_q;
-  logic [2:0]           d_swz_q;
-  logic [15:0]          d_cta_q;
-  logic [NumTf-1:0]     d_tf_q;                   // 4-byte elements to round
-  logic [NumTf-1:0]     d_nan_q, d_rnd_q;         // ... a NaN / rounded up (from aligned)
+  logic                 d_berr;                   // a beat of the item failed
+  // tf32 tests of the aligned beat, per 4-byte element: round it, exponent all ones,
+  // mantissa bits [22:12] / [11:0] not zero (each at most two LUT levels)
+  logic [NumTf-1:0]     d_tf, d_eff, d_mhi, d_mlo;
+  // D's spill register output (dq_*)
+  logic                 dv;
+  logic                 dq_wr, dq_last, dq_berr;
+  logic [AddrHiW-1:0]   dq_beat;
+  logic [DW-1:0]        dq_data;
+  logic [DataBytes-1:0] dq_strb;
+  logic [2:0]           dq_swz;
+  logic [15:0]          dq_cta;
+  logic [NumTf-1:0]     dq_tf, dq_eff, dq_mhi, dq_mlo;
 
   // With one 16-byte group per beat (DataBytes 16) there is no rotation: no preload, no lower
   // half from the previous beat, so lo_q and the preload state drop out by construction.
@@ -285,24 +289,19 @@ module tma_row_aligner #(
 
   always_comb begin : proc_d_next
     pre_done_d = pre_done_q;
-    dv_d       = dv_q;
-    if (t_take) dv_d = 1'b0;
     if (pre_step && b_valid) begin
       pre_done_d = 1'b1;
     end
     if (fire) begin
       pre_done_d = 1'b0;
-      dv_d       = 1'b1;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_d_state
     if (!rst_ni) begin
       pre_done_q <= 1'b0;
-      dv_q       <= 1'b0;
     end else begin
       pre_done_q <= pre_done_d;
-      dv_q       <= dv_d;
     end
   end
 
@@ -313,26 +312,37 @@ module tma_row_aligner #(
     if (pre_step && b_valid) begin
       pre_err_q <= b_err;
     end
-    // D's registers load whenever D may take a micro-operation (d_free); without one dv_q
-    // clears and their value is unused.
-    if (d_free) begin
-      d_wr_q   <= u_wr;          // (no write after a failed read: applied in T)
-      d_beat_q <= u_beat;
-      d_data_q <= d_data;
-      d_strb_q <= u_strb;
-      d_swz_q  <= u_swz;
-      d_last_q <= u_last;
-      d_berr_q <= (u_pop && b_err) || (pre_op && pre_err_q);
-      d_cta_q  <= u_cta;
-      // The tf32 tests are taken from the aligned beat: a rounded element is in bounds, so
-      // its bytes are aligned's (the fill does not touch them).
-      for (int g = 0; g < NumTf; g++) begin
-        d_tf_q[g]  <= u_tf32 && u_inb[4 * g];
-        d_nan_q[g] <= aligned[g*32+23 +: 8] == 8'hFF && aligned[g*32 +: 23] != '0;
-        d_rnd_q[g] <= aligned[g*32+12] && (aligned[g*32+13] || aligned[g*32 +: 12] != '0);
-      end
+  end
+
+  // The tf32 tests are taken from the aligned beat: a rounded element is in bounds, so its
+  // bytes are aligned's (the fill does not touch them).
+  always_comb begin : proc_d_tf
+    for (int g = 0; g < NumTf; g++) begin
+      d_tf[g]  = u_tf32 && u_inb[4 * g];
+      d_eff[g] = aligned[g*32+23 +: 8] == 8'hFF;
+      d_mhi[g] = aligned[g*32+12 +: 11] != '0;
+      d_mlo[g] = aligned[g*32 +: 12] != '0;
     end
   end
+  assign d_berr = (u_pop && b_err) || (pre_op && pre_err_q);
+
+  localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 4 * NumTf;
+
+  tma_spill_reg #(
+    .Width  (DQW),
+    .Bypass (0)
+  ) u_d_reg (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (fire),
+    .in_ready_o  (d_free),
+    .in_data_i   ({u_wr, u_beat, d_data, u_strb, u_swz, u_last, d_berr, u_cta, d_tf, d_eff,
+                   d_mhi, d_mlo}),   // (u_wr: no write after a failed read is applied in T)
+    .out_valid_o (dv),
+    .out_ready_i (t_in_ready),
+    .out_data_o  ({dq_wr, dq_beat, dq_data, dq_strb, dq_swz, dq_last, dq_berr, dq_cta, dq_tf,
+                   dq_eff, dq_mhi, dq_mlo})
+  );
 
   // ======================= T: tf32 rounding, output spill register =======================
   localparam int unsigned TW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16;
@@ -342,20 +352,19 @@ module tma_row_aligner #(
   logic                 t_wr_o, t_last_o, t_err_o;
   logic [AddrHiW-1:0]   t_beat_o;
 
-  assign d_free = !dv_q || t_in_ready;
-  assign t_take = dv_q && t_in_ready;
+  assign t_take = dv && t_in_ready;
   // A read beat with an error response turns the rest of its command into no-write items:
   // the error is accumulated here, in item order, as items move from D to T (a function of
   // flops), and cleared after the command's last item.
   logic st_err_q, t_err;
-  assign t_err = st_err_q || d_berr_q;
-  assign t_wr  = d_wr_q && !t_err;
+  assign t_err = st_err_q || dq_berr;
+  assign t_wr  = dq_wr && !t_err;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_t_err
     if (!rst_ni) begin
       st_err_q <= 1'b0;
     end else if (t_take) begin
-      st_err_q <= t_err && !d_last_q;
+      st_err_q <= t_err && !dq_last;
     end
   end
 
@@ -363,13 +372,15 @@ module tma_row_aligner #(
   // Round to nearest, ties to even (25 measured ties, docs/silicon-notes.md): x + 0xFFF +
   // x[13], cleared below bit 13, i.e. x[31:13] + carry; NaN: 0x7FFFE000, sign dropped (D3).
   always_comb begin : proc_tf32
-    t_data = d_data_q;
+    t_data = dq_data;
     for (int g = 0; g < NumTf; g++) begin
-      if (d_tf_q[g]) begin
-        if (d_nan_q[g]) begin
+      if (dq_tf[g]) begin
+        if (dq_eff[g] && (dq_mhi[g] || dq_mlo[g])) begin
           t_data[g*32 +: 32] = 32'h7FFFE000;
         end else begin
-          t_data[g*32 +: 32] = {d_data_q[g*32+13 +: 19] + 19'(d_rnd_q[g]), 13'd0};
+          t_data[g*32 +: 32] = {dq_data[g*32+13 +: 19] +
+                                19'(dq_data[g*32+12] && (dq_data[g*32+13] || dq_mlo[g])),
+                                13'd0};
         end
       end
     end
@@ -381,10 +392,10 @@ module tma_row_aligner #(
   ) u_t_reg (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (dv_q),
+    .in_valid_i  (dv),
     .in_ready_o  (t_in_ready),
-    .in_data_i   ({t_wr, d_beat_q, t_data, t_wr ? d_strb_q : '0, d_swz_q, d_last_q, t_err,
-                   d_cta_q}),
+    .in_data_i   ({t_wr, dq_beat, t_data, t_wr ? dq_strb : '0, dq_swz, dq_last, t_err,
+                   dq_cta}),
     .out_valid_o (out_valid_o),
     .out_ready_i (out_ready_i),
     .out_data_o  ({t_wr_o, t_beat_o, out_data_o, out_strb_o, out_swz_o, t_last_o, t_err_o,
@@ -395,7 +406,7 @@ module tma_row_aligner #(
   assign out_addr_o = {t_beat_o, SizeLog2'(0)};
   assign out_last_o = t_last_o;
   assign out_err_o  = t_err_o;
-  assign busy_o     = gv || b_valid || dv_q || out_valid_o;
+  assign busy_o     = gv || b_valid || dv || out_valid_o;
 
   // Fields not needed at this width (lane bits of the beat address, group bits above Groups).
   logic unused_row;
@@ -420,10 +431,10 @@ module tma_row_aligner #(
   // Without rotation G never asks for a preload or the previous beat.
   // The tf32 flags describe D's data wherever they are used.
   for (genvar g = 0; g < NumTf; g++) begin : gen_tf_chk
-    `TMA_ASSERT(TfFlags_A, dv_q && d_tf_q[g] |->
-                d_nan_q[g] == (d_data_q[g*32+23 +: 8] == 8'hFF && d_data_q[g*32 +: 23] != '0) &&
-                d_rnd_q[g] == (d_data_q[g*32+12] &&
-                               (d_data_q[g*32+13] || d_data_q[g*32 +: 12] != '0)))
+    `TMA_ASSERT(TfFlags_A, dv && dq_tf[g] |->
+                dq_eff[g] == (dq_data[g*32+23 +: 8] == 8'hFF) &&
+                dq_mhi[g] == (dq_data[g*32+12 +: 11] != '0) &&
+                dq_mlo[g] == (dq_data[g*32 +: 12] != '0))
   end
   `TMA_ASSERT(NoRotOneGroup_A, gv |-> Rot || (!u_pre && u_lo_new))
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
