@@ -245,6 +245,7 @@ module tma_row_aligner #(
   // tf32 tests of the aligned beat, per 4-byte element: round it, exponent all ones,
   // mantissa bits [22:12] / [11:0] not zero (each at most two LUT levels)
   logic [NumTf-1:0]     d_tf, d_eff, d_mhi, d_mlo;
+  logic [19*NumTf-1:0]  d_inc;                    // bits [31:13] + 1 of each element
   // D's spill register output (dq_*)
   logic                 dv;
   logic                 dq_wr, dq_last, dq_berr;
@@ -254,6 +255,7 @@ module tma_row_aligner #(
   logic [2:0]           dq_swz;
   logic [15:0]          dq_cta;
   logic [NumTf-1:0]     dq_tf, dq_eff, dq_mhi, dq_mlo;
+  logic [19*NumTf-1:0]  dq_inc;
 
   // With one 16-byte group per beat (DataBytes 16) there is no rotation: no preload, no lower
   // half from the previous beat, so lo_q and the preload state drop out by construction.
@@ -322,11 +324,12 @@ module tma_row_aligner #(
       d_eff[g] = aligned[g*32+23 +: 8] == 8'hFF;
       d_mhi[g] = aligned[g*32+12 +: 11] != '0;
       d_mlo[g] = aligned[g*32 +: 12] != '0;
+      d_inc[19*g +: 19] = aligned[g*32+13 +: 19] + 19'd1;
     end
   end
   assign d_berr = (u_pop && b_err) || (pre_op && pre_err_q);
 
-  localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 4 * NumTf;
+  localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 23 * NumTf;
 
   tma_spill_reg #(
     .Width  (DQW),
@@ -337,11 +340,11 @@ module tma_row_aligner #(
     .in_valid_i  (fire),
     .in_ready_o  (d_free),
     .in_data_i   ({u_wr, u_beat, d_data, u_strb, u_swz, u_last, d_berr, u_cta, d_tf, d_eff,
-                   d_mhi, d_mlo}),   // (u_wr: no write after a failed read is applied in T)
+                   d_mhi, d_mlo, d_inc}),   // (u_wr: no write after a failed read: in T)
     .out_valid_o (dv),
     .out_ready_i (t_in_ready),
     .out_data_o  ({dq_wr, dq_beat, dq_data, dq_strb, dq_swz, dq_last, dq_berr, dq_cta, dq_tf,
-                   dq_eff, dq_mhi, dq_mlo})
+                   dq_eff, dq_mhi, dq_mlo, dq_inc})
   );
 
   // ======================= T: tf32 rounding, output spill register =======================
@@ -378,9 +381,9 @@ module tma_row_aligner #(
         if (dq_eff[g] && (dq_mhi[g] || dq_mlo[g])) begin
           t_data[g*32 +: 32] = 32'h7FFFE000;
         end else begin
-          t_data[g*32 +: 32] = {dq_data[g*32+13 +: 19] +
-                                19'(dq_data[g*32+12] && (dq_data[g*32+13] || dq_mlo[g])),
-                                13'd0};
+          // (the increment comes from D: T only selects)
+          t_data[g*32 +: 32] = {(dq_data[g*32+12] && (dq_data[g*32+13] || dq_mlo[g])) ?
+                                dq_inc[19*g +: 19] : dq_data[g*32+13 +: 19], 13'd0};
         end
       end
     end
@@ -434,7 +437,8 @@ module tma_row_aligner #(
     `TMA_ASSERT(TfFlags_A, dv && dq_tf[g] |->
                 dq_eff[g] == (dq_data[g*32+23 +: 8] == 8'hFF) &&
                 dq_mhi[g] == (dq_data[g*32+12 +: 11] != '0) &&
-                dq_mlo[g] == (dq_data[g*32 +: 12] != '0))
+                dq_mlo[g] == (dq_data[g*32 +: 12] != '0) &&
+                dq_inc[19*g +: 19] == dq_data[g*32+13 +: 19] + 19'd1)
   end
   `TMA_ASSERT(NoRotOneGroup_A, gv |-> Rot || (!u_pre && u_lo_new))
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)

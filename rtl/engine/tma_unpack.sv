@@ -202,9 +202,13 @@ module tma_unpack #(
       v0a = 1'b0;
       v1a = 1'b0;
     end
-    // Same as e0_ce = (pop == 1 && e1_v_q) || (push && !v0a), e1_ce = push && v0a.
-    e0_ce      = adv ? (ce_c_q || (ce_pop_q && in_valid_i)) : (ce_e_q && in_valid_i);
-    e1_ce      = in_valid_i && (adv ? ce_b_q : ce_a_q);
+    // e0 loads when it takes e1 (pop 1 with e1 valid) or may take the input (it is empty
+    // after the pop), e1 when it may take the input (e0 stays valid, e1 is empty after the
+    // pop). The input loads do not wait for in_valid_i: without an input item the register's
+    // valid flag is clear next cycle and the data loaded is unused, so in_valid_i (from the R
+    // channel) does not reach the 2 x DW enables.
+    e0_ce      = adv ? (ce_c_q || ce_pop_q) : ce_e_q;
+    e1_ce      = adv ? ce_b_q : ce_a_q;
     e0_d       = e0_from_e1 ? e1_q : in_data_i;
     e0_err_d   = e0_from_e1 ? e1_err_q : in_err_i;
     e1_d       = in_data_i;
