@@ -35,7 +35,7 @@
 
 module tma_fifo_ram #(
   parameter  int unsigned Width    = 32,
-  parameter  int unsigned Depth    = 16,   // RAM entries, >= 1 (the FIFO holds Depth + 1 + OutReg)
+  parameter  int unsigned Depth    = 16,   // RAM entries, >= 1 (holds Depth+1+OutReg+InReg)
   parameter  bit          OutReg   = 1'b1, // fabric register after the RAM read register
   parameter  bit          InReg    = 1'b0, // staging register in front of the RAM
   localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1,

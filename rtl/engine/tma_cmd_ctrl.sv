@@ -769,14 +769,13 @@ module tma_cmd_ctrl #(
 
   // W2: F4 (start pixel not beyond the upper corner), then the instruction error; both are
   // registered at the end of W2, so Mac (which always follows W2) reads flops.
-  logic [3:0] instr_err, instr_err_w2;
+  logic [3:0] instr_err_w2;
   always_comb begin : proc_w2
     instr_err_w2 = ipre_q;
     if (ipre_q == tma_pkg::ErrNone && f4_d) begin
       instr_err_w2 = tma_pkg::ErrInvalidCoord;
     end
   end
-  assign instr_err = ierr_q;
 
   // ---- Mac: partial products through one 18x18 multiplier ----
   // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8 gaddr (the interleave fixed
@@ -1194,10 +1193,10 @@ module tma_cmd_ctrl #(
         end
       end
       state_q[IMac]: begin
-        if (instr_err != tma_pkg::ErrNone) begin
+        if (ierr_q != tma_pkg::ErrNone) begin
           job_d.marker   = 1'b1;
           job_d.cpl.kind = tma_pkg::CplError;
-          job_d.cpl.err  = instr_err;
+          job_d.cpl.err  = ierr_q;
           job_valid_d    = 1'b1;
         end else if (cmd_q.op == tma_pkg::OpPrefetch) begin
           job_d.marker   = 1'b1;

@@ -430,8 +430,6 @@ module tma_row_aligner #(
               is_d == (k_q == kd) && is_l == (k_q == kl))
   // The in-bounds beats lie inside the row, the first before the last.
   `TMA_ASSERT(InbInRow_A, row_valid_i && row_i.has_read |-> kh <= kd && kd <= kl)
-  // A global beat is taken only while a micro-operation asks for one.
-  // Without rotation G never asks for a preload or the previous beat.
   // The tf32 flags describe D's data wherever they are used.
   for (genvar g = 0; g < NumTf; g++) begin : gen_tf_chk
     `TMA_ASSERT(TfFlags_A, dv && dq_tf[g] |->
@@ -440,6 +438,8 @@ module tma_row_aligner #(
                 dq_mlo[g] == (dq_data[g*32 +: 12] != '0) &&
                 dq_inc[19*g +: 19] == dq_data[g*32+13 +: 19] + 19'd1)
   end
+  // A global beat is taken only while a micro-operation asks for one.
+  // Without rotation G never asks for a preload or the previous beat.
   `TMA_ASSERT(NoRotOneGroup_A, gv |-> Rot || (!u_pre && u_lo_new))
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
 
