@@ -7,8 +7,10 @@
 // Measured per (configuration, memory latency, mode, swizzle, box size):
 //   * sustained efficiency: shared-memory bytes written / (cycles x DataBytes), from the first
 //     write of the measured commands to the last one;
-//   * engine latency: cycles from the accept of a command on an idle engine (descriptor in the
-//     cache) to the handshake of its first data AR.
+//   * engine latency: cycles from the first cycle a command is offered (valid) to an idle
+//     engine (descriptor in the cache) to the handshake of its first data AR. (Until session 9
+//     it counted from the command's accept, the same cycle then; the controller now takes a
+//     command that reaches it idle one cycle after its valid.)
 // Writes a CSV (--csv FILE) and prints a table; docs/performance.md records the figures and
 // bench/plot_perf.py draws docs/perf_engine.svg from the CSV.
 // Usage: engine_perf [--csv FILE] [--quick] [--config NAME] (NAME: db16, db16_small, db64,
@@ -46,7 +48,7 @@ constexpr uint64_t kTensorBase = 0x100000;
 struct Result {
   double efficiency = 0;  // bytes / (cycles x DataBytes)
   double bytes_per_cycle = 0;
-  int latency_first_ar = 0;  // accept -> first data AR, cache hit, idle engine
+  int latency_first_ar = 0;  // offer -> first data AR, cache hit, idle engine
   uint64_t cycles = 0;
   uint64_t bytes = 0;
 };
@@ -113,7 +115,7 @@ class PerfBench {
     // Warm-up: descriptor miss; then the latency probe on an idle engine (cache hit).
     RunCommands(ins, 1);
     const Stats probe = RunCommands(ins, 1);
-    r.latency_first_ar = static_cast<int>(probe.first_ar - probe.first_accept);
+    r.latency_first_ar = static_cast<int>(probe.first_ar - probe.first_offer);
     const Stats s = RunCommands(ins, n);
     r.cycles = s.last_write - s.first_write + 1;
     r.bytes = s.bytes;
@@ -133,7 +135,7 @@ class PerfBench {
     int beat = 0;
   };
   struct Stats {
-    uint64_t first_accept = 0, first_ar = 0, first_write = 0, last_write = 0, bytes = 0;
+    uint64_t first_offer = 0, first_ar = 0, first_write = 0, last_write = 0, bytes = 0;
   };
 
   void Drive(const TensorInstr& ins) {
@@ -192,7 +194,7 @@ class PerfBench {
   Stats RunCommands(const TensorInstr& ins, int n) {
     Stats s;
     int sent = 0, completed = 0;
-    bool seen_ar = false, seen_write = false;
+    bool seen_ar = false, seen_write = false, offered = false;
     const uint64_t limit = cycle_ + 50000000;
     while (completed < n) {
       if (cycle_ > limit) {
@@ -207,11 +209,12 @@ class PerfBench {
       dut_->cpl_ready_i = 1;
       DriveR();
       dut_.Settle();
-      if (dut_->cmd_valid_i && dut_->cmd_ready_o) {
-        if (sent == 0)
-          s.first_accept = cycle_;
-        ++sent;
+      if (dut_->cmd_valid_i && sent == 0 && !offered) {
+        s.first_offer = cycle_;
+        offered = true;
       }
+      if (dut_->cmd_valid_i && dut_->cmd_ready_o)
+        ++sent;
       if (dut_->m_axi_arvalid_o) {
         Burst b{dut_->m_axi_araddr_o, dut_->m_axi_arlen_o, dut_->m_axi_arid_o,
                 cycle_ + static_cast<uint64_t>(latency_)};

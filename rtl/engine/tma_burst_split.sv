@@ -80,7 +80,11 @@ module tma_burst_split #(
   logic [OffW-1:0] tm;                   // beats to the page end - 1
   logic            sc, tc, sl, tl;       // decision flags from the current regs / the input
   logic [7:0]      len;
-  logic            go, load;
+  logic            go, take, load;
+  // Copies of cv_q, rdy_q and fs_q for the input slice's ready, held inverted so synthesis
+  // keeps them apart from the originals: the slice's flags sit by the walker, the current
+  // registers' selects by the splitter, and neither waits for the other's LUTs.
+  logic            ncv_i_q, nrdy_i_q, nfs_i_q;
   logic [CntW-1:0] lm_after_mx, lm_after_tm;
   logic [OffW-1:0] off_after_mx;
   logic [PgW-1:0]  pg_inc;               // pg_q + 1 (pg_q stable for two cycles)
@@ -115,11 +119,14 @@ module tma_burst_split #(
     pg_inc      <= {pg_q[PgW-1:HalfW] + HalfW'(pg_lo_all_q), pg_q[HalfW-1:0] + HalfW'(1)};
   end
 
-  // go is one LUT of flops (rdy_q and the AR spill register's flags), so the request's load
-  // and the enables of the current registers are a few levels from flops.
+  // go is one LUT of flops (rdy_q and the AR spill register's flags). The current registers
+  // take the input slice's request whenever the current request is absent or ends (take, a
+  // LUT of flops: without the slice's valid they load a request that is not there, and cv_q
+  // stays clear); the valid reaches only cv_q, fok_q and rdy_q (load).
   assign go     = rdy_q && ar_room;
-  assign iready = !cv_q || (go && fs_q);
-  assign load   = iv && iready;
+  assign take   = !cv_q || (go && fs_q);
+  assign load   = iv && take;
+  assign iready = ncv_i_q || (!nrdy_i_q && ar_room && !nfs_i_q);   // take, from the copies
 
   always_comb begin : proc_next
     cv_d    = cv_q;
@@ -153,6 +160,8 @@ module tma_burst_split #(
     end
     if (load) begin
       cv_d  = 1'b1;
+    end
+    if (take) begin
       pg_d  = ireq.addr[63:12];
       off_d = ireq.addr[11:SizeLog2];
       lm_d  = ireq.nbeats - CntW'(1);
@@ -171,12 +180,16 @@ module tma_burst_split #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
       cv_q    <= 1'b0;
+      ncv_i_q <= 1'b1;
+      nrdy_i_q <= 1'b1;
       cross_q <= 1'b0;
       cross2_q <= 1'b0;
       fok_q   <= 1'b0;
       rdy_q   <= 1'b0;
     end else begin
       cv_q    <= cv_d;
+      ncv_i_q <= !cv_d;
+      nrdy_i_q <= !rdy_d;
       cross_q <= cross_d;
       cross2_q <= cross_q;
       fok_q   <= fok_d;
@@ -189,6 +202,7 @@ module tma_burst_split #(
     off_q <= off_d;
     lm_q  <= lm_d;
     fs_q  <= fs_d;
+    nfs_i_q <= !fs_d;
     ft_q  <= ft_d;
   end
 
@@ -222,6 +236,7 @@ module tma_burst_split #(
   // The registered decision matches the current registers when it is used.
   `TMA_ASSERT(ReadyFlag_A, rdy_q == (cv_q && fok_q && !cross_q && !cross2_q))
   `TMA_ASSERT(FlagsFresh_A, go |-> fs_q == sc && ft_q == tc)
+  `TMA_ASSERT(InputCopies_A, ncv_i_q == !cv_q && nrdy_i_q == !rdy_q && nfs_i_q == !fs_q)
   `TMA_ASSERT(PageIncFresh_A, cross2_q |-> pg_inc == pg_q + PgW'(1))
 
 endmodule

@@ -7,8 +7,10 @@
 // Pipeline (every stage registered; timing rules of issue 6: one carry chain per stage; the
 // state is one-hot, each state flop drives its own fan-out):
 //   Idle   takes the command into cmd_q (stores / reduces / a misaligned map address: StErr)
-//          and compares its map address with the cache tags (hit index registered; a map
-//          invalidated in that cycle misses); per coordinate, flags for the Mac slot list.
+//          once the cache tags have been compared with its map address (registered compares
+//          of the previous cycle, so a command arriving at an idle controller waits a cycle;
+//          hit index registered; a map invalidated in that cycle misses); per coordinate,
+//          flags for the Mac slot list.
 //   Read   hit: reads the cache entry (LUT RAM, registered) into the decoded map d_q.
 //   Fetch  miss: reads the map over AXI (ID AxiIdDesc, one single-beat burst per beat, never
 //          across 4 KiB) and decodes each 16-byte chunk into d_q as it arrives (chunk 0 first).
@@ -318,6 +320,30 @@ module tma_cmd_ctrl #(
   ent_t                 c_rd;                   // the entry that hit (RAM read)
   assign c_rd = c_ent_q[hidx_q];
 
+  // Tag compares, registered: m_q[e] is c_addr_q[e] == cmd_i.desc_addr of the previous cycle.
+  // They hold for this cycle's command (m_ok_q) when the previous cycle held the same command
+  // (valid and not taken: the stream keeps it stable) and wrote no tag; Idle takes a command
+  // only then, so the lookup is a few LUTs of flops. (A command that arrives at an idle
+  // controller waits one cycle; a queued one is compared while the previous command runs.)
+  logic m_q [CacheEntries];
+  logic m_ok_q;
+  always_ff @(posedge clk_i) begin : proc_tag_cmp
+    for (int e = 0; e < CacheEntries; e++) m_q[e] <= c_addr_q[e] == cmd_i.desc_addr;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_tag_ok
+    if (!rst_ni) begin
+      m_ok_q <= 1'b0;
+    end else begin
+      m_ok_q <= cmd_valid_i && !cmd_ready_o && !c_fill;
+    end
+  end
+  for (genvar e = 0; e < CacheEntries; e++) begin : gen_tag_chk
+    logic tag_eq, m_e;   // (wires: Verilator 5.006 fails on an array select in an assertion)
+    assign tag_eq = c_addr_q[e] == cmd_i.desc_addr;
+    assign m_e    = m_q[e];
+    `TMA_ASSERT(TagCmpFresh_A, m_ok_q && cmd_valid_i |-> m_e == tag_eq)
+  end
+
   // ---- Descriptor fetch ----
   logic [63:0] fetch_base;      // first beat address
   logic [3:0]  fetch_beats;
@@ -393,10 +419,13 @@ module tma_cmd_ctrl #(
   logic [33:0] pab_d, pab_q;               // cycle 3
   logic        sover_d, sover_q;           // cycle 4
   logic [18:0] pabc_d, pabc_q;             // (b4x16: nibbles, up to 2 x 233472)
-  logic [29:0] tot_d, tot_q;               // cycle 5
-  logic        chk_r16;                    // cycle 2
+  logic [29:0] tmp_q;                      // cycle 5: pabc[17:0] x pc (one MULT18X18D) ...
+  logic [11:0] tmh_q;                      // ... and pabc[18] x pc / 2^18, registered
+  logic [29:0] tot_d, tot_q;               // cycle 6: their sum (tot_q used from cycle 7)
+  logic [MaxDims-3:0] chk_r16;             // cycle 2, per spatial dim
   logic        chk_b;                      // (the other half of chk_a)
-  logic        chk_a_q, chk_b_q, chk_r16_q;   // ... registered (applied a cycle later)
+  logic        chk_a_q, chk_b_q;           // ... registered (applied a cycle later)
+  logic [MaxDims-3:0] chk_r16_q;           // (each compare ends in its own flop)
   logic [31:0] x_bbm1_q;                   // box-bytes field - 1 (b4x16 check, odd nibbles)
   logic        x_bbnz_q;                   // box-bytes field != 0 (registered: w1_go's cone)
   logic        bb_ok;                      // cycle 7: the box-bytes field matches
@@ -482,11 +511,8 @@ module tma_cmd_ctrl #(
     end
     // cycle 2: rule 16 (bounding box not empty: dim + upper > lower, 32-bit); cycle 2: the
     // factors
-    chk_r16 = 1'b0;
     for (int k = 0; k < MaxDims - 2; k++) begin
-      if (i2c && rk_lt_q[k+2] && signed'(far32_q[k]) <= signed'(lower_q[k][31:0])) begin
-        chk_r16 = 1'b1;
-      end
+      chk_r16[k] = i2c && rk_lt_q[k+2] && signed'(far32_q[k]) <= signed'(lower_q[k][31:0]);
     end
     szero_d = 1'b0;
     for (int i = 0; i < MaxDims; i++) begin
@@ -509,7 +535,7 @@ module tma_cmd_ctrl #(
     pab_d   = 34'(pa_q) * 34'(pb_q);
     sover_d = (pab_q > (sb_half ? 34'd466944 : 34'd233472));
     pabc_d  = pab_q[18:0];
-    tot_d   = 30'(pabc_q) * 30'(pc_q);
+    tot_d   = tmp_q + {tmh_q, 18'd0};
     unique case (kc_q)
       4'd2:    begin st_s_d = d_q.wstr[0]; st_e_d = d_q.wes[0]; end
       4'd3:    begin st_s_d = d_q.wstr[1]; st_e_d = d_q.wes[1]; end
@@ -586,6 +612,8 @@ module tma_cmd_ctrl #(
   logic signed [34:0] c0;
   logic [63:0] c0s;                    // c0 in bytes (interleave: chunks x C)
   logic [37:0] c0s_q;                  // its low 38 bits (the rest is sign), from W1
+  logic [37:0] c0t_q;                  // 3 c0 / 4 (b6x16_p32), registered from cmd_q: its add
+                                       // ends in a flop, not in c0s_q's select (valid from W1)
   logic [2:0]  rm2;                    // rank - 2: the dim an interleaved map does not walk
   logic [1:0]  rm3;                    // rank - 3: index of its stride
   logic [31:0] d_rm2;
@@ -616,8 +644,13 @@ module tma_cmd_ctrl #(
     c0s = '0;
     for (int k = 0; k < 6; k++) if (d_q.fl_c0m[k]) c0s = c0s | (64'(c0) << k);
     if (d_q.fl_c0m[6]) c0s = c0s | 64'(signed'(64'(c0)) >>> 1);
-    if (d_q.fl_c0m[7]) c0s = c0s | 64'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
+    if (d_q.fl_c0m[7]) c0s = c0s | 64'(signed'(c0t_q));
   end
+  always_ff @(posedge clk_i) begin : proc_c0t
+    c0t_q <= 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
+  end
+  `TMA_ASSERT(C0ThreeQuarters_A, state_q[IW1] |->
+              c0t_q == 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2)))
 
   // Partial products of a 34-bit signed operand a and a 36-bit stride s: bit 3*ai + sj is
   // a piece ai (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]).
@@ -929,18 +962,18 @@ module tma_cmd_ctrl #(
   // Next state, one equation per state flop (the actions are in proc_fsm).
   always_comb begin : proc_next
     logic acc, bad_i, hit, r_end, r_bad, mac_end;
-    acc     = cmd_valid_i && state_q[IIdle];
+    acc     = cmd_valid_i && state_q[IIdle] && m_ok_q;
     bad_i   = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce ||
               cmd_i.desc_addr[3:0] != 4'd0;
     hit     = 1'b0;   // (a map invalidated in this cycle misses)
     for (int e = 0; e < CacheEntries; e++) begin
-      if (c_valid_q[e] && !desc_inval_i && c_addr_q[e] == cmd_i.desc_addr) hit = 1'b1;
+      if (c_valid_q[e] && !desc_inval_i && m_q[e]) hit = 1'b1;
     end
     r_end   = state_q[IFetch] && r_valid_i && r_lastb_q;
     r_bad   = r_err_i || err_q != tma_pkg::ErrNone;
     mac_end = mabort_q || mac_idle;
     state_d = StIdle;   // (every bit is assigned below)
-    state_d[IIdle]  = (state_q[IIdle] && !cmd_valid_i) || (state_q[IMac] && mac_end) ||
+    state_d[IIdle]  = (state_q[IIdle] && !acc) || (state_q[IMac] && mac_end) ||
                       (state_q[IErr] && job_free);
     state_d[IRead]  = acc && !bad_i && hit;
     state_d[IFetch] = (acc && !bad_i && !hit) || (state_q[IFetch] && !r_end);
@@ -992,7 +1025,7 @@ module tma_cmd_ctrl #(
     cmd_ready_o = 1'b0;
 
     (* parallel_case *) case (1'b1)   // (one-hot; not `unique`: random at time 0)
-      state_q[IIdle]: cmd_ready_o = 1'b1;   // intake below
+      state_q[IIdle]: cmd_ready_o = m_ok_q;   // intake below (the tag compares hold)
       state_q[IRead]: begin
         d_d     = c_rd;
       end
@@ -1100,7 +1133,7 @@ module tma_cmd_ctrl #(
         endcase
         // (the checks read the decoded flags: valid from cycle 1)
         if (kc_q == 4'd2 && (chk_a_q || chk_b_q)) d_d.bad = 1'b1;
-        if (kc_q == 4'd3 && chk_r16_q) d_d.bad = 1'b1;
+        if (kc_q == 4'd3 && chk_r16_q != '0) d_d.bad = 1'b1;
         if (chk8_q) begin   // (kc 8)
           // rules 14 / 20 and the box-bytes field (compares registered in cycle 7)
           if (size_bad) d_d.bad = 1'b1;
@@ -1239,7 +1272,7 @@ module tma_cmd_ctrl #(
         d_d.bad  = 1'b0;
         x_rsv_d  = 1'b0;
         for (int e = 0; e < CacheEntries; e++) begin
-          if (c_valid_q[e] && !desc_inval_i && c_addr_q[e] == cmd_i.desc_addr) begin
+          if (c_valid_q[e] && !desc_inval_i && m_q[e]) begin
             hidx_d  = CacheIdxW'(e);
           end
         end
@@ -1357,6 +1390,8 @@ module tma_cmd_ctrl #(
       sover_q  <= 1'b0;
       pabc_q   <= '0;
       tot_q    <= '0;
+      tmp_q    <= '0;
+      tmh_q    <= '0;
       bb_ok_q   <= 1'b0;
       tot_big_q <= 1'b0;
       tmask_q  <= '0;
@@ -1378,7 +1413,7 @@ module tma_cmd_ctrl #(
       mabort_q <= 1'b0;
       chk_a_q   <= 1'b0;
       chk_b_q   <= 1'b0;
-      chk_r16_q <= 1'b0;
+      chk_r16_q <= '0;
       st_s_q    <= '0;
       st_e_q    <= '0;
       st_a_q    <= '0;
@@ -1463,6 +1498,8 @@ module tma_cmd_ctrl #(
       sover_q  <= sover_d;
       pabc_q   <= pabc_d;
       tot_q    <= tot_d;
+      tmp_q    <= 30'(pabc_q[17:0]) * 30'(pc_q);
+      tmh_q    <= pabc_q[18] ? pc_q : 12'd0;
       bb_ok_q   <= bb_ok;
       tot_big_q <= tot_q > (sb_half ? 30'd466944 : 30'd233472);
       // computed every cycle from d_q and cmd_q (stable from W1 on): valid from W1B

@@ -41,6 +41,19 @@ module tma_cpl_unit (
     le1 = !many[0];
   endfunction
 
+  // Whether at most two bits of x are set (then x with its lowest set bit cleared has at most
+  // one): a tree of bit counts saturated at 3, so the test does not wait for x & (x - 1).
+  function automatic logic le2(logic [15:0] x);
+    logic [1:0] cnt [16];
+    for (int i = 0; i < 16; i++) cnt[i] = {1'b0, x[i]};
+    for (int w = 1; w < 16; w *= 2) begin
+      for (int i = 0; i < 16; i += 2 * w) begin
+        cnt[i] = (3'(cnt[i]) + 3'(cnt[i + w]) >= 3'd3) ? 2'd3 : cnt[i] + cnt[i + w];
+      end
+    end
+    le2 = cnt[0] != 2'd3;
+  endfunction
+
   always_comb begin : proc_low
     low = '0;
     for (int i = 15; i >= 0; i--) begin
@@ -85,7 +98,7 @@ module tma_cpl_unit (
     if (info_valid_i && info_ready_o) begin
       final_d = (info_i.kind != tma_pkg::CplTx) || le1(info_i.cta_mask);
     end else if (act_q && cpl_ready_i) begin
-      final_d = (info_q.kind != tma_pkg::CplTx) || le1(left_d);
+      final_d = (info_q.kind != tma_pkg::CplTx) || le2(left_q);   // (left_d: left_q less a bit)
     end
   end
 

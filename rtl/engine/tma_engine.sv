@@ -158,12 +158,14 @@ module tma_engine #(
   endfunction
 
   localparam int unsigned AlRamW = tma_pkg::AlRowWidth - 16 + NumCtas;   // row FIFO entry
-  localparam int unsigned FW     = AlRamW + 1 + (64 - SizeLog2) + tma_pkg::RowBytesW + CW + 2 +
+  localparam int unsigned FW     = AlRamW + 2 + (64 - SizeLog2) + tma_pkg::RowBytesW + CW + 2 +
                                    4 + SizeLog2;
 
   logic             f_in_valid, f_in_ready;
   tma_pkg::al_row_t f_al_d;
   logic             f_read_d, f_read_q;          // the row needs a global read
+  logic             f_nread_q;                   // !f_read_q, a second output bit for the
+                                                 // fork's own logic (inverted: not merged)
   logic [AlRamW-1:0] f_row_q;                   // the row FIFO entry
   logic [63:SizeLog2] f_gaddr_q;
   logic [tma_pkg::RowBytesW-1:0] f_span_d, f_span_q;   // dend - head
@@ -241,15 +243,18 @@ module tma_engine #(
     .in_valid_i  (f_in_valid),
     .in_ready_o  (f_in_ready),
     .in_data_i   ({f_al_d[tma_pkg::AlRowWidth-1:16], f_al_d.cta_mask[NumCtas-1:0], f_read_d,
-                   row.gaddr[63:SizeLog2], f_span_d, f_c_d, row.pk, f_units_d,
+                   !f_read_d, row.gaddr[63:SizeLog2], f_span_d, f_c_d, row.pk, f_units_d,
                    row.gaddr[SizeLog2-1:0]}),
     .out_valid_o (fv_q),
     .out_ready_i (f_out_ready),
-    .out_data_o  ({f_row_q, f_read_q, f_gaddr_q, f_span_q, f_c_q, f_pk_q, f_units_q, f_goff_q})
+    .out_data_o  ({f_row_q, f_read_q, f_nread_q, f_gaddr_q, f_span_q, f_c_q, f_pk_q, f_units_q,
+                   f_goff_q})
   );
 
   // Eager fork: sent_*_q records a destination that already has F's row, so each destination's
-  // valid is a function of F's flops and its ready reaches only F's output side.
+  // valid is a function of F's flops and its ready reaches only F's output side. (The fork's
+  // own logic reads f_nread_q, the destinations' valids f_read_q: one selects by F's flags,
+  // the other by the destinations.)
   logic rowq_in_ready, req_valid, req_ready;
   tma_pkg::rd_req_t req;
   logic upq_in_valid, upq_in_ready;             // unpacker row-item FIFO (SubByte)
@@ -257,8 +262,8 @@ module tma_engine #(
   logic row_done, req_done, up_done;
 
   assign row_done    = sent_row_q || rowq_in_ready;
-  assign req_done    = !f_read_q || sent_req_q || req_ready;
-  assign up_done     = !f_read_q || sent_up_q || upq_in_ready;
+  assign req_done    = f_nread_q || sent_req_q || req_ready;
+  assign up_done     = f_nread_q || sent_up_q || upq_in_ready;
   assign f_out_ready = row_done && req_done && up_done;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_f_sent
@@ -268,8 +273,8 @@ module tma_engine #(
       sent_up_q  <= 1'b0;
     end else begin
       sent_row_q <= fv_q && !f_out_ready && row_done;
-      sent_req_q <= fv_q && !f_out_ready && f_read_q && req_done;
-      sent_up_q  <= fv_q && !f_out_ready && f_read_q && up_done;
+      sent_req_q <= fv_q && !f_out_ready && !f_nread_q && req_done;
+      sent_up_q  <= fv_q && !f_out_ready && !f_nread_q && up_done;
     end
   end
 
@@ -673,6 +678,7 @@ module tma_engine #(
   // The fork's sent flags belong to the row in F (and a read's flags to a read row).
   `TMA_ASSERT(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q) |-> fv_q)
   `TMA_ASSERT(ForkSentRead_A, (sent_req_q || sent_up_q) |-> f_read_q)
+  `TMA_ASSERT(ForkReadCopy_A, fv_q |-> f_nread_q == !f_read_q)
   `TMA_ASSERT(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
               row.dend > row.head |-> row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
               row.dend - row.head <= 12'd128)

@@ -22,7 +22,7 @@
 //      a[4] at load (dim 4 is the outermost: it never restarts). Every select and enable of
 //      the walk is a small LUT of flops; the adders' outputs meet one mux each.
 //   R  the row address as a carry-save pair (a 3-level 3:2 compressor tree over a[1..4],
-//      head and the pending carries); the OOB flag.
+//      head and the pending carries); the OOB test as registered per-dim compares.
 //   O  the output register: the pair resolved by a carry-select add (two 32-bit halves;
 //      zeroed for a row without a read), plus the job's row fields. O is a spill register
 //      (two entries), so its ready is a function of flops: row_ready_i reaches only O's own
@@ -32,9 +32,15 @@
 // P is loaded from job_i as soon as it is free, before the job is accepted (valid/ready
 // holds job_i stable until the handshake): the job is accepted when its first row moves on
 // to R, i.e. once the previous job's rows no longer need its output fields (register K).
-// Jobs of two or more rows follow each other without a bubble. The data registers of P and K
-// follow job_i whenever they are free (don't-care until the job is valid), so job_valid_i
-// drives only p_valid_q and p_pend_q.
+// Jobs of three or more rows follow each other without a bubble (with the interface rule
+// below, the next job's valid comes a cycle after its fields, so a job of one or two rows
+// leaves P idle for a cycle; the controller delivers a job every 9 or more cycles). The data
+// registers of P and K follow job_i whenever they are free (don't-care until the job is
+// valid), so job_valid_i drives only p_valid_q and p_pend_q.
+// Interface rule beyond valid/ready: job_i's coord, lo, hi and es must already hold their
+// values in the cycle before job_valid_i rises (row 0's wrap distances and flags are computed
+// from them into flops every cycle; JobZFresh_A checks it). tma_cmd_ctrl writes them at least
+// two cycles before it raises the valid.
 
 `include "tma_assert.svh"
 
@@ -88,7 +94,10 @@ module tma_nd_walker (
   logic            p_tile_q;               // a tile job: its last row is where all dims wrap
   logic            p_first_q;              // P's row is row 0 of its job
   // ---- R: the row address as a carry-save pair ----
-  logic            r_valid_q, r_last_q, r_mark_q, r_read_q, r_first_q;
+  logic            r_valid_q, r_last_q, r_mark_q, r_first_q;
+  logic            r_rd_q;                 // the row reads, unless a dim is beyond its end ...
+  logic [MaxDims-1:1] r_big_q;             // ... (per dim; r_read combines them)
+  logic            r_read;
   logic [63:0]     r_s_d, r_s_q, r_c_d, r_c_q;
   // ---- K: row fields of the job whose rows are in R (taken when the job is accepted) ----
   logic [tma_pkg::RowBytesW-1:0] k_row_bytes_q, k_head_q, k_dend_q, k_pitch_q;
@@ -164,10 +173,12 @@ module tma_nd_walker (
   // wrap flag after a step is zz's sign, a flop, and the next cycle's w and chg are LUTs of
   // flops (row 0 of job_i excepted). Each state bit is one small mux after its adder.
   tma_pkg::dim34_t pos_n, pos_i;
-  tma_pkg::dim36_t zz_n, zz_i, zzlo_i;
+  tma_pkg::dim36_t zz_n, zz_i, zzlo_i;          // (zz_i, zzlo_i, w_i, wlo_i: of this cycle's
+  tma_pkg::dim36_t izz_q, izzlo_q;               // job_i; registered: i*_q, used at a load)
   tma_pkg::dim64_t acc_n, acc_i;
   logic [MaxDims-1:0] accp_n, accp_i;
   logic [MaxDims-1:0] w_s, w_i, w_n, wlo_i;   // wrap flags: next row, row 0 of job_i, next
+  logic [MaxDims-1:0] iw_q, iwlo_q;
   logic [MaxDims:0]   chg_n;                  // every dim below d wraps in the next state
   logic [35:0] za, zb, zc, zs, z2;    // 3-operand adds x + es + ~hi: one 3:2 level, one add
   logic [34:0] zm;
@@ -203,7 +214,7 @@ module tma_nd_walker (
       w_s[d] = !chg[d] ? w_q[d] : (w_q[d] ? wlo_q[d] : !sz[35]);
       if (!p_next) begin
         pos_n.v[d] = pos_i.v[d];
-        zz_n.v[d]  = zz_i.v[d];
+        zz_n.v[d]  = izz_q.v[d];
         acc_n.v[d] = acc_i.v[d];
         accp_n[d]  = accp_i[d];
       end else if (!w_q[d]) begin
@@ -282,19 +293,30 @@ module tma_nd_walker (
     accp_i[MaxDims-1]  = ilo[32];
   end
 
+  // Row 0's wrap distances and flags, registered every cycle: the controller writes a job's
+  // coord, lo, hi and es at least two cycles before it raises job_valid_i and holds them
+  // while it is valid (JobZFresh_A), so at a load the flops equal this cycle's values and
+  // the adders' carry chains end in flops instead of in P's selects.
+  always_ff @(posedge clk_i) begin : proc_p_init_q
+    izz_q   <= zz_i;
+    izzlo_q <= zzlo_i;
+    iw_q    <= w_i;
+    iwlo_q  <= wlo_i;
+  end
+
   // The next cycle's wrap flags and their prefix ANDs (registered, with the state). The
-  // late flags of job_i (carry chain ends) each meet one mux.
+  // flags of job_i (registered above) each meet one mux.
   logic [MaxDims:0] chg_s, chg_i;
 
   always_comb begin : proc_p_flags
-    w_n      = p_next ? w_s : w_i;
+    w_n      = p_next ? w_s : iw_q;
     chg_s    = '0;
     chg_i    = '0;
     chg_s[1] = 1'b1;
     chg_i[1] = 1'b1;
     for (int d = 2; d <= MaxDims; d++) begin
       chg_s[d] = chg_s[d-1] && w_s[d-1];
-      chg_i[d] = chg_i[d-1] && w_i[d-1];
+      chg_i[d] = chg_i[d-1] && iw_q[d-1];
     end
     chg_n    = p_next ? chg_s : chg_i;
   end
@@ -311,21 +333,23 @@ module tma_nd_walker (
   end
 
   // ---- P -> R: OOB test and the row address as a carry-save pair ----
-  logic        p_oob;
+  logic        p_neg;                         // some pos[d] < 0 or >= 2^32
+  logic [MaxDims-1:0] p_big;                  // pos[d][31:0] > dim_m1[d] (a compare each)
   logic [33:0] pv;                            // pos[d] (loop temporary)
   logic [2:0]  pcnt;                          // pending carries, weight 2^32
   logic [63:0] xv, s1, s2, s3;
   logic [62:0] m1, m2, m3;         // majority bits (carries into the next column)
 
   always_comb begin : proc_r_next
-    p_oob = 1'b0;
+    // The row is out of bounds when some pos < 0 or pos > dim_m1 (dim_m1 < 2^32); each
+    // dim's compare is registered on its own and R combines them (r_read).
+    p_neg = 1'b0;
+    p_big = '0;
     pv    = '0;
     for (int d = 1; d < MaxDims; d++) begin
-      // pos < 0 or pos > dim_m1 (dim_m1 < 2^32)
       pv = pos_q.v[d];
-      if (pv[33] || pv[32] || (pv[31:0] > p_dim_m1_q.v[d])) begin
-        p_oob = 1'b1;
-      end
+      if (pv[33] || pv[32]) p_neg = 1'b1;
+      p_big[d] = pv[31:0] > p_dim_m1_q.v[d];
     end
     pcnt = 3'(accp_q[1]) + 3'(accp_q[2]) + 3'(accp_q[3]) + 3'(accp_q[4]);
     xv   = {29'd0, pcnt, 20'd0, p_head_q};
@@ -343,6 +367,9 @@ module tma_nd_walker (
   // ---- R -> O: the output row ----
   logic [32:0] o_lo;                          // R's pair resolved: lower half and carry
   logic [31:0] o_hi0, o_hi1;                  // upper half without / with that carry
+
+  // (a LUT of flops: it meets the address only in the gate after the carry-select add)
+  assign r_read = r_rd_q && r_big_q == '0;
 
   always_comb begin : proc_o_next
     o_lo   = 33'(r_s_q[31:0]) + 33'(r_c_q[31:0]);
@@ -367,14 +394,14 @@ module tma_nd_walker (
       o_d.pk        = k_pk_q;
       o_d.cpl       = k_cpl_q;
       o_d.cpl.bytes = tx_r + 32'(k_row_bytes_q);
-      if (r_read_q) begin
+      if (r_read) begin
         o_d.head = k_head_q;
         o_d.dend = k_dend_q;
       end
-      // The OOB test ends in a compare (a carry chain): its result gates the address here,
-      // after the add, rather than the carry-save pair before it.
+      // The OOB test (per-dim compares registered in R) gates the address here, after the
+      // add, rather than the carry-save pair before it.
       // Carry select: both upper halves are added while the lower half's carry ripples.
-      o_d.gaddr = {(o_lo[32] ? o_hi1 : o_hi0), o_lo[31:0]} & {64{r_read_q}};
+      o_d.gaddr = {(o_lo[32] ? o_hi1 : o_hi0), o_lo[31:0]} & {64{r_read}};
     end
   end
 
@@ -415,8 +442,8 @@ module tma_nd_walker (
         p_alo_q  <= job_i.alo;
         p_lo_q   <= job_i.lo;
         p_es_q   <= job_i.es;
-        zzlo_q   <= zzlo_i;
-        wlo_q    <= wlo_i;
+        zzlo_q   <= izzlo_q;
+        wlo_q    <= iwlo_q;
       end
       if (p_free) begin
         p_dim_m1_q <= job_i.dim_m1;
@@ -439,10 +466,10 @@ module tma_nd_walker (
       if (p_ce) begin
         w_q      <= w_n;
         chg_q    <= chg_n[MaxDims-1:0];
-        p_l0a_q  <= !p_next && !job_i.marker && !job_i.i2c && w_i[1] && w_i[2];
-        p_l0b_q  <= w_i[3] && w_i[4];
-        c_nl0a_q <= !(!p_next && !job_i.marker && !job_i.i2c && w_i[1] && w_i[2]);
-        c_nl0b_q <= !(w_i[3] && w_i[4]);
+        p_l0a_q  <= !p_next && !job_i.marker && !job_i.i2c && iw_q[1] && iw_q[2];
+        p_l0b_q  <= iw_q[3] && iw_q[4];
+        c_nl0a_q <= !(!p_next && !job_i.marker && !job_i.i2c && iw_q[1] && iw_q[2]);
+        c_nl0b_q <= !(iw_q[3] && iw_q[4]);
         if (p_next) begin
           rleft_q    <= rleft_q - 1'b1;
           p_lastx_q  <= (p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1);
@@ -465,7 +492,8 @@ module tma_nd_walker (
       r_last_q  <= 1'b0;
       r_mark_q  <= 1'b0;
       r_first_q <= 1'b0;
-      r_read_q  <= 1'b0;
+      r_rd_q    <= 1'b0;
+      r_big_q   <= '0;
       r_s_q     <= '0;
       r_c_q     <= '0;
     end else if (adv) begin
@@ -473,7 +501,8 @@ module tma_nd_walker (
       r_last_q  <= p_last;
       r_mark_q  <= p_mark_q;
       r_first_q <= p_first_q;
-      r_read_q  <= !p_mark_q && p_hasrd_q && !p_oob;
+      r_rd_q    <= !p_mark_q && p_hasrd_q && !p_neg;
+      r_big_q   <= p_big[MaxDims-1:1];
       r_s_q     <= r_s_d;
       r_c_q     <= r_c_d;
     end
@@ -550,14 +579,17 @@ module tma_nd_walker (
                          p_dim_m1_q.v[0], p_es_q.v[0], pos_q.v[0], zz_q.v[0], zzlo_q.v[0],
                          acc_q.v[0], accp_q[0], w_q[0], chg_q[0], wlo_q[0], sz[34:0],
                          izt[34:0], pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
-                         chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], w_i[0],
-                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims]};
+                         chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], iw_q[0],
+                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims], p_big[0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))
   // The wrap flag halves p_l0a/p_l0b and ChgFlags_A name the walker dims 1..4.
   `TMA_ASSERT_INIT(MaxDims_A, MaxDims == 5)
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
+  // Row 0's registered wrap values are those of the job on job_i whenever it is valid.
+  `TMA_ASSERT(JobZFresh_A, job_valid_i |-> izz_q == zz_i && izzlo_q == zzlo_i && iw_q == w_i &&
+                                          iwlo_q == wlo_i)
   `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
   `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
   // P was loaded from job_i before the handshake: the job must still be offered.

@@ -217,34 +217,50 @@ module tma_row_aligner #(
   // ======================= B: the global beats, in a two-entry spill register ===========
   // beat_ready_o is a function of its flops, and D reads the beat from flops beside it: the
   // handshake with the source does not pass through D.
+  // Each 4-byte element's tf32 tests are taken here, from the global beat, and travel with
+  // it: a NaN (exponent all ones, mantissa not zero) and "rounds up" (round to nearest, ties
+  // to even: bit 12 set and bit 13 or any of bits [11:0] set). The aligner moves whole
+  // 16-byte groups and a tf32 element is 4-byte aligned, so an element's flags move with it.
   logic          b_valid, b_ready, b_err;
   logic [DW-1:0] b_data;
+  logic [NumTf-1:0] bi_nan, bi_up, b_nan, b_up;
+
+  always_comb begin : proc_b_tf
+    for (int g = 0; g < NumTf; g++) begin
+      bi_nan[g] = beat_data_i[g*32+23 +: 8] == 8'hFF && beat_data_i[g*32 +: 23] != '0;
+      bi_up[g]  = beat_data_i[g*32+12] &&
+                  (beat_data_i[g*32+13] || beat_data_i[g*32 +: 12] != '0);
+    end
+  end
 
   tma_spill_reg #(
-    .Width  (DW + 1),
+    .Width  (DW + 1 + 2 * NumTf),
     .Bypass (0)
   ) u_b_reg (
     .clk_i,
     .rst_ni,
     .in_valid_i  (beat_valid_i),
     .in_ready_o  (beat_ready_o),
-    .in_data_i   ({beat_err_i, beat_data_i}),
+    .in_data_i   ({beat_err_i, bi_nan, bi_up, beat_data_i}),
     .out_valid_o (b_valid),
     .out_ready_i (b_ready),
-    .out_data_o  ({b_err, b_data})
+    .out_data_o  ({b_err, b_nan, b_up, b_data})
   );
 
   // ======================= D: take the global beat, rotate, fill =======================
   logic                 pre_done_d, pre_done_q;   // the preload of the micro-op is done
   logic                 pre_err_q;                // the preloaded beat had an error response
   logic [DW-1:0]        lo_q;                     // the global beat taken last
+  logic [NumTf-1:0]     lo_nan_q, lo_up_q;        // ... its elements' tf32 flags
   logic                 pre_step, out_ok, fire, taken, d_free, t_take;
   logic [DW-1:0]        lo_beat, aligned, d_data;
   logic [2*DW-1:0]      window;
+  logic [NumTf-1:0]     lo_nan, lo_up, a_nan, a_up;   // the flags of lo_beat and of aligned
+  logic [2*NumTf-1:0]   win_nan, win_up;
   logic                 d_berr;                   // a beat of the item failed
-  // tf32 tests of the aligned beat, per 4-byte element: round it, exponent all ones,
-  // mantissa bits [22:12] / [11:0] not zero (each at most two LUT levels)
-  logic [NumTf-1:0]     d_tf, d_eff, d_mhi, d_mlo;
+  // tf32 decisions for the aligned beat, per 4-byte element: round it; it is a NaN; it rounds
+  // up (the last two imply the first), so T only selects
+  logic [NumTf-1:0]     d_tf, d_nan, d_up;
   logic [19*NumTf-1:0]  d_inc;                    // bits [31:13] + 1 of each element
   // D's spill register output (dq_*)
   logic                 dv;
@@ -254,7 +270,7 @@ module tma_row_aligner #(
   logic [DataBytes-1:0] dq_strb;
   logic [2:0]           dq_swz;
   logic [15:0]          dq_cta;
-  logic [NumTf-1:0]     dq_tf, dq_eff, dq_mhi, dq_mlo;
+  logic [NumTf-1:0]     dq_tf, dq_nan, dq_up;
   logic [19*NumTf-1:0]  dq_inc;
 
   // With one 16-byte group per beat (DataBytes 16) there is no rotation: no preload, no lower
@@ -273,11 +289,21 @@ module tma_row_aligner #(
 
   assign lo_beat = lo_new ? b_data : lo_q;
   assign window  = {b_data, lo_beat};
+  assign lo_nan  = lo_new ? b_nan : lo_nan_q;
+  assign lo_up   = lo_new ? b_up : lo_up_q;
+  assign win_nan = {b_nan, lo_nan};
+  assign win_up  = {b_up, lo_up};
 
   always_comb begin : proc_rotate
     aligned = window[DW-1:0];
+    a_nan   = win_nan[NumTf-1:0];
+    a_up    = win_up[NumTf-1:0];
     for (int r = 1; r < Groups; r++) begin
-      if (u_rot == 3'(r)) aligned = window[r * 128 +: DW];
+      if (u_rot == 3'(r)) begin
+        aligned = window[r * 128 +: DW];
+        a_nan   = win_nan[r * 4 +: NumTf];
+        a_up    = win_up[r * 4 +: NumTf];
+      end
     end
   end
 
@@ -309,27 +335,31 @@ module tma_row_aligner #(
 
   always_ff @(posedge clk_i) begin : proc_d_data
     if (Rot && taken) begin   // without rotation lo_q is never read: no flops
-      lo_q <= b_data;
+      lo_q     <= b_data;
+      lo_nan_q <= b_nan;
+      lo_up_q  <= b_up;
     end
     if (pre_step && b_valid) begin
       pre_err_q <= b_err;
     end
   end
 
-  // The tf32 tests are taken from the aligned beat: a rounded element is in bounds, so its
-  // bytes are aligned's (the fill does not touch them).
+  // The tf32 decisions for the aligned beat (its flags come from B): a rounded element is in
+  // bounds, so its bytes are aligned's (the fill does not touch them). Round to nearest, ties
+  // to even (25 measured ties, docs/silicon-notes.md): x + 0xFFF + x[13], cleared below bit
+  // 13, is x[31:13] + 1 when the element rounds up; a NaN becomes 0x7FFFE000, sign dropped
+  // (D3).
   always_comb begin : proc_d_tf
     for (int g = 0; g < NumTf; g++) begin
       d_tf[g]  = u_tf32 && u_inb[4 * g];
-      d_eff[g] = aligned[g*32+23 +: 8] == 8'hFF;
-      d_mhi[g] = aligned[g*32+12 +: 11] != '0;
-      d_mlo[g] = aligned[g*32 +: 12] != '0;
+      d_nan[g] = d_tf[g] && a_nan[g];
+      d_up[g]  = d_tf[g] && a_up[g];
       d_inc[19*g +: 19] = aligned[g*32+13 +: 19] + 19'd1;
     end
   end
   assign d_berr = (u_pop && b_err) || (pre_op && pre_err_q);
 
-  localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 23 * NumTf;
+  localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 22 * NumTf;
 
   tma_spill_reg #(
     .Width  (DQW),
@@ -339,12 +369,12 @@ module tma_row_aligner #(
     .rst_ni,
     .in_valid_i  (fire),
     .in_ready_o  (d_free),
-    .in_data_i   ({u_wr, u_beat, d_data, u_strb, u_swz, u_last, d_berr, u_cta, d_tf, d_eff,
-                   d_mhi, d_mlo, d_inc}),   // (u_wr: no write after a failed read: in T)
+    .in_data_i   ({u_wr, u_beat, d_data, u_strb, u_swz, u_last, d_berr, u_cta, d_tf, d_nan,
+                   d_up, d_inc}),   // (u_wr: no write after a failed read: in T)
     .out_valid_o (dv),
     .out_ready_i (t_in_ready),
     .out_data_o  ({dq_wr, dq_beat, dq_data, dq_strb, dq_swz, dq_last, dq_berr, dq_cta, dq_tf,
-                   dq_eff, dq_mhi, dq_mlo, dq_inc})
+                   dq_nan, dq_up, dq_inc})
   );
 
   // ======================= T: tf32 rounding, output spill register =======================
@@ -372,19 +402,16 @@ module tma_row_aligner #(
   end
 
 
-  // Round to nearest, ties to even (25 measured ties, docs/silicon-notes.md): x + 0xFFF +
-  // x[13], cleared below bit 13, i.e. x[31:13] + carry; NaN: 0x7FFFE000, sign dropped (D3).
+  // tf32 rounding, decided in D (proc_d_tf): T selects each element's bits [31:13] from the
+  // NaN pattern, the increment and the data (nan and up imply tf), and clears bits [12:0] of
+  // a rounded element: per bit a LUT of D's flops and the select of D's output.
   always_comb begin : proc_tf32
     t_data = dq_data;
     for (int g = 0; g < NumTf; g++) begin
+      t_data[g*32+13 +: 19] = dq_nan[g] ? 19'h3FFFF :
+                              (dq_up[g] ? dq_inc[19*g +: 19] : dq_data[g*32+13 +: 19]);
       if (dq_tf[g]) begin
-        if (dq_eff[g] && (dq_mhi[g] || dq_mlo[g])) begin
-          t_data[g*32 +: 32] = 32'h7FFFE000;
-        end else begin
-          // (the increment comes from D: T only selects)
-          t_data[g*32 +: 32] = {(dq_data[g*32+12] && (dq_data[g*32+13] || dq_mlo[g])) ?
-                                dq_inc[19*g +: 19] : dq_data[g*32+13 +: 19], 13'd0};
-        end
+        t_data[g*32 +: 13] = '0;
       end
     end
   end
@@ -432,11 +459,12 @@ module tma_row_aligner #(
   `TMA_ASSERT(InbInRow_A, row_valid_i && row_i.has_read |-> kh <= kd && kd <= kl)
   // The tf32 flags describe D's data wherever they are used.
   for (genvar g = 0; g < NumTf; g++) begin : gen_tf_chk
-    `TMA_ASSERT(TfFlags_A, dv && dq_tf[g] |->
-                dq_eff[g] == (dq_data[g*32+23 +: 8] == 8'hFF) &&
-                dq_mhi[g] == (dq_data[g*32+12 +: 11] != '0) &&
-                dq_mlo[g] == (dq_data[g*32 +: 12] != '0) &&
-                dq_inc[19*g +: 19] == dq_data[g*32+13 +: 19] + 19'd1)
+    `TMA_ASSERT(TfFlags_A, dv |->
+                dq_nan[g] == (dq_tf[g] && dq_data[g*32+23 +: 8] == 8'hFF &&
+                              dq_data[g*32 +: 23] != '0) &&
+                dq_up[g] == (dq_tf[g] && dq_data[g*32+12] &&
+                             (dq_data[g*32+13] || dq_data[g*32 +: 12] != '0)) &&
+                (!dq_tf[g] || dq_inc[19*g +: 19] == dq_data[g*32+13 +: 19] + 19'd1))
   end
   // A global beat is taken only while a micro-operation asks for one.
   // Without rotation G never asks for a preload or the previous beat.
