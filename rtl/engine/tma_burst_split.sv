@@ -82,7 +82,7 @@ module tma_burst_split #(
   logic [7:0]      len;
   logic            go, take, load;
   // Copies of cv_q, rdy_q and fs_q for the input slice's ready, held inverted so synthesis
-  // keeps them apart from the originals: the slice's flags sit by the walker, the current
+  // keeps them apart from the originals: the slice's flags sit by the fork stage, the current
   // registers' selects by the splitter, and neither waits for the other's LUTs.
   logic            ncv_i_q, nrdy_i_q, nfs_i_q;
   logic [CntW-1:0] lm_after_mx, lm_after_tm;
