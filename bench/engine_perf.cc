@@ -209,7 +209,7 @@ class PerfBench {
       dut_->cpl_ready_i = 1;
       DriveR();
       dut_.Settle();
-      if (dut_->cmd_valid_i && sent == 0 && !offered) {
+      if (dut_->cmd_valid_i && !offered) {
         s.first_offer = cycle_;
         offered = true;
       }

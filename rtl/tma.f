@@ -7,6 +7,7 @@ common/tma_fifo.sv
 common/tma_fifo_ram.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
+common/tma_dup_reg.sv
 # ---- engine (issue 6) ----
 engine/tma_swizzle.sv
 engine/tma_unpack.sv

@@ -14,12 +14,21 @@
 // beside the consumer) reads a second pair of flops that hold the flags inverted. The inverted
 // polarity (set on reset) keeps synthesis from merging the copies, so the placer can put each
 // pair beside the logic it drives instead of one flop between both ends of the stream.
+//
+// Copies > 1 splits the data into that many slices (contiguous bit ranges, the last one the
+// shortest), and gives each slice its own copies of the flags it reads: the data enables of A
+// and B and the output select (copies of a_full and b_full). A wide register's bits spread over
+// the die next to their consumers; with one select flop every slice's multiplexer waits on a
+// net that crosses that spread, with a copy per slice each copy sits by its slice. The copies
+// are flops of always blocks with the `keep` attribute: Yosys' opt_merge merges identical
+// cells unless both carry it (a `keep` on the net does not reach the cell).
 
 `include "tma_assert.svh"
 
 module tma_spill_reg #(
   parameter int unsigned Width  = 32,
-  parameter int unsigned Bypass = 0      // 0: register slice, 1: wires
+  parameter int unsigned Bypass = 0,     // 0: register slice, 1: wires
+  parameter int unsigned Copies = 1      // data slices, each with its own flag copies
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -72,9 +81,11 @@ module tma_spill_reg #(
     assign nb_o_d    = !(o_b_fill || (!nb_o_q && !o_b_drain));
 
     assign out_valid_o = !na_o_q || !nb_o_q;
-    assign out_data_o  = nb_o_q ? a_data_q : b_data_q;   // B always holds the older item
 
     // ---- Flops ----
+    // (kept: with Copies > 1 the slices' copies would otherwise absorb these, and the
+    // handshake's flags would sit by one slice's data instead of by the handshake logic)
+    (* keep *)
     always_ff @(posedge clk_i or negedge rst_ni) begin : proc_full
       if (!rst_ni) begin
         a_full_q <= 1'b0;
@@ -94,12 +105,46 @@ module tma_spill_reg #(
     // take an item (in_ready_o; without one, A is empty or its item leaves this cycle, so the
     // load overwrites nothing), B loads whenever it is empty (when B is empty its data is
     // unused; a b_fill cycle loads A's item, as b_fill requires B to be empty).
-    always_ff @(posedge clk_i) begin : proc_data
-      if (in_ready_o) begin
-        a_data_q <= in_data_i;
+    if (Copies <= 1) begin : gen_one
+      always_ff @(posedge clk_i) begin : proc_data
+        if (in_ready_o) begin
+          a_data_q <= in_data_i;
+        end
+        if (!b_full_q) begin
+          b_data_q <= a_data_q;
+        end
       end
-      if (!b_full_q) begin
-        b_data_q <= a_data_q;
+      assign out_data_o = nb_o_q ? a_data_q : b_data_q;   // B always holds the older item
+    end else begin : gen_copies
+      // Slice k holds bits [k SliceW, (k + 1) SliceW) clipped to Width (NumS slices); its flag
+      // copies follow the same transitions as a_full_q and b_full_q (b_full also selects the
+      // slice's output).
+      localparam int unsigned SliceW = (Width + Copies - 1) / Copies;
+      localparam int unsigned NumS   = (Width + SliceW - 1) / SliceW;
+      for (genvar k = 0; k < NumS; k++) begin : gen_slice
+        localparam int unsigned Lo = k * SliceW;
+        localparam int unsigned Hi = ((k + 1) * SliceW < Width) ? (k + 1) * SliceW : Width;
+        logic ca_full_q, cb_full_q;
+        (* keep *)
+        always_ff @(posedge clk_i or negedge rst_ni) begin : proc_copy
+          if (!rst_ni) begin
+            ca_full_q <= 1'b0;
+            cb_full_q <= 1'b0;
+          end else begin
+            ca_full_q <= a_full_d;
+            cb_full_q <= b_full_d;
+          end
+        end
+        always_ff @(posedge clk_i) begin : proc_data
+          if (!ca_full_q || !cb_full_q) begin
+            a_data_q[Hi-1:Lo] <= in_data_i[Hi-1:Lo];
+          end
+          if (!cb_full_q) begin
+            b_data_q[Hi-1:Lo] <= a_data_q[Hi-1:Lo];
+          end
+        end
+        assign out_data_o[Hi-1:Lo] = cb_full_q ? b_data_q[Hi-1:Lo] : a_data_q[Hi-1:Lo];
+        `TMA_ASSERT(SliceCopies_A, ca_full_q == a_full_q && cb_full_q == b_full_q)
       end
     end
 
@@ -117,6 +162,7 @@ module tma_spill_reg #(
   // ---- Assertions ----
   `TMA_ASSERT_INIT(WidthPositive_A, Width >= 1)
   `TMA_ASSERT_INIT(BypassBool_A, Bypass <= 1)
+  `TMA_ASSERT_INIT(CopiesRange_A, Copies >= 1 && Copies <= Width)
   `TMA_ASSERT_STABLE(OutStable_A, out_valid_o, out_ready_i, out_data_o)
   // Input stream contract, required of the upstream.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)

@@ -146,6 +146,7 @@ module tma_cmd_ctrl #(
   state_e          state_d, state_q;
   tma_pkg::cmd_t   cmd_d, cmd_q;
   ent_t            d_d, d_q;
+  logic            d_clr;                   // intake of a command that may fetch (proc_d)
   logic [3:0]      err_d, err_q;            // error found so far (ErrNone: none)
   logic [3:0]      ar_cnt_d, ar_cnt_q;      // descriptor beats requested
   logic [3:0]      r_cnt_d, r_cnt_q;        // descriptor beats received
@@ -325,10 +326,18 @@ module tma_cmd_ctrl #(
   // (valid and not taken: the stream keeps it stable) and wrote no tag; Idle takes a command
   // only then, so the lookup is a few LUTs of flops. (A command that arrives at an idle
   // controller waits one cycle; a queued one is compared while the previous command runs.)
-  logic m_q [CacheEntries];
+  logic [CacheEntries-1:0] m_d, m_q;
+  logic [CacheEntries-1:0] c_hit;   // entry e holds this cycle's command's map (valid, not
+                                    // invalidated in this cycle, tag compares hold)
   logic m_ok_q;
+  always_comb begin : proc_tag_d
+    for (int e = 0; e < CacheEntries; e++) m_d[e] = c_addr_q[e] == cmd_i.desc_addr;
+  end
   always_ff @(posedge clk_i) begin : proc_tag_cmp
-    for (int e = 0; e < CacheEntries; e++) m_q[e] <= c_addr_q[e] == cmd_i.desc_addr;
+    m_q <= m_d;
+  end
+  always_comb begin : proc_hit
+    for (int e = 0; e < CacheEntries; e++) c_hit[e] = c_valid_q[e] && !desc_inval_i && m_q[e];
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_tag_ok
     if (!rst_ni) begin
@@ -337,12 +346,7 @@ module tma_cmd_ctrl #(
       m_ok_q <= cmd_valid_i && !cmd_ready_o && !c_fill;
     end
   end
-  for (genvar e = 0; e < CacheEntries; e++) begin : gen_tag_chk
-    logic tag_eq, m_e;   // (wires: Verilator 5.006 fails on an array select in an assertion)
-    assign tag_eq = c_addr_q[e] == cmd_i.desc_addr;
-    assign m_e    = m_q[e];
-    `TMA_ASSERT(TagCmpFresh_A, m_ok_q && cmd_valid_i |-> m_e == tag_eq)
-  end
+  `TMA_ASSERT(TagCmpFresh_A, m_ok_q && cmd_valid_i |-> m_q == m_d)
 
   // ---- Descriptor fetch ----
   logic [63:0] fetch_base;      // first beat address
@@ -646,11 +650,12 @@ module tma_cmd_ctrl #(
     if (d_q.fl_c0m[6]) c0s = c0s | 64'(signed'(64'(c0)) >>> 1);
     if (d_q.fl_c0m[7]) c0s = c0s | 64'(signed'(c0t_q));
   end
+  logic [37:0] c0t_d;
+  assign c0t_d = 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
   always_ff @(posedge clk_i) begin : proc_c0t
-    c0t_q <= 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
+    c0t_q <= c0t_d;
   end
-  `TMA_ASSERT(C0ThreeQuarters_A, state_q[IW1] |->
-              c0t_q == 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2)))
+  `TMA_ASSERT(C0ThreeQuarters_A, state_q[IW1] |-> c0t_q == c0t_d)
 
   // Partial products of a 34-bit signed operand a and a 36-bit stride s: bit 3*ai + sj is
   // a piece ai (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]).
@@ -965,10 +970,7 @@ module tma_cmd_ctrl #(
     acc     = cmd_valid_i && state_q[IIdle] && m_ok_q;
     bad_i   = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce ||
               cmd_i.desc_addr[3:0] != 4'd0;
-    hit     = 1'b0;   // (a map invalidated in this cycle misses)
-    for (int e = 0; e < CacheEntries; e++) begin
-      if (c_valid_q[e] && !desc_inval_i && m_q[e]) hit = 1'b1;
-    end
+    hit     = c_hit != '0;   // (a map invalidated in this cycle misses)
     r_end   = state_q[IFetch] && r_valid_i && r_lastb_q;
     r_bad   = r_err_i || err_q != tma_pkg::ErrNone;
     mac_end = mabort_q || mac_idle;
@@ -995,7 +997,7 @@ module tma_cmd_ctrl #(
     logic [33:0]  off;
     logic [32:0]  glo;
     cmd_d    = cmd_q;
-    d_d      = d_q;
+    d_clr    = 1'b0;
     err_d    = err_q;
     ar_cnt_d = ar_cnt_q;
     r_cnt_d  = r_cnt_q;
@@ -1026,9 +1028,7 @@ module tma_cmd_ctrl #(
 
     (* parallel_case *) case (1'b1)   // (one-hot; not `unique`: random at time 0)
       state_q[IIdle]: cmd_ready_o = m_ok_q;   // intake below (the tag compares hold)
-      state_q[IRead]: begin
-        d_d     = c_rd;
-      end
+      state_q[IRead]: ;   // (proc_d loads the cache entry)
       state_q[IFetch]: begin
         if (ar_valid_o && ar_ready_i) ar_cnt_d = ar_cnt_q + 1'b1;
         if (r_valid_i) begin
@@ -1038,10 +1038,8 @@ module tma_cmd_ctrl #(
             kc_d    = '0;
           end
         end
-        // The fields of beat r_cnt_q load in every cycle that waits for it, not only with
-        // r_valid_i, so r_valid_i does not reach the enables of d_q: until the beat arrives they
-        // hold don't-care data, which the beat overwrites (r_cnt_q advances only with it, and
-        // nothing reads d_q before IChk). The sticky reserved-bit flag takes valid beats only.
+        // The check-only fields of beat r_cnt_q load in every cycle that waits for it (as d_q's
+        // fields do, proc_d); the sticky reserved-bit flag takes valid beats only.
         begin
           for (int k = 0; k < 8; k++) begin
             kpos = 4'(k) + {1'b0, chunk_off};
@@ -1049,32 +1047,10 @@ module tma_cmd_ctrl #(
               kch = kpos & 4'(NumChunks - 1);
               ch  = r_data_i[32'(kch) * 128 +: 128];
               if (k == 0) begin
-                d_d.addr    = ch[63:0];
-                d_d.im2col  = ch[64];
-                d_d.rank_m1 = ch[70:68];
-                d_d.ftype   = ch[74:71];
-                d_d.il      = ch[76:75];
-                d_d.fill    = ch[79];
-                d_d.tf32    = ch[80];
                 x_span_d    = ch[78:77];
                 x_atom_d    = ch[84:83];
                 x_wide_d    = ch[86];
                 x_b96_d     = ch[88];
-                if (ch[88]) d_d.swz = tma_pkg::Swz96B;
-                else if (ch[78:77] == 2'd3) d_d.swz = 3'd3 + 3'(ch[84:83]);
-                else d_d.swz = {1'b0, ch[78:77]};
-                d_d.stride[0][31:0] = ch[127:96];
-              end else if (k == 1) begin
-                for (int i = 1; i < 4; i++) d_d.stride[i][31:0] = ch[32*(i-1) +: 32];
-                for (int i = 0; i < 4; i++) d_d.stride[i][35:32] = ch[96 + 4*i +: 4];
-              end else if (k == 2) begin
-                for (int i = 0; i < 4; i++) d_d.dim_m1[i] = ch[32*i +: 32];
-              end else if (k == 3) begin
-                d_d.dim_m1[4] = ch[31:0];
-                for (int i = 0; i < 5; i++) d_d.es_m1[i] = ch[32 + 3*i +: 3];
-                d_d.box0_m1 = ch[63:56];
-                d_d.boxr    = ch[95:64];
-                d_d.ppc_m1  = ch[105:96];
               end else if (k == 4) begin
                 x_boxbytes_d = ch[31:0];
                 x_swzrep_d   = ch[95:64];
@@ -1086,57 +1062,8 @@ module tma_cmd_ctrl #(
         end
       end
       state_q[IChk]: begin
-        kc_d = kc_q + 1'b1;
-        if (kc_q == 4'd0) begin
-          d_d.wkind  = m_kind;
-          d_d.wtd    = m_td;
-          d_d.fl_il  = (d_q.il != 2'd0);
-          d_d.fl_il2 = (d_q.il == 2'd2);
-          d_d.fl_sbh = (d_q.ftype == 4'd11);
-          d_d.fl_g8  = (d_q.ftype == 4'd12);
-          d_d.fl_g12 = (d_q.ftype == 4'd13);
-          d_d.fl_r3  = (d_q.rank_m1 == 3'd2);
-          d_d.fl_r4  = (d_q.rank_m1 == 3'd3);
-          d_d.fl_r5  = (d_q.rank_m1 == 3'd4);
-          d_d.fl_fx  = 5'd1 << rm2;
-          d_d.fl_esz = esz_c;
-          // (c0s: the sub-byte types first, then interleave (im2col: zero), else E)
-          d_d.fl_c0m = '0;
-          if (d_q.ftype == 4'd11 || d_q.ftype == 4'd12) d_d.fl_c0m[6] = 1'b1;
-          else if (d_q.ftype == 4'd13) d_d.fl_c0m[7] = 1'b1;
-          else if (d_q.il != 2'd0) d_d.fl_c0m[{2'b10, d_q.il == 2'd2}] = !d_q.im2col;
-          else d_d.fl_c0m[{1'b0, esz_c}] = 1'b1;
-        end
-        if (kc_q == 4'd1) begin   // the walker view (from the walker dims)
-          for (int d = 1; d < MaxDims; d++) begin
-            d_d.wdim[d-1] = '0;
-            d_d.wes[d-1]  = '0;
-            if (d_q.wkind[d-1] != KNone) begin
-              d_d.wdim[d-1] = f_dim_m1[d_q.wtd[d-1]];
-              d_d.wes[d-1]  = f_es_m1[d_q.wtd[d-1]];
-            end
-            d_d.wbox[d-1] = f_box_m1[d_q.wtd[d-1]];
-            d_d.wstr[d-1] = v_str[d];
-          end
-          d_d.fixs = f_stride[rm3];
-        end
-        if (kc_q == 4'd2) begin
-          for (int d = 0; d < MaxDims - 1; d++) d_d.wsnz[d] = snzof(d_q.wstr[d]);
-          d_d.fixsnz = snzof(d_q.fixs);
-        end
-        unique case (kc_q)
-          4'd4: d_d.wstep[0] = st_sum[39:1];
-          4'd5: d_d.wstep[1] = st_sum[39:1];
-          4'd6: d_d.wstep[2] = st_sum[39:1];
-          4'd7: d_d.wstep[3] = st_sum[39:1];
-          default: ;
-        endcase
-        // (the checks read the decoded flags: valid from cycle 1)
-        if (kc_q == 4'd2 && (chk_a_q || chk_b_q)) d_d.bad = 1'b1;
-        if (kc_q == 4'd3 && chk_r16_q != '0) d_d.bad = 1'b1;
+        kc_d = kc_q + 1'b1;   // (proc_d writes the derived fields of d_q and its verdict)
         if (chk8_q) begin   // (kc 8)
-          // rules 14 / 20 and the box-bytes field (compares registered in cycle 7)
-          if (size_bad) d_d.bad = 1'b1;
           c_fill  = !stale_q && !desc_inval_i;
         end
       end
@@ -1269,12 +1196,10 @@ module tma_cmd_ctrl #(
         ar_cnt_d = '0;
         r_cnt_d  = '0;
         stale_d  = 1'b0;
-        d_d.bad  = 1'b0;
+        d_clr    = 1'b1;
         x_rsv_d  = 1'b0;
         for (int e = 0; e < CacheEntries; e++) begin
-          if (c_valid_q[e] && !desc_inval_i && m_q[e]) begin
-            hidx_d  = CacheIdxW'(e);
-          end
+          if (c_hit[e]) hidx_d = CacheIdxW'(e);
         end
       end
     end
@@ -1290,6 +1215,156 @@ module tma_cmd_ctrl #(
       end
       if (acc_t_q == 4'd8) job_d.gaddr = wb_val;
     end
+  end
+
+  // ---- Decoded map d_q: its next value and the registered selects of its loads ----
+  // Every load of d_q (the cache entry in Read, a descriptor chunk's fields while its beat is
+  // awaited in Fetch, the derived fields and the verdict in Chk cycle j) is selected by a flop
+  // one-hot flag formed a cycle ahead from the next state, counters and command, held in
+  // several kept copies (tma_dup_reg), each copy selecting a part of d_q. d_q's 1,019 bits
+  // spread over the die next to their consumers; with the selects decoded from state_q and
+  // kc_q one decode net crossed that spread to every bit's enable and multiplexer (the
+  // routed -6 critical path at 4b565bf: d_q, 9.56 ns, 85 % routing).
+  localparam int unsigned NumRd = 8;                        // Read: slices of d_q
+  localparam int unsigned RdW   = (EntW + NumRd - 1) / NumRd;
+  logic [NumRd-1:0] ds_rd;           // Read (slice g of the cache entry: copy g)
+  logic [1:0]       ds_f [4];        // Fetch: chunk k's beat is awaited (two copies each)
+  logic             ds_c0, ds_c2, ds_c3;   // Chk cycles 0, 2, 3
+  logic [4:0]       ds_c1;           // Chk cycle 1 (the walker view: five copies)
+  logic [3:0]       ds_st;           // Chk cycles 4..7 (wstep[j])
+
+  tma_dup_reg #(.Copies (NumRd)) u_ds_rd (
+    .clk_i, .rst_ni, .d_i (state_d[IRead]), .q_o (ds_rd)
+  );
+  for (genvar k = 0; k < 4; k++) begin : gen_ds_f
+    logic [3:0] kpos_d;
+    assign kpos_d = 4'(k) + {1'b0, chunk_off_d};
+    tma_dup_reg #(.Copies (2)) u_ds_f (
+      .clk_i, .rst_ni, .d_i (state_d[IFetch] && (kpos_d >> ChunkLog2) == r_cnt_d),
+      .q_o (ds_f[k])
+    );
+  end
+  tma_dup_reg #(.Copies (1)) u_ds_c0 (
+    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd0), .q_o (ds_c0)
+  );
+  tma_dup_reg #(.Copies (5)) u_ds_c1 (
+    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd1), .q_o (ds_c1)
+  );
+  tma_dup_reg #(.Copies (1)) u_ds_c2 (
+    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd2), .q_o (ds_c2)
+  );
+  tma_dup_reg #(.Copies (1)) u_ds_c3 (
+    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd3), .q_o (ds_c3)
+  );
+  for (genvar j = 0; j < 4; j++) begin : gen_ds_st
+    tma_dup_reg #(.Copies (1)) u_ds_st (
+      .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'(j + 4)), .q_o (ds_st[j])
+    );
+  end
+
+  always_comb begin : proc_d
+    logic [3:0]   kpos, kch;
+    logic [127:0] ch [4];
+    d_d = d_q;
+    // Read: the cache entry, slice by slice.
+    for (int b = 0; b < EntW; b++) begin
+      if (ds_rd[b / RdW]) d_d[b] = c_rd[b];
+    end
+    // Fetch: the fields of chunk k load in every cycle that waits for its beat, not only with
+    // r_valid_i, so r_valid_i does not reach the enables of d_q: until the beat arrives they
+    // hold don't-care data, which the beat overwrites (r_cnt_q advances only with it, and
+    // nothing reads d_q before IChk).
+    for (int k = 0; k < 4; k++) begin
+      kpos  = 4'(k) + {1'b0, chunk_off};
+      kch   = kpos & 4'(NumChunks - 1);
+      ch[k] = r_data_i[32'(kch) * 128 +: 128];
+    end
+    if (ds_f[0][0]) d_d.addr = ch[0][63:0];
+    if (ds_f[0][1]) begin
+      d_d.im2col  = ch[0][64];
+      d_d.rank_m1 = ch[0][70:68];
+      d_d.ftype   = ch[0][74:71];
+      d_d.il      = ch[0][76:75];
+      d_d.fill    = ch[0][79];
+      d_d.tf32    = ch[0][80];
+      if (ch[0][88]) d_d.swz = tma_pkg::Swz96B;
+      else if (ch[0][78:77] == 2'd3) d_d.swz = 3'd3 + 3'(ch[0][84:83]);
+      else d_d.swz = {1'b0, ch[0][78:77]};
+      d_d.stride[0][31:0] = ch[0][127:96];
+    end
+    if (ds_f[1][0]) begin
+      for (int i = 1; i < 3; i++) d_d.stride[i][31:0] = ch[1][32*(i-1) +: 32];
+    end
+    if (ds_f[1][1]) begin
+      d_d.stride[3][31:0] = ch[1][95:64];
+      for (int i = 0; i < 4; i++) d_d.stride[i][35:32] = ch[1][96 + 4*i +: 4];
+    end
+    if (ds_f[2][0]) begin
+      for (int i = 0; i < 2; i++) d_d.dim_m1[i] = ch[2][32*i +: 32];
+    end
+    if (ds_f[2][1]) begin
+      for (int i = 2; i < 4; i++) d_d.dim_m1[i] = ch[2][32*i +: 32];
+    end
+    if (ds_f[3][0]) begin
+      d_d.dim_m1[4] = ch[3][31:0];
+      for (int i = 0; i < 5; i++) d_d.es_m1[i] = ch[3][32 + 3*i +: 3];
+    end
+    if (ds_f[3][1]) begin
+      d_d.box0_m1 = ch[3][63:56];
+      d_d.boxr    = ch[3][95:64];
+      d_d.ppc_m1  = ch[3][105:96];
+    end
+    // Chk cycle 0: the walker dims and the decoded flags of the map.
+    if (ds_c0) begin
+      d_d.wkind  = m_kind;
+      d_d.wtd    = m_td;
+      d_d.fl_il  = (d_q.il != 2'd0);
+      d_d.fl_il2 = (d_q.il == 2'd2);
+      d_d.fl_sbh = (d_q.ftype == 4'd11);
+      d_d.fl_g8  = (d_q.ftype == 4'd12);
+      d_d.fl_g12 = (d_q.ftype == 4'd13);
+      d_d.fl_r3  = (d_q.rank_m1 == 3'd2);
+      d_d.fl_r4  = (d_q.rank_m1 == 3'd3);
+      d_d.fl_r5  = (d_q.rank_m1 == 3'd4);
+      d_d.fl_fx  = 5'd1 << rm2;
+      d_d.fl_esz = esz_c;
+      // (c0s: the sub-byte types first, then interleave (im2col: zero), else E)
+      d_d.fl_c0m = '0;
+      if (d_q.ftype == 4'd11 || d_q.ftype == 4'd12) d_d.fl_c0m[6] = 1'b1;
+      else if (d_q.ftype == 4'd13) d_d.fl_c0m[7] = 1'b1;
+      else if (d_q.il != 2'd0) d_d.fl_c0m[{2'b10, d_q.il == 2'd2}] = !d_q.im2col;
+      else d_d.fl_c0m[{1'b0, esz_c}] = 1'b1;
+    end
+    // Chk cycle 1: the walker view (from the walker dims); copies by field group.
+    for (int d = 1; d < MaxDims; d++) begin
+      if (ds_c1[(d < 3) ? 0 : 1]) begin
+        d_d.wdim[d-1] = '0;
+        if (d_q.wkind[d-1] != KNone) d_d.wdim[d-1] = f_dim_m1[d_q.wtd[d-1]];
+      end
+      if (ds_c1[0]) begin
+        d_d.wes[d-1] = '0;
+        if (d_q.wkind[d-1] != KNone) d_d.wes[d-1] = f_es_m1[d_q.wtd[d-1]];
+      end
+      if (ds_c1[2]) d_d.wbox[d-1] = f_box_m1[d_q.wtd[d-1]];
+      if (ds_c1[(d < 3) ? 3 : 4]) d_d.wstr[d-1] = v_str[d];
+    end
+    if (ds_c1[2]) d_d.fixs = f_stride[rm3];
+    // Chk cycle 2: the strides' pieces that are not zero.
+    if (ds_c2) begin
+      for (int d = 0; d < MaxDims - 1; d++) d_d.wsnz[d] = snzof(d_q.wstr[d]);
+      d_d.fixsnz = snzof(d_q.fixs);
+    end
+    // Chk cycles 4..7: the address steps es x stride.
+    for (int j = 0; j < 4; j++) begin
+      if (ds_st[j]) d_d.wstep[j] = st_sum[39:1];
+    end
+    // The verdict: cleared at the intake of a command that may fetch, set by the checks (they
+    // read the decoded flags: valid from cycle 1; cycle 8 takes rules 14 / 20 and the box-bytes
+    // field, compares registered in cycle 7); a hit reads it with the entry (above).
+    if (ds_c2 && (chk_a_q || chk_b_q)) d_d.bad = 1'b1;
+    if (ds_c3 && chk_r16_q != '0) d_d.bad = 1'b1;
+    if (chk8_q && size_bad) d_d.bad = 1'b1;
+    if (d_clr) d_d.bad = 1'b0;
   end
 
   // The last walker dim is never spatial: its alo is its astart (no flops of its own).
@@ -1629,5 +1704,23 @@ module tma_cmd_ctrl #(
   `TMA_ASSERT_STABLE(ArHeld_A, ar_valid_o, ar_ready_i, ar_o)
   `TMA_ASSERT_NEVER(UnexpectedDescBeat_A, r_valid_i && state_q != StFetch)
   `TMA_ASSERT_NEVER(MacOutsideJob_A, wb && state_q != StMac)
+  // The registered load selects of d_q are their definitions (proc_d).
+  `TMA_ASSERT(DSelRead_A, ds_rd == {NumRd{state_q[IRead]}})
+  `TMA_ASSERT(DSelChk_A, ds_c0 == (state_q[IChk] && kc_q == 4'd0) &&
+                         ds_c1 == {5{state_q[IChk] && kc_q == 4'd1}} &&
+                         ds_c2 == (state_q[IChk] && kc_q == 4'd2) &&
+                         ds_c3 == (state_q[IChk] && kc_q == 4'd3))
+  for (genvar j = 0; j < 4; j++) begin : gen_ds_st_chk
+    logic st_j;
+    assign st_j = ds_st[j];
+    `TMA_ASSERT(DSelStep_A, st_j == (state_q[IChk] && kc_q == 4'(j + 4)))
+  end
+  for (genvar k = 0; k < 4; k++) begin : gen_ds_f_chk
+    logic [1:0] f_k;
+    logic [3:0] kpos_q;
+    assign f_k    = ds_f[k];
+    assign kpos_q = 4'(k) + {1'b0, chunk_off};
+    `TMA_ASSERT(DSelFetch_A, f_k == {2{state_q[IFetch] && (kpos_q >> ChunkLog2) == r_cnt_q}})
+  end
 
 endmodule

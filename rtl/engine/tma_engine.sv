@@ -236,7 +236,8 @@ module tma_engine #(
 
   tma_spill_reg #(
     .Width  (FW),
-    .Bypass (0)
+    .Bypass (0),
+    .Copies (4)   // per-slice flag copies: F's bits sit by three different consumers
   ) u_f (
     .clk_i,
     .rst_ni,
@@ -309,7 +310,8 @@ module tma_engine #(
   // ends at this register's flops instead of running into the row FIFO's read state.
   tma_spill_reg #(
     .Width  (AlRamW),
-    .Bypass (0)
+    .Bypass (0),
+    .Copies (2)
   ) u_row_slice (
     .clk_i,
     .rst_ni,
@@ -572,7 +574,8 @@ module tma_engine #(
 
   tma_spill_reg #(
     .Width  (ItemW),
-    .Bypass (0)
+    .Bypass (0),
+    .Copies (4)   // per-slice flag copies (the swizzle spreads the beat's bytes)
   ) u_port_reg (
     .clk_i,
     .rst_ni,

@@ -334,7 +334,7 @@ module tma_nd_walker (
 
   // ---- P -> R: OOB test and the row address as a carry-save pair ----
   logic        p_neg;                         // some pos[d] < 0 or >= 2^32
-  logic [MaxDims-1:0] p_big;                  // pos[d][31:0] > dim_m1[d] (a compare each)
+  logic [MaxDims-1:1] p_big;                  // pos[d][31:0] > dim_m1[d] (a compare each)
   logic [33:0] pv;                            // pos[d] (loop temporary)
   logic [2:0]  pcnt;                          // pending carries, weight 2^32
   logic [63:0] xv, s1, s2, s3;
@@ -546,7 +546,8 @@ module tma_nd_walker (
   // O: R's row enters whenever O has room; O holds up to two rows, so its ready is a flop
   // function one cycle ahead of row_ready_i.
   tma_spill_reg #(
-    .Width (tma_pkg::RowWidth)
+    .Width  (tma_pkg::RowWidth),
+    .Copies (4)   // flag copies per quarter of the row: the fork's input arithmetic spreads
   ) u_out (
     .clk_i,
     .rst_ni,
@@ -580,7 +581,7 @@ module tma_nd_walker (
                          acc_q.v[0], accp_q[0], w_q[0], chg_q[0], wlo_q[0], sz[34:0],
                          izt[34:0], pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
                          chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], iw_q[0],
-                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims], p_big[0]};
+                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))

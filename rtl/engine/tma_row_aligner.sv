@@ -363,7 +363,8 @@ module tma_row_aligner #(
 
   tma_spill_reg #(
     .Width  (DQW),
-    .Bypass (0)
+    .Bypass (0),
+    .Copies (2)
   ) u_d_reg (
     .clk_i,
     .rst_ni,
@@ -418,7 +419,8 @@ module tma_row_aligner #(
 
   tma_spill_reg #(
     .Width  (TW),
-    .Bypass (0)
+    .Bypass (0),
+    .Copies (4)   // per-slice flag copies: the select of T's output reaches the swizzle
   ) u_t_reg (
     .clk_i,
     .rst_ni,

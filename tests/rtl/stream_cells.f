@@ -4,3 +4,4 @@ pkg/tma_pkg.sv
 common/tma_fifo.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
+common/tma_dup_reg.sv

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Verilator + GoogleTest checks of the stream cells tma_fifo, tma_spill_reg and tma_stream_arb.
+// Verilator + GoogleTest checks of the stream cells tma_fifo, tma_spill_reg and tma_stream_arb,
+// and of tma_dup_reg.
 // Every cycle the outputs are compared with a C++ reference (a queue of the items the cell
 // holds): data order and integrity, in_ready_o (the capacity), out_valid_o, usage_o. Sources
 // and sinks stall at random; throughput, round-robin order and fairness are checked against
@@ -16,6 +17,7 @@
 
 #include "VArb3.h"
 #include "VArb4NoLock.h"
+#include "VDup3.h"
 #include "VFifoD1.h"
 #include "VFifoD1Ft.h"
 #include "VFifoD3.h"
@@ -23,6 +25,7 @@
 #include "VFifoD4.h"
 #include "VSpill.h"
 #include "VSpillBypass.h"
+#include "VSpillCopies.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
@@ -310,6 +313,17 @@ TEST(SpillReg, ThroughputBypass) {
 TEST(SpillReg, CapacityIsTwo) {
   Capacity<VSpill>(kSpill);
 }
+// Copies = 5: five data slices of 13, 13, 13, 13 and 12 bits, each with its own flag copies;
+// the same stream behaviour as one slice (the copies' assertion checks them every cycle).
+TEST(SpillReg, CopiesRandomStalls) {
+  RandomStalls<VSpillCopies>(kSpill);
+}
+TEST(SpillReg, CopiesThroughput) {
+  Throughput<VSpillCopies>(kSpill, 200, 199);
+}
+TEST(SpillReg, CopiesCapacityIsTwo) {
+  Capacity<VSpillCopies>(kSpill);
+}
 
 // The spill register cuts the ready path: in_ready_o does not follow out_ready_i within a
 // cycle (it is a function of the two full flags only).
@@ -325,6 +339,26 @@ TEST(SpillReg, ReadyIsRegistered) {
     dut->out_ready_i = r;
     dut.Settle();
     EXPECT_FALSE(dut->in_ready_o) << "out_ready_i " << r;
+  }
+  EXPECT_FALSE(dut.GotError());
+}
+
+// ---- Kept register copies ----
+
+// tma_dup_reg with Copies = 3 and ResetVal = 1: every copy holds the reset value after reset
+// and the input of the previous edge after each clock edge (three bits, all equal).
+TEST(DupReg, CopiesFollowTheInput) {
+  VerilatedDut<VDup3> dut(5);
+  dut->d_i = 0;
+  dut.Reset();
+  dut.Settle();
+  EXPECT_EQ(dut->q_o, 0x7u) << "reset value 1 in every copy";
+  std::mt19937 rng(11);
+  for (int cyc = 0; cyc < 200; ++cyc) {
+    const unsigned d = rng() & 1u;
+    dut->d_i = d;
+    dut.Cycle();
+    EXPECT_EQ(dut->q_o, d ? 0x7u : 0x0u) << "cycle " << cyc;
   }
   EXPECT_FALSE(dut.GotError());
 }
