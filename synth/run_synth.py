@@ -182,9 +182,11 @@ def pnr_flow(args, out, speed):
     With --seeds A,B,..., step 1 places once per seed (placed_<speed>_s<seed>.json), times each
     placement with tools/placed_sta (seconds) and routes the one with the smallest estimated
     worst path: router1's result depends on the placement more than on anything else here.
+    With --route-all it routes every seed's placement (pnr_<speed>_s<seed>.*) and reports the
+    fastest as pnr_<speed>.* and every seed's fmax on the summary line (since session 10 a
+    route of the engine takes minutes, so the spread over placements can be measured).
     The fmax reported is that of the routed design (pnr_<speed>.log / .json; the report has
     the routed arrival time of every register input, which tools/routed_ends lists)."""
-    placed = "placed_%s.json" % speed
     seeds = args.seeds.split(",") if args.seeds else [args.seed]
 
     def nextpnr(seed):
@@ -213,12 +215,35 @@ def pnr_flow(args, out, speed):
                 best = (worst, seed, tag)
         else:
             best = (0.0, seed, tag)
+    if args.route_all and len(seeds) > 1:
+        # Route every placement (pnr_<speed>_s<seed>.*), report the fastest as pnr_<speed>.*.
+        results = []
+        for seed in seeds:
+            tag = "%s_s%s" % (speed, seed)
+            res = route_placement(args, out, speed, seed, tag, nextpnr(seed))
+            print("pnr-%s: seed %s routed, fmax %.1f MHz (%s)" % (speed, seed, res[0], res[4]),
+                  flush=True)
+            results.append(res)
+        top = max(results, key=lambda x: x[0])
+        tag = "%s_s%s" % (speed, top[5])
+        for kind in ("placed_%s.json", "place_%s.log", "pnr_%s.json", "pnr_%s.log"):
+            shutil.copyfile(out / (kind % tag), out / (kind % speed))
+        if args.write_routed:
+            shutil.copyfile(out / ("routed_%s.json" % tag), out / ("routed_%s.json" % speed))
+        return top + (", ".join("s%s %.1f" % (x[5], x[0]) for x in results),)
     _, seed, tag = best
     if tag != speed:
         for kind in ("placed_%s.json", "place_%s.log"):
             shutil.copyfile(out / (kind % tag), out / (kind % speed))
-    base = nextpnr(seed)
-    est = last_fmax(out / ("place_%s.log" % speed))
+    return route_placement(args, out, speed, seed, speed, nextpnr(seed)) + ("",)
+
+
+def route_placement(args, out, speed, seed, tag, base):
+    """Routes placed_<tag>.json (step 2 and 3 of pnr_flow) into pnr_<tag>.json / .log (and
+    routed_<tag>.json with --write-routed); returns (fmax, report, the placement's estimate,
+    the routing target, how it was routed, seed)."""
+    placed = "placed_%s.json" % tag
+    est = last_fmax(out / ("place_%s.log" % tag))
     route_mhz = max(est, 1.0) * args.route_margin
     net = json.loads((out / placed).read_text())
     for tmd in (True, False):
@@ -229,25 +254,25 @@ def pnr_flow(args, out, speed):
                 mod["settings"]["timing_driven"] = "%032d" % (1 if tmd else 0)
         (out / placed).write_text(json.dumps(net))
         route = base + ["--json", placed, "--no-pack", "--no-place", "--freq", "%g" % route_mhz,
-                        "--router", args.router, "--report", "pnr_%s.json" % speed,
+                        "--router", args.router, "--report", "pnr_%s.json" % tag,
                         "--detailed-timing-report",
-                        "-l", "pnr_%s.log" % speed]
+                        "-l", "pnr_%s.log" % tag]
         if args.write_routed:
-            route += ["--write", "routed_%s.json" % speed]
+            route += ["--write", "routed_%s.json" % tag]
         try:
             rc = subprocess.run(route, cwd=out, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL,
                                 timeout=args.route_timeout * 60 if tmd else None).returncode
         except subprocess.TimeoutExpired:
-            log = out / ("pnr_%s.log" % speed)
+            log = out / ("pnr_%s.log" % tag)
             if log.exists():   # (kept: the unfinished timing-driven route)
-                log.replace(out / ("pnr_%s_tmd.log" % speed))
+                log.replace(out / ("pnr_%s_tmd.log" % tag))
             continue
         if rc != 0:
             raise SystemExit("pnr: nextpnr-ecp5 routing failed (rc %d), see %s"
-                             % (rc, out / ("pnr_%s.log" % speed)))
+                             % (rc, out / ("pnr_%s.log" % tag)))
         break
-    r = json.loads((out / ("pnr_%s.json" % speed)).read_text())
+    r = json.loads((out / ("pnr_%s.json" % tag)).read_text())
     mode = "timing-driven" if tmd else "not timing-driven after %g min" % args.route_timeout
     return r["fmax"].get("clk_i", {}).get("achieved", 0.0), r, est, route_mhz, mode, seed
 
@@ -270,6 +295,9 @@ def main():
     ap.add_argument("--seeds", default="",
                     help="pnr: place with each of these comma-separated seeds, route the "
                          "placement tools/placed_sta estimates fastest")
+    ap.add_argument("--route-all", action="store_true",
+                    help="pnr, with --seeds: route every placement, not only the best "
+                         "estimate, and report each seed's fmax (the fastest is pnr_<speed>.*)")
     ap.add_argument("--parallel", action="store_true",
                     help="pnr: run the speed grades at the same time (one core each)")
     ap.add_argument("--router", default="router1", choices=("router1", "router2"),
@@ -393,12 +421,13 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             runs = {speed: pool.submit(pnr_flow, args, out, speed) for speed in speeds}
             for speed in speeds:
-                fmax, r, est, route_mhz, mode, seed = runs[speed].result()
+                fmax, r, est, route_mhz, mode, seed, every = runs[speed].result()
                 u = r["utilization"]
                 emit("%-24s %-11s nextpnr-ecp5 85k-%s seed %s  fmax %6.1f MHz  (placement "
-                     "estimate %.1f, routed for %.1f, %s; regio shell: comb %d ff %d)" %
+                     "estimate %.1f, routed for %.1f, %s; regio shell: comb %d ff %d)%s" %
                      (label, "pnr-%s" % speed, speed, seed, fmax, est, route_mhz, mode,
-                      u["TRELLIS_COMB"]["used"], u["TRELLIS_FF"]["used"]))
+                      u["TRELLIS_COMB"]["used"], u["TRELLIS_FF"]["used"],
+                      ("; every seed: " + every) if every else ""))
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
     return 0 if env_ok else 1
 

@@ -518,6 +518,7 @@ module tma_engine #(
   logic [DW-1:0]        al_data;
   logic [DataBytes-1:0] al_strb;
   logic [2:0]           al_swz;
+  logic [6:3]           al_lane;
   logic [15:0]          al_cta;
   logic                 al_busy;
 
@@ -540,6 +541,7 @@ module tma_engine #(
     .out_data_o     (al_data),
     .out_strb_o     (al_strb),
     .out_swz_o      (al_swz),
+    .out_lane_o     (al_lane),
     .out_last_o     (al_last),
     .out_err_o      (al_err),
     .out_cta_mask_o (al_cta),
@@ -552,10 +554,12 @@ module tma_engine #(
   logic [DataBytes-1:0] sw_strb;
 
   tma_swizzle #(
-    .DataBytes (DataBytes)
+    .DataBytes (DataBytes),
+    .LaneIn    (1)          // the aligner computed the granule permutation a stage earlier
   ) u_swizzle (
     .mode_i (al_swz),
     .addr_i (al_addr),
+    .lane_i (al_lane),
     .data_i (al_data),
     .strb_i (al_strb),
     .addr_o (sw_addr),
@@ -682,6 +686,9 @@ module tma_engine #(
   `TMA_ASSERT(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q) |-> fv_q)
   `TMA_ASSERT(ForkSentRead_A, (sent_req_q || sent_up_q) |-> f_read_q)
   `TMA_ASSERT(ForkReadCopy_A, fv_q |-> f_nread_q == !f_read_q)
+  // The aligner's granule permutation is the swizzle's own of the beat it goes with.
+  `TMA_ASSERT(SwizzleLane_A, al_valid |-> al_lane ==
+      (4'(tma_pkg::swz_xmask(al_swz, al_addr[9:7]) >> 3) & 4'((DataBytes - 1) >> 3)))
   `TMA_ASSERT(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
               row.dend > row.head |-> row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
               row.dend - row.head <= 12'd128)

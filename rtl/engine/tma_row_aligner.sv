@@ -55,6 +55,7 @@ module tma_row_aligner #(
   output logic [DW-1:0]         out_data_o,
   output logic [DataBytes-1:0]  out_strb_o,
   output logic [2:0]            out_swz_o,
+  output logic [6:3]            out_lane_o,     // its granule permutation (tma_swizzle lane_i)
   output logic                  out_last_o,     // last item of a command: complete it
   output logic                  out_err_o,      // with last: a read of the command failed
   output logic [15:0]           out_cta_mask_o,
@@ -379,7 +380,7 @@ module tma_row_aligner #(
   );
 
   // ======================= T: tf32 rounding, output spill register =======================
-  localparam int unsigned TW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16;
+  localparam int unsigned TW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 4;
   logic                 t_in_ready;
   logic [DW-1:0]        t_data;
   logic                 t_wr;
@@ -387,6 +388,13 @@ module tma_row_aligner #(
   logic [AddrHiW-1:0]   t_beat_o;
 
   assign t_take = dv && t_in_ready;
+  // The swizzle's granule permutation of the beat (address bits [6:3] below the beat that its
+  // mode XORs), computed here from D's flops and carried in T, so the write port's 8 x
+  // DataBytes multiplexers select by a flop (tma_swizzle LaneIn).
+  logic [6:3] t_lane;
+  logic [2:0] t_line;   // the beat's 128-byte line, address bits [9:7]
+  assign t_line = 3'({dq_beat, SizeLog2'(0)} >> 7);
+  assign t_lane = 4'(tma_pkg::swz_xmask(dq_swz, t_line) >> 3) & 4'((DataBytes - 1) >> 3);
   // A read beat with an error response turns the rest of its command into no-write items:
   // the error is accumulated here, in item order, as items move from D to T (a function of
   // flops), and cleared after the command's last item.
@@ -427,11 +435,11 @@ module tma_row_aligner #(
     .in_valid_i  (dv),
     .in_ready_o  (t_in_ready),
     .in_data_i   ({t_wr, dq_beat, t_data, t_wr ? dq_strb : '0, dq_swz, dq_last, t_err,
-                   dq_cta}),
+                   dq_cta, t_lane}),
     .out_valid_o (out_valid_o),
     .out_ready_i (out_ready_i),
     .out_data_o  ({t_wr_o, t_beat_o, out_data_o, out_strb_o, out_swz_o, t_last_o, t_err_o,
-                   out_cta_mask_o})
+                   out_cta_mask_o, out_lane_o})
   );
 
   assign out_wr_o   = t_wr_o;

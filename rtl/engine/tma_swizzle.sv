@@ -6,15 +6,23 @@
 // DataBytes <= 128 bytes the line bits are constant, so the XOR moves the whole beat (bits at
 // or above log2(DataBytes)) and permutes 8-byte granules inside it (bits below): a logical beat
 // maps to exactly one physical beat. Purely combinational.
+//
+// LaneIn = 1: the granule permutation comes from lane_i, computed by the producer a register
+// stage earlier from the same mode and address (the row aligner does), so the select of the
+// DataBytes-wide permutation is a flop's output rather than logic of the mode and address
+// (the engine's routed -6 critical path in session 10 ran mode/address -> mask -> 144
+// multiplexers spread over the die). LaneIn = 0: computed here from mode_i and addr_i.
 
 `include "tma_assert.svh"
 
 module tma_swizzle #(
   parameter  int unsigned DataBytes = 16,
+  parameter  int unsigned LaneIn    = 0,   // 1: the granule permutation from lane_i
   localparam int unsigned NumGran   = DataBytes / 8
 ) (
   input  logic [2:0]             mode_i,   // tma_pkg::Swz*
   input  logic [31:0]            addr_i,   // logical beat address, DataBytes aligned
+  input  logic [6:3]             lane_i,   // LaneIn: address bits [6:3] XORed below the beat
   input  logic [DataBytes*8-1:0] data_i,
   input  logic [DataBytes-1:0]   strb_i,
   output logic [31:0]            addr_o,   // physical beat address
@@ -23,37 +31,26 @@ module tma_swizzle #(
 );
 
   logic [2:0]  line;   // 128-byte line index bits [9:7]
-  logic [6:0]  xmask;  // address bits XORed (only bits [6:3] are ever set)
+  logic [6:0]  xmask;  // address bits XORed (tma_pkg::swz_xmask: only bits [6:3] are ever set)
   logic [31:0] beat_xor;
-  logic [6:3]  lane_xor;
+  logic [6:3]  lane_xor, lane_c;
 
   assign line = addr_i[9:7];
 
-  always_comb begin : proc_mask
-    xmask = '0;
-    unique case (mode_i)
-      tma_pkg::Swz32B, tma_pkg::Swz96B: xmask[4]   = line[0];
-      tma_pkg::Swz64B:                  xmask[5:4] = line[1:0];
-`ifdef TMA_BROKEN_DUT
-      // Deliberate bug for the bench's self-check: bit 6 also takes line bit 1 (still lint
-      // clean: every line bit stays in use).
-      tma_pkg::Swz128B:                 xmask[6:4] = {line[2] ^ line[1], line[1:0]};
-`else
-      tma_pkg::Swz128B:                 xmask[6:4] = line;
-`endif
-      tma_pkg::Swz128BA32:              xmask[6:5] = line[1:0];
-      tma_pkg::Swz128BA32F8: begin
-        xmask[6:5] = line[1:0];
-        xmask[3]   = line[0];
-      end
-      tma_pkg::Swz128BA64:              xmask[6]   = line[0];
-      default:                          xmask = '0;
-    endcase
-  end
+  assign xmask = tma_pkg::swz_xmask(mode_i, line);
 
   // Bits at or above log2(DataBytes) move the beat; bits below permute granules.
   assign beat_xor = {25'd0, xmask} & ~32'(DataBytes - 1);
-  assign lane_xor = xmask[6:3] & 4'((DataBytes - 1) >> 3);
+  assign lane_c   = xmask[6:3] & 4'((DataBytes - 1) >> 3);
+  if (LaneIn != 0) begin : gen_lane_in
+    assign lane_xor = lane_i;
+    logic unused_lane;
+    assign unused_lane = ^lane_c;
+  end else begin : gen_lane_here
+    assign lane_xor = lane_c;
+    logic unused_lane;
+    assign unused_lane = ^lane_i;
+  end
   assign addr_o   = addr_i ^ beat_xor;
 
   always_comb begin : proc_permute
@@ -72,5 +69,6 @@ module tma_swizzle #(
 
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
+  `TMA_ASSERT_INIT(LaneInBool_A, LaneIn <= 1)
 
 endmodule

@@ -205,4 +205,30 @@ package tma_pkg;
   } ar_t;
   localparam int unsigned ArWidth = 64 + 8;
 
+  // ---- Swizzle mask ----
+  // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits
+  // [9:7] of the absolute address (silicon D6; cmodel SwizzleAddress). Used by tma_swizzle and
+  // by the row aligner, which computes a beat's granule permutation a stage ahead.
+  function automatic logic [6:0] swz_xmask(input logic [2:0] mode, input logic [2:0] line);
+    swz_xmask = '0;
+    unique case (mode)
+      Swz32B, Swz96B: swz_xmask[4]   = line[0];
+      Swz64B:         swz_xmask[5:4] = line[1:0];
+`ifdef TMA_BROKEN_DUT
+      // Deliberate bug for the bench's self-check: bit 6 also takes line bit 1 (still lint
+      // clean: every line bit stays in use).
+      Swz128B:        swz_xmask[6:4] = {line[2] ^ line[1], line[1:0]};
+`else
+      Swz128B:        swz_xmask[6:4] = line;
+`endif
+      Swz128BA32:     swz_xmask[6:5] = line[1:0];
+      Swz128BA32F8: begin
+        swz_xmask[6:5] = line[1:0];
+        swz_xmask[3]   = line[0];
+      end
+      Swz128BA64:     swz_xmask[6]   = line[0];
+      default:        swz_xmask = '0;
+    endcase
+  endfunction
+
 endpackage
