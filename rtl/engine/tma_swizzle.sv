@@ -34,6 +34,7 @@ module tma_swizzle #(
   logic [6:0]  xmask;  // address bits XORed (tma_pkg::swz_xmask: only bits [6:3] are ever set)
   logic [31:0] beat_xor;
   logic [6:3]  lane_xor, lane_c;
+  localparam logic [6:3] LaneMask = 4'((DataBytes - 1) >> 3);   // the bits below the beat
 
   assign line = addr_i[9:7];
 
@@ -41,9 +42,11 @@ module tma_swizzle #(
 
   // Bits at or above log2(DataBytes) move the beat; bits below permute granules.
   assign beat_xor = {25'd0, xmask} & ~32'(DataBytes - 1);
-  assign lane_c   = xmask[6:3] & 4'((DataBytes - 1) >> 3);
+  assign lane_c   = xmask[6:3] & LaneMask;
   if (LaneIn != 0) begin : gen_lane_in
-    assign lane_xor = lane_i;
+    // (masked: the bits at or above log2(DataBytes) are constant zero, so at DataBytes 16 the
+    // permutation's select is lane_i[3] itself, not a compare of four bits)
+    assign lane_xor = lane_i & LaneMask;
     logic unused_lane;
     assign unused_lane = ^lane_c;
   end else begin : gen_lane_here
