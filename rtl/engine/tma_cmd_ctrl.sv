@@ -146,6 +146,7 @@ module tma_cmd_ctrl #(
   state_e          state_d, state_q;
   tma_pkg::cmd_t   cmd_d, cmd_q;
   ent_t            d_d, d_q;
+  logic            i_fetch;                 // intake of a command that misses (proc_next)
   logic            d_clr;                   // intake of a command that may fetch (proc_d)
   logic [3:0]      err_d, err_q;            // error found so far (ErrNone: none)
   logic [3:0]      ar_cnt_d, ar_cnt_q;      // descriptor beats requested
@@ -967,6 +968,7 @@ module tma_cmd_ctrl #(
   // Next state, one equation per state flop (the actions are in proc_fsm).
   always_comb begin : proc_next
     logic acc, bad_i, hit, r_end, r_bad, mac_end;
+    i_fetch = 1'b0;
     acc     = cmd_valid_i && state_q[IIdle] && m_ok_q;
     bad_i   = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce ||
               cmd_i.desc_addr[3:0] != 4'd0;
@@ -979,6 +981,7 @@ module tma_cmd_ctrl #(
                       (state_q[IErr] && job_free);
     state_d[IRead]  = acc && !bad_i && hit;
     state_d[IFetch] = (acc && !bad_i && !hit) || (state_q[IFetch] && !r_end);
+    i_fetch         = acc && !bad_i && !hit;
     state_d[IChk]   = (r_end && !r_bad) || (state_q[IChk] && !chk8_q);
     state_d[IW1]    = state_q[IRead] || (state_q[IChk] && chk8_q) ||
                       (state_q[IW1] && !d_q.bad && !w1_go);
@@ -1236,29 +1239,44 @@ module tma_cmd_ctrl #(
   tma_dup_reg #(.Copies (NumRd)) u_ds_rd (
     .clk_i, .rst_ni, .d_i (state_d[IRead]), .q_o (ds_rd)
   );
+  // The next values are written out per flag (not as state_d / kc_d / r_cnt_d decodes) so the
+  // descriptor beat's valid, which arrives late from the R channel register, is the last
+  // input of one LUT (session 10: as decodes it went through five LUT levels, the routed -6
+  // worst path of f2d160f's seed 1, 9.81 ns). Fetch: a command that misses starts at beat 0;
+  // while fetching, a beat moves the wait to the next beat (none after the last). Chk cycle 0
+  // follows the last beat (no error); cycle j > 0 follows cycle j - 1 (Chk ends after 8).
+  logic chk_nx;   // Chk continues next cycle (kc_q + 1 is the next Chk cycle)
+  assign chk_nx = state_q[IChk] && !chk8_q;
   for (genvar k = 0; k < 4; k++) begin : gen_ds_f
-    logic [3:0] kpos_d;
-    assign kpos_d = 4'(k) + {1'b0, chunk_off_d};
+    logic [3:0] kpos_i, kpos_c;   // chunk k's beat: of cmd_i (intake) / of cmd_q (fetching)
+    logic       f_i, f_v, f_nv;
+    assign kpos_i = 4'(k) + {1'b0, chunk_off_d};
+    assign kpos_c = 4'(k) + {1'b0, chunk_off};
+    assign f_i    = i_fetch && (kpos_i >> ChunkLog2) == 4'd0;
+    assign f_v    = !r_lastb_q && (kpos_c >> ChunkLog2) == r_cnt_q + 4'd1;
+    assign f_nv   = (kpos_c >> ChunkLog2) == r_cnt_q;
     tma_dup_reg #(.Copies (2)) u_ds_f (
-      .clk_i, .rst_ni, .d_i (state_d[IFetch] && (kpos_d >> ChunkLog2) == r_cnt_d),
+      .clk_i, .rst_ni, .d_i (f_i || (state_q[IFetch] && (r_valid_i ? f_v : f_nv))),
       .q_o (ds_f[k])
     );
   end
   tma_dup_reg #(.Copies (1)) u_ds_c0 (
-    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd0), .q_o (ds_c0)
+    .clk_i, .rst_ni,
+    .d_i (state_q[IFetch] && r_lastb_q && err_q == tma_pkg::ErrNone && r_valid_i && !r_err_i),
+    .q_o (ds_c0)
   );
   tma_dup_reg #(.Copies (5)) u_ds_c1 (
-    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd1), .q_o (ds_c1)
+    .clk_i, .rst_ni, .d_i (chk_nx && kc_q == 4'd0), .q_o (ds_c1)
   );
   tma_dup_reg #(.Copies (1)) u_ds_c2 (
-    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd2), .q_o (ds_c2)
+    .clk_i, .rst_ni, .d_i (chk_nx && kc_q == 4'd1), .q_o (ds_c2)
   );
   tma_dup_reg #(.Copies (1)) u_ds_c3 (
-    .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'd3), .q_o (ds_c3)
+    .clk_i, .rst_ni, .d_i (chk_nx && kc_q == 4'd2), .q_o (ds_c3)
   );
   for (genvar j = 0; j < 4; j++) begin : gen_ds_st
     tma_dup_reg #(.Copies (1)) u_ds_st (
-      .clk_i, .rst_ni, .d_i (state_d[IChk] && kc_d == 4'(j + 4)), .q_o (ds_st[j])
+      .clk_i, .rst_ni, .d_i (chk_nx && kc_q == 4'(j + 3)), .q_o (ds_st[j])
     );
   end
 
