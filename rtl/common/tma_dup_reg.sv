@@ -24,16 +24,16 @@ module tma_dup_reg #(
 );
 
   for (genvar k = 0; k < Copies; k++) begin : gen_copy
-    logic q;
+    logic q_q;   // (an _q name: run_synth --keep-names keeps it in route reports)
     (* keep *)
     always_ff @(posedge clk_i or negedge rst_ni) begin : proc_q
       if (!rst_ni) begin
-        q <= 1'(ResetVal);
+        q_q <= 1'(ResetVal);
       end else begin
-        q <= d_i;
+        q_q <= d_i;
       end
     end
-    assign q_o[k] = q;
+    assign q_o[k] = q_q;
   end
 
   // ---- Assertions ----

@@ -963,12 +963,17 @@ module tma_cmd_ctrl #(
   // ---- Fetch decode: descriptor chunk k is chunk (k + chunk_off) % NumChunks of beat
   // (k + chunk_off) / NumChunks. ----
   localparam int unsigned ChunkLog2 = SizeLog2 - 4;
+  logic [127:0] dchunk [8];   // descriptor chunk k as it sits in the beat on r_data_i
+  for (genvar k = 0; k < 8; k++) begin : gen_dchunk
+    logic [3:0] kch;   // its chunk in the beat: (k + chunk_off) % NumChunks
+    assign kch       = (4'(k) + {1'b0, chunk_off}) & 4'(NumChunks - 1);
+    assign dchunk[k] = r_data_i[32'(kch) * 128 +: 128];
+  end
 
   // ---- FSM ----
   // Next state, one equation per state flop (the actions are in proc_fsm).
   always_comb begin : proc_next
     logic acc, bad_i, hit, r_end, r_bad, mac_end;
-    i_fetch = 1'b0;
     acc     = cmd_valid_i && state_q[IIdle] && m_ok_q;
     bad_i   = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce ||
               cmd_i.desc_addr[3:0] != 4'd0;
@@ -980,8 +985,8 @@ module tma_cmd_ctrl #(
     state_d[IIdle]  = (state_q[IIdle] && !acc) || (state_q[IMac] && mac_end) ||
                       (state_q[IErr] && job_free);
     state_d[IRead]  = acc && !bad_i && hit;
-    state_d[IFetch] = (acc && !bad_i && !hit) || (state_q[IFetch] && !r_end);
     i_fetch         = acc && !bad_i && !hit;
+    state_d[IFetch] = i_fetch || (state_q[IFetch] && !r_end);
     state_d[IChk]   = (r_end && !r_bad) || (state_q[IChk] && !chk8_q);
     state_d[IW1]    = state_q[IRead] || (state_q[IChk] && chk8_q) ||
                       (state_q[IW1] && !d_q.bad && !w1_go);
@@ -994,7 +999,7 @@ module tma_cmd_ctrl #(
 
   logic [32:0] ghi;                    // W2: {gaddr[63:32], 1}
   always_comb begin : proc_fsm
-    logic [3:0]   kpos, kch;
+    logic [3:0]   kpos;
     logic [127:0] ch, rm;
     logic [2:0]   kd;
     logic [33:0]  off;
@@ -1020,7 +1025,6 @@ module tma_cmd_ctrl #(
     job_valid_d = job_valid_q && !job_ready_i;
     gc_d      = gc_q;
     kpos = '0;
-    kch  = '0;
     ch   = '0;
     rm   = '0;
     kd   = '0;
@@ -1047,8 +1051,7 @@ module tma_cmd_ctrl #(
           for (int k = 0; k < 8; k++) begin
             kpos = 4'(k) + {1'b0, chunk_off};
             if ((kpos >> ChunkLog2) == r_cnt_q) begin
-              kch = kpos & 4'(NumChunks - 1);
-              ch  = r_data_i[32'(kch) * 128 +: 128];
+              ch  = dchunk[k];
               if (k == 0) begin
                 x_span_d    = ch[78:77];
                 x_atom_d    = ch[84:83];
@@ -1255,10 +1258,14 @@ module tma_cmd_ctrl #(
     assign f_i    = i_fetch && (kpos_i >> ChunkLog2) == 4'd0;
     assign f_v    = !r_lastb_q && (kpos_c >> ChunkLog2) == r_cnt_q + 4'd1;
     assign f_nv   = (kpos_c >> ChunkLog2) == r_cnt_q;
+    logic [1:0] f_k;   // (a wire: Verilator 5.006 fails on an array select in an assertion)
     tma_dup_reg #(.Copies (2)) u_ds_f (
       .clk_i, .rst_ni, .d_i (f_i || (state_q[IFetch] && (r_valid_i ? f_v : f_nv))),
-      .q_o (ds_f[k])
+      .q_o (f_k)
     );
+    assign ds_f[k] = f_k;
+    // The flag is its definition: chunk k's beat is the one awaited.
+    `TMA_ASSERT(DSelFetch_A, f_k == {2{state_q[IFetch] && f_nv}})
   end
   tma_dup_reg #(.Copies (1)) u_ds_c0 (
     .clk_i, .rst_ni,
@@ -1281,8 +1288,8 @@ module tma_cmd_ctrl #(
   end
 
   always_comb begin : proc_d
-    logic [3:0]   kpos, kch;
     logic [127:0] ch [4];
+    for (int k = 0; k < 4; k++) ch[k] = dchunk[k];
     d_d = d_q;
     // Read: the cache entry, slice by slice.
     for (int b = 0; b < EntW; b++) begin
@@ -1292,11 +1299,6 @@ module tma_cmd_ctrl #(
     // r_valid_i, so r_valid_i does not reach the enables of d_q: until the beat arrives they
     // hold don't-care data, which the beat overwrites (r_cnt_q advances only with it, and
     // nothing reads d_q before IChk).
-    for (int k = 0; k < 4; k++) begin
-      kpos  = 4'(k) + {1'b0, chunk_off};
-      kch   = kpos & 4'(NumChunks - 1);
-      ch[k] = r_data_i[32'(kch) * 128 +: 128];
-    end
     if (ds_f[0][0]) d_d.addr = ch[0][63:0];
     if (ds_f[0][1]) begin
       d_d.im2col  = ch[0][64];
@@ -1733,12 +1735,6 @@ module tma_cmd_ctrl #(
     assign st_j = ds_st[j];
     `TMA_ASSERT(DSelStep_A, st_j == (state_q[IChk] && kc_q == 4'(j + 4)))
   end
-  for (genvar k = 0; k < 4; k++) begin : gen_ds_f_chk
-    logic [1:0] f_k;
-    logic [3:0] kpos_q;
-    assign f_k    = ds_f[k];
-    assign kpos_q = 4'(k) + {1'b0, chunk_off};
-    `TMA_ASSERT(DSelFetch_A, f_k == {2{state_q[IFetch] && (kpos_q >> ChunkLog2) == r_cnt_q}})
-  end
+  // (DSelFetch_A: in gen_ds_f)
 
 endmodule

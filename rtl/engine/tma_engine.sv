@@ -687,8 +687,8 @@ module tma_engine #(
   `TMA_ASSERT(ForkSentRead_A, (sent_req_q || sent_up_q) |-> f_read_q)
   `TMA_ASSERT(ForkReadCopy_A, fv_q |-> f_nread_q == !f_read_q)
   // The aligner's granule permutation is the swizzle's own of the beat it goes with.
-  `TMA_ASSERT(SwizzleLane_A, al_valid |-> al_lane ==
-      (4'(tma_pkg::swz_xmask(al_swz, al_addr[9:7]) >> 3) & 4'((DataBytes - 1) >> 3)))
+  `TMA_ASSERT(SwizzleLane_A, al_valid |->
+              al_lane == tma_pkg::swz_lanes(al_swz, al_addr[9:7], DataBytes))
   `TMA_ASSERT(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
               row.dend > row.head |-> row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
               row.dend - row.head <= 12'd128)

@@ -394,7 +394,7 @@ module tma_row_aligner #(
   logic [6:3] t_lane;
   logic [2:0] t_line;   // the beat's 128-byte line, address bits [9:7]
   assign t_line = 3'({dq_beat, SizeLog2'(0)} >> 7);
-  assign t_lane = 4'(tma_pkg::swz_xmask(dq_swz, t_line) >> 3) & 4'((DataBytes - 1) >> 3);
+  assign t_lane = tma_pkg::swz_lanes(dq_swz, t_line, DataBytes);
   // A read beat with an error response turns the rest of its command into no-write items:
   // the error is accumulated here, in item order, as items move from D to T (a function of
   // flops), and cleared after the command's last item.

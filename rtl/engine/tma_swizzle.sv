@@ -42,7 +42,7 @@ module tma_swizzle #(
 
   // Bits at or above log2(DataBytes) move the beat; bits below permute granules.
   assign beat_xor = {25'd0, xmask} & ~32'(DataBytes - 1);
-  assign lane_c   = xmask[6:3] & LaneMask;
+  assign lane_c   = tma_pkg::swz_lanes(mode_i, line, DataBytes);
   if (LaneIn != 0) begin : gen_lane_in
     // (masked: the bits at or above log2(DataBytes) are constant zero, so at DataBytes 16 the
     // permutation's select is lane_i[3] itself, not a compare of four bits)

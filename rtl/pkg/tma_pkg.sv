@@ -231,4 +231,11 @@ package tma_pkg;
     endcase
   endfunction
 
+  // The mask's bits below a beat of data_bytes bytes: the 8-byte granule permutation inside it
+  // (the bits at or above log2(data_bytes) move the beat instead).
+  function automatic logic [6:3] swz_lanes(input logic [2:0] mode, input logic [2:0] line,
+                                           input int unsigned data_bytes);
+    swz_lanes = 4'(swz_xmask(mode, line) >> 3) & 4'((data_bytes - 1) >> 3);
+  endfunction
+
 endpackage
