@@ -9,12 +9,12 @@ common/tma_spill_reg.sv
 common/tma_stream_arb.sv
 common/tma_dup_reg.sv
 # ---- engine (issue 6) ----
-engine/tma_swizzle.sv
-engine/tma_unpack.sv
-engine/tma_nd_walker.sv
-engine/tma_burst_split.sv
-engine/tma_row_aligner.sv
-engine/tma_cmd_ctrl.sv
-engine/tma_cpl_unit.sv
-engine/tma_engine.sv
-engine/tma_sim_top.sv
+backend/tma_swizzle.sv
+backend/tma_unpack.sv
+midend/tma_nd_walker.sv
+midend/tma_burst_split.sv
+backend/tma_row_aligner.sv
+frontend/tma_cmd_ctrl.sv
+backend/tma_cpl_unit.sv
+top/tma_engine.sv
+top/tma_sim_top.sv

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The bench proper (included from tb/CMakeLists.txt). Needs the C++ model's execution core;
-# uses the Verilated tma_sim_top when rtl/engine/tma_sim_top.sv exists (else the
+# uses the Verilated tma_sim_top when rtl/top/tma_sim_top.sv exists (else the
 # model-as-DUT stand-in only: `tma-tb --dut=model`).
 set(_model ${CMAKE_SOURCE_DIR}/cmodel/src)
 if(NOT EXISTS ${_model}/tensor_copy.cc OR NOT EXISTS ${_model}/traversal.cc)
@@ -38,9 +38,9 @@ set_target_properties(tma-tb-model PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_B
 
 option(TMA_TB_RTL "Bench: use the Verilated tma_sim_top when it exists" ON)
 set(TMA_TB_HAVE_RTL OFF CACHE INTERNAL "bench built with the Verilated RTL")
-if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/engine/tma_sim_top.sv)
+if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/top/tma_sim_top.sv)
   file(READ ${CMAKE_SOURCE_DIR}/rtl/tma.f _flist)
-  if(_flist MATCHES "engine/tma_sim_top.sv")
+  if(_flist MATCHES "top/tma_sim_top.sv")
     set(TMA_TB_HAVE_RTL ON CACHE INTERNAL "bench built with the Verilated RTL")
   endif()
 endif()
@@ -49,7 +49,7 @@ if(TMA_TB_HAVE_RTL)
   tma_verilate(tma-tb TOP tma_sim_top SYSTEMC)
   target_compile_definitions(tma-tb PRIVATE TMA_TB_HAVE_RTL)
 else()
-  message(STATUS "tb: rtl/engine/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
+  message(STATUS "tb: rtl/top/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
 endif()
 
 # tma-rtl: golden-case replay through the Verilated RTL (plain C++ model, no SystemC kernel):

@@ -32,7 +32,7 @@ constexpr uint64_t kDescAddr[] = {0x7ff000000000ull, 0x000000100000ull};
 
 // ---- What the RTL implements (the replay skips every case that needs more) ----------------
 // Element types: every whole-byte type, and the sm_100 sub-byte types (b4x16 as a byte copy;
-// b4x16_p64 / b6x16_p32 through the engine's unpacker, rtl/engine/tma_unpack.sv,
+// b4x16_p64 / b6x16_p32 through the engine's unpacker, rtl/backend/tma_unpack.sv,
 // docs/rtl-unpack.md; an engine built with SubByte = 0 answers `unsupported` for those two).
 constexpr bool kRtlB4x16 = true;     // .b4x16     = 16U4_ALIGN8B
 constexpr bool kRtlB4x16P64 = true;  // .b4x16_p64 = 16U4_ALIGN16B

@@ -2,4 +2,4 @@
 # only these, so it keeps building while the other engine files are being rewritten.
 pkg/tma_pkg.sv
 common/tma_spill_reg.sv
-engine/tma_unpack.sv
+backend/tma_unpack.sv

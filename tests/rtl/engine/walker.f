@@ -2,4 +2,4 @@
 # these, so it keeps building while the other engine files are being rewritten.
 pkg/tma_pkg.sv
 common/tma_spill_reg.sv
-engine/tma_nd_walker.sv
+midend/tma_nd_walker.sv
