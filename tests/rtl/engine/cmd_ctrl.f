@@ -2,4 +2,4 @@
 pkg/tma_pkg.sv
 common/tma_dup_reg.sv
 frontend/tma_cmd_ctrl.sv
-../tests/rtl/frontend/tma_cmd_ctrl_ref.sv
+../tests/rtl/engine/tma_cmd_ctrl_ref.sv
