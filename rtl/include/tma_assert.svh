@@ -32,6 +32,12 @@
     ((__valid) && !(__ready)) |=> ((__valid) && $stable(__data))) \
     else $error("[%m] stream contract %s broken: valid dropped or payload changed", `"__name`");
 
+// Kept register copy: a copy held apart for timing (tma_dup_reg, a sliced spill register, a flag
+// registered a cycle ahead) must equal the value it stands for, written from its definition.
+`define TMA_ASSERT_COPY(__name, __copy, __definition, __clk = clk_i, __rst = !rst_ni) \
+  __name: assert property (@(posedge __clk) disable iff (__rst) ((__copy) == (__definition))) \
+    else $error("[%m] kept copy %s differs from its definition", `"__name`");
+
 // Functional cover point.
 `define TMA_COVER(__name, __prop, __clk = clk_i, __rst = !rst_ni) \
   __name: cover property (@(posedge __clk) disable iff (__rst) (__prop));
@@ -42,6 +48,7 @@
 `define TMA_ASSERT_NEVER(__name, __prop, __clk = clk_i, __rst = !rst_ni)
 `define TMA_ASSERT_INIT(__name, __prop)
 `define TMA_ASSERT_STABLE(__name, __valid, __ready, __data, __clk = clk_i, __rst = !rst_ni)
+`define TMA_ASSERT_COPY(__name, __copy, __definition, __clk = clk_i, __rst = !rst_ni)
 `define TMA_COVER(__name, __prop, __clk = clk_i, __rst = !rst_ni)
 
 `endif  // SYNTHESIS
