@@ -20,10 +20,17 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <deque>
+#include <ctime>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/axi_read_slave.h"
+#include "sim/cmd_port.h"
+#include "sim/cpl_port.h"
+#include "sim/harness.h"
+#include "sim/sim_top.h"
+#include "sim/smem_port.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
@@ -33,7 +40,6 @@
 #include "Vperf_db16_small.h"
 #include "Vperf_db64.h"
 #include "Vperf_db64_deep.h"
-#include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
@@ -101,165 +107,146 @@ void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
   ins->dim = m->rank;
 }
 
-template <class Model, int kDataBytes>
-class PerfBench {
+// Global memory of the runs: the descriptor at kDescAddr, zeros elsewhere (OKAY).
+class DescOnly : public sim::BeatSource {
  public:
-  PerfBench() : dut_(1) { dut_.Reset(); }
-
-  // Runs `n` copies of the command (after one warm-up that fetches the descriptor).
-  Result Run(const TensorMap& m, const TensorInstr& ins, int n, int latency) {
-    latency_ = latency;
-    const model::DescriptorBytes d = model::EncodeDescriptor(m);
-    desc_.assign(d.begin(), d.end());
-    Result r;
-    // Warm-up: descriptor miss; then the latency probe on an idle engine (cache hit).
-    RunCommands(ins, 1);
-    const Stats probe = RunCommands(ins, 1);
-    r.latency_first_ar = static_cast<int>(probe.first_ar - probe.first_offer);
-    const Stats s = RunCommands(ins, n);
-    r.cycles = s.last_write - s.first_write + 1;
-    r.bytes = s.bytes;
-    r.bytes_per_cycle = static_cast<double>(s.bytes) / static_cast<double>(r.cycles);
-    r.efficiency = r.bytes_per_cycle / kDataBytes;
-    return r;
+  std::vector<uint8_t> desc;
+  uint32_t ReadBeat(uint64_t lane0, uint64_t, uint32_t, uint8_t* data, int n) override {
+    for (int i = 0; i < n; ++i) {
+      const uint64_t a = lane0 + static_cast<uint64_t>(i);
+      data[i] = a >= kDescAddr && a < kDescAddr + desc.size() ? desc[a - kDescAddr] : 0;
+    }
+    return 0;
   }
+};
 
-  bool Failed() const { return dut_.GotError() || hung_; }
+// Shared memory that takes every write (the runs measure, they do not compare).
+class Discard : public model::SharedMemoryIf {
+ public:
+  int NumCtas() const override { return 16; }
+  bool Read(int, uint32_t, uint8_t*, size_t) override { return true; }
+  bool Write(int, uint32_t, const uint8_t*, size_t) override { return true; }
+};
 
- private:
-  struct Burst {
-    uint64_t addr;
-    int len;
-    int id;
-    uint64_t ready_at;
-    int beat = 0;
-  };
+// The measurement and the command valid of one run: samples the settled pins of each cycle
+// (first offer, first data AR, smem writes, completions) and offers the command while fewer
+// than `n` have been taken.
+struct Probe : sim::Clocked {
   struct Stats {
     uint64_t first_offer = 0, first_ar = 0, first_write = 0, last_write = 0, bytes = 0;
   };
-
-  void Drive(const TensorInstr& ins) {
-    dut_->cmd_op_i = static_cast<uint8_t>(ins.op);
-    dut_->cmd_mode_i = static_cast<uint8_t>(ins.mode);
-    dut_->cmd_redop_i = 0;
-    dut_->cmd_dim_i = static_cast<uint8_t>(ins.dim);
-    dut_->cmd_desc_addr_i = kDescAddr;
-    for (int i = 0; i < 5; ++i) {
-      dut_->cmd_coords_i[i] =
-          static_cast<uint32_t>(i < static_cast<int>(ins.coords.size()) ? ins.coords[i] : 0);
+  int n = 0, sent = 0, completed = 0;
+  bool seen_ar = false, seen_write = false, offered = false;
+  Stats s;
+  void Tick(sim::TopPins& p, uint64_t now) override {
+    if (p.cmd_valid && !offered) {
+      s.first_offer = now;
+      offered = true;
     }
-    dut_->cmd_im2col_i = 0;
-    dut_->cmd_smem_addr_i = ins.smem_addr;
-    dut_->cmd_mbar_addr_i = ins.mbar_addr;
-    dut_->cmd_multicast_i = 0;
-    dut_->cmd_cta_mask_i = 0;
-    dut_->cmd_issuer_i = 0;
-    dut_->cmd_dst_cta_i = 0;
-    dut_->cmd_cta_group_i = 0;
-    dut_->cmd_tag_i = 0;
+    if (p.cmd_valid && p.cmd_ready)
+      ++sent;
+    if (p.arvalid && p.arid == 0 && !seen_ar) {
+      seen_ar = true;
+      s.first_ar = now;
+    }
+    if (p.smem_wr_valid) {
+      if (!seen_write) {
+        seen_write = true;
+        s.first_write = now;
+      }
+      s.last_write = now;
+      s.bytes += static_cast<uint64_t>(__builtin_popcountll(p.smem_wr_strb));
+    }
+    if (p.cpl_valid)
+      ++completed;
+    p.cmd_valid = sent < n;
+  }
+};
+
+class PerfBench {
+ public:
+  explicit PerfBench(std::unique_ptr<sim::SimTop> top)
+      : top_(std::move(top)),
+        h_(top_.get()),
+        axi_(&mem_, &rng_, Fail()),
+        smem_(&discard_, &rng_, Fail()),
+        cpl_(&rng_, nullptr) {
+    axi_.config().in_order = true;
+    h_.Add(&probe_);
+    h_.Add(&axi_);
+    h_.Add(&smem_);
+    h_.Add(&cpl_);
+    h_.Reset(2);
   }
 
-  void DriveR() {
-    dut_->m_axi_rvalid_i = 0;
-    if (rq_.empty() || rq_.front().ready_at > cycle_)
-      return;
-    const Burst& b = rq_.front();
-    const uint64_t a = b.addr + static_cast<uint64_t>(b.beat) * kDataBytes;
-    for (int i = 0; i < kDataBytes; ++i) {
-      uint8_t v = 0;
-      if (a + static_cast<uint64_t>(i) >= kDescAddr &&
-          a + static_cast<uint64_t>(i) < kDescAddr + desc_.size())
-        v = desc_[a + static_cast<uint64_t>(i) - kDescAddr];
-      uint32_t& w = dut_->m_axi_rdata_i[i / 4];
-      const int sh = (i % 4) * 8;
-      w = (w & ~(0xFFu << sh)) | (static_cast<uint32_t>(v) << sh);
-    }
-    dut_->m_axi_rvalid_i = 1;
-    dut_->m_axi_rid_i = static_cast<uint8_t>(b.id);
-    dut_->m_axi_rresp_i = 0;
-    dut_->m_axi_rlast_i = b.beat == b.len;
+  // Runs `n` copies of the command (after one warm-up that fetches the descriptor).
+  Result Run(const TensorMap& m, const TensorInstr& ins, int n, int latency) {
+    // A beat may go out `latency` cycles after its AR's cycle: the slave's latency counts the
+    // cycles after the first possible one.
+    axi_.config().SetLatency(latency - 1, latency - 1);
+    const model::DescriptorBytes d = model::EncodeDescriptor(m);
+    mem_.desc.assign(d.begin(), d.end());
+    sim::EngineCommand cmd;
+    cmd.instr = ins;
+    cmd.desc_addr = kDescAddr;
+    sim::CmdCodec::Encode(cmd, &h_.pins());
+    Result r;
+    // Warm-up: descriptor miss; then the latency probe on an idle engine (cache hit).
+    RunCommands(1);
+    const Probe::Stats probe = RunCommands(1);
+    r.latency_first_ar = static_cast<int>(probe.first_ar - probe.first_offer);
+    const Probe::Stats s = RunCommands(n);
+    r.cycles = s.last_write - s.first_write + 1;
+    r.bytes = s.bytes;
+    r.bytes_per_cycle = static_cast<double>(s.bytes) / static_cast<double>(r.cycles);
+    r.efficiency = r.bytes_per_cycle / top_->pins.data_bytes;
+    return r;
   }
 
-  static int Popcount(const Model& m) {
-    if constexpr (kDataBytes > 64) {
-      int n = 0;
-      for (int i = 0; i < kDataBytes / 32; ++i)
-        n += __builtin_popcount(m.smem_wr_strb_o[i]);
-      return n;
-    } else {
-      return __builtin_popcountll(static_cast<uint64_t>(m.smem_wr_strb_o));
-    }
+  bool Failed() { return top_->TakeAssertFailure() || hung_ || failed_; }
+  uint64_t cycles() const { return h_.cycle(); }
+
+ private:
+  sim::ErrorFn Fail() {
+    return [this](const std::string& id, const std::string& msg) {
+      std::fprintf(stderr, "%s: %s\n", id.c_str(), msg.c_str());
+      failed_ = true;
+    };
   }
 
-  Stats RunCommands(const TensorInstr& ins, int n) {
-    Stats s;
-    int sent = 0, completed = 0;
-    bool seen_ar = false, seen_write = false, offered = false;
-    const uint64_t limit = cycle_ + 50000000;
-    while (completed < n) {
-      if (cycle_ > limit) {
+  Probe::Stats RunCommands(int n) {
+    probe_ = Probe{};
+    probe_.n = n;
+    h_.pins().cmd_valid = n > 0;
+    h_.Apply();
+    const uint64_t limit = h_.cycle() + 50000000;
+    while (probe_.completed < n) {
+      if (h_.cycle() > limit) {
         hung_ = true;
         break;
       }
-      dut_->cmd_valid_i = sent < n;
-      Drive(ins);
-      dut_->desc_inval_i = 0;
-      dut_->m_axi_arready_i = 1;
-      dut_->smem_wr_ready_i = 1;
-      dut_->cpl_ready_i = 1;
-      DriveR();
-      dut_.Settle();
-      if (dut_->cmd_valid_i && !offered) {
-        s.first_offer = cycle_;
-        offered = true;
-      }
-      if (dut_->cmd_valid_i && dut_->cmd_ready_o)
-        ++sent;
-      if (dut_->m_axi_arvalid_o) {
-        Burst b{dut_->m_axi_araddr_o, dut_->m_axi_arlen_o, dut_->m_axi_arid_o,
-                cycle_ + static_cast<uint64_t>(latency_)};
-        if (b.id == 0 && !seen_ar) {
-          seen_ar = true;
-          s.first_ar = cycle_;
-        }
-        rq_.push_back(b);
-      }
-      const bool r_fire = dut_->m_axi_rvalid_i && dut_->m_axi_rready_o;
-      if (dut_->smem_wr_valid_o) {
-        if (!seen_write) {
-          seen_write = true;
-          s.first_write = cycle_;
-        }
-        s.last_write = cycle_;
-        s.bytes += static_cast<uint64_t>(Popcount(*dut_.operator->()));
-      }
-      if (dut_->cpl_valid_o)
-        ++completed;
-      dut_.Cycle();
-      ++cycle_;
-      if (r_fire) {
-        Burst& b = rq_.front();
-        if (b.beat == b.len)
-          rq_.pop_front();
-        else
-          ++b.beat;
-      }
+      h_.Step();
     }
     // Drain to idle so that the next run starts on an idle engine.
-    for (int i = 0; i < 4 && !hung_; ++i) {
-      dut_->cmd_valid_i = 0;
-      dut_.Cycle();
-      ++cycle_;
-    }
-    return s;
+    probe_.n = 0;
+    h_.pins().cmd_valid = false;
+    h_.Apply();
+    for (int i = 0; i < 4 && !hung_; ++i)
+      h_.Step();
+    return probe_.s;
   }
 
-  VerilatedDut<Model> dut_;
-  std::deque<Burst> rq_;
-  std::vector<uint8_t> desc_;
-  uint64_t cycle_ = 0;
-  int latency_ = 1;
+  std::unique_ptr<sim::SimTop> top_;
+  sim::Harness h_;
+  sim::MtRandom rng_;  // every knob at 100 %, in-order bursts: never drawn
+  DescOnly mem_;
+  Discard discard_;
+  Probe probe_;
+  sim::AxiReadSlave axi_;
+  sim::SmemPort smem_;
+  sim::CplPort cpl_;
   bool hung_ = false;
+  bool failed_ = false;
 };
 
 struct Config {
@@ -269,8 +256,18 @@ struct Config {
   int row_fifo;
 };
 
+using TopFactory = std::unique_ptr<sim::SimTop> (*)();
+
 template <class Model, int kDataBytes>
-bool RunConfig(const Config& cfg, const std::vector<int>& latencies,
+std::unique_ptr<sim::SimTop> MakeTop() {
+  // Every flop starts at a random value (seeded): the runs must not depend on it.
+  return std::make_unique<sim::VerilatedTop<Model>>(kDataBytes, "perf",
+                                                    sim::VerilatedOptions{2, 2});
+}
+
+uint64_t g_cycles = 0;  // cycles simulated by every run (the speed line)
+
+bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& latencies,
                const std::vector<uint32_t>& sizes, FILE* csv) {
   static const model::Swizzle kSwz[] = {model::Swizzle::kNone, model::Swizzle::k32B,
                                         model::Swizzle::k64B, model::Swizzle::k128B};
@@ -292,8 +289,9 @@ bool RunConfig(const Config& cfg, const std::vector<int>& latencies,
           }
           // Enough commands for >= 128 KiB and >= 4 commands.
           const int n = static_cast<int>(std::max<uint32_t>(4, (128u << 10) / size));
-          PerfBench<Model, kDataBytes> bench;
+          PerfBench bench(make());
           const Result r = bench.Run(m, ins, n, lat);
+          g_cycles += bench.cycles();
           if (bench.Failed()) {
             std::fprintf(stderr, "run failed (assertion or hang)\n");
             ok = false;
@@ -351,16 +349,22 @@ int main(int argc, char** argv) {
   std::printf("\n");
   auto want = [only](const char* name) { return !only || !std::strcmp(only, name); };
   bool ok = true;
+  const std::clock_t c0 = std::clock();
   // db16 and db64: the defaults of tma_sim_top (MaxOutstanding 512, RowFifoDepth 512).
   if (want("db16"))
-    ok &= RunConfig<Vperf_db16, 16>({"db16", 16, 512, 512}, {1, 300}, sizes, csv);
+    ok &= RunConfig(MakeTop<Vperf_db16, 16>, {"db16", 16, 512, 512}, {1, 300}, sizes, csv);
   if (want("db16_small"))
-    ok &= RunConfig<Vperf_db16_small, 16>({"db16_small", 16, 8, 8}, {1, 300}, sizes, csv);
+    ok &= RunConfig(MakeTop<Vperf_db16_small, 16>, {"db16_small", 16, 8, 8}, {1, 300}, sizes, csv);
   if (want("db64"))
-    ok &= RunConfig<Vperf_db64, 64>({"db64", 64, 512, 512}, {1, 300}, sizes, csv);
+    ok &= RunConfig(MakeTop<Vperf_db64, 64>, {"db64", 64, 512, 512}, {1, 300}, sizes, csv);
   if (want("db64_deep"))
-    ok &= RunConfig<Vperf_db64_deep, 64>({"db64_deep", 64, 1024, 1024}, {1, 300}, sizes, csv);
+    ok &= RunConfig(MakeTop<Vperf_db64_deep, 64>, {"db64_deep", 64, 1024, 1024}, {1, 300}, sizes,
+                    csv);
   if (csv)
     std::fclose(csv);
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  std::printf("engine_perf: %llu cycles, cpu %.2f s (%.0f cycles/s)\n",
+              static_cast<unsigned long long>(g_cycles), cpu,
+              cpu > 0 ? static_cast<double>(g_cycles) / cpu : 0.0);
   return ok ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The bench proper (included from tb/CMakeLists.txt). Needs the C++ model's execution core;
-# uses the Verilated tma_sim_top when rtl/top/tma_sim_top.sv exists (else the
+# uses the Verilated tma_sim_top (sim/tops.h) when rtl/top/tma_sim_top.sv exists (else the
 # model-as-DUT stand-in only: `tma-tb --dut=model`).
 set(_model ${CMAKE_SOURCE_DIR}/cmodel/src)
 if(NOT EXISTS ${_model}/tensor_copy.cc OR NOT EXISTS ${_model}/traversal.cc)
@@ -17,7 +17,7 @@ add_library(tma_tb_core STATIC
 )
 target_include_directories(tma_tb_core PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(tma_tb_core PRIVATE -Wall -Wextra)
-target_link_libraries(tma_tb_core PUBLIC tma_uvm tma_cmodel)
+target_link_libraries(tma_tb_core PUBLIC tma_uvm tma_sim tma_cmodel)
 
 # The tests are registered through static objects: link them whole into each executable.
 add_library(tma_tb_tests OBJECT tests/tma_tests.cc)
@@ -25,8 +25,7 @@ target_compile_options(tma_tb_tests PRIVATE -Wall -Wextra)
 target_link_libraries(tma_tb_tests PUBLIC tma_tb_core)
 
 add_executable(tma-tb tests/tb_main.cc $<TARGET_OBJECTS:tma_tb_tests>)
-# Verilator's own headers trip -Wunused-parameter; our file is checked with the rest.
-set_source_files_properties(tests/tb_main.cc PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Wno-unused-parameter")
+set_source_files_properties(tests/tb_main.cc PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra")
 target_link_libraries(tma-tb PRIVATE tma_tb_core)
 set_target_properties(tma-tb PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
@@ -45,21 +44,20 @@ if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/top/tma_sim_top.sv)
   endif()
 endif()
 if(TMA_TB_HAVE_RTL)
-  message(STATUS "tb: bench drives the Verilated tma_sim_top")
-  tma_verilate(tma-tb TOP tma_sim_top SYSTEMC)
+  message(STATUS "tb: bench drives the Verilated tma_sim_top (sim/, DataBytes 16, 32, 64)")
+  target_link_libraries(tma-tb PRIVATE tma_sim_tops)
   target_compile_definitions(tma-tb PRIVATE TMA_TB_HAVE_RTL)
 else()
   message(STATUS "tb: rtl/top/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
 endif()
 
 # tma-rtl: golden-case replay through the Verilated RTL (plain C++ model, no SystemC kernel):
-# `tma-rtl run FILE...`, the report and exit code of `tma run` (docs/verification.md).
+# `tma-rtl run FILE... [--data-bytes 16|32|64]`, the report and exit code of `tma run`
+# (docs/verification.md). The tops come from sim/ (tma_sim_tops).
 if(TMA_TB_HAVE_RTL)
   add_executable(tma-rtl golden/tma_rtl_main.cc golden/rtl_engine.cc)
   target_include_directories(tma-rtl PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-  set_source_files_properties(golden/tma_rtl_main.cc golden/rtl_engine.cc PROPERTIES
-    COMPILE_OPTIONS "-Wall;-Wextra;-Wno-unused-parameter")
-  target_link_libraries(tma-rtl PRIVATE tma_cmodel)
-  tma_verilate(tma-rtl TOP tma_sim_top)
+  target_compile_options(tma-rtl PRIVATE -Wall -Wextra)
+  target_link_libraries(tma-rtl PRIVATE tma_sim_tops tma_cmodel)
   set_target_properties(tma-rtl PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 endif()

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The bench's agents (namespace tma::tb). Each samples the pins at the rising clock edge
-// (handshakes that completed at this edge) and then drives the next cycle's values, from
-// one clocked method per agent (no thread per cycle).
-//   CmdAgent     sequencer + driver of the command port, and a monitor that rebuilds each
-//                accepted command from the pins.
-//   AxiSlaveAgent  AXI4 read slave over a PatternMemory: per-ID latency ranges, random
-//                ready/valid on every channel, out-of-order responses across IDs (in order
-//                within an ID), SLVERR/DECERR on chosen ranges, protocol checks.
-//   SmemAgent    the cluster's shared windows: random smem_wr_ready, every write beat applied
-//                to each CTA of its mask and published; read port answered in order.
-//   CplAgent     random cpl_ready, completions published, and the mbarrier objects that the
-//                complete-tx events land on (expect-tx from the model).
+// The bench's agents (namespace tma::tb): thin UVM wrappers over the harness components of
+// sim/ (the same classes the golden replay, the end-to-end test and engine_perf use). Each
+// agent's Tick() reads the DUT's pins of this cycle (the handshakes at the coming edge) and
+// writes its inputs for the next; the environment calls every Tick from its one clocked
+// method and then clocks the DUT (TmaEnv::run_phase).
+//   CmdAgent     sequencer + driver of the command port (sim::CmdPort), and a monitor that
+//                rebuilds each accepted command from the pins (sim::CmdCodec).
+//   AxiSlaveAgent  AXI4 read slave over a PatternMemory (sim::AxiReadSlave): per-ID latency
+//                ranges, random ready/valid, out-of-order responses across IDs (in order
+//                within an ID), SLVERR/DECERR on the memory's error ranges, protocol checks;
+//                the write channels must stay idle (sim::AxiWriteSlave, disabled).
+//   SmemAgent    the cluster's shared windows (sim::SmemPort): random smem_wr_ready, every
+//                write beat applied to each CTA of its mask and published; read port answered
+//                in order.
+//   CplAgent     random cpl_ready (sim::CplPort), completions published, and the mbarrier
+//                objects that the complete-tx events land on (expect-tx from the model).
 #ifndef TMA_TB_AGENTS_AGENTS_H_
 #define TMA_TB_AGENTS_AGENTS_H_
 
@@ -19,28 +23,23 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "agents/pattern_memory.h"
 #include "agents/tma_items.h"
+#include "sim/axi_read_slave.h"
+#include "sim/axi_write_slave.h"
+#include "sim/cmd_port.h"
+#include "sim/cpl_port.h"
+#include "sim/smem_port.h"
 #include "tb_if.h"
 #include "tma/mbarrier.h"
 #include "tma/memory.h"
 #include "uvm/uvm.h"
 
 namespace tma::tb {
-
-// Whether `c` is clocked by its environment's single method (config "clocked_by_env").
-bool ClockedByEnv(const uvm::Component* c);
-
-// Random ready/valid: a signal is high with probability pct/100.
-struct Throttle {
-  int pct = 100;
-  bool Draw(std::mt19937_64& rng) const {
-    return pct >= 100 || static_cast<int>(rng() % 100) < pct;
-  }
-};
 
 // Shared knobs, read from the config store by every agent ("*" key names below).
 struct BenchKnobs {
@@ -59,10 +58,7 @@ class CmdMonitor : public uvm::Monitor {
  public:
   CmdMonitor(const std::string& name, uvm::Component* parent) : uvm::Monitor(name, parent) {}
   void build_phase() override;
-  void run_phase() override;
-  // The clocked work of one rising edge. Spawned as this component's own method unless the
-  // config key "clocked_by_env" is true: then the environment calls it from its single
-  // clocked method (docs/verification.md, speed).
+  // The clocked work of one rising edge (called by TmaEnv's clocked method).
   void Tick();
   uvm::AnalysisPort<TmaCommand> ap;
   uint64_t accepted() const { return accepted_; }
@@ -77,18 +73,13 @@ class CmdDriver : public uvm::Driver<TmaCommand> {
   CmdDriver(const std::string& name, uvm::Component* parent)
       : uvm::Driver<TmaCommand>(name, parent) {}
   void build_phase() override;
-  void run_phase() override;
-  // The clocked work of one rising edge. Spawned as this component's own method unless the
-  // config key "clocked_by_env" is true: then the environment calls it from its single
-  // clocked method (docs/verification.md, speed).
+  // The clocked work of one rising edge (called by TmaEnv's clocked method).
   void Tick();
 
  private:
   TmaIf* vif_ = nullptr;
-  std::mt19937_64 rng_;
-  Throttle valid_;
-  bool driving_ = false;
-  bool inval_pending_ = false;
+  std::unique_ptr<tma::sim::MtRandom> rng_;
+  std::unique_ptr<tma::sim::CmdPort> port_;
   TmaCommand cur_;
 };
 
@@ -106,41 +97,29 @@ class AxiSlaveAgent : public uvm::Agent {
  public:
   AxiSlaveAgent(const std::string& name, uvm::Component* parent) : uvm::Agent(name, parent) {}
   void build_phase() override;
-  void run_phase() override;
-  // The clocked work of one rising edge. Spawned as this component's own method unless the
-  // config key "clocked_by_env" is true: then the environment calls it from its single
-  // clocked method (docs/verification.md, speed).
+  // The clocked work of one rising edge (called by TmaEnv's clocked method).
   void Tick();
   void report_phase() override;
   PatternMemory* mem = nullptr;
   uint64_t bursts() const { return bursts_; }
   uint64_t beats() const { return beats_; }
   uint64_t error_beats() const { return error_beats_; }
-  // Per-ID latency range (cycles from AR acceptance to the first beat).
-  void SetLatency(int id, int lo, int hi) { lat_[id & 15] = {lo, hi}; }
 
  private:
-  struct Burst {
-    uint32_t id = 0;
-    uint64_t addr = 0;
-    uint32_t len = 0;  // beats - 1
-    uint32_t size = 0;
-    uint64_t ready_cycle = 0;
-    uint32_t next_beat = 0;
+  // The AXI data and response of a beat: the PatternMemory's bytes and error ranges.
+  struct Source : tma::sim::BeatSource {
+    PatternMemory* mem = nullptr;
+    uint32_t ReadBeat(uint64_t lane0, uint64_t beat_addr, uint32_t bytes_per_beat, uint8_t* data,
+                      int data_bytes) override {
+      mem->ReadRaw(lane0, data, static_cast<size_t>(data_bytes));
+      return mem->RespFor(beat_addr, bytes_per_beat);
+    }
   };
-  void CheckStable();
   TmaIf* vif_ = nullptr;
-  std::mt19937_64 rng_;
-  Throttle arready_, rvalid_;
-  std::array<std::pair<int, int>, 16> lat_{};
-  std::array<std::deque<Burst>, 16> pending_;  // per ID, in order
-  int active_id_ = -1;                         // ID whose burst is being returned
-  bool r_valid_q_ = false;
-  bool ar_ready_q_ = false;
-  // previous-edge AR state for the stability check
-  bool ar_wait_ = false;
-  uint64_t ar_prev_addr_ = 0;
-  uint32_t ar_prev_id_ = 0, ar_prev_len_ = 0, ar_prev_size_ = 0;
+  Source src_;
+  std::unique_ptr<tma::sim::MtRandom> rng_;
+  std::unique_ptr<tma::sim::AxiReadSlave> rd_;
+  std::unique_ptr<tma::sim::AxiWriteSlave> wr_;
   uint64_t bursts_ = 0, beats_ = 0, error_beats_ = 0;
 };
 
@@ -148,34 +127,23 @@ class SmemAgent : public uvm::Agent {
  public:
   SmemAgent(const std::string& name, uvm::Component* parent) : uvm::Agent(name, parent) {}
   void build_phase() override;
-  void run_phase() override;
-  // The clocked work of one rising edge. Spawned as this component's own method unless the
-  // config key "clocked_by_env" is true: then the environment calls it from its single
-  // clocked method (docs/verification.md, speed).
+  // The clocked work of one rising edge (called by TmaEnv's clocked method).
   void Tick();
   tma::model::ClusterSharedMemory* mem = nullptr;
   uvm::AnalysisPort<SmemBeat> ap;
-  uint64_t beats() const { return beats_; }
+  uint64_t beats() const { return port_ ? port_->beats() : 0; }
 
  private:
   TmaIf* vif_ = nullptr;
-  std::mt19937_64 rng_;
-  Throttle ready_;
-  bool ready_q_ = false;
-  bool wait_ = false;
-  uint32_t prev_addr_ = 0, prev_strb_ = 0, prev_mask_ = 0;
-  std::deque<std::pair<uint64_t, std::array<uint8_t, kDataBytes>>> rd_q_;
-  uint64_t beats_ = 0;
+  std::unique_ptr<tma::sim::MtRandom> rng_;
+  std::unique_ptr<tma::sim::SmemPort> port_;
 };
 
 class CplAgent : public uvm::Agent {
  public:
   CplAgent(const std::string& name, uvm::Component* parent) : uvm::Agent(name, parent) {}
   void build_phase() override;
-  void run_phase() override;
-  // The clocked work of one rising edge. Spawned as this component's own method unless the
-  // config key "clocked_by_env" is true: then the environment calls it from its single
-  // clocked method (docs/verification.md, speed).
+  // The clocked work of one rising edge (called by TmaEnv's clocked method).
   void Tick();
   void check_phase() override;
   uvm::AnalysisPort<Completion> ap;
@@ -183,15 +151,14 @@ class CplAgent : public uvm::Agent {
   void ExpectTx(int cta, uint32_t mbar, uint32_t bytes);
   // Withdraws an expectation of a command the DUT skipped as unsupported.
   void CancelTx(int cta, uint32_t mbar, uint32_t bytes);
-  uint64_t received() const { return received_; }
+  uint64_t received() const { return port_ ? port_->received() : 0; }
 
  private:
+  void Take(const tma::sim::EngineCompletion& e);
   TmaIf* vif_ = nullptr;
-  std::mt19937_64 rng_;
-  Throttle ready_;
-  bool ready_q_ = false;
+  std::unique_ptr<tma::sim::MtRandom> rng_;
+  std::unique_ptr<tma::sim::CplPort> port_;
   tma::model::ClusterMbarriers bars_{kNumCtas};
-  uint64_t received_ = 0;
 };
 
 }  // namespace tma::tb

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/smem_port.h"
 #include "tb_if.h"
 #include "tma/types.h"
 #include "uvm/sequence.h"
@@ -23,13 +24,7 @@ struct TmaCommand : uvm::SequenceItem {
   std::string ToString() const override;
 };
 
-struct SmemBeat {
-  uint32_t addr = 0;
-  std::array<uint8_t, kDataBytes> data{};
-  uint32_t strb = 0;
-  uint32_t cta_mask = 0;
-  uint64_t cycle = 0;
-};
+using SmemBeat = tma::sim::SmemBeat;
 
 struct Completion {
   uint32_t kind = 0;  // 0 complete-tx, 1 error, 2 bulk-group done

@@ -587,7 +587,6 @@ void TmaScoreboard::report_phase() {
 
 // ---- environment --------------------------------------------------------------------------
 void TmaEnv::build_phase() {
-  ConfigDb::Get().Set<bool>(full_name() + ".*", "clocked_by_env", true);
   cmd = Create<CmdAgent>("cmd_agent");
   axi = Create<AxiSlaveAgent>("axi_agent");
   smem = Create<SmemAgent>("smem_agent");
@@ -599,9 +598,12 @@ void TmaEnv::build_phase() {
 void TmaEnv::run_phase() {
   TmaIf* vif = nullptr;
   ConfigDb::Get().Lookup(this, "vif", &vif);
+  // One cycle of the harness (sim/harness.h) at each rising edge: the reset as the test drives
+  // it, every agent on this cycle's pins, then the DUT's edge and its new inputs settled.
   SpawnMethod(
       "clock",
-      [this] {
+      [this, vif] {
+        vif->pins().rst_n = vif->rst_n.read();
         cmd->monitor->Tick();
         if (cmd->driver != nullptr) {
           cmd->driver->Tick();
@@ -609,6 +611,8 @@ void TmaEnv::run_phase() {
         axi->Tick();
         smem->Tick();
         cpl->Tick();
+        vif->dut->Posedge();
+        vif->dut->Settle();
       },
       vif->clk.posedge_event());
 }

@@ -125,7 +125,7 @@ class TmaEnv : public uvm::Component {
   void build_phase() override;
   void connect_phase() override;
   // One clocked method for every agent's pin-level work (monitor, driver, AXI, shared
-  // memory, completions, in that order) instead of one method each.
+  // memory, completions, in that order) and then the DUT's clock edge.
   void run_phase() override;
   CmdAgent* cmd = nullptr;
   AxiSlaveAgent* axi = nullptr;

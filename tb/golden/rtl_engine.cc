@@ -3,341 +3,159 @@
 // Golden-case replay through the Verilated tma_sim_top (rtl_engine.h).
 #include "golden/rtl_engine.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/axi_read_slave.h"
+#include "sim/axi_write_slave.h"
+#include "sim/cmd_port.h"
+#include "sim/cpl_port.h"
+#include "sim/harness.h"
+#include "sim/rtl_support.h"
+#include "sim/smem_port.h"
+#include "sim/tops.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
-
-#include "Vtma_sim_top.h"
-#include "verilated.h"
-#if VM_COVERAGE
-#include "verilated_cov.h"
-#endif
 
 namespace tma::tb {
 
 namespace m = tma::model;
 
 namespace {
-constexpr int kBeat = 16;  // DataBytes of the Verilated tma_sim_top (its default)
 // Where the harness puts the descriptor when the case's buffer does not cover the address.
 constexpr uint64_t kDescAddr[] = {0x7ff000000000ull, 0x000000100000ull};
+constexpr uint8_t kTag = 0x5a;
 
-// ---- What the RTL implements (the replay skips every case that needs more) ----------------
-// Element types: every whole-byte type, and the sm_100 sub-byte types (b4x16 as a byte copy;
-// b4x16_p64 / b6x16_p32 through the engine's unpacker, rtl/backend/tma_unpack.sv,
-// docs/rtl-unpack.md; an engine built with SubByte = 0 answers `unsupported` for those two).
-constexpr bool kRtlB4x16 = true;     // .b4x16     = 16U4_ALIGN8B
-constexpr bool kRtlB4x16P64 = true;  // .b4x16_p64 = 16U4_ALIGN16B
-constexpr bool kRtlB6x16P32 = true;  // .b6x16_p32 = 16U6_ALIGN16B
-
-bool RtlSupportsDType(m::DType t) {
-  switch (t) {
-    case m::DType::kB4x16:
-      return kRtlB4x16;
-    case m::DType::kB4x16P64:
-      return kRtlB4x16P64;
-    case m::DType::kB6x16P32:
-      return kRtlB6x16P32;
-    default:
-      return true;
-  }
+double CpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Why the RTL cannot run case `c` (empty: it can), before any map is built. The RTL has no
-// arch input: it runs the sm_90 loads and prefetches (tile, im2col), and of an sm_100+ case
-// only what behaves as on sm_90 apart from the types and swizzles the RTL knows: tile-mode
-// loads (multicast and remote destinations included) of a supported element type. gather4,
-// im2col::w / ::w::128 and .cta_group::2 stay skipped (the RTL answers `unsupported`).
-std::string RtlSkipReason(const m::GoldenCase& c) {
-  if (c.op == m::Op::kStore || c.op == m::Op::kReduce) {
-    return "stores and reductions: the RTL is a load engine (no AXI write path yet)";
-  }
-  const std::optional<m::Arch> arch = m::ParseArch(c.arch);
-  if (!arch) {
-    return "arch " + c.arch + " is not known";
-  }
-  if (*arch != m::Arch::kSm90) {
-    if (c.op != m::Op::kLoad || c.mode != m::LoadMode::kTile) {
-      return "arch " + c.arch + ": the RTL runs only tile-mode loads of sm_100+ cases (this is " +
-             (c.op == m::Op::kPrefetch ? "a prefetch" : "a load") + " in " + m::ToString(c.mode) +
-             " mode)";
-    }
-    if (c.cluster && c.cluster->cta_group == 2) {
-      return "arch " + c.arch + ": .cta_group::2 is not implemented by the RTL";
-    }
-  }
-  if (!RtlSupportsDType(c.tensor.dtype)) {
-    return std::string("element type ") + m::ToString(c.tensor.dtype) +
-           " is not implemented by the RTL yet (RtlSupportsDType in tb/golden/rtl_engine.cc)";
-  }
-  if (*arch == m::Arch::kSm90 && m::IsSubByte(c.tensor.dtype)) {
-    return std::string("sub-byte type ") + m::ToString(c.tensor.dtype) +
-           " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
-  }
-  if (*arch == m::Arch::kSm90 && c.tensor.swizzle > m::Swizzle::k128B) {
-    // The RTL accepts what DecodeDescriptor accepts (the 128B-atom and 96B swizzles of
-    // sm_100+, repeat field included); the sm_90 limit (rule 4) needs an arch input.
-    return std::string("swizzle ") + m::ToString(c.tensor.swizzle) +
-           " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
-  }
-  return "";
-}
-}  // namespace
-
-// The Verilated model and the cycle loop. Handshakes are sampled with the clock low and the
-// inputs of the cycle applied (the outputs settled), then the rising edge is evaluated.
-class RtlHarness {
+// The case's global memory with the descriptor's 128 bytes at desc_addr.
+class CaseGlobal : public m::GlobalMemoryIf {
  public:
-  RtlHarness() : ctx_(new VerilatedContext), top_(new Vtma_sim_top(ctx_.get(), "top")) {
-    ctx_->fatalOnError(false);  // an SVA failure is noted for the case, not an abort
-    Idle();
-    top_->rst_ni = 0;
-    top_->clk_i = 0;
-    top_->eval();
-  }
-  ~RtlHarness() {
-    top_->final();
-#if VM_COVERAGE
-    // TMA_COVERAGE=ON build: the RTL's line/toggle coverage for tools/regress --coverage.
-    if (const char* f = std::getenv("TMA_COV_DAT")) {
-      ctx_->coveragep()->write(f);
+  bool Read(uint64_t addr, uint8_t* dst, size_t n) override {
+    const uint64_t end = addr + n;
+    if (addr >= desc_addr && end <= desc_addr + m::kDescriptorBytes) {
+      std::memcpy(dst, desc + (addr - desc_addr), n);
+      return true;
     }
-#endif
-  }
-
-  void Idle() {
-    Vtma_sim_top& t = *top_;
-    t.cmd_valid_i = 0;
-    t.desc_inval_i = 0;
-    t.m_axi_arready_i = 1;
-    t.m_axi_rvalid_i = 0;
-    t.m_axi_awready_i = 0;
-    t.m_axi_wready_i = 0;
-    t.m_axi_bvalid_i = 0;
-    t.smem_wr_ready_i = 1;
-    t.smem_rd_ready_i = 1;
-    t.smem_rd_rvalid_i = 0;
-    t.cpl_ready_i = 1;
-  }
-
-  void Reset() {
-    Idle();
-    bursts_.clear();
-    top_->rst_ni = 0;
-    for (int i = 0; i < 3; ++i) {
-      Step();
+    if (end <= desc_addr || addr >= desc_addr + m::kDescriptorBytes) {
+      return global->Read(addr, dst, n);
     }
-    top_->rst_ni = 1;
-    Step();
+    bool ok = true;
+    for (size_t k = 0; k < n; ++k) {
+      ok &= Read(addr + k, dst + k, 1);
+    }
+    return ok;
   }
-
-  // What one case sees of the world.
+  bool Write(uint64_t, const uint8_t*, size_t) override { return false; }
   m::GlobalMemoryIf* global = nullptr;
-  m::SharedMemoryIf* smem = nullptr;
   uint64_t desc_addr = 0;
   uint8_t desc[m::kDescriptorBytes] = {};
-  // What the engine did.
+};
+}  // namespace
+
+// The Verilated model and the harness components around it.
+class RtlHarness {
+ public:
+  explicit RtlHarness(std::unique_ptr<sim::SimTop> top)
+      : top_(std::move(top)),
+        h_(top_.get()),
+        src_(&gmem),
+        axi_(&src_, &rng_, Noter()),
+        axw_(nullptr, &rng_, Noter()),
+        smem_(nullptr, &rng_, Noter()),
+        cmd_(&rng_, nullptr),
+        cpl_(&rng_, [this](const sim::EngineCompletion& c) {
+          if (c.tag != kTag) {
+            Note("completion with tag " + std::to_string(c.tag) + " (sent 0x5a)");
+          }
+          cpls.push_back(
+              {c.kind, m::CompleteTx{c.cta, c.mbar_addr, c.kind == 1 ? c.error : c.bytes}});
+        }) {
+    axi_.config().in_order = true;  // AR order, first beat the cycle after the AR
+    axw_.config().enabled = false;  // a load engine
+    smem_.set_read_port(false);
+    h_.Add(&cmd_);
+    h_.Add(&axi_);
+    h_.Add(&axw_);
+    h_.Add(&smem_);
+    h_.Add(&cpl_);
+  }
+  ~RtlHarness() {
+    // TMA_COVERAGE=ON build: the RTL's line/toggle coverage for tools/regress --coverage.
+    if (const char* f = std::getenv("TMA_COV_DAT")) {
+      top_->WriteCoverage(f);
+    }
+    top_->Final();
+  }
+
+  void Reset(m::SharedMemoryIf* smem) {
+    axi_.Clear();
+    smem_.Clear();
+    smem_.set_memory(smem);
+    cmd_.Clear();
+    h_.pins().cmd_valid = false;
+    h_.Reset(3);
+  }
+  void Offer(const m::TensorInstr& in, uint64_t daddr) {
+    sim::EngineCommand c;
+    c.instr = in;
+    c.desc_addr = daddr;
+    c.tag = kTag;
+    cmd_.Offer(c, &h_.pins());
+    h_.Apply();
+  }
+  void Step() { h_.Step(); }
+  bool busy() { return h_.pins().busy; }
+  bool cmd_pending() const { return cmd_.driving(); }
+  uint64_t cycles() const { return h_.cycle(); }
+  bool TakeSvaError() { return top_->TakeAssertFailure(); }
+
+  CaseGlobal gmem;
   std::vector<std::pair<uint32_t, m::CompleteTx>> cpls;  // (kind, tx); kind 1: tx.bytes = class
   std::string note;
-  bool cmd_pending = false;
-
-  void Drive(const m::TensorInstr& in, uint64_t daddr) {
-    Vtma_sim_top& t = *top_;
-    t.cmd_op_i = static_cast<uint8_t>(in.op);
-    t.cmd_mode_i = static_cast<uint8_t>(in.mode);
-    t.cmd_redop_i = static_cast<uint8_t>(in.redop);
-    t.cmd_dim_i = static_cast<uint8_t>(in.dim);
-    t.cmd_desc_addr_i = daddr;
-    for (int i = 0; i < 5; ++i) {
-      t.cmd_coords_i[i] =
-          i < static_cast<int>(in.coords.size()) ? static_cast<uint32_t>(in.coords[i]) : 0u;
-    }
-    uint64_t im = 0;
-    for (size_t i = 0; i < in.im2col_info.size() && i < 3; ++i) {
-      im |= static_cast<uint64_t>(in.im2col_info[i]) << (16 * i);
-    }
-    t.cmd_im2col_i = im;
-    t.cmd_smem_addr_i = in.smem_addr;
-    t.cmd_mbar_addr_i = in.mbar_addr;
-    t.cmd_multicast_i = in.multicast;
-    t.cmd_cta_mask_i = in.cta_mask;
-    t.cmd_issuer_i = static_cast<uint8_t>(in.issuer_cta);
-    t.cmd_dst_cta_i = static_cast<uint8_t>(in.dst_cta < 0 ? in.issuer_cta : in.dst_cta);
-    t.cmd_cta_group_i = static_cast<uint8_t>(in.cta_group);
-    t.cmd_tag_i = 0x5a;
-    t.cmd_valid_i = 1;
-    cmd_pending = true;
-  }
-
-  bool busy() const {
-    return top_->busy_o;
-  }
-  uint64_t cycles() const {
-    return cycles_;
-  }
-  bool TakeSvaError() {
-    bool e = ctx_->gotError();
-    ctx_->gotError(false);
-    return e;
-  }
-
-  void Step() {
-    Vtma_sim_top& t = *top_;
-    t.clk_i = 0;
-    t.eval();
-    const bool cmd_fire = t.cmd_valid_i && t.cmd_ready_o;
-    const bool ar_fire = t.m_axi_arvalid_o && t.m_axi_arready_i;
-    const bool r_fire = t.m_axi_rvalid_i && t.m_axi_rready_o;
-    const bool w_fire = t.smem_wr_valid_o && t.smem_wr_ready_i;
-    const bool c_fire = t.cpl_valid_o && t.cpl_ready_i;
-    Burst nb;
-    if (ar_fire) {
-      nb = Burst{t.m_axi_arid_o, t.m_axi_araddr_o, t.m_axi_arlen_o + 1u, t.m_axi_arsize_o, 0};
-      if (t.m_axi_arburst_o != 1) {
-        Note("AR burst type is not INCR");
-      }
-    }
-    uint8_t wdata[kBeat];
-    uint32_t wstrb = 0, wmask = 0, waddr = 0;
-    if (w_fire) {
-      for (int w = 0; w < kBeat / 4; ++w) {
-        uint32_t v = t.smem_wr_data_o[w];
-        std::memcpy(wdata + 4 * w, &v, 4);
-      }
-      wstrb = t.smem_wr_strb_o;
-      wmask = t.smem_wr_cta_mask_o;
-      waddr = t.smem_wr_addr_o;
-    }
-    uint32_t ckind = t.cpl_kind_o, ccta = t.cpl_cta_o, cmbar = t.cpl_mbar_addr_o,
-             cbytes = t.cpl_bytes_o, cerr = t.cpl_error_o, ctag = t.cpl_tag_o;
-    t.clk_i = 1;
-    t.eval();
-    ++cycles_;
-    if (t.m_axi_awvalid_o || t.m_axi_wvalid_o || t.smem_rd_valid_o) {
-      Note("write path active (AW/W or smem read) on a load");
-    }
-    if (cmd_fire) {
-      t.cmd_valid_i = 0;
-      cmd_pending = false;
-    }
-    if (ar_fire) {
-      bursts_.push_back(nb);
-    }
-    if (r_fire && !bursts_.empty()) {
-      if (++bursts_.front().next == bursts_.front().beats) {
-        bursts_.pop_front();
-      }
-    }
-    if (w_fire) {
-      ApplyBeat(waddr, wdata, wstrb, wmask);
-    }
-    if (c_fire) {
-      if (ctag != 0x5a) {
-        Note("completion with tag " + std::to_string(ctag) + " (sent 0x5a)");
-      }
-      uint32_t v = ckind == 1 ? cerr : cbytes;
-      cpls.push_back({ckind, m::CompleteTx{static_cast<int>(ccta), cmbar, v}});
-    }
-    // The R channel for the next cycle: the head burst's next beat.
-    if (bursts_.empty()) {
-      t.m_axi_rvalid_i = 0;
-    } else {
-      const Burst& b = bursts_.front();
-      uint64_t bpb = 1ull << b.size;
-      uint64_t beat_addr = (b.addr & ~(bpb - 1)) + b.next * bpb;
-      uint64_t lane0 = beat_addr & ~static_cast<uint64_t>(kBeat - 1);
-      uint8_t d[kBeat];
-      bool ok = ReadLine(lane0, d);
-      for (int w = 0; w < kBeat / 4; ++w) {
-        uint32_t v;
-        std::memcpy(&v, d + 4 * w, 4);
-        t.m_axi_rdata_i[w] = v;
-      }
-      t.m_axi_rid_i = b.id;
-      t.m_axi_rresp_i = ok ? 0 : 2;
-      t.m_axi_rlast_i = b.next + 1 == b.beats;
-      t.m_axi_rvalid_i = 1;
-    }
-  }
+  double sim_seconds = 0;
 
  private:
-  struct Burst {
-    uint32_t id = 0;
-    uint64_t addr = 0;
-    uint32_t beats = 0, size = 0, next = 0;
-  };
+  sim::ErrorFn Noter() {
+    return [this](const std::string&, const std::string& msg) { Note(msg); };
+  }
   void Note(const std::string& s) {
     if (note.empty()) {
       note = s;
     }
   }
-  // A 16-byte line from the descriptor or the case's buffer; false (SLVERR) when no byte of
-  // it exists.
-  bool ReadLine(uint64_t a, uint8_t* d) {
-    if (a >= desc_addr && a < desc_addr + m::kDescriptorBytes) {
-      std::memcpy(d, desc + (a - desc_addr), kBeat);
-      return true;
-    }
-    if (global->Read(a, d, kBeat)) {
-      return true;
-    }
-    bool any = false;
-    for (int k = 0; k < kBeat; ++k) {
-      bool ok = global->Read(a + k, d + k, 1);
-      if (!ok) {
-        d[k] = 0;
-      }
-      any |= ok;
-    }
-    return any;
-  }
-  void ApplyBeat(uint32_t addr, const uint8_t* d, uint32_t strb, uint32_t mask) {
-    if (addr % kBeat != 0) {
-      Note("smem write address not 16-byte aligned");
-    }
-    if (mask == 0) {
-      Note("smem write beat with an empty CTA mask");
-    }
-    for (int cta = 0; cta < 16; ++cta) {
-      if (!((mask >> cta) & 1)) {
-        continue;
-      }
-      for (int k = 0; k < kBeat;) {
-        if (!((strb >> k) & 1)) {
-          ++k;
-          continue;
-        }
-        int n = 1;
-        while (k + n < kBeat && ((strb >> (k + n)) & 1)) {
-          ++n;
-        }
-        if (!smem->Write(cta, addr + k, d + k, n)) {
-          Note("smem write outside the case's window: CTA " + std::to_string(cta) + " offset " +
-               std::to_string(addr + k));
-        }
-        k += n;
-      }
-    }
-  }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vtma_sim_top> top_;
-  std::deque<Burst> bursts_;
-  uint64_t cycles_ = 0;
+  std::unique_ptr<sim::SimTop> top_;
+  sim::Harness h_;
+  sim::MtRandom rng_;  // every knob at 100 %, in-order bursts, latency 0: never drawn
+  sim::GlobalMemorySource src_;
+  sim::AxiReadSlave axi_;
+  sim::AxiWriteSlave axw_;
+  sim::SmemPort smem_;
+  sim::CmdPort cmd_;
+  sim::CplPort cpl_;
 };
 
-RtlCaseEngine::RtlCaseEngine() : h_(new RtlHarness) {}
+RtlCaseEngine::RtlCaseEngine(int data_bytes) : build_(sim::RtlBuild::Default(data_bytes)) {
+  if (std::unique_ptr<sim::SimTop> top = sim::MakeSimTop(data_bytes)) {
+    h_ = std::make_unique<RtlHarness>(std::move(top));
+  }
+}
 RtlCaseEngine::~RtlCaseEngine() = default;
 uint64_t RtlCaseEngine::cycles() const {
   return h_->cycles();
+}
+double RtlCaseEngine::sim_seconds() const {
+  return h_->sim_seconds;
 }
 
 m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& global,
@@ -349,7 +167,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     out.skip_reason = why;
     return out;
   };
-  if (const std::string why = RtlSkipReason(c); !why.empty()) {
+  if (const std::string why = sim::RtlSkipReason(c, build_); !why.empty()) {
     return skip(why);
   }
   // The descriptor bytes the engine fetches.
@@ -361,7 +179,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
       return skip("descriptor_hex is not 128 bytes");
     }
-    std::memcpy(h.desc, d.data(), m::kDescriptorBytes);
+    std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
     have_map = m::DecodeDescriptor(d.data(), &map).ok();
   } else {
     m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
@@ -373,7 +191,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     if (m::DecodeDescriptor(d.data(), &back).ok() && !(back == map)) {
       return skip("the map does not fit the descriptor's fields (no 128-byte encoding)");
     }
-    std::memcpy(h.desc, d.data(), m::kDescriptorBytes);
+    std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
     have_map = true;
   }
   // sm_90 maps go to the RTL even when the encoder refuses them: the RTL checks the sm_90
@@ -395,20 +213,20 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   // A descriptor address outside the buffer, 128-byte aligned.
   uint8_t probe = 0;
-  h.desc_addr = kDescAddr[0];
+  h.gmem.desc_addr = kDescAddr[0];
   for (uint64_t a : kDescAddr) {
     if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
-      h.desc_addr = a;
+      h.gmem.desc_addr = a;
       break;
     }
   }
-  h.global = &global;
-  h.smem = &smem;
+  const double t0 = CpuSeconds();
+  h.gmem.global = &global;
   h.cpls.clear();
   h.note.clear();
-  h.Reset();
+  h.Reset(&smem);
   h.TakeSvaError();
-  h.Drive(in, h.desc_addr);
+  h.Offer(in, h.gmem.desc_addr);
 
   const size_t want_tx = c.op == m::Op::kLoad ? m::DestinationCtas(c).size() : 0;
   auto finished = [&] {
@@ -430,6 +248,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   for (int i = 0; i < 32 || (h.busy() && i < 4096); ++i) {
     h.Step();
   }
+  h.sim_seconds += CpuSeconds() - t0;
   for (const auto& [kind, t] : h.cpls) {
     if (kind == 0) {
       out.complete_tx.push_back(t);
@@ -450,7 +269,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   if (hung) {
     note_ = "hang: no completion after " + std::to_string(limit_) + " cycles" +
-            (h.cmd_pending ? " (command never accepted)" : "");
+            (h.cmd_pending() ? " (command never accepted)" : "");
   }
   if (note_.empty()) {
     note_ = h.note;

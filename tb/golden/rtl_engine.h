@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// RtlCaseEngine: golden-case replay through the Verilated RTL (tma_sim_top, plain C++ model,
-// no SystemC kernel). It plays the cluster around the engine for one case at a time:
+// RtlCaseEngine: golden-case replay through the Verilated RTL (tma_sim_top of DataBytes 16,
+// 32 or 64, plain C++ model, no SystemC kernel), on the harness library (sim/). It plays the
+// cluster around the engine for one case at a time:
 //   * the tensor map goes into global memory as 128 descriptor bytes (the case's
 //     descriptor_hex, else EncodeDescriptor of the case's map) at an address of its own;
-//   * an AXI4 read slave answers from the case's global memory, bursts in order, one beat per
-//     cycle; a beat no byte of which lies in the buffer answers SLVERR;
-//   * every shared-memory beat is applied with its strobes to each CTA of its mask;
-//   * completions are collected: complete-tx per destination CTA, or one error.
-// The engine is reset before each case (no state, descriptor cache included, carries over).
-// Cases the RTL cannot run are reported unsupported (SKIP): stores and reductions (the load
-// engine has no write path), arches other than sm_90, a map the host encoder refuses, and
-// CTA numbers at or above the case's cluster size (tma_sim_top is built for 16 CTAs and has
-// no cluster-size input, so the F6 check is the launcher's). An "unsupported" error from the
-// RTL itself also skips (ReplayCase's rule). In a TMA_COVERAGE=ON build the RTL's coverage
-// goes to the file named by $TMA_COV_DAT when the engine is destroyed.
+//   * the AXI4 read slave (sim::AxiReadSlave) answers from the case's global memory, bursts in
+//     AR order, one beat per cycle from the cycle after the AR; a beat no byte of which lies in
+//     the buffer answers SLVERR;
+//   * every shared-memory beat is applied with its strobes to each CTA of its mask
+//     (sim::SmemPort); the write channels and the shared-memory read port must stay idle;
+//   * completions are collected (sim::CplPort): complete-tx per destination CTA, or one error.
+// The engine is reset before each case (no state, descriptor cache included, carries over);
+// the model is built once. Cases the RTL cannot run are reported unsupported (SKIP): what
+// sim::RtlSkipReason lists (sim/rtl_support.h), a map the host encoder refuses, and CTA
+// numbers at or above the case's cluster size (tma_sim_top is built for 16 CTAs and has no
+// cluster-size input, so the F6 check is the launcher's). An "unsupported" error from the RTL
+// itself also skips (ReplayCase's rule). In a TMA_COVERAGE=ON build the RTL's coverage goes to
+// the file named by $TMA_COV_DAT when the engine is destroyed.
 #ifndef TMA_TB_GOLDEN_RTL_ENGINE_H_
 #define TMA_TB_GOLDEN_RTL_ENGINE_H_
 
@@ -22,15 +25,18 @@
 #include <memory>
 #include <string>
 
+#include "sim/rtl_support.h"
 #include "tma/golden_replay.h"
 
 namespace tma::tb {
 
-class RtlHarness;  // the Verilated model and its pin-level loop (rtl_engine.cc)
+class RtlHarness;  // the Verilated model and the harness components (rtl_engine.cc)
 
 class RtlCaseEngine : public tma::model::CaseEngine {
  public:
-  RtlCaseEngine();
+  // data_bytes: the width of the Verilated top (16, 32 or 64); Ok() is false for another.
+  explicit RtlCaseEngine(int data_bytes = 16);
+  bool Ok() const { return h_ != nullptr; }
   ~RtlCaseEngine() override;
   std::string Name() const override { return "rtl"; }
   tma::model::CaseOutcome Run(const tma::model::GoldenCase& c, tma::model::GlobalMemoryIf& global,
@@ -40,10 +46,13 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   // The replay counts a case with a note as FAIL whatever its outcome (tma-rtl does).
   uint64_t cycles() const;
   const std::string& last_note() const { return note_; }
+  // Seconds spent in the harness's cycle loop (the Verilated model and the components).
+  double sim_seconds() const;
   // Cycles a case may take before it counts as a hang.
   void set_case_limit(uint64_t n) { limit_ = n; }
 
  private:
+  sim::RtlBuild build_;
   std::unique_ptr<RtlHarness> h_;
   std::string note_;
   uint64_t limit_ = 200000;

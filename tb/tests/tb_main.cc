@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma-tb: runs one bench test.
-//   tma-tb --test=NAME [--seed=N] [--count=N] [--dut=rtl|model] [--stub-bug]
-//          [--directed=LIST] [--ctas=N] [--verbosity=low|medium|high|debug] [--timeout-ns=N]
-//          [--waves=FILE]
+//   tma-tb --test=NAME [--seed=N] [--count=N] [--dut=rtl|model] [--data-bytes=16|32|64]
+//          [--stub-bug] [--directed=LIST] [--ctas=N] [--verbosity=low|medium|high|debug]
+//          [--timeout-ns=N] [--waves=FILE]
 //          [--list]
+// --data-bytes picks the width of the DUT (the Verilated top of sim/tops.h, or the stand-in).
 // Prints the report summary, a "TB-STATS ..." and a final "TB-RESULT ..." line; exits 0 on
 // pass, 1 on any error. TMA_WAVES=<file> in the environment works like --waves.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -18,18 +20,12 @@
 
 #include "agents/pattern_memory.h"
 #include "agents/tma_items.h"
+#include "stub/tma_behavioral_dut.h"
 #include "tb_if.h"
-#include "tb_top.h"
 #include "tma/memory.h"
 #include "uvm/uvm.h"
 #ifdef TMA_TB_HAVE_RTL
-#include "Vtma_sim_top.h"
-#if VM_TRACE
-#include <verilated_fst_sc.h>
-#endif
-#if VM_COVERAGE
-#include <verilated_cov.h>
-#endif
+#include "sim/tops.h"
 #endif
 
 namespace {
@@ -52,7 +48,7 @@ int sc_main(int argc, char** argv) {
   namespace uvm = tma::tb::uvm;
   std::string test = "smoke", dut_kind, verb = "low", waves, v, directed;
   uint64_t seed = 1;
-  int count = -1, ctas = 4;
+  int count = -1, ctas = 4, data_bytes = 16;
   bool stub_bug = false;
   uint64_t timeout_ns = 2'000'000;  // 2 M cycles: the longest default run needs ~0.2 M
 #ifdef TMA_TB_HAVE_RTL
@@ -73,6 +69,8 @@ int sc_main(int argc, char** argv) {
       count = std::stoi(v);
     } else if (Arg(a, "dut", &v)) {
       dut_kind = v;
+    } else if (Arg(a, "data-bytes", &v)) {
+      data_bytes = std::stoi(v);
     } else if (Arg(a, "stub-bug", &v)) {
       stub_bug = true;
     } else if (Arg(a, "directed", &v)) {
@@ -105,26 +103,30 @@ int sc_main(int argc, char** argv) {
   TmaIf vif;
   PatternMemory gmem(seed);
   tma::model::ClusterSharedMemory smem(ctas, 65536, 0xA5);
-  std::unique_ptr<tma_behavioral_dut> stub;
-#ifdef TMA_TB_HAVE_RTL
-  std::unique_ptr<Vtma_sim_top> rtl;
-#endif
+  std::unique_ptr<tma::sim::SimTop> dut;
+  if (data_bytes != 16 && data_bytes != 32 && data_bytes != 64) {
+    std::cerr << "tma-tb: --data-bytes must be 16, 32 or 64\n";
+    return 2;
+  }
   if (dut_kind == "model") {
-    stub = std::make_unique<tma_behavioral_dut>("dut");
+    auto stub = std::make_unique<tma_behavioral_dut>(data_bytes);
     stub->bug_swizzle = stub_bug;
-    BindDut(*stub, vif);
+    dut = std::move(stub);
 #ifdef TMA_TB_HAVE_RTL
   } else if (dut_kind == "rtl") {
-    rtl = std::make_unique<Vtma_sim_top>("dut");
-    BindDut(*rtl, vif);
+    dut = tma::sim::MakeSimTop(data_bytes);
 #endif
-  } else {
+  }
+  if (!dut) {
     std::cerr << "tma-tb: no DUT '" << dut_kind << "' in this build\n";
     return 2;
   }
+  dut->Settle();
+  vif.dut = dut.get();
   std::string replay =
       std::string(argv[0]) + " --test=" + test + " --seed=" + std::to_string(seed) +
       " --dut=" + dut_kind + (count >= 0 ? " --count=" + std::to_string(count) : "") +
+      (data_bytes != 16 ? " --data-bytes=" + std::to_string(data_bytes) : "") +
       (stub_bug ? " --stub-bug" : "") + (directed.empty() ? "" : " --directed=" + directed) +
       " --ctas=" + std::to_string(ctas);
   auto& db = uvm::ConfigDb::Get();
@@ -141,41 +143,32 @@ int sc_main(int argc, char** argv) {
   }
   uvm::Root::Get().SetTimeout(sc_core::sc_time(static_cast<double>(timeout_ns), sc_core::SC_NS));
 
-#if defined(TMA_TB_HAVE_RTL) && VM_TRACE
-  std::unique_ptr<VerilatedFstSc> tfp;
-  if (!waves.empty() && rtl) {
-    Verilated::traceEverOn(true);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    tfp = std::make_unique<VerilatedFstSc>();
-    rtl->trace(tfp.get(), 99);
-    tfp->open(waves.c_str());
-  }
-#else
-  if (!waves.empty()) {
+  if (!waves.empty() && !dut->OpenTrace(waves)) {
     std::cerr << "tma-tb: waves need the RTL built with -DTMA_WAVES=ON (ignored)\n";
+    waves.clear();
   }
-#endif
   std::cout << "tma-tb: test " << test << " seed " << seed << " dut " << dut_kind << "\n";
   auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
   int rc = uvm::Root::Get().RunTest(test);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-#if defined(TMA_TB_HAVE_RTL) && VM_TRACE
-  if (tfp) {
-    tfp->close();
+  // TMA_COVERAGE=ON build: the RTL's coverage for tools/regress --coverage.
+  if (const char* f = std::getenv("TMA_COV_DAT")) {
+    dut->WriteCoverage(f);
+  }
+  dut->Final();
+  if (!waves.empty()) {
+    dut.reset();  // closes the trace
     std::cout << "tma-tb: waves in " << waves << "\n";
   }
-#endif
-#if defined(TMA_TB_HAVE_RTL) && VM_COVERAGE
-  // TMA_COVERAGE=ON build: the RTL's coverage for tools/regress --coverage.
-  if (const char* f = std::getenv("TMA_COV_DAT"); f != nullptr && rtl) {
-    Verilated::threadContextp()->coveragep()->write(f);
-  }
-#endif
   uint64_t cycles = Cycle();
-  std::printf("TB-RESULT test=%s seed=%llu dut=%s status=%s cycles=%llu wall_s=%.3f cps=%.0f\n",
-              test.c_str(), static_cast<unsigned long long>(seed), dut_kind.c_str(),
-              rc == 0 ? "PASS" : "FAIL", static_cast<unsigned long long>(cycles), wall,
-              wall > 0 ? cycles / wall : 0.0);
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  std::printf(
+      "TB-RESULT test=%s seed=%llu dut=%s status=%s cycles=%llu wall_s=%.3f cps=%.0f "
+      "cpu_s=%.3f cpu_cps=%.0f\n",
+      test.c_str(), static_cast<unsigned long long>(seed), dut_kind.c_str(),
+      rc == 0 ? "PASS" : "FAIL", static_cast<unsigned long long>(cycles), wall,
+      wall > 0 ? cycles / wall : 0.0, cpu, cpu > 0 ? cycles / cpu : 0.0);
   if (rc != 0) {
     std::printf("TB-REPLAY %s\n", replay.c_str());
   }

@@ -23,6 +23,13 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/axi_read_slave.h"
+#include "sim/cmd_port.h"
+#include "sim/cpl_port.h"
+#include "sim/harness.h"
+#include "sim/rtl_support.h"
+#include "sim/sim_top.h"
+#include "sim/smem_port.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
@@ -32,7 +39,6 @@
 
 #include "Vtma_sim_top_db16.h"
 #include "Vtma_sim_top_db64.h"
-#include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
@@ -44,18 +50,6 @@ using model::TensorMap;
 constexpr int kNumCtas = 4;               // the Verilated models use NumCtas = 4
 constexpr uint32_t kWindowBytes = 65536;  // each CTA's shared window
 constexpr uint8_t kSmemPoison = 0xA5;
-
-// ---- Wide-port helpers (Verilator: <= 64 bits scalar, else an array of 32-bit words) ----
-template <class W>
-void SetWideByte(W& w, int byte, uint8_t v) {
-  uint32_t& word = w[byte / 4];
-  const int sh = (byte % 4) * 8;
-  word = (word & ~(0xFFu << sh)) | (static_cast<uint32_t>(v) << sh);
-}
-template <class W>
-uint8_t GetWideByte(const W& w, int byte) {
-  return static_cast<uint8_t>(w[byte / 4] >> ((byte % 4) * 8));
-}
 
 struct Command {
   TensorMap map;
@@ -510,192 +504,102 @@ class CommandGen {
   int subbyte_percent_ = 0;
 };
 
-// ---- The bench ----
+// ---- The bench: tma_sim_top in the harness of sim/ ----
+// Commands back to back (sim::CmdPort), the AXI4 read slave (sim::AxiReadSlave: bursts in AR
+// order, first beat 1..12 cycles after the AR, random arready and R gaps), the shared-memory
+// write port (sim::SmemPort, random ready, into the cluster's windows) and the completion port
+// (sim::CplPort, random ready), every protocol error a test failure.
 template <class Model, int kDataBytes>
 class EngineBench {
  public:
   explicit EngineBench(uint32_t seed)
-      : dut_(seed), rng_(seed * 7919u + 1), smem_(kNumCtas, std::vector<uint8_t>(kWindowBytes)) {
-    for (auto& w : smem_)
-      std::fill(w.begin(), w.end(), kSmemPoison);
-    dut_.Reset();
+      : top_(kDataBytes, "dut", sim::VerilatedOptions{2, static_cast<int>(seed % 0x7fffffffu) + 1}),
+        h_(&top_),
+        rng_(seed * 7919u + 1),
+        smem_(kNumCtas, kWindowBytes, kSmemPoison),
+        src_(&gmem_),
+        cmd_(&rng_, [this](sim::EngineCommand* c) { return NextCommand(c); }),
+        axi_(&src_, &rng_, Fail()),
+        sport_(&smem_, &rng_, Fail()),
+        cpl_(&rng_, [this](const sim::EngineCompletion& c) {
+          Cpl x;
+          x.kind = static_cast<int>(c.kind);
+          x.cta = c.cta;
+          x.mbar = c.mbar_addr;
+          x.bytes = c.bytes;
+          x.err = static_cast<int>(c.error);
+          auto& v = cpls_[c.tag];
+          if (v.empty())
+            ++commands_with_cpl_;
+          v.push_back(x);
+        }) {
+    axi_.config().in_order = true;
+    axi_.config().full_width = true;
+    axi_.config().SetLatency(0, 11);
+    sport_.set_read_port(false);
+    h_.Add(&cmd_);
+    h_.Add(&axi_);
+    h_.Add(&sport_);
+    h_.Add(&cpl_);
+    h_.Reset(2);
   }
 
   model::SparseGlobalMemory& gmem() { return gmem_; }
-  void SetStress(int ready_percent) { ready_percent_ = ready_percent; }
+  void SetStress(int ready_percent) {
+    axi_.config().arready_pct = ready_percent;
+    axi_.config().rvalid_pct = ready_percent;
+    sport_.set_ready_pct(ready_percent);
+    cpl_.set_ready_pct(ready_percent);
+  }
 
   // Runs the commands back to back; returns the completions per tag.
   std::map<int, std::vector<Cpl>> Run(const std::vector<Command>& cmds, uint64_t max_cycles) {
-    std::map<int, std::vector<Cpl>> cpls;
-    size_t next = 0;
-    uint64_t cycle = 0;
-    size_t expected_min = cmds.size();
-    size_t commands_with_cpl = 0;
-    for (; cycle < max_cycles; ++cycle) {
-      // Inputs for this cycle.
-      const bool have_cmd = next < cmds.size();
-      dut_->cmd_valid_i = have_cmd;
-      if (have_cmd)
-        DriveCommand(cmds[next]);
-      dut_->desc_inval_i = 0;
-      dut_->m_axi_arready_i = Ready();
-      dut_->smem_wr_ready_i = Ready();
-      dut_->cpl_ready_i = Ready();
-      DriveR(cycle);
-      dut_.Settle();
-
-      // Handshakes.
-      const bool cmd_fire = dut_->cmd_valid_i && dut_->cmd_ready_o;
-      const bool ar_fire = dut_->m_axi_arvalid_o && dut_->m_axi_arready_i;
-      const bool r_fire = dut_->m_axi_rvalid_i && dut_->m_axi_rready_o;
-      const bool wr_fire = dut_->smem_wr_valid_o && dut_->smem_wr_ready_i;
-      const bool cpl_fire = dut_->cpl_valid_o && dut_->cpl_ready_i;
-      if (ar_fire)
-        TakeAr(cycle);
-      if (wr_fire)
-        TakeSmemWrite();
-      if (cpl_fire) {
-        Cpl c;
-        c.kind = dut_->cpl_kind_o;
-        c.cta = dut_->cpl_cta_o;
-        c.mbar = dut_->cpl_mbar_addr_o;
-        c.bytes = dut_->cpl_bytes_o;
-        c.err = dut_->cpl_error_o;
-        auto& v = cpls[dut_->cpl_tag_o];
-        if (v.empty())
-          ++commands_with_cpl;
-        v.push_back(c);
-      }
-      dut_.Cycle();
-      if (r_fire)
-        PopR();
-      if (cmd_fire)
-        ++next;
-      if (next == cmds.size() && commands_with_cpl >= expected_min && !dut_->busy_o && rq_.empty())
+    cmds_ = &cmds;
+    const uint64_t start = h_.cycle();
+    while (h_.cycle() - start < max_cycles) {
+      h_.Step();
+      if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= cmds.size() &&
+          !h_.pins().busy && axi_.idle())
         break;
     }
-    EXPECT_LT(cycle, max_cycles) << "engine did not finish (hang)";
-    EXPECT_FALSE(dut_.GotError()) << "an RTL assertion fired";
-    return cpls;
+    EXPECT_LT(h_.cycle() - start, max_cycles) << "engine did not finish (hang)";
+    EXPECT_FALSE(top_.TakeAssertFailure()) << "an RTL assertion fired";
+    return cpls_;
   }
 
-  const std::vector<uint8_t>& Window(int cta) const { return smem_[static_cast<size_t>(cta)]; }
-  uint64_t cycles_busy() const { return 0; }
+  const std::vector<uint8_t>& Window(int cta) const { return smem_.Window(cta); }
 
  private:
-  struct Burst {
-    uint64_t addr;
-    int len;  // beats - 1
-    int id;
-    uint64_t ready_at;
-    int beat = 0;
-  };
-
-  bool Ready() { return std::uniform_int_distribution<int>(0, 99)(rng_) < ready_percent_; }
-
-  void DriveCommand(const Command& c) {
-    dut_->cmd_op_i = static_cast<uint8_t>(c.ins.op);
-    dut_->cmd_mode_i = static_cast<uint8_t>(c.ins.mode);
-    dut_->cmd_redop_i = static_cast<uint8_t>(c.ins.redop);
-    dut_->cmd_dim_i = static_cast<uint8_t>(c.ins.dim);
-    dut_->cmd_desc_addr_i = c.desc_addr;
-    for (int i = 0; i < 5; ++i) {
-      const int32_t v = i < static_cast<int>(c.ins.coords.size()) ? c.ins.coords[i] : 0;
-      dut_->cmd_coords_i[i] = static_cast<uint32_t>(v);
-    }
-    uint64_t info = 0;
-    for (size_t k = 0; k < c.ins.im2col_info.size() && k < 3; ++k)
-      info |= static_cast<uint64_t>(c.ins.im2col_info[k]) << (16 * k);
-    dut_->cmd_im2col_i = info;
-    dut_->cmd_smem_addr_i = c.ins.smem_addr;
-    dut_->cmd_mbar_addr_i = c.ins.mbar_addr;
-    dut_->cmd_multicast_i = c.ins.multicast;
-    dut_->cmd_cta_mask_i = c.ins.cta_mask;
-    dut_->cmd_issuer_i = static_cast<uint8_t>(c.ins.issuer_cta);
-    dut_->cmd_dst_cta_i =
-        static_cast<uint8_t>(c.ins.dst_cta < 0 ? c.ins.issuer_cta : c.ins.dst_cta);
-    dut_->cmd_cta_group_i = static_cast<uint8_t>(c.ins.cta_group);
-    dut_->cmd_tag_i = c.tag;
+  sim::ErrorFn Fail() {
+    return
+        [](const std::string& id, const std::string& msg) { ADD_FAILURE() << id << ": " << msg; };
+  }
+  bool NextCommand(sim::EngineCommand* e) {
+    if (cmds_ == nullptr || next_ == cmds_->size())
+      return false;
+    const Command& c = (*cmds_)[next_++];
+    e->instr = c.ins;
+    e->desc_addr = c.desc_addr;
+    e->tag = c.tag;
+    if (std::getenv("TMA_E2E_DUMP"))  // debugging: every command
+      std::printf("%s", DescribeCommand(c).c_str());
+    return true;
   }
 
-  void TakeAr(uint64_t cycle) {
-    Burst b;
-    b.addr = dut_->m_axi_araddr_o;
-    b.len = dut_->m_axi_arlen_o;
-    b.id = dut_->m_axi_arid_o;
-    EXPECT_EQ(dut_->m_axi_arburst_o, 1) << "INCR bursts only";
-    EXPECT_EQ(1 << dut_->m_axi_arsize_o, kDataBytes);
-    EXPECT_EQ(b.addr % kDataBytes, 0u);
-    EXPECT_LE(b.addr % 4096 + static_cast<uint64_t>(b.len + 1) * kDataBytes, 4096u)
-        << "burst crosses 4 KiB at 0x" << std::hex << b.addr;
-    if (std::getenv("TMA_E2E_DUMP"))  // debugging: every burst
-      std::printf("AR id %d addr 0x%llx len %d\n", b.id, static_cast<unsigned long long>(b.addr),
-                  b.len);
-    b.ready_at = cycle + static_cast<uint64_t>(std::uniform_int_distribution<int>(1, 12)(rng_));
-    rq_.push_back(b);
-  }
-
-  void DriveR(uint64_t cycle) {
-    dut_->m_axi_rvalid_i = 0;
-    if (rq_.empty())
-      return;
-    const Burst& b = rq_.front();
-    // AXI4: a beat once presented stays until it is taken (random gaps only between beats).
-    if (b.ready_at > cycle || (!r_held_ && !Ready()))
-      return;
-    r_held_ = true;
-    uint8_t buf[kDataBytes];
-    const uint64_t a = b.addr + static_cast<uint64_t>(b.beat) * kDataBytes;
-    const bool ok = gmem_.Read(a, buf, kDataBytes);
-    for (int i = 0; i < kDataBytes; ++i)
-      SetWideByte(dut_->m_axi_rdata_i, i, ok ? buf[i] : 0);
-    dut_->m_axi_rvalid_i = 1;
-    dut_->m_axi_rid_i = static_cast<uint8_t>(b.id);
-    dut_->m_axi_rresp_i = ok ? 0 : 2;
-    dut_->m_axi_rlast_i = b.beat == b.len;
-  }
-
-  void PopR() {
-    r_held_ = false;
-    Burst& b = rq_.front();
-    if (b.beat == b.len)
-      rq_.pop_front();
-    else
-      ++b.beat;
-  }
-
-  bool StrbBit(int i) {
-    if constexpr (kDataBytes > 64) {
-      return (GetWideByte(dut_->smem_wr_strb_o, i / 8) >> (i % 8)) & 1;
-    } else {
-      return (static_cast<uint64_t>(dut_->smem_wr_strb_o) >> i) & 1;
-    }
-  }
-
-  void TakeSmemWrite() {
-    const uint32_t addr = dut_->smem_wr_addr_o;
-    EXPECT_EQ(addr % kDataBytes, 0u);
-    ASSERT_LE(addr + kDataBytes, kWindowBytes) << "write outside the window";
-    const uint32_t mask = dut_->smem_wr_cta_mask_o;
-    for (int cta = 0; cta < 16; ++cta) {
-      if (!((mask >> cta) & 1))
-        continue;
-      ASSERT_LT(cta, kNumCtas) << "write to a CTA outside the cluster";
-      for (int i = 0; i < kDataBytes; ++i) {
-        const bool en = StrbBit(i);
-        if (en)
-          smem_[static_cast<size_t>(cta)][addr + i] = GetWideByte(dut_->smem_wr_data_o, i);
-      }
-    }
-  }
-
-  VerilatedDut<Model> dut_;
-  std::mt19937 rng_;
+  sim::VerilatedTop<Model> top_;
+  sim::Harness h_;
+  sim::MtRandom rng_;
   model::SparseGlobalMemory gmem_;
-  std::vector<std::vector<uint8_t>> smem_;
-  std::deque<Burst> rq_;
-  bool r_held_ = false;  // the R beat at the front of rq_ is on the port
-  int ready_percent_ = 70;
+  model::ClusterSharedMemory smem_;
+  sim::GlobalMemorySource src_;
+  sim::CmdPort cmd_;
+  sim::AxiReadSlave axi_;
+  sim::SmemPort sport_;
+  sim::CplPort cpl_;
+  const std::vector<Command>* cmds_ = nullptr;
+  size_t next_ = 0;
+  size_t commands_with_cpl_ = 0;
+  std::map<int, std::vector<Cpl>> cpls_;
 };
 
 // Builds `n` commands, runs them on the RTL and the model, compares everything. `n` stays
@@ -763,7 +667,7 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
   for (const Command& c : cmds) {
     std::vector<Cpl> want;
     model::ExecResult r;
-    if (c.ins.op == model::Op::kStore) {
+    if (!sim::RtlImplementsOp(c.ins.op)) {
       // Stores are a later issue: the engine answers `unsupported` without touching memory.
       r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "store");
     } else {

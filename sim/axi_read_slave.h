@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// AxiReadSlave: the AXI4 read slave (AR / R) of a harness, over a BeatSource.
+//   * Per-ID latency: a burst's first beat may go out `lat` cycles after the cycle its AR was
+//     accepted in, lat drawn from the ID's range [lo, hi] (0: the very next cycle).
+//   * Ordering: per ID in order; across IDs out of order (a random ready ID is picked for each
+//     burst), or strictly in AR order (in_order).
+//   * Random arready and R gaps (arready_pct, rvalid_pct); a beat once valid stays until taken.
+//   * Error injection: address ranges answering SLVERR (2) or DECERR (3), on top of the
+//     source's own answer.
+//   * Protocol checks: AR held stable while arvalid && !arready, INCR bursts, arsize not wider
+//     than the bus (full_width: exactly the bus, address aligned), no burst across 4 KiB.
+// BeatSource: the data and RRESP of one beat (lane0: the bus-aligned address of the beat).
+// GlobalMemorySource reads a tma::model::GlobalMemoryIf: a beat none of whose bytes can be
+// read is SLVERR; unreadable bytes of a partly readable beat read zero.
+#ifndef TMA_SIM_AXI_READ_SLAVE_H_
+#define TMA_SIM_AXI_READ_SLAVE_H_
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "sim/common.h"
+#include "tma/types.h"
+
+namespace tma::sim {
+
+class BeatSource {
+ public:
+  virtual ~BeatSource() = default;
+  // Fills data[0 .. data_bytes) for the beat at beat_addr (bytes_per_beat wide) and returns
+  // its RRESP (0 OKAY, 2 SLVERR, 3 DECERR).
+  virtual uint32_t ReadBeat(uint64_t lane0, uint64_t beat_addr, uint32_t bytes_per_beat,
+                            uint8_t* data, int data_bytes) = 0;
+};
+
+class GlobalMemorySource : public BeatSource {
+ public:
+  explicit GlobalMemorySource(tma::model::GlobalMemoryIf* mem) : mem_(mem) {}
+  void set_memory(tma::model::GlobalMemoryIf* mem) { mem_ = mem; }
+  uint32_t ReadBeat(uint64_t lane0, uint64_t beat_addr, uint32_t bytes_per_beat, uint8_t* data,
+                    int data_bytes) override;
+
+ private:
+  tma::model::GlobalMemoryIf* mem_;
+};
+
+struct AxiErrorRange {
+  uint64_t lo = 0, hi = 0;  // [lo, hi)
+  uint32_t resp = 2;        // 2 SLVERR, 3 DECERR
+};
+
+struct AxiReadConfig {
+  bool in_order = false;
+  int arready_pct = 100;
+  int rvalid_pct = 100;
+  std::array<std::pair<int, int>, kAxiIds> latency{};  // per ID [lo, hi], cycles
+  bool full_width = false;
+  // One range for every ID; with split, odd IDs take the upper half and even IDs the lower
+  // half of [lo, hi], so responses overtake each other across IDs.
+  void SetLatency(int lo, int hi, bool split = false);
+};
+
+class AxiReadSlave : public Clocked {
+ public:
+  AxiReadSlave(BeatSource* src, Random* rng, ErrorFn err, const AxiReadConfig& cfg = {})
+      : src_(src), rng_(rng), err_(std::move(err)), cfg_(cfg) {}
+  AxiReadConfig& config() { return cfg_; }
+  void AddErrorRange(uint64_t lo, uint64_t hi, uint32_t resp) { errors_.push_back({lo, hi, resp}); }
+  void ClearErrorRanges() { errors_.clear(); }
+  // Forgets every burst (the DUT is being reset).
+  void Clear();
+  void Tick(TopPins& p, uint64_t now) override;
+
+  bool idle() const { return outstanding_ == 0; }
+  uint64_t bursts() const { return bursts_; }
+  uint64_t beats() const { return beats_; }
+  uint64_t error_beats() const { return error_beats_; }
+
+ private:
+  struct Burst {
+    uint32_t id = 0;
+    uint64_t addr = 0;
+    uint32_t len = 0;  // beats - 1
+    uint32_t size = 0;
+    uint64_t ready_cycle = 0;
+    uint32_t next_beat = 0;
+  };
+  void CheckStable(const TopPins& p);
+  void TakeAr(const TopPins& p, uint64_t now);
+  std::deque<Burst>& Queue(uint32_t id) { return cfg_.in_order ? pending_[0] : pending_[id]; }
+
+  BeatSource* src_;
+  Random* rng_;
+  ErrorFn err_;
+  AxiReadConfig cfg_;
+  std::vector<AxiErrorRange> errors_;
+  std::array<std::deque<Burst>, kAxiIds> pending_;  // per ID (in_order: all in [0])
+  int active_ = -1;                                 // queue whose burst is being returned
+  bool r_valid_q_ = false;
+  bool ar_ready_q_ = false;
+  bool ar_wait_ = false;
+  uint64_t ar_prev_addr_ = 0;
+  uint32_t ar_prev_id_ = 0, ar_prev_len_ = 0, ar_prev_size_ = 0;
+  uint64_t outstanding_ = 0;
+  uint64_t bursts_ = 0, beats_ = 0, error_beats_ = 0;
+};
+
+}  // namespace tma::sim
+
+#endif  // TMA_SIM_AXI_READ_SLAVE_H_

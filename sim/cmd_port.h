@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The command port of tma_sim_top.
+//   CmdCodec   the ONE place that maps a command (tma::model::TensorInstr, descriptor address,
+//              tag) to the port's fields and back: every harness, the bench's monitor and the
+//              model-as-DUT use it.
+//   CmdPort    drives commands from a source: random valid (valid_pct), a command held until
+//              cmd_ready, then the next one (back to back); desc_inval pulses with a command
+//              that asks for it. `accepted` is told of each command the engine took.
+#ifndef TMA_SIM_CMD_PORT_H_
+#define TMA_SIM_CMD_PORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+#include "sim/common.h"
+#include "tma/types.h"
+
+namespace tma::sim {
+
+struct EngineCommand {
+  tma::model::TensorInstr instr;
+  uint64_t desc_addr = 0;
+  uint8_t tag = 0;
+  bool inval_before = false;  // pulse desc_inval with the command
+};
+
+class CmdCodec {
+ public:
+  // The command's fields (not cmd_valid / desc_inval).
+  static void Encode(const EngineCommand& c, TopPins* p);
+  // The command on the port's fields (coordinates and im2col offsets as many as its mode and
+  // dimension use).
+  static EngineCommand Decode(const TopPins& p);
+};
+
+class CmdPort : public Clocked {
+ public:
+  using Source = std::function<bool(EngineCommand*)>;  // false: nothing to send now
+  using Accepted = std::function<void(const EngineCommand&)>;
+  CmdPort(Random* rng, Source src, Accepted acc = nullptr, int valid_pct = 100)
+      : rng_(rng), src_(std::move(src)), acc_(std::move(acc)), valid_pct_(valid_pct) {}
+  void Clear() { driving_ = false; }
+  // Puts `c` on the port now (valid from the next Settle), outside any source.
+  void Offer(const EngineCommand& c, TopPins* p) {
+    cur_ = c;
+    CmdCodec::Encode(cur_, p);
+    p->desc_inval = c.inval_before;
+    p->cmd_valid = true;
+    driving_ = true;
+  }
+  void Tick(TopPins& p, uint64_t now) override;
+  bool driving() const { return driving_; }
+  uint64_t accepted() const { return accepted_; }
+
+ private:
+  Random* rng_;
+  Source src_;
+  Accepted acc_;
+  int valid_pct_;
+  bool driving_ = false;
+  EngineCommand cur_;
+  uint64_t accepted_ = 0;
+};
+
+}  // namespace tma::sim
+
+#endif  // TMA_SIM_CMD_PORT_H_

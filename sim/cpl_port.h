@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// CplPort: the engine's completion stream. Random cpl_ready (ready_pct); each completion
+// taken goes to the observer with the cycle it was taken in.
+#ifndef TMA_SIM_CPL_PORT_H_
+#define TMA_SIM_CPL_PORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+#include "sim/common.h"
+
+namespace tma::sim {
+
+struct EngineCompletion {
+  uint32_t kind = 0;  // 0 complete-tx, 1 error, 2 bulk-group done
+  int cta = 0;
+  uint32_t mbar_addr = 0;
+  uint32_t bytes = 0;
+  uint32_t error = 0;  // tma::model::ErrorClass of an error completion
+  uint8_t tag = 0;
+  uint64_t cycle = 0;
+};
+
+class CplPort : public Clocked {
+ public:
+  using Observer = std::function<void(const EngineCompletion&)>;
+  CplPort(Random* rng, Observer obs, int ready_pct = 100)
+      : rng_(rng), obs_(std::move(obs)), ready_pct_(ready_pct) {}
+  void set_ready_pct(int pct) { ready_pct_ = pct; }
+  void Tick(TopPins& p, uint64_t now) override {
+    if (!p.rst_n) {
+      p.cpl_ready = false;
+      ready_q_ = false;
+      return;
+    }
+    if (ready_q_ && p.cpl_valid) {
+      EngineCompletion c;
+      c.kind = p.cpl_kind;
+      c.cta = static_cast<int>(p.cpl_cta);
+      c.mbar_addr = p.cpl_mbar_addr;
+      c.bytes = p.cpl_bytes;
+      c.error = p.cpl_error;
+      c.tag = p.cpl_tag;
+      c.cycle = now;
+      ++received_;
+      if (obs_) {
+        obs_(c);
+      }
+    }
+    ready_q_ = rng_->Chance(ready_pct_);
+    p.cpl_ready = ready_q_;
+  }
+  uint64_t received() const { return received_; }
+
+ private:
+  Random* rng_;
+  Observer obs_;
+  int ready_pct_;
+  bool ready_q_ = false;
+  uint64_t received_ = 0;
+};
+
+}  // namespace tma::sim
+
+#endif  // TMA_SIM_CPL_PORT_H_

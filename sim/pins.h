@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// TopPins: the ports of rtl/top/tma_sim_top.sv as one plain C++ struct, for any DataBytes up to
+// kMaxDataBytes (data buses as byte arrays, byte k = bits [8k+7:8k]; strobes as uint64_t).
+// Every harness component (sim/) reads and writes these fields only, never the Verilated model,
+// so the same component serves each Verilated width (VerilatedTop<Model>, sim_top.h) and the
+// model-as-DUT stand-in of the bench. Inputs of the engine are written by the harness,
+// outputs by the top.
+#ifndef TMA_SIM_PINS_H_
+#define TMA_SIM_PINS_H_
+
+#include <cstdint>
+
+namespace tma::sim {
+
+inline constexpr int kMaxDataBytes = 64;
+inline constexpr int kAxiIds = 16;  // AxiIdWidth 4
+
+struct TopPins {
+  int data_bytes = 16;  // DataBytes of the top (fixed when the top is built)
+  bool rst_n = false;
+  // Command stream (see CmdCodec, cmd_port.h, for the fields' meaning).
+  bool cmd_valid = false, cmd_ready = false;
+  uint8_t cmd_op = 0, cmd_mode = 0, cmd_redop = 0, cmd_dim = 0;
+  uint64_t cmd_desc_addr = 0;
+  uint32_t cmd_coords[5] = {};
+  uint64_t cmd_im2col = 0;
+  uint32_t cmd_smem_addr = 0, cmd_mbar_addr = 0;
+  bool cmd_multicast = false;
+  uint16_t cmd_cta_mask = 0;
+  uint8_t cmd_issuer = 0, cmd_dst_cta = 0, cmd_cta_group = 0, cmd_tag = 0;
+  bool desc_inval = false;
+  // AXI4 read address / data.
+  bool arvalid = false, arready = false;
+  uint8_t arid = 0, arlen = 0, arsize = 0, arburst = 0;
+  uint64_t araddr = 0;
+  bool rvalid = false, rready = false, rlast = false;
+  uint8_t rid = 0, rresp = 0;
+  uint8_t rdata[kMaxDataBytes] = {};
+  // AXI4 write address / data / response.
+  bool awvalid = false, awready = false;
+  uint8_t awid = 0, awlen = 0, awsize = 0, awburst = 0;
+  uint64_t awaddr = 0;
+  bool wvalid = false, wready = false, wlast = false;
+  uint8_t wdata[kMaxDataBytes] = {};
+  uint64_t wstrb = 0;
+  bool bvalid = false, bready = false;
+  uint8_t bid = 0, bresp = 0;
+  // Shared-memory write port.
+  bool smem_wr_valid = false, smem_wr_ready = false;
+  uint32_t smem_wr_addr = 0;
+  uint8_t smem_wr_data[kMaxDataBytes] = {};
+  uint64_t smem_wr_strb = 0;
+  uint16_t smem_wr_cta_mask = 0;
+  // Shared-memory read port.
+  bool smem_rd_valid = false, smem_rd_ready = false;
+  uint32_t smem_rd_addr = 0;
+  uint8_t smem_rd_cta = 0;
+  bool smem_rd_rvalid = false;
+  uint8_t smem_rd_rdata[kMaxDataBytes] = {};
+  // Completion stream.
+  bool cpl_valid = false, cpl_ready = false;
+  uint8_t cpl_kind = 0, cpl_cta = 0, cpl_error = 0, cpl_tag = 0;
+  uint32_t cpl_mbar_addr = 0, cpl_bytes = 0;
+  // Status.
+  bool busy = false;
+  uint16_t err_count = 0;
+};
+
+}  // namespace tma::sim
+
+#endif  // TMA_SIM_PINS_H_
