@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <deque>
 #include <map>
 #include <random>
@@ -504,6 +505,20 @@ class CommandGen {
   int subbyte_percent_ = 0;
 };
 
+// Cycles simulated by every bench of this run; printed at the end with the CPU time (the
+// speed table of docs/performance.md).
+uint64_t g_cycles = 0;
+class SpeedReport : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const double cpu = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+    std::printf("e2e: %llu cycles, cpu %.2f s (%.0f cycles/s)\n",
+                static_cast<unsigned long long>(g_cycles), cpu,
+                cpu > 0 ? static_cast<double>(g_cycles) / cpu : 0.0);
+  }
+};
+const auto* const g_speed = ::testing::AddGlobalTestEnvironment(new SpeedReport);
+
 // ---- The bench: tma_sim_top in the harness of sim/ ----
 // Commands back to back (sim::CmdPort), the AXI4 read slave (sim::AxiReadSlave: bursts in AR
 // order, first beat 1..12 cycles after the AR, random arready and R gaps), the shared-memory
@@ -562,6 +577,7 @@ class EngineBench {
           !h_.pins().busy && axi_.idle())
         break;
     }
+    g_cycles += h_.cycle() - start;
     EXPECT_LT(h_.cycle() - start, max_cycles) << "engine did not finish (hang)";
     EXPECT_FALSE(top_.TakeAssertFailure()) << "an RTL assertion fired";
     return cpls_;
