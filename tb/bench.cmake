@@ -59,7 +59,7 @@ if(TMA_TB_HAVE_RTL)
   target_include_directories(tma-rtl PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   set_source_files_properties(golden/tma_rtl_main.cc golden/rtl_engine.cc PROPERTIES
     COMPILE_OPTIONS "-Wall;-Wextra;-Wno-unused-parameter")
-  target_link_libraries(tma-rtl PRIVATE tma_cmodel)
+  target_link_libraries(tma-rtl PRIVATE tma_golden)
   tma_verilate(tma-rtl TOP tma_sim_top)
   set_target_properties(tma-rtl PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 endif()
