@@ -164,29 +164,23 @@ def pnr_flow(args, out, speed):
     every path meets the target (nextpnr's default target is 12 MHz) the worst slack is
     positive and every arc gets criticality 1, and router1 scales its rip-up penalties by
     max(0.05, 1 - criticality): every arc may then rip up every other arc for 1/20 of the
-    price. On the engine (DataBytes 16) router1 did not converge at speed -6 that way (stopped
-    after 45-54 minutes); with a target just above the placement's own estimate four of seven
-    -6 routes converged in 5-8 minutes (router1 still varies from run to run). So:
-      1. place (the heap placer gave the same placement for a 12 MHz and a 120 MHz target;
-         its timing weight, --timing-weight, does matter: 30 instead of nextpnr's 10 cut the
-         engine's estimated worst path from 9.46 to 8.37 ns at -6, 60 gave 8.48) and write the
-         placement (placed_<speed>.json);
+    price, and on the engine router1 thrashes. So (docs/timing.md):
+      1. place (the heap placer gives the same placement for any target; its timing weight,
+         --timing-weight, does matter) and write the placement (placed_<speed>.json);
       2. route it with the target set to the placement's fmax estimate x --route-margin, so
          only the arcs of the slowest estimated paths are critical. nextpnr takes the target
          from the placed netlist's settings, not from the command line, so it is written
          there (and the router with it);
       3. when that route has not finished after --route-timeout minutes, route the placement
-         again with timing-driven routing off (every rip-up at full price; no time limit). On
-         the engine it converged in 2-4 minutes on two placements, at a lower fmax (113.2
-         against 130.7 MHz timing-driven at -8), and not within 6 minutes on a third.
+         again with timing-driven routing off (every rip-up at full price; no time limit, and
+         not always converging either; the fmax is lower than a timing-driven route's).
     With --seeds A,B,..., step 1 places once per seed (placed_<speed>_s<seed>.json), times each
-    placement with tools/placed_sta (seconds) and routes the one with the smallest estimated
-    worst path: router1's result depends on the placement more than on anything else here.
-    With --route-all it routes every seed's placement (pnr_<speed>_s<seed>.*) and reports the
-    fastest as pnr_<speed>.* and every seed's fmax on the summary line (since session 10 a
-    route of the engine takes minutes, so the spread over placements can be measured).
+    placement with synth/tools/placed_sta (seconds) and routes the one with the smallest
+    estimated worst path: router1's result depends on the placement more than on anything
+    else here. With --route-all it routes every seed's placement (pnr_<speed>_s<seed>.*) and
+    reports the fastest as pnr_<speed>.* and every seed's fmax on the summary line.
     The fmax reported is that of the routed design (pnr_<speed>.log / .json; the report has
-    the routed arrival time of every register input, which tools/routed_ends lists)."""
+    the routed arrival time of every register input, which synth/tools/routed_ends lists)."""
     seeds = args.seeds.split(",") if args.seeds else [args.seed]
 
     def nextpnr(seed):
@@ -205,7 +199,7 @@ def pnr_flow(args, out, speed):
             raise SystemExit("pnr: nextpnr-ecp5 placement failed (rc %d), see %s"
                              % (rc, out / ("place_%s.log" % tag)))
         if len(seeds) > 1:
-            sta = subprocess.run([sys.executable, str(REPO / "tools" / "placed_sta"),
+            sta = subprocess.run([sys.executable, str(REPO / "synth" / "tools" / "placed_sta"),
                                   str(out / ("placed_%s.json" % tag)), "--groups", "0"],
                                  capture_output=True, text=True, check=True).stdout
             worst = float(re.search(r"worst ([0-9.]+) ns", sta).group(1))
@@ -294,7 +288,7 @@ def main():
     ap.add_argument("--seed", default="1", help="nextpnr placer seed")
     ap.add_argument("--seeds", default="",
                     help="pnr: place with each of these comma-separated seeds, route the "
-                         "placement tools/placed_sta estimates fastest")
+                         "placement synth/tools/placed_sta estimates fastest")
     ap.add_argument("--route-all", action="store_true",
                     help="pnr, with --seeds: route every placement, not only the best "
                          "estimate, and report each seed's fmax (the fastest is pnr_<speed>.*)")
@@ -317,7 +311,7 @@ def main():
     ap.add_argument("--keep-names", action="store_true",
                     help="pnr: keep the names of the *_q nets (keep attribute during "
                          "synthesis, removed before the netlist is written) so the critical "
-                         "path report names registers (tools/critpath reads it); the mapping "
+                         "path report names registers (synth/tools/critpath reads it); the mapping "
                          "may differ slightly from the plain netlist's")
     ap.add_argument("--yosys", default=shutil.which("yosys") or "/usr/bin/yosys",
                     help="Yosys 0.23 (Debian)")
