@@ -1,12 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The bench proper (included from tb/CMakeLists.txt). Needs the C++ model's execution core;
-# uses the Verilated tma_sim_top (sim/tops.h) when rtl/top/tma_sim_top.sv exists (else the
-# model-as-DUT stand-in only: `tma-tb --dut=model`).
-set(_model ${CMAKE_SOURCE_DIR}/cmodel/src)
-if(NOT EXISTS ${_model}/tensor_copy.cc OR NOT EXISTS ${_model}/traversal.cc)
-  message(STATUS "tb: the model's tensor_copy/traversal are missing; bench not built")
-  return()
-endif()
+# The bench proper (included from tb/CMakeLists.txt): drives the Verilated tma_sim_top
+# (sim/tops.h) or, with -DTMA_TB_RTL=OFF, only the model-as-DUT stand-in (`tma-tb --dut=model`).
 
 add_library(tma_tb_core STATIC
   agents/pattern_memory.cc
@@ -35,20 +29,14 @@ add_executable(tma-tb-model tests/tb_main.cc $<TARGET_OBJECTS:tma_tb_tests>)
 target_link_libraries(tma-tb-model PRIVATE tma_tb_core)
 set_target_properties(tma-tb-model PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
-option(TMA_TB_RTL "Bench: use the Verilated tma_sim_top when it exists" ON)
-set(TMA_TB_HAVE_RTL OFF CACHE INTERNAL "bench built with the Verilated RTL")
-if(TMA_TB_RTL AND EXISTS ${CMAKE_SOURCE_DIR}/rtl/top/tma_sim_top.sv)
-  file(READ ${CMAKE_SOURCE_DIR}/rtl/tma.f _flist)
-  if(_flist MATCHES "top/tma_sim_top.sv")
-    set(TMA_TB_HAVE_RTL ON CACHE INTERNAL "bench built with the Verilated RTL")
-  endif()
-endif()
+option(TMA_TB_RTL "Bench: build against the Verilated tma_sim_top" ON)
+set(TMA_TB_HAVE_RTL ${TMA_TB_RTL} CACHE INTERNAL "bench built with the Verilated RTL" FORCE)
 if(TMA_TB_HAVE_RTL)
   message(STATUS "tb: bench drives the Verilated tma_sim_top (sim/, DataBytes 16, 32, 64)")
   target_link_libraries(tma-tb PRIVATE tma_sim_tops)
   target_compile_definitions(tma-tb PRIVATE TMA_TB_HAVE_RTL)
 else()
-  message(STATUS "tb: rtl/top/tma_sim_top.sv not in rtl/tma.f; bench uses the model-as-DUT")
+  message(STATUS "tb: TMA_TB_RTL=OFF; the bench uses the model-as-DUT")
 endif()
 
 # tma-rtl: golden-case replay through the Verilated RTL (plain C++ model, no SystemC kernel):

@@ -34,7 +34,7 @@ endif()
 # Golden cases through the RTL (tma-rtl, the Verilated tma_sim_top without SystemC): the hand
 # vectors and the load files of the silicon set, in full (all of them take ~3 s on one core).
 # Stores and reductions are SKIPPED (listed), never passed.
-if(TARGET tma-rtl)
+if(TMA_TB_HAVE_RTL)
   file(GLOB _hand ${CMAKE_SOURCE_DIR}/tests/vectors/hand/*.jsonl)
   add_test(NAME tb/golden/hand COMMAND tma-rtl run ${_hand})
   set_tests_properties(tb/golden/hand PROPERTIES LABELS tb TIMEOUT 120)
