@@ -98,6 +98,10 @@ def load_data():
     for lim in data["limits"]:
         claim(lim["name"])
     for en in data["enums"]:
+        claim(en["prefix"] + "Bits")
+    claim(data["element_types"]["prefix_desc"] + "Bits")
+    claim(data["element_types"]["prefix_model"] + "CodeBits")
+    for en in data["enums"]:
         for v in en["values"]:
             claim(en["prefix"] + v[0])
             if v[1] >= (1 << en["width"]):
@@ -167,6 +171,13 @@ def sv_numbering(data):
     group("Limits shared by the RTL and the model.",
           [("int unsigned", l["name"], str(l["value"]), l.get("doc", ""))
            for l in data["limits"]])
+    group("Field widths of the codes below (<Prefix>Bits).",
+          [("int unsigned", en["prefix"] + "Bits", str(en["width"]), "")
+           for en in data["enums"]] +
+          [("int unsigned", data["element_types"]["prefix_desc"] + "Bits",
+            str(data["element_types"]["width_desc"]), "descriptor format code"),
+           ("int unsigned", data["element_types"]["prefix_model"] + "CodeBits",
+            str(data["element_types"]["width_model"]), "model element-type code")])
     for en in data["enums"]:
         w = en["width"]
         typ = "logic" if w == 1 else "logic [%d:0]" % (w - 1)

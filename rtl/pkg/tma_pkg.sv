@@ -19,6 +19,7 @@ package tma_pkg;
   // largest box in shared memory, 228 KiB (encoder rules 14 and 20, measured)
   localparam int unsigned MaxBoxBytes         = 233472;
   localparam int unsigned MaxBoxDim           = 256;     // boxDim[i] is 1 .. MaxBoxDim (rule 11)
+  localparam int unsigned MaxElemBytes        = 8;       // largest element (u64, s64, f64)
   // elementStrides[i] is 1 .. MaxElemStride (rule 10)
   localparam int unsigned MaxElemStride       = 8;
   localparam int unsigned MaxChannelsPerPixel = 256;     // im2col channelsPerPixel 1 .. (rule 17)
@@ -27,6 +28,25 @@ package tma_pkg;
   localparam int unsigned GlobalAlign         = 16;
   // every global stride is below 2^StrideLog2Max bytes (rule 9)
   localparam int unsigned StrideLog2Max       = 40;
+
+  // Field widths of the codes below (<Prefix>Bits).
+  localparam int unsigned OpBits       = 2;
+  localparam int unsigned ModeBits     = 3;
+  localparam int unsigned RedBits      = 3;
+  localparam int unsigned ErrBits      = 4;
+  localparam int unsigned CplBits      = 2;
+  localparam int unsigned SwzBits      = 3;
+  localparam int unsigned IlBits       = 2;
+  localparam int unsigned FillBits     = 1;
+  localparam int unsigned L2PromoBits  = 2;
+  localparam int unsigned MapBits      = 2;
+  localparam int unsigned WideBits     = 1;
+  localparam int unsigned SwzSpanBits  = 2;
+  localparam int unsigned SwzAtomBits  = 2;
+  localparam int unsigned PkBits       = 2;
+  localparam int unsigned AxiIdBits    = 4;
+  localparam int unsigned DtBits       = 4;  // descriptor format code
+  localparam int unsigned ElemCodeBits = 4;  // model element-type code
 
   // Op: instruction (cmd_t.op).
   localparam logic [1:0] OpLoad     = 2'd0;
@@ -235,8 +255,13 @@ package tma_pkg;
   // ---- END GENERATED numbering ----
 
   // Largest row (box[0] x E = 256 x 8 bytes) and the field widths derived from it.
-  localparam int unsigned RowBytesW = 12;  // 0 .. 2048
+  localparam int unsigned RowBytesW = $clog2(MaxBoxDim * MaxElemBytes) + 1;  // 0 .. 2048
   localparam int unsigned BeatCntW  = 10;  // beats of one row, signed arithmetic margin
+  // A CTA of the cluster; the .Nd qualifier (0 .. 7, 1 .. MaxDims valid); pixels of an im2col
+  // column - 1.
+  localparam int unsigned CtaW    = $clog2(MaxCtas);
+  localparam int unsigned DimW    = $clog2(MaxDims + 1);
+  localparam int unsigned NRowsW  = $clog2(MaxPixelsPerColumn);
 
   // ---- Per-dimension vectors (packed 2-D only inside structs, house style sec. 11) ----
   typedef struct packed { logic [MaxDims-1:0][31:0] v; } dim32_t;
@@ -244,42 +269,42 @@ package tma_pkg;
 
   // ---- Command stream: one decoded tensor instruction (DUT_INTERFACE.md) ----
   typedef struct packed {
-    logic [1:0]  op;
-    logic [2:0]  mode;
-    logic [2:0]  redop;
-    logic [2:0]  dim;
-    logic [63:0] desc_addr;
-    dim32_t      coords;
-    im2col_t     im2col;
-    logic [31:0] smem_addr;
-    logic [31:0] mbar_addr;
-    logic        multicast;
-    logic [15:0] cta_mask;
-    logic [3:0]  issuer;
-    logic [3:0]  dst_cta;
-    logic [1:0]  cta_group;
-    logic [7:0]  tag;
+    logic [OpBits-1:0]   op;
+    logic [ModeBits-1:0] mode;
+    logic [RedBits-1:0]  redop;
+    logic [DimW-1:0]     dim;
+    logic [63:0]         desc_addr;
+    dim32_t              coords;
+    im2col_t             im2col;
+    logic [31:0]         smem_addr;
+    logic [31:0]         mbar_addr;
+    logic                multicast;
+    logic [MaxCtas-1:0]  cta_mask;
+    logic [CtaW-1:0]     issuer;
+    logic [CtaW-1:0]     dst_cta;
+    logic [1:0]          cta_group;
+    logic [7:0]          tag;
   } cmd_t;
 
   // ---- Completion information carried with a command to its end ----
   typedef struct packed {
-    logic [1:0]  kind;      // CplTx / CplError / CplDone
-    logic [3:0]  err;       // error class when kind == CplError
-    logic [15:0] cta_mask;  // destinations of the complete-tx (kind CplTx)
-    logic [3:0]  cta;       // CTA named by an error / done completion (the issuer)
-    logic [31:0] mbar_addr;
-    logic [31:0] bytes;     // complete-tx bytes (full box, silicon D1)
-    logic [7:0]  tag;
+    logic [CplBits-1:0] kind;      // CplTx / CplError / CplDone
+    logic [ErrBits-1:0] err;       // error class when kind == CplError
+    logic [MaxCtas-1:0] cta_mask;  // destinations of the complete-tx (kind CplTx)
+    logic [CtaW-1:0]    cta;       // CTA named by an error / done completion (the issuer)
+    logic [31:0]        mbar_addr;
+    logic [31:0]        bytes;     // complete-tx bytes (full box, silicon D1)
+    logic [7:0]         tag;
   } cpl_info_t;
 
   // One completion on the completion port.
   typedef struct packed {
-    logic [1:0]  kind;
-    logic [3:0]  cta;
-    logic [31:0] mbar_addr;
-    logic [31:0] bytes;
-    logic [3:0]  err;
-    logic [7:0]  tag;
+    logic [CplBits-1:0] kind;
+    logic [CtaW-1:0]    cta;
+    logic [31:0]        mbar_addr;
+    logic [31:0]        bytes;
+    logic [ErrBits-1:0] err;
+    logic [7:0]         tag;
   } cpl_t;
 
   // ---- Walker job: everything the N-D walker needs, computed once at issue ----
@@ -298,7 +323,7 @@ package tma_pkg;
   typedef struct packed {
     logic                 marker;     // 1: no data; emit one row entry that only completes
     logic                 i2c;        // 1: the walk ends after nrows_m1 + 1 rows (im2col)
-    logic [9:0]           nrows_m1;   // im2col: pixels per column - 1
+    logic [NRowsW-1:0]    nrows_m1;   // im2col: pixels per column - 1
     logic [63:0]          gaddr;      // global address of row byte 0, address contributions 0
     dim64_t               step;       // address step of walker dim d (es[d] x its stride)
     dim64_t               astart;     // address contribution of walker dim d at `coord`
@@ -315,8 +340,8 @@ package tma_pkg;
     logic [31:0]          smem_addr;  // shared address of the first row
     logic                 fill_nan;   // OOB fill 0x7FF7 per 16 bits (else zero)
     logic                 tf32;       // round 4-byte elements to tf32 (silicon D3)
-    logic [2:0]           swz;        // swizzle function (Swz*)
-    logic [1:0]           pk;         // packed sub-byte type: Pk* (global != shared layout)
+    logic [SwzBits-1:0]   swz;        // swizzle function (Swz*)
+    logic [PkBits-1:0]    pk;         // packed sub-byte type: Pk* (global != shared layout)
     cpl_info_t            cpl;        // completion of the command
   } job_t;
 
@@ -331,8 +356,8 @@ package tma_pkg;
     logic [RowBytesW-1:0] dend;
     logic                 fill_nan;
     logic                 tf32;
-    logic [2:0]           swz;
-    logic [1:0]           pk;         // Pk*: how the row's global beats are unpacked
+    logic [SwzBits-1:0]   swz;
+    logic [PkBits-1:0]    pk;         // Pk*: how the row's global beats are unpacked
     cpl_info_t            cpl;        // valid with last
   } row_t;
 
@@ -343,24 +368,24 @@ package tma_pkg;
   // depending on DataBytes are computed by the fork (tma_engine) for the engine's DataBytes.
   // cta_mask is the last field (the engine stores only its NumCtas low bits).
   typedef struct packed {
-    logic        has_data;   // 1: the row writes shared memory; 0: completion-only item
-    logic        last;       // last entry of its command
-    logic        has_read;   // in-bounds bytes exist (dend > head): global beats follow
-    logic [27:0] beat;       // smem_addr[31:4] (the beat address is its DataBytes-aligned part)
-    logic [7:0]  xh16;       // (head + s) / 16: first in-bounds position in 16-byte units
-    logic [11:0] xd1;        // dend + s - 1: last in-bounds position
-    logic [11:0] xl1;        // row_bytes + s - 1: last position of the row
-    logic [2:0]  s16;        // s / 16
-    logic [2:0]  rot16;      // realignment rotation: (gaddr - head - s) mod DataBytes, / 16
-    logic        lo_ok;      // the first in-bounds beat takes lanes from its lower global beat
-    logic        hi_ok;      // the last in-bounds beat takes lanes from its upper global beat
-    logic        h_at0;      // beat 0 holds the first in-bounds position (xh16 / (DB/16) == 0)
-    logic        d_at0;      // beat 0 holds the last in-bounds position (xd1 / DB == 0)
-    logic        l_at0;      // beat 0 is the row's last beat (xl1 / DB == 0)
-    logic        fill_nan;
-    logic        tf32;
-    logic [2:0]  swz;
-    logic [15:0] cta_mask;   // destinations of the row's shared-memory writes
+    logic               has_data;  // 1: the row writes shared memory; 0: completion-only item
+    logic               last;      // last entry of its command
+    logic               has_read;  // in-bounds bytes exist (dend > head): global beats follow
+    logic [27:0]        beat;      // smem_addr[31:4]; its DataBytes-aligned part: the beat address
+    logic [7:0]         xh16;      // (head + s) / 16: first in-bounds position in 16-byte units
+    logic [11:0]        xd1;       // dend + s - 1: last in-bounds position
+    logic [11:0]        xl1;       // row_bytes + s - 1: last position of the row
+    logic [2:0]         s16;       // s / 16
+    logic [2:0]         rot16;     // realignment rotation: (gaddr - head - s) mod DataBytes, / 16
+    logic               lo_ok;     // first in-bounds beat takes lanes from its lower global beat
+    logic               hi_ok;     // last in-bounds beat takes lanes from its upper global beat
+    logic               h_at0;     // beat 0 has the first in-bounds position (xh16 / (DB/16) == 0)
+    logic               d_at0;     // beat 0 has the last in-bounds position (xd1 / DB == 0)
+    logic               l_at0;     // beat 0 is the row's last beat (xl1 / DB == 0)
+    logic               fill_nan;
+    logic               tf32;
+    logic [SwzBits-1:0] swz;
+    logic [MaxCtas-1:0] cta_mask;  // destinations of the row's shared-memory writes
   } al_row_t;
 
   // ---- Read request of one row (splitter input) and one AXI4 burst (splitter output) ----

@@ -23,6 +23,8 @@ inline constexpr uint32_t kDescBytes = 128;
 inline constexpr uint32_t kMaxBoxBytes = 233472;
 // boxDim[i] is 1 .. MaxBoxDim (rule 11)
 inline constexpr uint32_t kMaxBoxDim = 256;
+// largest element (u64, s64, f64)
+inline constexpr uint32_t kMaxElemBytes = 8;
 // elementStrides[i] is 1 .. MaxElemStride (rule 10)
 inline constexpr uint32_t kMaxElemStride = 8;
 // im2col channelsPerPixel 1 .. (rule 17)
