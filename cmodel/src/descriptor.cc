@@ -11,7 +11,10 @@
 namespace tma::model {
 namespace {
 
-namespace b = desc_bits;
+namespace n = num;
+// The tables of numbering.h are indexed by a masked enum value.
+static_assert((n::kNumElemTypes & (n::kNumElemTypes - 1)) == 0);
+static_assert((n::kNumSwizzles & (n::kNumSwizzles - 1)) == 0);
 
 uint64_t Mask(int width) {
   return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
@@ -30,14 +33,14 @@ int ClampRank(int rank) {
 // Corner field width of an im2col map of this rank (im2col-wide: 16).
 int CornerWidth(const TensorMap& m) {
   if (m.mode == MapMode::kIm2colWide)
-    return 16;
+    return n::kDescCornerWRank3;
   switch (m.rank) {
     case 3:
-      return 16;
+      return n::kDescCornerWRank3;
     case 4:
-      return 8;
+      return n::kDescCornerWRank4;
     default:
-      return 5;
+      return n::kDescCornerWRank5;
   }
 }
 
@@ -54,25 +57,14 @@ struct SwizzleBits {
 };
 
 SwizzleBits SwizzleToBits(Swizzle s) {
-  switch (s) {
-    case Swizzle::kNone:
-      return {0, 0, false};
-    case Swizzle::k32B:
-      return {1, 0, false};
-    case Swizzle::k64B:
-      return {2, 0, false};
-    case Swizzle::k128B:
-      return {3, 0, false};
-    case Swizzle::k128BAtom32B:
-      return {3, 1, false};
-    case Swizzle::k128BAtom32BFlip8B:
-      return {3, 2, false};
-    case Swizzle::k128BAtom64B:
-      return {3, 3, false};
-    case Swizzle::k96B:
-      return {0, 0, true};
-  }
-  return {static_cast<uint8_t>(static_cast<uint8_t>(s) & 3), 0, false};
+  const int i = static_cast<int>(s) & (n::kNumSwizzles - 1);
+  return {n::kSwzSpanCode[i], n::kSwzAtomCode[i], n::kSwz96BBit[i]};
+}
+
+// "bit 64" / "bits 68-70": where a field sits, for the messages.
+std::string Where(int lsb, int width) {
+  return width == 1 ? "bit " + std::to_string(lsb)
+                    : "bits " + std::to_string(lsb) + "-" + std::to_string(lsb + width - 1);
 }
 
 Status Invalid(const std::string& field, const std::string& msg) {
@@ -104,73 +96,24 @@ void SetDescriptorBits(uint8_t* map128, int lsb, int width, uint64_t value) {
 }
 
 uint8_t HardwareTypeCode(DType t) {
-  switch (t) {
-    case DType::kU8:
-      return 0;
-    case DType::kU16:
-      return 1;
-    case DType::kU32:
-      return 2;
-    case DType::kS32:
-      return 3;
-    case DType::kU64:
-      return 4;
-    case DType::kS64:
-      return 5;
-    case DType::kF16:
-      return 6;
-    case DType::kF32:
-    case DType::kTF32:
-      return 7;
-    case DType::kF32Ftz:
-    case DType::kTF32Ftz:
-      return 8;
-    case DType::kF64:
-      return 9;
-    case DType::kBF16:
-      return 10;
-    case DType::kB4x16:
-      return 11;
-    case DType::kB4x16P64:
-      return 12;
-    case DType::kB6x16P32:
-      return 13;
-  }
-  return static_cast<uint8_t>(static_cast<uint8_t>(t) & 0xF);
+  return n::kElemDt[static_cast<int>(t) & (n::kNumElemTypes - 1)];
 }
 
 bool HardwareTf32Flag(DType t) {
-  return t == DType::kTF32 || t == DType::kTF32Ftz;
+  return n::kElemTf32[static_cast<int>(t) & (n::kNumElemTypes - 1)];
 }
 
 std::optional<DType> DTypeFromHardware(uint8_t code, bool tf32) {
-  static constexpr DType kByCode[14] = {
-      DType::kU8,   DType::kU16,   DType::kU32,      DType::kS32,      DType::kU64,
-      DType::kS64,  DType::kF16,   DType::kF32,      DType::kF32Ftz,   DType::kF64,
-      DType::kBF16, DType::kB4x16, DType::kB4x16P64, DType::kB6x16P32,
-  };
-  if (code >= 14)
-    return std::nullopt;
-  if (tf32) {
-    if (code == 7)
-      return DType::kTF32;
-    if (code == 8)
-      return DType::kTF32Ftz;
-    return std::nullopt;
+  // The one type with this (format code, tf32 bit), if any (docs/descriptor.md section 2).
+  for (int i = 0; i < n::kNumElemTypes; ++i) {
+    if (n::kElemDt[i] == code && n::kElemTf32[i] == tf32)
+      return static_cast<DType>(i);
   }
-  return kByCode[code];
+  return std::nullopt;
 }
 
 int SmemElementBits(DType t) {
-  switch (t) {
-    case DType::kB4x16:
-      return 4;
-    case DType::kB4x16P64:
-    case DType::kB6x16P32:
-      return 8;
-    default:
-      return ElementBits(t);
-  }
+  return n::kElemSmemBits[static_cast<int>(t) & (n::kNumElemTypes - 1)];
 }
 
 uint64_t DescriptorBoxBytes(const TensorMap& m) {
@@ -189,148 +132,162 @@ uint64_t DescriptorBoxBytes(const TensorMap& m) {
 }
 
 uint32_t SwizzleRepeatBytes(Swizzle s) {
-  switch (s) {
-    case Swizzle::kNone:
-      return 16;
-    case Swizzle::k32B:
-    case Swizzle::k96B:
-      return 256;
-    case Swizzle::k64B:
-      return 512;
-    default:
-      return 1024;
-  }
+  return n::kSwzRepeatBytes[static_cast<int>(s) & (n::kNumSwizzles - 1)];
 }
 
 DescriptorBytes EncodeDescriptor(const TensorMap& m) {
   DescriptorBytes d{};
   uint8_t* p = d.data();
-  SetDescriptorBits(p, b::kAddress, 64, m.global_address);
-  SetDescriptorBits(p, b::kMode, 1, m.mode == MapMode::kTiled ? 0 : 1);
-  SetDescriptorBits(p, b::kRank, 3, static_cast<uint64_t>(m.rank - 1));
-  SetDescriptorBits(p, b::kType, 4, HardwareTypeCode(m.dtype));
-  SetDescriptorBits(p, b::kInterleave, 2, static_cast<uint64_t>(m.interleave));
+  SetDescriptorBits(p, n::kDescAddressLsb, n::kDescAddressW, m.global_address);
+  SetDescriptorBits(p, n::kDescModeLsb, n::kDescModeW, m.mode == MapMode::kTiled ? 0 : 1);
+  SetDescriptorBits(p, n::kDescRankLsb, n::kDescRankW, static_cast<uint64_t>(m.rank - 1));
+  SetDescriptorBits(p, n::kDescTypeLsb, n::kDescTypeW, HardwareTypeCode(m.dtype));
+  SetDescriptorBits(p, n::kDescInterleaveLsb, n::kDescInterleaveW,
+                    static_cast<uint64_t>(m.interleave));
   const SwizzleBits sw = SwizzleToBits(m.swizzle);
-  SetDescriptorBits(p, b::kSwizzle, 2, sw.span);
-  SetDescriptorBits(p, b::kOobFill, 1, static_cast<uint64_t>(m.oob_fill));
-  SetDescriptorBits(p, b::kTf32, 1, HardwareTf32Flag(m.dtype) ? 1 : 0);
-  SetDescriptorBits(p, b::kL2Promotion, 2, static_cast<uint64_t>(m.l2_promotion));
-  SetDescriptorBits(p, b::kSwizzleAtom, 2, sw.atom);
-  SetDescriptorBits(p, b::kSwizzle96B, 1, sw.b96 ? 1 : 0);
+  SetDescriptorBits(p, n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW, sw.span);
+  SetDescriptorBits(p, n::kDescOobFillLsb, n::kDescOobFillW, static_cast<uint64_t>(m.oob_fill));
+  SetDescriptorBits(p, n::kDescTf32Lsb, n::kDescTf32W, HardwareTf32Flag(m.dtype) ? 1 : 0);
+  SetDescriptorBits(p, n::kDescL2PromotionLsb, n::kDescL2PromotionW,
+                    static_cast<uint64_t>(m.l2_promotion));
+  SetDescriptorBits(p, n::kDescSwizzleAtomLsb, n::kDescSwizzleAtomW, sw.atom);
+  SetDescriptorBits(p, n::kDescSwizzle96BLsb, n::kDescSwizzle96BW, sw.b96 ? 1 : 0);
   if (m.mode == MapMode::kIm2colWide) {
-    SetDescriptorBits(p, b::kIm2colWide, 1, 1);
-    SetDescriptorBits(p, b::kWideMode, 1, static_cast<uint64_t>(m.wide_mode));
+    SetDescriptorBits(p, n::kDescIm2colWideLsb, n::kDescIm2colWideW, 1);
+    SetDescriptorBits(p, n::kDescWideModeLsb, n::kDescWideModeW,
+                      static_cast<uint64_t>(m.wide_mode));
   }
   for (int i = 0; i < kMaxRank - 1; ++i) {
-    SetDescriptorBits(p, b::kStrideLo + 32 * i, 32, m.strides[i] >> 4);
-    SetDescriptorBits(p, b::kStrideHi + 4 * i, 4, m.strides[i] >> 36);
+    SetDescriptorBits(p, n::kDescStrideLoLsb + n::kDescStrideLoW * i, n::kDescStrideLoW,
+                      m.strides[i] >> 4);
+    SetDescriptorBits(p, n::kDescStrideHiLsb + n::kDescStrideHiW * i, n::kDescStrideHiW,
+                      m.strides[i] >> 36);
   }
   for (int i = 0; i < kMaxRank; ++i) {
-    SetDescriptorBits(p, b::kDim + 32 * i, 32, m.dims[i] - 1);
-    SetDescriptorBits(p, b::kElemStride + 3 * i, 3, m.element_strides[i] - 1);
+    SetDescriptorBits(p, n::kDescDimLsb + n::kDescDimW * i, n::kDescDimW, m.dims[i] - 1);
+    SetDescriptorBits(p, n::kDescElemStrideLsb + n::kDescElemStrideW * i, n::kDescElemStrideW,
+                      m.element_strides[i] - 1);
   }
   if (m.mode == MapMode::kTiled) {
-    SetDescriptorBits(p, b::kBox0, 8, m.box[0] - 1);
+    SetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W, m.box[0] - 1);
     for (int i = 1; i < kMaxRank; ++i) {
-      SetDescriptorBits(p, b::kBox1 + 8 * (i - 1), 8, m.box[i] - 1);
+      SetDescriptorBits(p, n::kDescBox1Lsb + n::kDescBox1W * (i - 1), n::kDescBox1W, m.box[i] - 1);
     }
   } else {
-    SetDescriptorBits(p, b::kBox0, 8, m.channels_per_pixel - 1);
+    SetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W, m.channels_per_pixel - 1);
     const int w = CornerWidth(m);
     for (int k = 0; k < NumCorners(m); ++k) {
-      SetDescriptorBits(p, b::kLowerCorner + w * k, w, static_cast<uint32_t>(m.lower[k]));
-      SetDescriptorBits(p, b::kUpperCorner + w * k, w, static_cast<uint32_t>(m.upper[k]));
+      SetDescriptorBits(p, n::kDescLowerCornerLsb + w * k, w, static_cast<uint32_t>(m.lower[k]));
+      SetDescriptorBits(p, n::kDescUpperCornerLsb + w * k, w, static_cast<uint32_t>(m.upper[k]));
     }
-    SetDescriptorBits(p, b::kPixelsPerColumn, 10, m.pixels_per_column - 1);
+    SetDescriptorBits(p, n::kDescPixelsPerColumnLsb, n::kDescPixelsPerColumnW,
+                      m.pixels_per_column - 1);
   }
-  SetDescriptorBits(p, b::kBoxBytes, 32, DescriptorBoxBytes(m));
-  SetDescriptorBits(p, b::kSwizzleRepeat, 32, SwizzleRepeatBytes(m.swizzle));
+  SetDescriptorBits(p, n::kDescBoxBytesLsb, n::kDescBoxBytesW, DescriptorBoxBytes(m));
+  SetDescriptorBits(p, n::kDescSwizzleRepeatLsb, n::kDescSwizzleRepeatW,
+                    SwizzleRepeatBytes(m.swizzle));
   return d;
 }
 
 Status DecodeDescriptor(const uint8_t* bytes, TensorMap* out) {
   const uint8_t* p = bytes;
   TensorMap m;
-  const bool im2col = GetDescriptorBits(p, b::kMode, 1) != 0;
-  const bool wide = GetDescriptorBits(p, b::kIm2colWide, 1) != 0;
+  const bool im2col = GetDescriptorBits(p, n::kDescModeLsb, n::kDescModeW) != 0;
+  const bool wide = GetDescriptorBits(p, n::kDescIm2colWideLsb, n::kDescIm2colWideW) != 0;
   if (wide && !im2col) {
-    return Invalid("mode", "bit 86 (im2col-wide) is set but bit 64 (im2col) is not");
+    return Invalid("mode", Where(n::kDescIm2colWideLsb, n::kDescIm2colWideW) +
+                               " (im2col-wide) is set but " +
+                               Where(n::kDescModeLsb, n::kDescModeW) + " (im2col) is not");
   }
   m.mode = !im2col ? MapMode::kTiled : (wide ? MapMode::kIm2colWide : MapMode::kIm2col);
-  m.global_address = GetDescriptorBits(p, b::kAddress, 64);
-  m.rank = static_cast<int>(GetDescriptorBits(p, b::kRank, 3)) + 1;
+  m.global_address = GetDescriptorBits(p, n::kDescAddressLsb, n::kDescAddressW);
+  m.rank = static_cast<int>(GetDescriptorBits(p, n::kDescRankLsb, n::kDescRankW)) + 1;
   if (m.rank > kMaxRank) {
-    return Invalid(
-        "rank", "bits 68-70 hold rank-1 = " + std::to_string(m.rank - 1) + ": rank must be 1..5");
+    return Invalid("rank", Where(n::kDescRankLsb, n::kDescRankW) + " hold rank-1 = " +
+                               std::to_string(m.rank - 1) + ": rank must be 1..5");
   }
   if (m.mode != MapMode::kTiled && m.rank < 3) {
-    return Invalid("rank", "an im2col map needs rank 3..5 (bits 68-70 give rank " +
+    return Invalid("rank", "an im2col map needs rank 3..5 (" +
+                               Where(n::kDescRankLsb, n::kDescRankW) + " give rank " +
                                std::to_string(m.rank) + ")");
   }
-  const uint8_t code = static_cast<uint8_t>(GetDescriptorBits(p, b::kType, 4));
-  const bool tf32 = GetDescriptorBits(p, b::kTf32, 1) != 0;
+  const uint8_t code = static_cast<uint8_t>(GetDescriptorBits(p, n::kDescTypeLsb, n::kDescTypeW));
+  const bool tf32 = GetDescriptorBits(p, n::kDescTf32Lsb, n::kDescTf32W) != 0;
   const std::optional<DType> t = DTypeFromHardware(code, tf32);
   if (!t) {
-    return Invalid("elementType", "bits 71-74 hold format code " + std::to_string(code) +
-                                      (tf32 ? " with the tf32 flag (bit 80)" : "") +
-                                      ", which names no element type");
+    return Invalid(
+        "elementType",
+        Where(n::kDescTypeLsb, n::kDescTypeW) + " hold format code " + std::to_string(code) +
+            (tf32 ? " with the tf32 flag (" + Where(n::kDescTf32Lsb, n::kDescTf32W) + ")" : "") +
+            ", which names no element type");
   }
   m.dtype = *t;
-  const uint64_t il = GetDescriptorBits(p, b::kInterleave, 2);
+  const uint64_t il = GetDescriptorBits(p, n::kDescInterleaveLsb, n::kDescInterleaveW);
   if (il > 2)
-    return Invalid("interleave", "bits 75-76 hold 3, which names no interleave");
+    return Invalid("interleave", Where(n::kDescInterleaveLsb, n::kDescInterleaveW) +
+                                     " hold 3, which names no interleave");
   m.interleave = static_cast<Interleave>(il);
-  const uint64_t span = GetDescriptorBits(p, b::kSwizzle, 2);
-  const uint64_t atom = GetDescriptorBits(p, b::kSwizzleAtom, 2);
-  const bool b96 = GetDescriptorBits(p, b::kSwizzle96B, 1) != 0;
-  if (b96) {
-    if (span != 0 || atom != 0) {
-      return Invalid("swizzle",
-                     "bit 88 (96B swizzle) needs span bits 77-78 and atomicity bits "
-                     "83-84 zero (got span " +
-                         std::to_string(span) + ", atomicity " + std::to_string(atom) + ")");
-    }
-    m.swizzle = Swizzle::k96B;
-  } else if (span == 3) {
-    static constexpr Swizzle k128[4] = {Swizzle::k128B, Swizzle::k128BAtom32B,
-                                        Swizzle::k128BAtom32BFlip8B, Swizzle::k128BAtom64B};
-    m.swizzle = k128[atom];
-  } else {
-    if (atom != 0) {
-      return Invalid("swizzle", "swizzle atomicity " + std::to_string(atom) +
-                                    " (bits 83-84) is only modelled with the 128B span (bits "
-                                    "77-78 hold " +
-                                    std::to_string(span) + ")");
-    }
-    m.swizzle = static_cast<Swizzle>(span);
+  const uint64_t span = GetDescriptorBits(p, n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW);
+  const uint64_t atom = GetDescriptorBits(p, n::kDescSwizzleAtomLsb, n::kDescSwizzleAtomW);
+  const bool b96 = GetDescriptorBits(p, n::kDescSwizzle96BLsb, n::kDescSwizzle96BW) != 0;
+  // The swizzle with this (span, atomicity, 96B bit) encoding (docs/descriptor.md section 3).
+  int swz = -1;
+  for (int s = 0; s < n::kNumSwizzles; ++s) {
+    if (n::kSwzSpanCode[s] == span && n::kSwzAtomCode[s] == atom && n::kSwz96BBit[s] == b96)
+      swz = s;
   }
-  m.oob_fill = static_cast<OobFill>(GetDescriptorBits(p, b::kOobFill, 1));
-  m.l2_promotion = static_cast<L2Promotion>(GetDescriptorBits(p, b::kL2Promotion, 2));
+  const std::string span_at = Where(n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW);
+  const std::string atom_at = Where(n::kDescSwizzleAtomLsb, n::kDescSwizzleAtomW);
+  if (swz < 0 && b96) {
+    return Invalid("swizzle", Where(n::kDescSwizzle96BLsb, n::kDescSwizzle96BW) +
+                                  " (96B swizzle) needs span " + span_at + " and atomicity " +
+                                  atom_at + " zero (got span " + std::to_string(span) +
+                                  ", atomicity " + std::to_string(atom) + ")");
+  }
+  if (swz < 0) {
+    return Invalid("swizzle", "swizzle atomicity " + std::to_string(atom) + " (" + atom_at +
+                                  ") is only modelled with the 128B span (" + span_at + " hold " +
+                                  std::to_string(span) + ")");
+  }
+  m.swizzle = static_cast<Swizzle>(swz);
+  m.oob_fill = static_cast<OobFill>(GetDescriptorBits(p, n::kDescOobFillLsb, n::kDescOobFillW));
+  m.l2_promotion =
+      static_cast<L2Promotion>(GetDescriptorBits(p, n::kDescL2PromotionLsb, n::kDescL2PromotionW));
   if (wide)
-    m.wide_mode = static_cast<WideMode>(GetDescriptorBits(p, b::kWideMode, 1));
+    m.wide_mode =
+        static_cast<WideMode>(GetDescriptorBits(p, n::kDescWideModeLsb, n::kDescWideModeW));
   for (int i = 0; i < kMaxRank - 1; ++i) {
-    const uint64_t lo = GetDescriptorBits(p, b::kStrideLo + 32 * i, 32);
-    const uint64_t hi = GetDescriptorBits(p, b::kStrideHi + 4 * i, 4);
+    const uint64_t lo =
+        GetDescriptorBits(p, n::kDescStrideLoLsb + n::kDescStrideLoW * i, n::kDescStrideLoW);
+    const uint64_t hi =
+        GetDescriptorBits(p, n::kDescStrideHiLsb + n::kDescStrideHiW * i, n::kDescStrideHiW);
     m.strides[i] = (lo | (hi << 32)) << 4;
   }
   for (int i = 0; i < kMaxRank; ++i) {
-    m.dims[i] = GetDescriptorBits(p, b::kDim + 32 * i, 32) + 1;
+    m.dims[i] = GetDescriptorBits(p, n::kDescDimLsb + n::kDescDimW * i, n::kDescDimW) + 1;
     m.element_strides[i] =
-        static_cast<uint32_t>(GetDescriptorBits(p, b::kElemStride + 3 * i, 3)) + 1;
+        static_cast<uint32_t>(GetDescriptorBits(p, n::kDescElemStrideLsb + n::kDescElemStrideW * i,
+                                                n::kDescElemStrideW)) +
+        1;
   }
   if (m.mode == MapMode::kTiled) {
-    m.box[0] = static_cast<uint32_t>(GetDescriptorBits(p, b::kBox0, 8)) + 1;
+    m.box[0] = static_cast<uint32_t>(GetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W)) + 1;
     for (int i = 1; i < kMaxRank; ++i) {
-      m.box[i] = static_cast<uint32_t>(GetDescriptorBits(p, b::kBox1 + 8 * (i - 1), 8)) + 1;
+      m.box[i] = static_cast<uint32_t>(GetDescriptorBits(
+                     p, n::kDescBox1Lsb + n::kDescBox1W * (i - 1), n::kDescBox1W)) +
+                 1;
     }
   } else {
-    m.channels_per_pixel = static_cast<uint32_t>(GetDescriptorBits(p, b::kBox0, 8)) + 1;
+    m.channels_per_pixel =
+        static_cast<uint32_t>(GetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W)) + 1;
     const int w = CornerWidth(m);
     for (int k = 0; k < NumCorners(m); ++k) {
-      m.lower[k] = SignExtend(GetDescriptorBits(p, b::kLowerCorner + w * k, w), w);
-      m.upper[k] = SignExtend(GetDescriptorBits(p, b::kUpperCorner + w * k, w), w);
+      m.lower[k] = SignExtend(GetDescriptorBits(p, n::kDescLowerCornerLsb + w * k, w), w);
+      m.upper[k] = SignExtend(GetDescriptorBits(p, n::kDescUpperCornerLsb + w * k, w), w);
     }
-    m.pixels_per_column = static_cast<uint32_t>(GetDescriptorBits(p, b::kPixelsPerColumn, 10)) + 1;
+    m.pixels_per_column = static_cast<uint32_t>(GetDescriptorBits(p, n::kDescPixelsPerColumnLsb,
+                                                                  n::kDescPixelsPerColumnW)) +
+                          1;
   }
   // Every field is read; what re-encoding does not reproduce is a reserved bit or a derived
   // field that disagrees with its sources.
@@ -340,15 +297,19 @@ Status DecodeDescriptor(const uint8_t* bytes, TensorMap* out) {
     const int want = (again[bit / 8] >> (bit % 8)) & 1;
     if (have == want)
       continue;
-    if (bit >= b::kBoxBytes && bit < b::kBoxBytes + 32) {
-      return Invalid("boxBytes",
-                     "bits 512-543 hold " + std::to_string(GetDescriptorBits(p, b::kBoxBytes, 32)) +
-                         " but the box fields give " + std::to_string(DescriptorBoxBytes(m)));
+    if (bit >= n::kDescBoxBytesLsb && bit < n::kDescBoxBytesLsb + n::kDescBoxBytesW) {
+      return Invalid(
+          "boxBytes",
+          Where(n::kDescBoxBytesLsb, n::kDescBoxBytesW) + " hold " +
+              std::to_string(GetDescriptorBits(p, n::kDescBoxBytesLsb, n::kDescBoxBytesW)) +
+              " but the box fields give " + std::to_string(DescriptorBoxBytes(m)));
     }
-    if (bit >= b::kSwizzleRepeat && bit < b::kSwizzleRepeat + 32) {
+    if (bit >= n::kDescSwizzleRepeatLsb &&
+        bit < n::kDescSwizzleRepeatLsb + n::kDescSwizzleRepeatW) {
       return Invalid("swizzleRepeat",
-                     "bits 576-607 hold " +
-                         std::to_string(GetDescriptorBits(p, b::kSwizzleRepeat, 32)) +
+                     Where(n::kDescSwizzleRepeatLsb, n::kDescSwizzleRepeatW) + " hold " +
+                         std::to_string(GetDescriptorBits(p, n::kDescSwizzleRepeatLsb,
+                                                          n::kDescSwizzleRepeatW)) +
                          " but swizzle " + ToString(m.swizzle) + " gives " +
                          std::to_string(SwizzleRepeatBytes(m.swizzle)));
     }

@@ -11,7 +11,7 @@
 namespace tma::model {
 namespace {
 
-namespace b = desc_bits;
+namespace n = num;
 using std::to_string;
 
 constexpr const char* kNames[] = {
@@ -20,48 +20,57 @@ constexpr const char* kNames[] = {
     "fill_mode",
 };
 
-constexpr DType kPtxElemtype[16] = {
-    DType::kU8,      DType::kU16,   DType::kU32,      DType::kS32,      DType::kU64,  DType::kS64,
-    DType::kF16,     DType::kF32,   DType::kF32Ftz,   DType::kF64,      DType::kBF16, DType::kTF32,
-    DType::kTF32Ftz, DType::kB4x16, DType::kB4x16P64, DType::kB6x16P32,
-};
+// The box field of dimension i (box 0 and boxes 1..4 have the same width).
+static_assert(n::kDescBox0W == n::kDescBox1W);
+int BoxLsb(int i) {
+  return i == 0 ? n::kDescBox0Lsb : n::kDescBox1Lsb + n::kDescBox1W * (i - 1);
+}
 
 Status Bad(ReplaceField f, const std::string& msg) {
   return Status::Error(ErrorClass::kInvalidInstruction, ToString(f), msg);
 }
 
-// Recomputes bits 512 (box bytes) and 576 (swizzle repeat) from the raw fields. A field
+// Recomputes the derived fields (box bytes, swizzle repeat) from the raw fields. A field
 // combination that names nothing (unknown type code) leaves the box-bytes field as it was.
 void RecomputeDerived(uint8_t* p) {
   TensorMap m;
-  m.mode = GetDescriptorBits(p, b::kMode, 1) ? MapMode::kIm2col : MapMode::kTiled;
-  m.rank = static_cast<int>(GetDescriptorBits(p, b::kRank, 3)) + 1;
+  m.mode =
+      GetDescriptorBits(p, n::kDescModeLsb, n::kDescModeW) ? MapMode::kIm2col : MapMode::kTiled;
+  m.rank = static_cast<int>(GetDescriptorBits(p, n::kDescRankLsb, n::kDescRankW)) + 1;
   if (m.rank > kMaxRank)
     m.rank = kMaxRank;
   for (int i = 0; i < kMaxRank; ++i) {
     m.element_strides[i] =
-        static_cast<uint32_t>(GetDescriptorBits(p, b::kElemStride + 3 * i, 3)) + 1;
-    m.box[i] =
-        static_cast<uint32_t>(GetDescriptorBits(p, i == 0 ? b::kBox0 : b::kBox1 + 8 * (i - 1), 8)) +
+        static_cast<uint32_t>(GetDescriptorBits(p, n::kDescElemStrideLsb + n::kDescElemStrideW * i,
+                                                n::kDescElemStrideW)) +
         1;
+    m.box[i] = static_cast<uint32_t>(GetDescriptorBits(p, BoxLsb(i), n::kDescBox1W)) + 1;
   }
-  m.channels_per_pixel = static_cast<uint32_t>(GetDescriptorBits(p, b::kBox0, 8)) + 1;
-  m.pixels_per_column = static_cast<uint32_t>(GetDescriptorBits(p, b::kPixelsPerColumn, 10)) + 1;
-  const std::optional<DType> t = DTypeFromHardware(
-      static_cast<uint8_t>(GetDescriptorBits(p, b::kType, 4)), GetDescriptorBits(p, b::kTf32, 1));
+  m.channels_per_pixel =
+      static_cast<uint32_t>(GetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W)) + 1;
+  m.pixels_per_column = static_cast<uint32_t>(GetDescriptorBits(p, n::kDescPixelsPerColumnLsb,
+                                                                n::kDescPixelsPerColumnW)) +
+                        1;
+  const std::optional<DType> t =
+      DTypeFromHardware(static_cast<uint8_t>(GetDescriptorBits(p, n::kDescTypeLsb, n::kDescTypeW)),
+                        GetDescriptorBits(p, n::kDescTf32Lsb, n::kDescTf32W));
   if (t) {
     m.dtype = *t;
-    SetDescriptorBits(p, b::kBoxBytes, 32, DescriptorBoxBytes(m));
+    SetDescriptorBits(p, n::kDescBoxBytesLsb, n::kDescBoxBytesW, DescriptorBoxBytes(m));
   }
   uint32_t repeat = 0;
-  if (GetDescriptorBits(p, b::kSwizzle96B, 1)) {
+  if (GetDescriptorBits(p, n::kDescSwizzle96BLsb, n::kDescSwizzle96BW)) {
     repeat = SwizzleRepeatBytes(Swizzle::k96B);
   } else {
-    // The repeat is a function of the span (bits 77-78) alone: 16, 256, 512, 1024.
-    static constexpr uint32_t kBySpan[4] = {16, 256, 512, 1024};
-    repeat = kBySpan[GetDescriptorBits(p, b::kSwizzle, 2)];
+    // The repeat is a function of the span alone (16, 256, 512, 1024): that of the swizzle
+    // with this span and the 16-byte atomicity.
+    const uint64_t span = GetDescriptorBits(p, n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW);
+    for (int s = 0; s < n::kNumSwizzles; ++s) {
+      if (n::kSwzSpanCode[s] == span && n::kSwzAtomCode[s] == n::kSwzAtom16B && !n::kSwz96BBit[s])
+        repeat = n::kSwzRepeatBytes[s];
+    }
   }
-  SetDescriptorBits(p, b::kSwizzleRepeat, 32, repeat);
+  SetDescriptorBits(p, n::kDescSwizzleRepeatLsb, n::kDescSwizzleRepeatW, repeat);
 }
 
 }  // namespace
@@ -89,17 +98,16 @@ bool ReplaceFieldIsB64(ReplaceField f) {
 }
 
 std::optional<DType> DTypeFromPtxElemtype(uint64_t v) {
-  if (v >= 16)
-    return std::nullopt;
-  return kPtxElemtype[v];
+  for (int i = 0; i < n::kNumElemTypes; ++i) {
+    if (n::kElemPtx[i] == v)
+      return static_cast<DType>(i);
+  }
+  return std::nullopt;
 }
 
 uint8_t PtxElemtype(DType t) {
-  for (uint8_t i = 0; i < 16; ++i) {
-    if (kPtxElemtype[i] == t)
-      return i;
-  }
-  return 0xFF;
+  const int i = static_cast<int>(t);
+  return i < n::kNumElemTypes ? n::kElemPtx[i] : 0xFF;
 }
 
 Status TensormapReplace(uint8_t* map128, ReplaceField f, int ordinal, uint64_t new_val, Arch arch) {
@@ -107,9 +115,10 @@ Status TensormapReplace(uint8_t* map128, ReplaceField f, int ordinal, uint64_t n
     return Status::Error(ErrorClass::kInvalidInstruction, "field",
                          "unknown tensormap.replace field " + to_string(static_cast<int>(f)));
   }
-  if (GetDescriptorBits(map128, b::kMode, 1) != 0) {
+  if (GetDescriptorBits(map128, n::kDescModeLsb, n::kDescModeW) != 0) {
     return Status::Error(ErrorClass::kInvalidInstruction, "mode",
-                         "tensormap.replace.tile on an im2col map (bit 64 set)");
+                         "tensormap.replace.tile on an im2col map (bit " +
+                             std::to_string(n::kDescModeLsb) + " set)");
   }
   if (!ReplaceFieldIsB64(f) && new_val > 0xFFFFFFFFull) {
     return Bad(f, "new_val " + to_string(new_val) + " does not fit the .b32 operand");
@@ -128,35 +137,38 @@ Status TensormapReplace(uint8_t* map128, ReplaceField f, int ordinal, uint64_t n
     case ReplaceField::kGlobalAddress:
       if (new_val % 16 != 0)
         return Bad(f, "must be a multiple of 16" + got);
-      SetDescriptorBits(p, b::kAddress, 64, new_val);
+      SetDescriptorBits(p, n::kDescAddressLsb, n::kDescAddressW, new_val);
       break;
     case ReplaceField::kRank:
       if (new_val > 4)
         return Bad(f, "new_val is rank-1 and must be 0..4" + got);
-      SetDescriptorBits(p, b::kRank, 3, new_val);
+      SetDescriptorBits(p, n::kDescRankLsb, n::kDescRankW, new_val);
       break;
     case ReplaceField::kBoxDim:
       if (new_val < 1 || new_val > 256)
         return Bad(f, "must be 1..256" + got);
-      SetDescriptorBits(p, ordinal == 0 ? b::kBox0 : b::kBox1 + 8 * (ordinal - 1), 8, new_val - 1);
+      SetDescriptorBits(p, BoxLsb(ordinal), n::kDescBox1W, new_val - 1);
       break;
     case ReplaceField::kGlobalDim:
       if (new_val < 1)
         return Bad(f, "must be 1..2^32-1" + got);
-      SetDescriptorBits(p, b::kDim + 32 * ordinal, 32, new_val - 1);
+      SetDescriptorBits(p, n::kDescDimLsb + n::kDescDimW * ordinal, n::kDescDimW, new_val - 1);
       break;
     case ReplaceField::kGlobalStride:
       if (new_val % 16 != 0)
         return Bad(f, "must be a multiple of 16 bytes" + got);
       if (new_val >= (uint64_t{1} << 40))
         return Bad(f, "must be < 2^40 bytes" + got);
-      SetDescriptorBits(p, b::kStrideLo + 32 * ordinal, 32, new_val >> 4);
-      SetDescriptorBits(p, b::kStrideHi + 4 * ordinal, 4, new_val >> 36);
+      SetDescriptorBits(p, n::kDescStrideLoLsb + n::kDescStrideLoW * ordinal, n::kDescStrideLoW,
+                        new_val >> 4);
+      SetDescriptorBits(p, n::kDescStrideHiLsb + n::kDescStrideHiW * ordinal, n::kDescStrideHiW,
+                        new_val >> 36);
       break;
     case ReplaceField::kElementStride:
       if (new_val < 1 || new_val > 8)
         return Bad(f, "must be 1..8" + got);
-      SetDescriptorBits(p, b::kElemStride + 3 * ordinal, 3, new_val - 1);
+      SetDescriptorBits(p, n::kDescElemStrideLsb + n::kDescElemStrideW * ordinal,
+                        n::kDescElemStrideW, new_val - 1);
       break;
     case ReplaceField::kElemType: {
       const std::optional<DType> t = DTypeFromPtxElemtype(new_val);
@@ -166,14 +178,14 @@ Status TensormapReplace(uint8_t* map128, ReplaceField f, int ordinal, uint64_t n
         return Bad(f, std::string("elemtype ") + to_string(new_val) + " (" + ToString(*t) +
                           ") needs sm_100 or later");
       }
-      SetDescriptorBits(p, b::kType, 4, HardwareTypeCode(*t));
-      SetDescriptorBits(p, b::kTf32, 1, HardwareTf32Flag(*t) ? 1 : 0);
+      SetDescriptorBits(p, n::kDescTypeLsb, n::kDescTypeW, HardwareTypeCode(*t));
+      SetDescriptorBits(p, n::kDescTf32Lsb, n::kDescTf32W, HardwareTf32Flag(*t) ? 1 : 0);
       break;
     }
     case ReplaceField::kInterleaveLayout:
       if (new_val > 2)
         return Bad(f, "must be 0..2 (Table 33)" + got);
-      SetDescriptorBits(p, b::kInterleave, 2, new_val);
+      SetDescriptorBits(p, n::kDescInterleaveLsb, n::kDescInterleaveW, new_val);
       break;
     case ReplaceField::kSwizzleMode:
       if (new_val > 4)
@@ -181,11 +193,11 @@ Status TensormapReplace(uint8_t* map128, ReplaceField f, int ordinal, uint64_t n
       if (new_val == 4) {
         if (arch != Arch::kSm103)
           return Bad(f, "swizzle_mode 4 (96B) needs sm_103a");
-        SetDescriptorBits(p, b::kSwizzle, 2, 0);
-        SetDescriptorBits(p, b::kSwizzle96B, 1, 1);
+        SetDescriptorBits(p, n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW, 0);
+        SetDescriptorBits(p, n::kDescSwizzle96BLsb, n::kDescSwizzle96BW, 1);
       } else {
-        SetDescriptorBits(p, b::kSwizzle, 2, new_val);
-        SetDescriptorBits(p, b::kSwizzle96B, 1, 0);
+        SetDescriptorBits(p, n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW, new_val);
+        SetDescriptorBits(p, n::kDescSwizzle96BLsb, n::kDescSwizzle96BW, 0);
       }
       break;
     case ReplaceField::kSwizzleAtomicity:
@@ -193,12 +205,12 @@ Status TensormapReplace(uint8_t* map128, ReplaceField f, int ordinal, uint64_t n
         return Bad(f, ".swizzle_atomicity needs sm_100 or later");
       if (new_val > 3)
         return Bad(f, "must be 0..3 (Table 33)" + got);
-      SetDescriptorBits(p, b::kSwizzleAtom, 2, new_val);
+      SetDescriptorBits(p, n::kDescSwizzleAtomLsb, n::kDescSwizzleAtomW, new_val);
       break;
     case ReplaceField::kFillMode:
       if (new_val > 1)
         return Bad(f, "must be 0..1 (Table 33)" + got);
-      SetDescriptorBits(p, b::kOobFill, 1, new_val);
+      SetDescriptorBits(p, n::kDescOobFillLsb, n::kDescOobFillW, new_val);
       break;
   }
   RecomputeDerived(p);

@@ -7,6 +7,9 @@
 #include <optional>
 #include <string>
 
+// static_asserts: the enums of types.h and the limits equal rtl/data/tma_numbering.json.
+#include "tma/autogen/numbering_check.h"
+
 namespace tma::model {
 namespace {
 

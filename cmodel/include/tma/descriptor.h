@@ -14,6 +14,8 @@
 #include "tma/swizzle.h"  // SwizzleSpanBytes
 #include "tma/types.h"
 
+#include "tma/autogen/numbering.h"
+
 namespace tma::model {
 
 using DescriptorBytes = std::array<uint8_t, kDescriptorBytes>;
@@ -53,35 +55,8 @@ uint32_t SwizzleRepeatBytes(Swizzle s);
 uint64_t GetDescriptorBits(const uint8_t* map128, int lsb, int width);
 void SetDescriptorBits(uint8_t* map128, int lsb, int width, uint64_t value);
 
-// Bit positions (see docs/descriptor.md).
-namespace desc_bits {
-inline constexpr int kAddress = 0;            // 64
-inline constexpr int kMode = 64;              // 1: 0 tiled, 1 im2col / im2col-wide
-inline constexpr int kVersion = 65;           // 3: always 0 here
-inline constexpr int kRank = 68;              // 3: rank - 1
-inline constexpr int kType = 71;              // 4: hardware element format
-inline constexpr int kInterleave = 75;        // 2
-inline constexpr int kSwizzle = 77;           // 2: span 0 none, 1 32B, 2 64B, 3 128B
-inline constexpr int kOobFill = 79;           // 1
-inline constexpr int kTf32 = 80;              // 1
-inline constexpr int kL2Promotion = 81;       // 2
-inline constexpr int kSwizzleAtom = 83;       // 2: 0 16B, 1 32B, 2 32B+8B flip, 3 64B (sm_100)
-inline constexpr int kOobAddrMode = 85;       // 1: internal-header field, not modelled (must be 0)
-inline constexpr int kIm2colWide = 86;        // 1: our choice (unverified)
-inline constexpr int kWideMode = 87;          // 1: our choice (unverified)
-inline constexpr int kSwizzle96B = 88;        // 1: our choice (unverified)
-inline constexpr int kStrideLo = 96;          // 32 each, +32 per stride
-inline constexpr int kStrideHi = 224;         // 4 each, +4 per stride
-inline constexpr int kDim = 256;              // 32 each, +32 per dim
-inline constexpr int kElemStride = 416;       // 3 each, +3 per dim
-inline constexpr int kBox0 = 440;             // 8: tiled box[0]-1, im2col channelsPerPixel-1
-inline constexpr int kBox1 = 448;             // 8 each for box[1..4], tiled
-inline constexpr int kLowerCorner = 448;      // im2col, width 16/8/5 for rank 3/4/5
-inline constexpr int kUpperCorner = 464;      // im2col
-inline constexpr int kPixelsPerColumn = 480;  // 10
-inline constexpr int kBoxBytes = 512;         // 32 (derived)
-inline constexpr int kSwizzleRepeat = 576;    // 32 (derived)
-}  // namespace desc_bits
+// Bit positions: num::kDesc<Field>Lsb / kDesc<Field>W (tma/autogen/numbering.h, generated from
+// rtl/data/tma_numbering.json; docs/descriptor.md has the field table).
 
 }  // namespace tma::model
 

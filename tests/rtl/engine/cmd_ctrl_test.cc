@@ -22,21 +22,20 @@
 
 #include <gtest/gtest.h>
 
-#include "wide_bits.h"
-
 #include "Vtma_cmd_ctrl_db16.h"
 #include "Vtma_cmd_ctrl_db64.h"
 #include "Vtma_cmd_ctrl_ref_db16.h"
 #include "Vtma_cmd_ctrl_ref_db64.h"
+#include "autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
-constexpr int kJobBits = 1911;         // tma_pkg::job_t
-constexpr int kCplBits = 98;           // cpl_info_t, the low bits of job_t
-constexpr int kPkPos = kCplBits;       // job_t.pk (2 bits) above cpl
-constexpr int kSwzPos = kCplBits + 2;  // job_t.swz (3 bits)
+// The controller's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
+using Job = pkg::job_t;
+static_assert(sizeof(Vtma_cmd_ctrl_db16::cmd_i) == 4 * pkg::cmd_t::kWords);
+static_assert(sizeof(Vtma_cmd_ctrl_db16::job_o) == 4 * Job::kWords);
 
 // ---- Descriptors (docs/descriptor.md) ----
 struct MapDesc {
@@ -97,45 +96,51 @@ struct MapParams {
 
 MapDesc Encode(const MapParams& p) {
   MapDesc d{};
-  SetDescBits(&d, 0, 64, p.addr);
-  SetDescBits(&d, 64, 1, p.im2col);
-  SetDescBits(&d, 68, 3, static_cast<uint64_t>(p.rank - 1));
-  SetDescBits(&d, 71, 4, static_cast<uint64_t>(p.type));
-  SetDescBits(&d, 75, 2, static_cast<uint64_t>(p.il));
-  SetDescBits(&d, 77, 2, static_cast<uint64_t>(p.span));
-  SetDescBits(&d, 79, 1, p.fill);
-  SetDescBits(&d, 80, 1, p.tf32);
-  SetDescBits(&d, 83, 2, static_cast<uint64_t>(p.atom));
-  SetDescBits(&d, 88, 1, p.b96);
+  SetDescBits(&d, pkg::DescAddressLsb, pkg::DescAddressW, p.addr);
+  SetDescBits(&d, pkg::DescModeLsb, pkg::DescModeW, p.im2col);
+  SetDescBits(&d, pkg::DescRankLsb, pkg::DescRankW, static_cast<uint64_t>(p.rank - 1));
+  SetDescBits(&d, pkg::DescTypeLsb, pkg::DescTypeW, static_cast<uint64_t>(p.type));
+  SetDescBits(&d, pkg::DescInterleaveLsb, pkg::DescInterleaveW, static_cast<uint64_t>(p.il));
+  SetDescBits(&d, pkg::DescSwizzleSpanLsb, pkg::DescSwizzleSpanW, static_cast<uint64_t>(p.span));
+  SetDescBits(&d, pkg::DescOobFillLsb, pkg::DescOobFillW, p.fill);
+  SetDescBits(&d, pkg::DescTf32Lsb, pkg::DescTf32W, p.tf32);
+  SetDescBits(&d, pkg::DescSwizzleAtomLsb, pkg::DescSwizzleAtomW, static_cast<uint64_t>(p.atom));
+  SetDescBits(&d, pkg::DescSwizzle96BLsb, pkg::DescSwizzle96BW, p.b96);
   for (int i = 0; i < 4; ++i) {
-    SetDescBits(&d, 96 + 32 * i, 32, (p.stride[i] >> 4) & 0xFFFFFFFFu);
-    SetDescBits(&d, 224 + 4 * i, 4, p.stride[i] >> 36);
+    SetDescBits(&d, pkg::DescStrideLoLsb + pkg::DescStrideLoW * i, pkg::DescStrideLoW,
+                (p.stride[i] >> pkg::DescStrideShift) & 0xFFFFFFFFu);
+    SetDescBits(&d, pkg::DescStrideHiLsb + pkg::DescStrideHiW * i, pkg::DescStrideHiW,
+                p.stride[i] >> (pkg::DescStrideShift + 32));
   }
   for (int i = 0; i < 5; ++i) {
-    SetDescBits(&d, 256 + 32 * i, 32, p.dim[i] - 1);
-    SetDescBits(&d, 416 + 3 * i, 3, static_cast<uint64_t>(p.es[i] - 1));
+    SetDescBits(&d, pkg::DescDimLsb + pkg::DescDimW * i, pkg::DescDimW, p.dim[i] - 1);
+    SetDescBits(&d, pkg::DescElemStrideLsb + pkg::DescElemStrideW * i, pkg::DescElemStrideW,
+                static_cast<uint64_t>(p.es[i] - 1));
   }
-  SetDescBits(&d, 440, 8, static_cast<uint64_t>(p.box[0] - 1));
+  SetDescBits(&d, pkg::DescBox0Lsb, pkg::DescBox0W, static_cast<uint64_t>(p.box[0] - 1));
   const int e_log2 = ElemLog2(p.type);
   uint64_t bytes = 0;
   if (!p.im2col) {
     for (int i = 1; i < 5; ++i)
-      SetDescBits(&d, 448 + 8 * (i - 1), 8, p.box[i] - 1);
+      SetDescBits(&d, pkg::DescBox1Lsb + pkg::DescBox1W * (i - 1), pkg::DescBox1W, p.box[i] - 1);
     bytes = 1ull << e_log2;
     for (int i = 0; i < p.rank && i < 5; ++i)
       bytes *= static_cast<uint64_t>(p.box[i] / p.es[i]);
   } else {
-    const int w = p.rank == 3 ? 16 : (p.rank == 4 ? 8 : 5);
+    const int w = p.rank == 3 ? pkg::DescCornerWRank3
+                              : (p.rank == 4 ? pkg::DescCornerWRank4 : pkg::DescCornerWRank5);
     for (int k = 0; k < p.rank - 2 && k < 3; ++k) {
-      SetDescBits(&d, 448 + w * k, w, static_cast<uint64_t>(p.lower[k]));
-      SetDescBits(&d, 464 + w * k, w, static_cast<uint64_t>(p.upper[k]));
+      SetDescBits(&d, pkg::DescLowerCornerLsb + w * k, w, static_cast<uint64_t>(p.lower[k]));
+      SetDescBits(&d, pkg::DescUpperCornerLsb + w * k, w, static_cast<uint64_t>(p.upper[k]));
     }
-    SetDescBits(&d, 480, 10, static_cast<uint64_t>(p.ppc - 1));
+    SetDescBits(&d, pkg::DescPixelsPerColumnLsb, pkg::DescPixelsPerColumnW,
+                static_cast<uint64_t>(p.ppc - 1));
     bytes = static_cast<uint64_t>(p.box[0]) * p.ppc << e_log2;
   }
   if (p.type == 11)
     bytes = (bytes + 1) / 2;  // b4x16: nibbles, rounded up to bytes
-  SetDescBits(&d, 512, 32, bytes + static_cast<uint64_t>(p.boxbytes_delta));
+  SetDescBits(&d, pkg::DescBoxBytesLsb, pkg::DescBoxBytesW,
+              bytes + static_cast<uint64_t>(p.boxbytes_delta));
   int rep = 16;
   if (p.b96)
     rep = 256;
@@ -145,11 +150,12 @@ MapDesc Encode(const MapParams& p) {
     rep = 512;
   else if (p.span == 3)
     rep = 1024;  // every 128B span, with or without an atomicity (docs/descriptor.md sec. 3)
-  SetDescBits(&d, 576, 32, static_cast<uint64_t>(p.swzrep_override >= 0 ? p.swzrep_override : rep));
+  SetDescBits(&d, pkg::DescSwizzleRepeatLsb, pkg::DescSwizzleRepeatW,
+              static_cast<uint64_t>(p.swzrep_override >= 0 ? p.swzrep_override : rep));
   return d;
 }
 
-// ---- Commands (tma_pkg::cmd_t, 377 bits, first field most significant) ----
+// ---- Commands (tma_pkg::cmd_t) ----
 struct Cmd {
   int op = 0, mode = 0, redop = 0, dim = 2;
   uint64_t desc_addr = 0;
@@ -168,42 +174,42 @@ struct Cmd {
 };
 
 int HwType(const MapDesc& d) {
-  return (d.b[8] >> 7 | d.b[9] << 1) & 15;  // bits 71..74
+  int v = 0;
+  for (int i = 0; i < static_cast<int>(pkg::DescTypeW); ++i) {
+    const int b = pkg::DescTypeLsb + i;
+    v |= ((d.b[b / 8] >> (b % 8)) & 1) << i;
+  }
+  return v;
 }
 
 bool IsSubByteType(int hw_type) {
   return hw_type >= 11 && hw_type <= 13;
 }
 
-Bits PackCmd(const Cmd& c) {
-  Bits b(377);
-  int pos = 0;
-  auto put = [&](int w, uint64_t v) {
-    b.Set(pos, w, v);
-    pos += w;
-  };
-  put(8, static_cast<uint64_t>(c.tag));
-  put(2, static_cast<uint64_t>(c.cta_group));
-  put(4, static_cast<uint64_t>(c.dst));
-  put(4, static_cast<uint64_t>(c.issuer));
-  put(16, c.cta_mask);
-  put(1, c.multicast);
-  put(32, c.mbar);
-  put(32, c.smem);
-  for (int k = 0; k < 3; ++k)
-    put(16, c.im2col[k]);
+pkg::cmd_t ToPkg(const Cmd& c) {
+  pkg::cmd_t p;
+  p.op = static_cast<uint8_t>(c.op);
+  p.mode = static_cast<uint8_t>(c.mode);
+  p.redop = static_cast<uint8_t>(c.redop);
+  p.dim = static_cast<uint8_t>(c.dim);
+  p.desc_addr = c.desc_addr;
   for (int i = 0; i < 5; ++i)
-    put(32, static_cast<uint32_t>(c.coords[i]));
-  put(64, c.desc_addr);
-  put(3, static_cast<uint64_t>(c.dim));
-  put(3, static_cast<uint64_t>(c.redop));
-  put(3, static_cast<uint64_t>(c.mode));
-  put(2, static_cast<uint64_t>(c.op));
-  return b;
+    p.coords.v[i] = static_cast<uint32_t>(c.coords[i]);
+  for (int k = 0; k < 3; ++k)
+    p.im2col.v[k] = c.im2col[k];
+  p.smem_addr = c.smem;
+  p.mbar_addr = c.mbar;
+  p.multicast = c.multicast;
+  p.cta_mask = c.cta_mask;
+  p.issuer = static_cast<uint8_t>(c.issuer);
+  p.dst_cta = static_cast<uint8_t>(c.dst);
+  p.cta_group = static_cast<uint8_t>(c.cta_group);
+  p.tag = static_cast<uint8_t>(c.tag);
+  return p;
 }
 
 struct Outcome {
-  std::vector<Bits> jobs;
+  std::vector<Job> jobs;
   std::vector<uint64_t> ars;
   std::vector<int> latency;  // cycles from accept to job valid, per command
 };
@@ -259,9 +265,7 @@ Outcome RunCmds(const std::vector<Cmd>& cmds, uint32_t seed, double p_rerr,
     }
     dut->cmd_valid_i = present;
     if (present) {
-      const Bits b = PackCmd(cmds[next]);
-      for (size_t i = 0; i < b.w.size(); ++i)
-        dut->cmd_i[i] = b.w[i];
+      pkg::Pack(ToPkg(cmds[next]), dut->cmd_i.data());
     }
     dut->ar_ready_i = u01(rng) < 0.7;
     dut->job_ready_i = u01(rng) < p_job_ready;
@@ -306,10 +310,7 @@ Outcome RunCmds(const std::vector<Cmd>& cmds, uint32_t seed, double p_rerr,
         out.latency.push_back(static_cast<int>(cycle - t_accept[idx]));
       }
       if (dut->job_ready_i) {
-        Bits j(kJobBits);
-        for (size_t i = 0; i < j.w.size(); ++i)
-          j.w[i] = dut->job_o[i];
-        out.jobs.push_back(j);
+        out.jobs.push_back(pkg::Unpack<Job>(dut->job_o.data()));
       }
     }
     dut.Cycle();
@@ -329,17 +330,15 @@ void ExpectSameJobs(const Outcome& dut, const Outcome& ref, const std::vector<Cm
   for (size_t i = 0; i < ref.jobs.size(); ++i) {
     if (IsSubByteType(cmds[i].hw_type))
       continue;
-    const bool marker = ref.jobs[i].Get(kJobBits - 1);
-    bool same = dut.jobs[i].Get(kJobBits - 1) == marker;
-    for (int b = 0; b < kJobBits && same; ++b) {
-      if (!marker || b < kCplBits)
-        same = dut.jobs[i].Get(b) == ref.jobs[i].Get(b);
-    }
+    const bool marker = ref.jobs[i].marker;
+    const bool same = dut.jobs[i].marker == marker &&
+                      (marker ? dut.jobs[i].cpl == ref.jobs[i].cpl : dut.jobs[i] == ref.jobs[i]);
     if (!same && shown++ < 5) {
+      const auto a = pkg::Pack(dut.jobs[i]), b = pkg::Pack(ref.jobs[i]);
       int first = -1;
-      for (int b = 0; b < kJobBits; ++b) {
-        if (dut.jobs[i].Get(b) != ref.jobs[i].Get(b))
-          first = b;
+      for (int k = 0; k < Job::kBits; ++k) {
+        if (((a[k / 32] ^ b[k / 32]) >> (k % 32)) & 1)
+          first = k;
       }
       ADD_FAILURE() << "job " << i << " differs (marker " << marker << ", highest differing bit "
                     << first << "), op " << cmds[i].op << " mode " << cmds[i].mode << " dim "
@@ -484,8 +483,8 @@ void Equivalence(uint32_t seed, int n) {
   const Outcome ref = RunCmds<R, kDataBytes>(cmds, seed + 2, 0.0);
   ExpectSameJobs(dut, ref, cmds);
   int markers = 0, sub_byte = 0;
-  for (const Bits& j : ref.jobs)
-    markers += j.Get(kJobBits - 1);
+  for (const Job& j : ref.jobs)
+    markers += j.marker;
   for (const Cmd& c : cmds)
     sub_byte += IsSubByteType(c.hw_type);
   std::printf(
@@ -543,39 +542,22 @@ TEST(CmdCtrl, HandDerivedTileJobAndLatency) {
   cmds[2].coords[1] = 0x12345;  // two partial products for astart[1]
   const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 1, 0.0);
   ASSERT_EQ(o.jobs.size(), 3u);
-  const Bits& j = o.jobs[1];
-  auto field = [&](int pos, int width) {
-    uint64_t v = 0;
-    for (int i = 0; i < width; ++i)
-      v |= static_cast<uint64_t>(j.Get(pos + i)) << i;
-    return v;
-  };
-  // job_t layout from the least significant end: cpl 98, swz 3, tf32, fill_nan, smem 32,
-  // pitch, dend, head, row_bytes (12 each), es 5x4, dim_m1 5x32, hi, lo, coord (5x34 each),
-  // alo, astart, step (5x64 each), gaddr 64, nrows_m1 10, i2c, marker.
-  const int kSmem = kSwzPos + 3 + 2;
-  const int kPitch = kSmem + 32, kDend = kPitch + 12, kHead = kDend + 12, kRow = kHead + 12;
-  const int kEs = kRow + 12, kDim = kEs + 20, kHi = kDim + 160, kLo = kHi + 170;
-  const int kCoord = kLo + 170, kAlo = kCoord + 170, kAstart = kAlo + 320;
-  const int kStep = kAstart + 320, kGaddr = kStep + 320;
-  EXPECT_EQ(field(kJobBits - 1, 1), 0u);
-  EXPECT_EQ(field(kGaddr, 64), 0x200010u);
-  EXPECT_EQ(field(kAstart + 64, 64), 768u);
-  EXPECT_EQ(field(kAlo + 64, 64), 768u);
-  EXPECT_EQ(field(kStep + 64, 64), 256u);
-  EXPECT_EQ(field(kCoord + 34, 34), 3u);
-  EXPECT_EQ(field(kHi + 34, 34), 10u);
-  EXPECT_EQ(field(kDim + 32, 32), 49u);
-  EXPECT_EQ(field(kEs + 4, 4), 1u);
-  EXPECT_EQ(field(kRow, 12), 64u);
-  EXPECT_EQ(field(kHead, 12), 0u);
-  EXPECT_EQ(field(kDend, 12), 64u);
-  EXPECT_EQ(field(kPitch, 12), 64u);
-  EXPECT_EQ(field(kSmem, 32), 0x400u);
-  uint64_t astart2 = 0;
-  for (int i = 0; i < 64; ++i)
-    astart2 |= static_cast<uint64_t>(o.jobs[2].Get(kAstart + 64 + i)) << i;
-  EXPECT_EQ(astart2, 0x12345ull * 256);
+  const Job& j = o.jobs[1];
+  EXPECT_FALSE(j.marker);
+  EXPECT_EQ(j.gaddr, 0x200010u);
+  EXPECT_EQ(j.astart.v[1], 768u);
+  EXPECT_EQ(j.alo.v[1], 768u);
+  EXPECT_EQ(j.step.v[1], 256u);
+  EXPECT_EQ(j.coord.v[1], 3u);
+  EXPECT_EQ(j.hi.v[1], 10u);
+  EXPECT_EQ(j.dim_m1.v[1], 49u);
+  EXPECT_EQ(j.es.v[1], 1u);
+  EXPECT_EQ(j.row_bytes, 64u);
+  EXPECT_EQ(j.head, 0u);
+  EXPECT_EQ(j.dend, 64u);
+  EXPECT_EQ(j.pitch, 64u);
+  EXPECT_EQ(j.smem_addr, 0x400u);
+  EXPECT_EQ(o.jobs[2].astart.v[1], 0x12345ull * 256);
   // latency with a walker that always takes the job
   const Outcome l = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 1, 0.0, 1.0);
   const Outcome r = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 1, 0.0, 1.0);
@@ -628,15 +610,9 @@ TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
   const Outcome r = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 4, 0.0);
   ASSERT_EQ(o.jobs.size(), cmds.size());
   for (size_t i = 0; i < cmds.size(); ++i) {
-    const Bits& j = o.jobs[i];
-    uint64_t err = 0, kind = 0, swz = 0;
-    for (int b = 0; b < 4; ++b)
-      err |= static_cast<uint64_t>(j.Get(92 + b)) << b;  // cpl_info_t.err
-    for (int b = 0; b < 2; ++b)
-      kind |= static_cast<uint64_t>(j.Get(96 + b)) << b;  // cpl_info_t.kind
-    for (int b = 0; b < 3; ++b)
-      swz |= static_cast<uint64_t>(j.Get(kSwzPos + b)) << b;  // job_t.swz
-    const bool marker = j.Get(kJobBits - 1);
+    const Job& j = o.jobs[i];
+    const uint64_t err = j.cpl.err, kind = j.cpl.kind, swz = j.swz;
+    const bool marker = j.marker;
     if (want_err[i] == 0) {
       EXPECT_FALSE(marker) << "command " << i;
       EXPECT_EQ(kind, 0u) << "command " << i;                                // CplTx
@@ -650,22 +626,6 @@ TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
   ExpectSameJobs(o, r, cmds);
 }
 
-// job_t field positions from the least significant end (see HandDerivedTileJobAndLatency).
-struct JobLayout {
-  static constexpr int kSmem = kSwzPos + 3 + 2;
-  static constexpr int kPitch = kSmem + 32, kDend = kPitch + 12, kHead = kDend + 12;
-  static constexpr int kRow = kHead + 12, kEs = kRow + 12, kDim = kEs + 20, kHi = kDim + 160;
-  static constexpr int kLo = kHi + 170, kCoord = kLo + 170, kAlo = kCoord + 170;
-  static constexpr int kAstart = kAlo + 320, kStep = kAstart + 320, kGaddr = kStep + 320;
-};
-
-uint64_t JobField(const Bits& j, int pos, int width) {
-  uint64_t v = 0;
-  for (int i = 0; i < width; ++i)
-    v |= static_cast<uint64_t>(j.Get(pos + i)) << i;
-  return v;
-}
-
 // Sub-byte types (sm_100; hardware codes 11 b4x16, 12 b4x16_p64, 13 b6x16_p32), hand
 // derived from docs/descriptor.md, docs/rtl-unpack.md and the model's rules (encoder.cc,
 // tensor_copy.cc F1): b4x16 stores two elements per byte in both memories (row, head, dend
@@ -673,7 +633,6 @@ uint64_t JobField(const Bits& j, int pos, int width) {
 // shared memory and 8 (p64) or 12 (p32) global bytes per 16 elements (offset c0 / 2, 3 c0 / 4),
 // with pk telling the unpacker (1 PkG8, 2 PkG12).
 TEST(CmdCtrl, SubByteHandDerived) {
-  using L = JobLayout;
   struct Want {
     int err;  // 0: data job; else the completion's error code (tma_pkg::Err*)
     uint64_t gaddr, row, head, dend, pitch, pk, astart1, step1;
@@ -802,10 +761,10 @@ TEST(CmdCtrl, SubByteHandDerived) {
   const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 21, 0.0);
   ASSERT_EQ(o.jobs.size(), cmds.size());
   for (size_t i = 0; i < cmds.size(); ++i) {
-    const Bits& j = o.jobs[i];
+    const Job& j = o.jobs[i];
     const Want& w = want[i];
-    const bool marker = j.Get(kJobBits - 1);
-    const uint64_t err = JobField(j, 92, 4), kind = JobField(j, 96, 2);
+    const bool marker = j.marker;
+    const uint64_t err = j.cpl.err, kind = j.cpl.kind;
     if (w.err != 0) {
       EXPECT_TRUE(marker) << "case " << i;
       EXPECT_EQ(kind, 1u) << "case " << i;  // CplError
@@ -815,15 +774,15 @@ TEST(CmdCtrl, SubByteHandDerived) {
     EXPECT_FALSE(marker) << "case " << i << " err " << err;
     if (marker)
       continue;
-    EXPECT_EQ(JobField(j, L::kGaddr, 64), w.gaddr) << "case " << i;
-    EXPECT_EQ(JobField(j, L::kRow, 12), w.row) << "case " << i;
-    EXPECT_EQ(JobField(j, L::kHead, 12), w.head) << "case " << i;
-    EXPECT_EQ(JobField(j, L::kDend, 12), w.dend) << "case " << i;
-    EXPECT_EQ(JobField(j, L::kPitch, 12), w.pitch) << "case " << i;
-    EXPECT_EQ(JobField(j, kPkPos, 2), w.pk) << "case " << i;
+    EXPECT_EQ(j.gaddr, w.gaddr) << "case " << i;
+    EXPECT_EQ(j.row_bytes, w.row) << "case " << i;
+    EXPECT_EQ(j.head, w.head) << "case " << i;
+    EXPECT_EQ(j.dend, w.dend) << "case " << i;
+    EXPECT_EQ(j.pitch, w.pitch) << "case " << i;
+    EXPECT_EQ(j.pk, w.pk) << "case " << i;
     if (cmds[i].dim >= 2) {
-      EXPECT_EQ(JobField(j, L::kAstart + 64, 64), w.astart1) << "case " << i;
-      EXPECT_EQ(JobField(j, L::kStep + 64, 64), w.step1) << "case " << i;
+      EXPECT_EQ(j.astart.v[1], w.astart1) << "case " << i;
+      EXPECT_EQ(j.step.v[1], w.step1) << "case " << i;
     }
   }
 }

@@ -14,31 +14,38 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <ostream>
 #include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "wide_bits.h"
-
 #include "Vtma_nd_walker.h"
+#include "autogen/tma_structs.h"
 #include "verilated_dut.h"
+
+namespace tma::pkg {
+// Printed by gtest on a mismatch (found by argument-dependent lookup).
+std::ostream& operator<<(std::ostream& os, const row_t& r) {
+  return os << "{data " << r.has_data << " last " << r.last << " gaddr 0x" << std::hex << r.gaddr
+            << " smem 0x" << r.smem_addr << std::dec << " L " << r.row_bytes << " [" << r.head
+            << "," << r.dend << ") bytes " << r.cpl.bytes << " tag " << static_cast<int>(r.cpl.tag)
+            << "}";
+}
+}  // namespace tma::pkg
 
 namespace tma::tb {
 namespace {
 
-constexpr int kDims = 5;  // tma_pkg::MaxDims
-constexpr int kJobBits = 1911;
-constexpr int kRowBits = 239;
+constexpr int kDims = pkg::MaxDims;
 
-struct Cpl {
-  uint64_t kind = 0, err = 0, cta_mask = 0, cta = 0, mbar = 0, bytes = 0, tag = 0;
-  bool operator==(const Cpl& o) const {
-    return kind == o.kind && err == o.err && cta_mask == o.cta_mask && cta == o.cta &&
-           mbar == o.mbar && bytes == o.bytes && tag == o.tag;
-  }
-};
+// The walker's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
+using Cpl = pkg::cpl_info_t;
+using Row = pkg::row_t;
+static_assert(sizeof(Vtma_nd_walker::job_i) == 4 * pkg::job_t::kWords);
+static_assert(sizeof(Vtma_nd_walker::row_o) == 4 * pkg::row_t::kWords);
 
+// A job as the test builds it: positions as signed values (job_t holds them in 34 bits).
 struct Job {
   bool marker = false, i2c = false;
   uint32_t nrows_m1 = 0;
@@ -52,100 +59,34 @@ struct Job {
   Cpl cpl;
 };
 
-struct Row {
-  bool has_data = false, last = false;
-  uint64_t gaddr = 0;
-  uint32_t smem = 0, row_bytes = 0, head = 0, dend = 0;
-  bool fill_nan = false, tf32 = false;
-  uint32_t swz = 0, pk = 0;
-  Cpl cpl;
-  bool operator==(const Row& o) const {
-    return has_data == o.has_data && last == o.last && gaddr == o.gaddr && smem == o.smem &&
-           row_bytes == o.row_bytes && head == o.head && dend == o.dend && fill_nan == o.fill_nan &&
-           tf32 == o.tf32 && swz == o.swz && pk == o.pk && cpl == o.cpl;
+// The job in tma_pkg::job_t: Pack keeps the low 34 bits of the signed positions.
+pkg::job_t ToPkg(const Job& j) {
+  pkg::job_t p;
+  p.marker = j.marker;
+  p.i2c = j.i2c;
+  p.nrows_m1 = static_cast<uint16_t>(j.nrows_m1);
+  p.gaddr = j.gaddr;
+  for (int d = 0; d < kDims; ++d) {
+    p.step.v[d] = j.step[d];
+    p.astart.v[d] = j.astart[d];
+    p.alo.v[d] = j.alo[d];
+    p.coord.v[d] = static_cast<uint64_t>(j.coord[d]);
+    p.lo.v[d] = static_cast<uint64_t>(j.lo[d]);
+    p.hi.v[d] = static_cast<uint64_t>(j.hi[d]);
+    p.dim_m1.v[d] = j.dim_m1[d];
+    p.es.v[d] = static_cast<uint8_t>(j.es[d]);
   }
-};
-
-std::ostream& operator<<(std::ostream& os, const Row& r) {
-  return os << "{data " << r.has_data << " last " << r.last << " gaddr 0x" << std::hex << r.gaddr
-            << " smem 0x" << r.smem << std::dec << " L " << r.row_bytes << " [" << r.head << ","
-            << r.dend << ") bytes " << r.cpl.bytes << " tag " << r.cpl.tag << "}";
-}
-
-void PutCpl(Packer& p, const Cpl& c) {
-  p.Put(2, c.kind);
-  p.Put(4, c.err);
-  p.Put(16, c.cta_mask);
-  p.Put(4, c.cta);
-  p.Put(32, c.mbar);
-  p.Put(32, c.bytes);
-  p.Put(8, c.tag);
-}
-
-Cpl GetCpl(Unpacker& u) {
-  Cpl c;
-  c.kind = u.Get(2);
-  c.err = u.Get(4);
-  c.cta_mask = u.Get(16);
-  c.cta = u.Get(4);
-  c.mbar = u.Get(32);
-  c.bytes = u.Get(32);
-  c.tag = u.Get(8);
-  return c;
-}
-
-std::vector<uint32_t> PackJob(const Job& j) {
-  Packer p(kJobBits);
-  p.Put(1, j.marker);
-  p.Put(1, j.i2c);
-  p.Put(10, j.nrows_m1);
-  p.Put(64, j.gaddr);
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(64, j.step[d]);
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(64, j.astart[d]);
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(64, j.alo[d]);
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(34, static_cast<uint64_t>(j.coord[d]));
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(34, static_cast<uint64_t>(j.lo[d]));
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(34, static_cast<uint64_t>(j.hi[d]));
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(32, j.dim_m1[d]);
-  for (int d = kDims - 1; d >= 0; --d)
-    p.Put(4, j.es[d]);
-  p.Put(12, j.row_bytes);
-  p.Put(12, j.head);
-  p.Put(12, j.dend);
-  p.Put(12, j.pitch);
-  p.Put(32, j.smem);
-  p.Put(1, j.fill_nan);
-  p.Put(1, j.tf32);
-  p.Put(3, j.swz);
-  p.Put(2, j.pk);
-  PutCpl(p, j.cpl);
-  EXPECT_EQ(p.pos(), 0);
-  return p.words();
-}
-
-Row UnpackRow(const uint32_t* words) {
-  Unpacker u(words, kRowBits);
-  Row r;
-  r.has_data = u.Get(1);
-  r.last = u.Get(1);
-  r.gaddr = u.Get(64);
-  r.smem = static_cast<uint32_t>(u.Get(32));
-  r.row_bytes = static_cast<uint32_t>(u.Get(12));
-  r.head = static_cast<uint32_t>(u.Get(12));
-  r.dend = static_cast<uint32_t>(u.Get(12));
-  r.fill_nan = u.Get(1);
-  r.tf32 = u.Get(1);
-  r.swz = static_cast<uint32_t>(u.Get(3));
-  r.pk = static_cast<uint32_t>(u.Get(2));
-  r.cpl = GetCpl(u);
-  return r;
+  p.row_bytes = static_cast<uint16_t>(j.row_bytes);
+  p.head = static_cast<uint16_t>(j.head);
+  p.dend = static_cast<uint16_t>(j.dend);
+  p.pitch = static_cast<uint16_t>(j.pitch);
+  p.smem_addr = j.smem;
+  p.fill_nan = j.fill_nan;
+  p.tf32 = j.tf32;
+  p.swz = static_cast<uint8_t>(j.swz);
+  p.pk = static_cast<uint8_t>(j.pk);
+  p.cpl = j.cpl;
+  return p;
 }
 
 // The rows of a job, as the header of tma_nd_walker.sv specifies them.
@@ -178,17 +119,17 @@ std::vector<Row> ExpectedRows(const Job& j) {
     Row r;
     r.has_data = true;
     r.last = j.i2c ? (n == j.nrows_m1) : all_wrap;
-    r.smem = j.smem + n * j.pitch;
-    r.row_bytes = j.row_bytes;
+    r.smem_addr = j.smem + n * j.pitch;
+    r.row_bytes = static_cast<uint16_t>(j.row_bytes);
     r.fill_nan = j.fill_nan;
     r.tf32 = j.tf32;
-    r.swz = j.swz;
-    r.pk = j.pk;
+    r.swz = static_cast<uint8_t>(j.swz);
+    r.pk = static_cast<uint8_t>(j.pk);
     r.cpl = j.cpl;
     r.cpl.bytes = static_cast<uint32_t>((n + 1) * j.row_bytes);
     if (!oob && j.dend > j.head) {
-      r.head = j.head;
-      r.dend = j.dend;
+      r.head = static_cast<uint16_t>(j.head);
+      r.dend = static_cast<uint16_t>(j.dend);
       r.gaddr = addr + j.head;
     }
     rows.push_back(r);
@@ -221,7 +162,7 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
     j.cpl.kind = 1 + rng() % 2;
     j.cpl.err = rng() % 16;
     j.cpl.cta = rng() % 16;
-    j.cpl.mbar = rng() & 0xFFFFFFFFu;
+    j.cpl.mbar_addr = rng() & 0xFFFFFFFFu;
     j.cpl.bytes = rng() % 3 == 0 ? (rng() & 0xFFFFFFFFu) : 0;
     j.cpl.tag = rng() % 256;
     return j;
@@ -286,7 +227,7 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
   j.cpl.kind = 0;
   j.cpl.cta_mask = rng() % 65536;
   j.cpl.cta = rng() % 16;
-  j.cpl.mbar = rng() & 0xFFFFFFFFu;
+  j.cpl.mbar_addr = rng() & 0xFFFFFFFFu;
   j.cpl.bytes = rng() & 0xFFFFFFFFu;  // replaced by the walker
   j.cpl.tag = rng() % 256;
   if (kind <= 4) {
@@ -335,9 +276,7 @@ Result RunJobs(VerilatedDut<Vtma_nd_walker>& dut, const std::vector<Job>& jobs,
       offering = true;
       staged = false;
     } else if (!offering && next < jobs.size() && static_cast<int>(rng() % 100) >= gap_pct) {
-      const std::vector<uint32_t> w = PackJob(jobs[next]);
-      for (size_t i = 0; i < w.size(); ++i)
-        dut->job_i[i] = w[i];
+      pkg::Pack(ToPkg(jobs[next]), dut->job_i.data());
       staged = true;
     }
     dut->job_valid_i = offering;
@@ -345,7 +284,7 @@ Result RunJobs(VerilatedDut<Vtma_nd_walker>& dut, const std::vector<Job>& jobs,
     dut.Settle();
     const bool job_fire = dut->job_valid_i && dut->job_ready_o;
     if (dut->row_valid_o && dut->row_ready_i) {
-      const Row got = UnpackRow(dut->row_o.data());
+      const Row got = pkg::Unpack<Row>(dut->row_o.data());
       EXPECT_EQ(got, expect.front()) << "row " << (total - expect.size());
       if (!(got == expect.front()))
         return res;
