@@ -21,7 +21,7 @@
 
 #include <gtest/gtest.h>
 
-#include "wide_bits.h"
+#include "autogen/tma_structs.h"
 
 #include "Vtma_cpl_unit.h"
 #include "verilated_dut.h"
@@ -66,38 +66,34 @@ std::string Str(const Cpl& c) {
 
 // ---- Port adapter: the only code that names the block's ports and struct layouts ----
 // Ports relied on: clk_i, rst_ni, info_valid_i, info_ready_o, info_i (cpl_info_t),
-// cpl_valid_o, cpl_ready_i, cpl_o (cpl_t). Struct fields in declaration order, MSB first.
-constexpr int kInfoBits = 2 + 4 + 16 + 4 + 32 + 32 + 8;  // tma_pkg::CplInfoWidth
-constexpr int kCplBits = 2 + 4 + 32 + 32 + 4 + 8;        // tma_pkg::CplWidth
+// cpl_valid_o, cpl_ready_i, cpl_o (cpl_t), packed by the codecs generated from tma_pkg.
 
 struct CplPorts {
   Vtma_cpl_unit* m;
   void DriveInfo(bool valid, const Info& i) {
     m->info_valid_i = valid;
-    Packer p(kInfoBits);
-    p.Put(2, i.kind);
-    p.Put(4, i.err);
-    p.Put(16, i.cta_mask);
-    p.Put(4, i.cta);
-    p.Put(32, i.mbar_addr);
-    p.Put(32, i.bytes);
-    p.Put(8, i.tag);
-    for (size_t w = 0; w < p.words().size(); ++w) {
-      m->info_i[w] = p.words()[w];
-    }
+    tma::pkg::cpl_info_t t;
+    t.kind = static_cast<uint8_t>(i.kind);
+    t.err = static_cast<uint8_t>(i.err);
+    t.cta_mask = static_cast<uint16_t>(i.cta_mask);
+    t.cta = static_cast<uint8_t>(i.cta);
+    t.mbar_addr = i.mbar_addr;
+    t.bytes = i.bytes;
+    t.tag = static_cast<uint8_t>(i.tag);
+    tma::pkg::Pack(t, m->info_i.data());
   }
   bool InfoReady() const { return m->info_ready_o; }
   void DriveReady(bool r) { m->cpl_ready_i = r; }
   bool CplValid() const { return m->cpl_valid_o; }
   Cpl ReadCpl() const {
-    Unpacker u(m->cpl_o.data(), kCplBits);
+    const auto t = tma::pkg::Unpack<tma::pkg::cpl_t>(m->cpl_o.data());
     Cpl c;
-    c.kind = static_cast<int>(u.Get(2));
-    c.cta = static_cast<int>(u.Get(4));
-    c.mbar_addr = static_cast<uint32_t>(u.Get(32));
-    c.bytes = static_cast<uint32_t>(u.Get(32));
-    c.err = static_cast<int>(u.Get(4));
-    c.tag = static_cast<int>(u.Get(8));
+    c.kind = t.kind;
+    c.cta = t.cta;
+    c.mbar_addr = t.mbar_addr;
+    c.bytes = t.bytes;
+    c.err = t.err;
+    c.tag = t.tag;
     return c;
   }
 };

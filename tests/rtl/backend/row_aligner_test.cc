@@ -41,7 +41,7 @@
 
 #include "tma/element.h"
 #include "tma/swizzle.h"
-#include "wide_bits.h"
+#include "autogen/tma_structs.h"
 
 #include "Vtma_row_aligner_db128.h"
 #include "Vtma_row_aligner_db16.h"
@@ -101,8 +101,7 @@ struct Beat {
 // Ports relied on: clk_i, rst_ni, row_valid_i, row_ready_o, row_i (al_row_t), beat_valid_i,
 // beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_wr_o, out_addr_o,
 // out_data_o, out_strb_o, out_swz_o, out_lane_o, out_last_o, out_err_o, out_cta_mask_o, busy_o.
-// al_row_t fields in declaration order, MSB first.
-constexpr int kAlRowBits = 1 + 1 + 1 + 28 + 8 + 12 + 12 + 3 + 3 + 1 + 1 + 3 + 1 + 1 + 3 + 16;
+// row_i is packed by the codec generated from tma_pkg (tests/rtl/autogen/tma_structs.h).
 
 template <class T>
 bool BitOf(const T& v, int i) {
@@ -123,28 +122,26 @@ struct AlignerPorts {
   int db;
   void DriveRow(bool valid, const AlRow& r) {
     m->row_valid_i = valid;
-    Packer p(kAlRowBits);
-    p.Put(1, r.has_data);
-    p.Put(1, r.last);
-    p.Put(1, r.has_read);
-    p.Put(28, r.beat);
-    p.Put(8, r.xh16);
-    p.Put(12, r.xd1);
-    p.Put(12, r.xl1);
-    p.Put(3, r.s16);
-    p.Put(3, r.rot16);
-    p.Put(1, r.lo_ok);
-    p.Put(1, r.hi_ok);
-    p.Put(1, r.h_at0);
-    p.Put(1, r.d_at0);
-    p.Put(1, r.l_at0);
-    p.Put(1, r.fill_nan);
-    p.Put(1, r.tf32);
-    p.Put(3, r.swz);
-    p.Put(16, r.cta_mask);
-    for (size_t w = 0; w < p.words().size(); ++w) {
-      m->row_i[w] = p.words()[w];
-    }
+    tma::pkg::al_row_t a;
+    a.has_data = r.has_data;
+    a.last = r.last;
+    a.has_read = r.has_read;
+    a.beat = static_cast<uint32_t>(r.beat);
+    a.xh16 = static_cast<uint8_t>(r.xh16);
+    a.xd1 = static_cast<uint16_t>(r.xd1);
+    a.xl1 = static_cast<uint16_t>(r.xl1);
+    a.s16 = static_cast<uint8_t>(r.s16);
+    a.rot16 = static_cast<uint8_t>(r.rot16);
+    a.lo_ok = r.lo_ok;
+    a.hi_ok = r.hi_ok;
+    a.h_at0 = r.h_at0;
+    a.d_at0 = r.d_at0;
+    a.l_at0 = r.l_at0;
+    a.fill_nan = r.fill_nan;
+    a.tf32 = r.tf32;
+    a.swz = static_cast<uint8_t>(r.swz);
+    a.cta_mask = static_cast<uint16_t>(r.cta_mask);
+    tma::pkg::Pack(a, m->row_i.data());
   }
   bool RowReady() const { return m->row_ready_o; }
   void DriveBeat(bool valid, const Beat& b) {
