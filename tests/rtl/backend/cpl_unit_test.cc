@@ -21,9 +21,8 @@
 
 #include <gtest/gtest.h>
 
-#include "autogen/tma_structs.h"
-
 #include "Vtma_cpl_unit.h"
+#include "autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {

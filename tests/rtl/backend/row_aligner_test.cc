@@ -41,12 +41,12 @@
 
 #include "tma/element.h"
 #include "tma/swizzle.h"
-#include "autogen/tma_structs.h"
 
 #include "Vtma_row_aligner_db128.h"
 #include "Vtma_row_aligner_db16.h"
 #include "Vtma_row_aligner_db32.h"
 #include "Vtma_row_aligner_db64.h"
+#include "autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
