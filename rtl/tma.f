@@ -14,6 +14,7 @@ backend/tma_unpack.sv
 midend/tma_nd_walker.sv
 midend/tma_burst_split.sv
 backend/tma_row_aligner.sv
+frontend/tma_addr_mac.sv
 frontend/tma_cmd_ctrl.sv
 backend/tma_cpl_unit.sv
 top/tma_engine.sv

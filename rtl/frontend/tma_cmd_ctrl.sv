@@ -591,10 +591,6 @@ module tma_cmd_ctrl #(
   logic [5:0]  w1_mask  [NumSlots];    // partial products of each Mac slot (may be zero)
   logic [NumSlots*6-1:0] tmask_d, tmask_q;
   logic [NumSlots-1:0] tsmall_d, tsmall_q;   // the slot's operand is in [-2^17, 2^17): one piece
-  logic [NumSlots-1:0] w1_pend;              // W1B: Mac slots with partial products ...
-  logic [3:0]          w1_first;             // ... the first of them ...
-  logic [NumSlots-1:0] w1_rest;              // ... and the others
-  logic [NumSlots-1:0] slot_pend_d, slot_pend_q;   // Mac slots not yet started
   logic [3:0]  spat_d, spat_q;         // walker dim d-1 is spatial (restarts at its corner)
   logic [33:0] fix_a;                 // interleave: coordinate of the fixed dim rank-2 ...
   logic [35:0] fix_s;                  // ... and its stride
@@ -739,11 +735,7 @@ module tma_cmd_ctrl #(
     if (il) w1_mask[8] = pmaskz(fxf[1:0], d_q.fixsnz);
     for (int s = 0; s < NumSlots; s++) begin
       tmask_d[6*s +: 6] = w1_mask[s];
-      w1_pend[s]        = (tmask_q[6*s +: 6] != 6'd0);   // (W1B)
     end
-    w1_first = '0;
-    for (int s = NumSlots - 1; s >= 0; s--) if (w1_pend[s]) w1_first = 4'(s);
-    w1_rest = w1_pend & ~(NumSlots'(1) << w1_first);
     nc0_d   = 36'sd0 - 36'(c0);
     hdiff_d = 36'(f_dim_m1[0]) - 36'(c0);
     // foob: W1B (fix_a is c_rm2 sign-extended)
@@ -816,141 +808,6 @@ module tma_cmd_ctrl #(
     end
   end
 
-  // ---- Mac: partial products through one 18x18 multiplier ----
-  // Slots: 0..3 astart[1..4], 4..7 alo[1..4] (spatial dims), 8 gaddr (the interleave fixed
-  // dim; the steps es x stride come with the map). A slot's partial products run back to back
-  // into one accumulator, kept as two 32-bit halves with a registered carry, written to the
-  // job at the slot's end. Pipeline: operands (ma/ms, v1) -> a plain copy beside the
-  // multiplier (mb/mt, v1b) -> product (prod, v2) -> accumulator. The copy stage has no logic
-  // in front of it, so the placer can put it next to the MULT18X18D: the operand muxes and
-  // the routing from them are then outside the multiplier's cycle.
-  logic [3:0]  nslot_d, nslot_q;       // next slot (prefetched)
-  logic        nvalid_d, nvalid_q;
-  logic [3:0]  cur_slot_d, cur_slot_q;
-  logic [5:0]  cur_mask_d, cur_mask_q; // partial products of the current slot left
-  logic [33:0] cur_a_d, cur_a_q;
-  logic        cur_sm_d, cur_sm_q;     // cur_a is small: piece 0 is a[17:0] signed
-  logic [35:0] cur_s_d, cur_s_q;
-  logic        v1_d, v1_q, v2_d, v2_q; // multiplier operand / product valid
-  logic [17:0] ma_d, ma_q, ms_d, ms_q;
-  logic        v1b_q;                  // operand copy valid
-  logic [17:0] mb_q, mt_q;             // operand copies (the multiplier's inputs)
-  logic [1:0]  sh1_d, sh1_q, sh1b_q, sh2_d, sh2_q;   // weight 2^(4 + 17 sh)
-  logic [3:0]  t1_d, t1_q, t1b_q, t2_d, t2_q;       // slot
-  logic signed [35:0] prod_d, prod_q;
-  logic        acc_v_d, acc_v_q;
-  logic [3:0]  acc_t_d, acc_t_q;
-  logic [31:0] acc_lo_d, acc_lo_q, acc_hi_d, acc_hi_q;
-  logic        acc_c_d, acc_c_q;
-  logic [32:0] hi_sum;                 // {acc_hi_d, 1} when v2_q
-  logic        first_d, first_q;       // the product entering the accumulator starts a slot
-  logic        g2_d, g2_q;             // ... of slot 12 (starts from gaddr)
-  logic        mac_idle;               // nothing left to multiply or accumulate
-  logic        wb;                     // write the accumulator to the job this cycle
-  logic [63:0] wb_val;
-
-  assign mac_idle = (slot_pend_q == '0) && !nvalid_q && (cur_mask_q == '0) && !v1_q && !v1b_q &&
-                    !v2_q;
-
-  always_comb begin : proc_mac
-    logic [5:0]  rem;
-    logic [5:0]  pick;
-    logic [NumSlots-1:0] plow;
-    logic [3:0]  pnum;
-    logic [63:0] pp, base;
-    logic        first;
-    logic [32:0] lo_sum;
-    hi_sum     = '0;
-    nslot_d    = nslot_q;
-    nvalid_d   = nvalid_q;
-    slot_pend_d = slot_pend_q;   // overridden by W1
-    cur_slot_d = cur_slot_q;
-    cur_mask_d = cur_mask_q;
-    cur_a_d    = cur_a_q;
-    cur_sm_d   = cur_sm_q;
-    cur_s_d    = cur_s_q;
-    v1_d = 1'b0;
-    ma_d = ma_q;
-    ms_d = ms_q;
-    sh1_d = sh1_q;
-    t1_d  = t1_q;
-    // Issue the lowest partial product of the current slot (pick, one-hot: bit 3 ai + sj).
-    for (int b = 0; b < 6; b++) pick[b] = cur_mask_q[b] && (6'(cur_mask_q << (6 - b)) == 6'd0);
-    rem = cur_mask_q & ~pick;
-    if (cur_mask_q != '0) begin
-      v1_d  = 1'b1;
-      t1_d  = cur_slot_q;
-      ma_d  = (cur_mask_q[2:0] == 3'd0) ? {cur_a_q[33], cur_a_q[33:17]} :
-              cur_sm_q ? cur_a_q[17:0] : {1'b0, cur_a_q[16:0]};
-      ms_d  = (pick[0] || pick[3]) ? {1'b0, cur_s_q[16:0]} :
-              (pick[1] || pick[4]) ? {1'b0, cur_s_q[33:17]} : {16'd0, cur_s_q[35:34]};
-      sh1_d = {pick[2] || pick[4] || pick[5], pick[1] || pick[3] || pick[5]};
-    end
-    cur_mask_d = rem;
-    // Load the next slot when this one is done (one partial product left, or none).
-    if (rem == '0 && nvalid_q) begin
-      cur_slot_d = nslot_q;
-      cur_mask_d = tmask_q[6*nslot_q +: 6];
-      cur_sm_d   = tsmall_q[nslot_q];
-      cur_a_d = fix_a;
-      cur_s_d = fix_s;
-      for (int d = 1; d < MaxDims; d++) begin
-        if (32'(nslot_q[1:0]) == d - 1 && !nslot_q[3]) begin
-          cur_a_d = nslot_q[2] ? job_q.lo.v[d] : job_q.coord.v[d];
-          cur_s_d = d_q.wstr[d-1];
-        end
-      end
-      nvalid_d = 1'b0;
-    end
-    // Prefetch the next slot (its one-hot and number from slot_pend_q alone).
-    plow = '0;
-    for (int s = 0; s < NumSlots; s++) begin
-      plow[s] = slot_pend_q[s] && (NumSlots'(slot_pend_q << (NumSlots - s)) == '0);
-    end
-    pnum = '0;
-    for (int s = 0; s < NumSlots; s++) if (plow[s]) pnum = pnum | 4'(s);
-    if (!nvalid_d && slot_pend_q != '0) begin
-      nslot_d     = pnum;
-      slot_pend_d = slot_pend_q & ~plow;
-      nvalid_d    = 1'b1;
-    end
-    // Multiply.
-    v2_d   = v1b_q;
-    t2_d   = t1b_q;
-    sh2_d  = sh1b_q;
-    prod_d = signed'(mb_q) * signed'(mt_q);
-    // Accumulate.
-    pp = '0;
-    unique case (sh2_q)
-      2'd0:    pp = 64'(prod_q) << 4;
-      2'd1:    pp = 64'(prod_q) << 21;
-      2'd2:    pp = 64'(prod_q) << 38;
-      default: pp = 64'(prod_q) << 55;
-    endcase
-    // first (this product starts a slot) and t2 == 12 come registered from the cycle before
-    first  = first_q;
-    base   = first ? (g2_q ? job_q.gaddr : 64'd0) : {acc_hi_q, acc_lo_q};
-    lo_sum = {1'b0, base[31:0]} + {1'b0, pp[31:0]};
-    wb     = acc_v_q && (!v2_q || first);
-    wb_val = {acc_hi_q + 32'(acc_c_q), acc_lo_q};
-    acc_v_d  = acc_v_q && !wb;
-    acc_t_d  = acc_t_q;
-    acc_lo_d = acc_lo_q;
-    acc_hi_d = acc_hi_q;
-    acc_c_d  = acc_c_q;
-    if (v2_q) begin
-      acc_v_d  = 1'b1;
-      acc_t_d  = t2_q;
-      acc_lo_d = lo_sum[31:0];
-      acc_c_d  = lo_sum[32];
-      // one chain with carry in: {a, 1} + {b, c} = 2 (a + b) + 1 + c
-      hi_sum   = {base[63:32], 1'b1} + {pp[63:32], !first && acc_c_q};
-      acc_hi_d = hi_sum[32:1];
-    end
-    first_d = !acc_v_d || (t1b_q != acc_t_d);
-    g2_d    = (t1b_q == 4'd8);
-  end
-
   // ---- Job register ----
   tma_pkg::job_t job_d, job_q;
   logic          job_valid_d, job_valid_q;
@@ -959,6 +816,44 @@ module tma_cmd_ctrl #(
   // W1 / Err write the job register only when it is empty: a registered condition (not
   // job_ready_i, which would fan out to every job bit's enable)
   assign job_free = !job_valid_q;
+
+  // ---- Mac: the address products through one 18x18 multiplier (tma_addr_mac) ----
+  tma_pkg::mac_req_t  mac_req;
+  tma_pkg::mac_opnd_t mac_opnd;
+  tma_pkg::mac_wb_t   mac_wb;
+  logic               mac_req_ready, mac_wb_valid, mac_idle, mac_clr;
+  logic               wb;
+  logic [63:0]        wb_val;
+  logic [3:0]         acc_t_q;
+  always_comb begin : proc_mac_req
+    for (int s = 0; s < NumSlots; s++) begin
+      mac_req.pieces[s] = tmask_q[6*s +: 6];
+      mac_req.one_piece[s] = tsmall_q[s];
+    end
+    mac_opnd.coord       = job_q.coord;
+    mac_opnd.lo          = job_q.lo;
+    mac_opnd.stride.v[0] = '0;
+    for (int d = 1; d < MaxDims; d++) mac_opnd.stride.v[d] = d_q.wstr[d-1];
+    mac_opnd.fix_coord   = fix_a;
+    mac_opnd.fix_stride  = fix_s;
+    mac_opnd.gaddr       = job_q.gaddr;
+  end
+  tma_addr_mac u_mac (
+    .clk_i, .rst_ni,
+    .clr_i       (mac_clr),
+    .req_valid_i (w1b_go),
+    .req_ready_o (mac_req_ready),
+    .req_i       (mac_req),
+    .opnd_i      (mac_opnd),
+    .wb_valid_o  (mac_wb_valid),
+    .wb_o        (mac_wb),
+    .idle_o      (mac_idle)
+  );
+  assign mac_clr = w1_go || (state_q[IMac] && mabort_q);
+  assign wb      = mac_wb_valid;
+  assign wb_val  = mac_wb.value;
+  assign acc_t_q = mac_wb.slot;
+
 
   // ---- Fetch decode: descriptor chunk k is chunk (k + chunk_off) % NumChunks of beat
   // (k + chunk_off) / NumChunks. ----
@@ -1491,7 +1386,6 @@ module tma_cmd_ctrl #(
       tot_big_q <= 1'b0;
       tmask_q  <= '0;
       tsmall_q <= '0;
-      slot_pend_q <= '0;
       spat_q   <= '0;
       fxc_q    <= '0;
       for (int i = 0; i < MaxDims; i++) begin
@@ -1522,34 +1416,6 @@ module tma_cmd_ctrl #(
       el_de_q  <= '0;
       box0_q   <= '0;
       c0s_q    <= '0;
-      nslot_q  <= '0;
-      nvalid_q <= 1'b0;
-      cur_slot_q <= '0;
-      cur_mask_q <= '0;
-      cur_a_q  <= '0;
-      cur_sm_q <= 1'b0;
-      cur_s_q  <= '0;
-      v1_q     <= 1'b0;
-      v1b_q    <= 1'b0;
-      v2_q     <= 1'b0;
-      ma_q     <= '0;
-      ms_q     <= '0;
-      mb_q     <= '0;
-      mt_q     <= '0;
-      sh1_q    <= '0;
-      sh1b_q   <= '0;
-      t1b_q    <= '0;
-      sh2_q    <= '0;
-      t1_q     <= '0;
-      t2_q     <= '0;
-      prod_q   <= '0;
-      acc_v_q  <= 1'b0;
-      acc_t_q  <= '0;
-      acc_lo_q <= '0;
-      acc_hi_q <= '0;
-      acc_c_q  <= 1'b0;
-      first_q  <= 1'b1;
-      g2_q     <= 1'b0;
       job_q    <= '0;
       job_valid_q <= 1'b0;
       w1_go_q  <= 1'b0;
@@ -1636,48 +1502,6 @@ module tma_cmd_ctrl #(
         ierr_q   <= instr_err_w2;
         mabort_q <= instr_err_w2 != tma_pkg::ErrNone || cmd_q.op == tma_pkg::OpPrefetch;
       end
-      // Mac control: cleared in W1, the slot list in W1B (its first slot prefetched); dropped
-      // when the command ends in a marker.
-      if (w1_go || (state_q[IMac] && mabort_q)) begin
-        slot_pend_q <= '0;
-        nvalid_q    <= 1'b0;
-        cur_mask_q  <= '0;
-        v1_q        <= 1'b0;
-        v1b_q       <= 1'b0;
-        v2_q        <= 1'b0;
-        acc_v_q     <= 1'b0;
-        first_q     <= 1'b1;
-      end else begin
-        slot_pend_q <= w1b_go ? w1_rest : slot_pend_d;
-        nvalid_q    <= w1b_go ? (w1_pend != '0) : nvalid_d;
-        cur_mask_q  <= cur_mask_d;
-        v1_q        <= v1_d;
-        v1b_q       <= v1_q;
-        v2_q        <= v2_d;
-        acc_v_q     <= acc_v_d;
-        first_q     <= first_d;
-      end
-      nslot_q    <= w1b_go ? w1_first : nslot_d;
-      cur_slot_q <= cur_slot_d;
-      cur_a_q    <= cur_a_d;
-      cur_sm_q   <= cur_sm_d;
-      cur_s_q    <= cur_s_d;
-      ma_q       <= ma_d;
-      ms_q       <= ms_d;
-      mb_q       <= ma_q;
-      mt_q       <= ms_q;
-      sh1_q      <= sh1_d;
-      sh1b_q     <= sh1_q;
-      t1b_q      <= t1_q;
-      sh2_q      <= sh2_d;
-      t1_q       <= t1_d;
-      t2_q       <= t2_d;
-      prod_q     <= prod_d;
-      acc_t_q    <= acc_t_d;
-      acc_lo_q   <= acc_lo_d;
-      acc_hi_q   <= acc_hi_d;
-      acc_c_q    <= acc_c_d;
-      g2_q       <= g2_d;
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
       w1_go_q     <= w1_go_d;
@@ -1700,9 +1524,9 @@ module tma_cmd_ctrl #(
   logic unused_bits;
   assign unused_bits = ^{cmd_q.redop, fxf[3], crf[0], v_str[0], sfar_d[0], sfar_q[0],
                          w1_crd[0],
-                         sfar_q[MaxDims-1], rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
+                         sfar_q[MaxDims-1], mac_req_ready, rq_q[0][11:0], rq_q[1][11:0], rq_q[2][11:0],
                          rq_q[3][11:0], rq_q[4][11:0], c0s[63:32],
-                         far_s[0][0], far_s[1][0], far_s[2][0], hi_sum[0], ghi[0],
+                         far_s[0][0], far_s[1][0], far_s[2][0], ghi[0],
                          st_sum[0]};
 
   // ---- Assertions ----

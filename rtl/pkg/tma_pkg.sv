@@ -59,6 +59,114 @@ package tma_pkg;
   localparam int unsigned RowBytesW = 12;  // 0 .. 2048
   localparam int unsigned BeatCntW  = 10;  // beats of one row, signed arithmetic margin
 
+  // ---- Frontend numbering (to move into the generated numbering) ----
+  // LoadMode (the values after ModeTile / ModeIm2col; cmodel types.h LoadMode)
+  localparam logic [2:0] ModeIm2colW      = 3'd2;
+  localparam logic [2:0] ModeIm2colW128   = 3'd3;
+  localparam logic [2:0] ModeTileGather4  = 3'd4;
+  localparam logic [2:0] ModeTileScatter4 = 3'd5;
+  localparam logic [2:0] ModeIm2colNoOffs = 3'd6;
+  // RedOp
+  localparam logic [2:0] RedAdd = 3'd0;
+  localparam logic [2:0] RedMin = 3'd1;
+  localparam logic [2:0] RedMax = 3'd2;
+  localparam logic [2:0] RedInc = 3'd3;
+  localparam logic [2:0] RedDec = 3'd4;
+  localparam logic [2:0] RedAnd = 3'd5;
+  localparam logic [2:0] RedOr  = 3'd6;
+  localparam logic [2:0] RedXor = 3'd7;
+  // Element format of a descriptor: the hardware code in bits 71..74 (docs/descriptor.md sec. 2;
+  // tf32 is DtF32 / DtF32Ftz with the tf32 bit). Codes above DtB6x16P32 name nothing.
+  localparam logic [3:0] DtU8       = 4'd0;
+  localparam logic [3:0] DtU16      = 4'd1;
+  localparam logic [3:0] DtU32      = 4'd2;
+  localparam logic [3:0] DtS32      = 4'd3;
+  localparam logic [3:0] DtU64      = 4'd4;
+  localparam logic [3:0] DtS64      = 4'd5;
+  localparam logic [3:0] DtF16      = 4'd6;
+  localparam logic [3:0] DtF32      = 4'd7;
+  localparam logic [3:0] DtF32Ftz   = 4'd8;
+  localparam logic [3:0] DtF64      = 4'd9;
+  localparam logic [3:0] DtBf16     = 4'd10;
+  localparam logic [3:0] DtB4x16    = 4'd11;
+  localparam logic [3:0] DtB4x16P64 = 4'd12;
+  localparam logic [3:0] DtB6x16P32 = 4'd13;
+  // Interleave (bits 75..76; 3 names nothing)
+  localparam logic [1:0] IlNone = 2'd0;
+  localparam logic [1:0] Il16B  = 2'd1;
+  localparam logic [1:0] Il32B  = 2'd2;
+  // Swizzle span (bits 77..78) and atomicity (bits 83..84) of a descriptor
+  localparam logic [1:0] SpanNone = 2'd0;
+  localparam logic [1:0] Span32B  = 2'd1;
+  localparam logic [1:0] Span64B  = 2'd2;
+  localparam logic [1:0] Span128B = 2'd3;
+  localparam logic [1:0] Atom16B  = 2'd0;
+  // OOB fill (bit 79)
+  localparam logic FillZero = 1'b0;
+  localparam logic FillNan  = 1'b1;
+  // Map mode (bit 64, with the im2col-wide bit 86)
+  localparam logic [1:0] MapTiled      = 2'd0;
+  localparam logic [1:0] MapIm2col     = 2'd1;
+  localparam logic [1:0] MapIm2colWide = 2'd2;
+  // Limits: the largest box in shared-memory bytes (encoder rules 14 / 20; the check of a
+  // b4x16 map counts nibbles, twice as many) and the smallest rank of an im2col map.
+  localparam int unsigned MaxBoxBytes   = 233472;
+  localparam int unsigned MinIm2colRank = 3;
+  // Swizzle repeat (the derived field at bit 576) of each span (docs/descriptor.md sec. 3).
+  localparam logic [31:0] SwzRepeatNone = 32'd16;
+  localparam logic [31:0] SwzRepeat32B  = 32'd256;
+  localparam logic [31:0] SwzRepeat64B  = 32'd512;
+  localparam logic [31:0] SwzRepeat128B = 32'd1024;
+  localparam logic [31:0] SwzRepeat96B  = 32'd256;
+  // Descriptor bit positions: absolute bits of the 128-byte map (a little-endian 1024-bit
+  // integer, docs/descriptor.md sec. 1; cmodel descriptor.h desc_bits). Per-index fields step
+  // by their width (stride i at DescStrideLoLsb + 32 i, ...).
+  localparam int unsigned DescBytes         = 128;
+  localparam int unsigned DescAddrLsb       = 0;
+  localparam int unsigned DescAddrW         = 64;
+  localparam int unsigned DescModeLsb       = 64;
+  localparam int unsigned DescVersionLsb    = 65;
+  localparam int unsigned DescVersionW      = 3;
+  localparam int unsigned DescRankLsb       = 68;
+  localparam int unsigned DescRankW         = 3;
+  localparam int unsigned DescTypeLsb       = 71;
+  localparam int unsigned DescTypeW         = 4;
+  localparam int unsigned DescIlLsb         = 75;
+  localparam int unsigned DescIlW           = 2;
+  localparam int unsigned DescSpanLsb       = 77;
+  localparam int unsigned DescSpanW         = 2;
+  localparam int unsigned DescFillLsb       = 79;
+  localparam int unsigned DescTf32Lsb       = 80;
+  localparam int unsigned DescL2Lsb         = 81;
+  localparam int unsigned DescL2W           = 2;
+  localparam int unsigned DescAtomLsb       = 83;
+  localparam int unsigned DescAtomW         = 2;
+  localparam int unsigned DescOobModeLsb    = 85;
+  localparam int unsigned DescWideLsb       = 86;
+  localparam int unsigned DescWideModeLsb   = 87;
+  localparam int unsigned DescSwz96Lsb      = 88;
+  localparam int unsigned DescStrideLoLsb   = 96;
+  localparam int unsigned DescStrideLoW     = 32;
+  localparam int unsigned DescStrideHiLsb   = 224;
+  localparam int unsigned DescStrideHiW     = 4;
+  localparam int unsigned DescDimLsb        = 256;
+  localparam int unsigned DescDimW          = 32;
+  localparam int unsigned DescEsLsb         = 416;
+  localparam int unsigned DescEsW           = 3;
+  localparam int unsigned DescBox0Lsb       = 440;
+  localparam int unsigned DescBoxW          = 8;
+  localparam int unsigned DescBoxLsb        = 448;   // box[1..4] (tiled), im2col corners
+  localparam int unsigned DescBoxHiW        = 32;    // ... all four boxes (or corners)
+  localparam int unsigned DescLowerLsb      = 448;
+  localparam int unsigned DescUpperLsb      = 464;
+  localparam int unsigned DescPpcLsb        = 480;
+  localparam int unsigned DescPpcW          = 10;
+  localparam int unsigned DescBoxBytesLsb   = 512;
+  localparam int unsigned DescBoxBytesW     = 32;
+  localparam int unsigned DescSwzRepeatLsb  = 576;
+  localparam int unsigned DescSwzRepeatW    = 32;
+  localparam int unsigned DescUsedBits      = DescSwzRepeatLsb + DescSwzRepeatW;  // above: reserved
+
   // ---- Per-dimension vectors (packed 2-D only inside structs, house style sec. 11) ----
   typedef struct packed { logic [MaxDims-1:0][31:0] v; } dim32_t;
   typedef struct packed { logic [2:0][15:0] v; } im2col_t;
@@ -204,6 +312,44 @@ package tma_pkg;
     logic [7:0]  len;   // beats - 1
   } ar_t;
   localparam int unsigned ArWidth = 64 + 8;
+
+  // ---- Frontend streams ----
+  // Address MAC (tma_addr_mac): slots 0..3 astart of walker dims 1..4 (position x stride),
+  // 4..7 alo of walker dims 1..4 (lower corner x stride), 8 gaddr (+ the interleave fixed
+  // dim's coordinate x stride). A slot's operand a (34-bit signed) times the stride s (36 bits)
+  // is split in 17 x 18-bit partial products: bit 3 ai + sj of its piece mask is a piece ai
+  // (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]); a small
+  // operand (a in [-2^17, 2^17)) is one signed piece a[17:0].
+  localparam int unsigned MacSlots     = 9;
+  localparam int unsigned MacSlotW     = 4;
+  localparam logic [3:0]  MacSlotAstart = 4'd0;   // + walker dim - 1
+  localparam logic [3:0]  MacSlotAlo    = 4'd4;   // + walker dim - 1
+  localparam logic [3:0]  MacSlotGaddr  = 4'd8;
+
+  // The slot list of one job (job setup -> MAC).
+  typedef struct packed {
+    logic [MacSlots-1:0][5:0] pieces;   // partial products of each slot (none: skipped)
+    logic [MacSlots-1:0]      one_piece;   // the slot's operand is one signed piece
+  } mac_req_t;
+  localparam int unsigned MacReqWidth = MacSlots * 6 + MacSlots;
+
+  // The operands of the slots, read from the job register while the MAC runs.
+  typedef struct packed {
+    dim34_t      coord;        // astart slots: position of walker dim d (entry d)
+    dim34_t      lo;           // alo slots: restart position of walker dim d
+    dim36_t      stride;       // stride of walker dim d (units of 16 bytes)
+    logic [33:0] fix_coord;    // gaddr slot: coordinate of the interleave fixed dim ...
+    logic [35:0] fix_stride;   // ... and its stride
+    logic [63:0] gaddr;        // the gaddr slot starts from this sum
+  } mac_opnd_t;
+  localparam int unsigned MacOpndWidth = 2 * MaxDims * 34 + MaxDims * 36 + 34 + 36 + 64;
+
+  // One finished slot (MAC -> job register): the product sum in bytes.
+  typedef struct packed {
+    logic [MacSlotW-1:0] slot;
+    logic [63:0]         value;
+  } mac_wb_t;
+  localparam int unsigned MacWbWidth = MacSlotW + 64;
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits
