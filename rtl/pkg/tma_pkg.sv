@@ -314,6 +314,103 @@ package tma_pkg;
   localparam int unsigned ArWidth = 64 + 8;
 
   // ---- Frontend streams ----
+  // Walker dim kinds of a map (tma_desc_check, stored with the map): tile: walker dim d is
+  // tensor dim d; interleave: walker dim 1 walks dim 0 in chunks; im2col: spatial dims (restart
+  // at their corner), then N (never wraps).
+  localparam logic [2:0] WalkNone    = 3'd0;
+  localparam logic [2:0] WalkTile    = 3'd1;
+  localparam logic [2:0] WalkChunk   = 3'd2;
+  localparam logic [2:0] WalkSpatial = 3'd3;
+  localparam logic [2:0] WalkN       = 3'd4;
+
+  // The fields of a fetched map the engine uses (tma_desc_decode -> tma_desc_check and the map),
+  // docs/descriptor.md.
+  typedef struct packed {
+    logic [63:0]      addr;
+    logic             im2col;
+    logic [2:0]       rank_m1;
+    logic [3:0]       dtype;      // Dt*
+    logic [1:0]       il;         // Il*
+    logic [2:0]       swz;        // internal swizzle code (Swz*): span, atomicity, 96B
+    logic             fill_nan;
+    logic             tf32;
+    logic [3:0][35:0] stride;     // globalStrides[i] >> 4
+    logic [4:0][31:0] dim_m1;
+    logic [4:0][2:0]  es_m1;
+    logic [7:0]       box0_m1;    // im2col: channels per pixel - 1
+    logic [31:0]      box_hi;     // bits 448..479: boxes 1..4 - 1 (tiled) or the corners (im2col)
+    logic [9:0]       ppc_m1;
+  } desc_fields_t;
+  localparam int unsigned DescFieldsWidth = 64 + 1 + 3 + 4 + 2 + 3 + 1 + 1 + 144 + 160 + 15 + 8 +
+                                            32 + 10;
+
+  // The fields of a fetched map only its checks read (tma_desc_decode -> tma_desc_check).
+  typedef struct packed {
+    logic [1:0]  span;         // Span*
+    logic [1:0]  atom;
+    logic        wide;         // im2col-wide bit (not supported)
+    logic        swz96;
+    logic        rsv;          // a reserved bit is set
+    logic [31:0] box_bytes;    // the derived field at bit 512
+    logic [31:0] swz_repeat;   // the derived field at bit 576
+  } desc_chk_fields_t;
+  localparam int unsigned DescChkFieldsWidth = 2 + 2 + 1 + 1 + 1 + 32 + 32;
+
+  // What tma_desc_check derives from a map, stored with it: decoded flags (used from Chk cycle
+  // 1 on) and the walker view (walker dims 1..4 at entry d - 1; zero / es 1 for a dim the map
+  // does not walk).
+  typedef struct packed {
+    logic             is_il;         // interleave
+    logic             is_il32;       // 32B interleave
+    logic             is_b4x16;
+    logic             is_b4x16p64;
+    logic             is_b6x16p32;
+    logic             is_rank3;
+    logic             is_rank4;
+    logic [1:0]       elem_log2;     // log2 E (sub-byte types: 0)
+    logic [7:0]       c0_scale;      // one-hot, c0 to global bytes: x E (1, 2, 4, 8), x 16,
+                                     // x 32 (interleave), / 2, x 3/4 (none: zero)
+    logic             is_rank5;
+    logic [4:0]       fix_dim;       // one-hot: rank - 2 (the dim an interleaved map does not walk)
+    logic [3:0][2:0]  walk_kind;     // Walk*
+    logic [3:0][2:0]  walk_tdim;     // the tensor dim walker dim d walks
+    logic [3:0][38:0] walk_step;     // es x stride (units of 16 bytes)
+    logic [3:0][31:0] walk_dim_m1;
+    logic [3:0][2:0]  walk_es_m1;
+    logic [3:0][7:0]  walk_box_m1;
+    logic [3:0][35:0] walk_stride;   // units of 16 bytes (the chunk for dim 0)
+    logic [3:0][2:0]  walk_stride_nz;  // the stride's 17-bit pieces that are not zero
+    logic [35:0]      fix_stride;    // interleave: stride of the fixed dim rank - 2 ...
+    logic [2:0]       fix_stride_nz; // ... and its pieces that are not zero
+  } map_derived_t;
+  localparam int unsigned MapDerivedWidth = 7 + 2 + 8 + 1 + 5 + 12 + 12 + 156 + 128 + 12 + 32 +
+                                            144 + 12 + 36 + 3;
+
+  // A decoded map: one descriptor cache entry (tma_desc_check -> tma_desc_cache -> job setup).
+  typedef struct packed {
+    logic           bad;       // breaks a descriptor rule (decode, encoder, size, derived)
+    desc_fields_t   fields;
+    map_derived_t   derived;
+  } map_t;
+  localparam int unsigned MapWidth = 1 + DescFieldsWidth + MapDerivedWidth;
+
+  // Flags of each coordinate of a command (tma_cmd_intake, per tensor dim): c[31:16] all sign
+  // bits (bit 3), c[31:17] all sign bits (bit 2: the coordinate is one signed 18-bit MAC
+  // piece), its 17-bit MAC pieces that are not zero (bits 1:0; see tma_addr_mac).
+  typedef struct packed { logic [MaxDims-1:0][3:0] v; } coord_flags_t;
+  localparam int unsigned CoordFlagsWidth = MaxDims * 4;
+
+  // The operands of the instruction checks' start-pixel compares (job setup -> instruction
+  // check, from the cycle after the job register loads): per walker dim d, its tensor
+  // coordinate, and for a spatial dim its lower corner and dim - 1 + upper corner.
+  typedef struct packed {
+    dim34_t             coord;
+    dim34_t             lower;
+    dim34_t             upper;     // dim - 1 + the upper corner
+    logic [MaxDims-1:0] spatial;
+  } walk_bounds_t;
+  localparam int unsigned WalkBoundsWidth = 3 * MaxDims * 34 + MaxDims;
+
   // Address MAC (tma_addr_mac): slots 0..3 astart of walker dims 1..4 (position x stride),
   // 4..7 alo of walker dims 1..4 (lower corner x stride), 8 gaddr (+ the interleave fixed
   // dim's coordinate x stride). A slot's operand a (34-bit signed) times the stride s (36 bits)
@@ -350,6 +447,36 @@ package tma_pkg;
     logic [63:0]         value;
   } mac_wb_t;
   localparam int unsigned MacWbWidth = MacSlotW + 64;
+
+  // Corner k (0: W) of an im2col map, sign-extended: its lower (upper = 0) or upper corner
+  // from the box_hi field, 16 / 8 / 5-bit fields for rank 3 / 4 / 5 (a corner the rank does not
+  // have: zero). Read by the descriptor check and the job setup.
+  function automatic logic [33:0] im2col_corner(input logic [31:0] box_hi, input logic is_rank3,
+                                                input logic is_rank4, input int k,
+                                                input logic upper);
+    logic [4:0] base;
+    base = upper ? 5'd16 : 5'd0;
+    im2col_corner = '0;
+    if (is_rank3) begin
+      if (k == 0) im2col_corner = 34'(signed'(box_hi[base +: 16]));
+    end else if (is_rank4) begin
+      if (k < 2) im2col_corner = 34'(signed'(box_hi[32'(base) + 8 * k +: 8]));
+    end else begin
+      im2col_corner = 34'(signed'(box_hi[32'(base) + 5 * k +: 5]));
+    end
+  endfunction
+
+  // Span in bytes of a swizzle function (0: none), read by the descriptor check (row bytes <=
+  // span) and the job setup (the shared-memory row pitch).
+  function automatic logic [7:0] swz_span_bytes(input logic [2:0] swz);
+    unique case (swz)
+      SwzNone:                                      swz_span_bytes = 8'd0;
+      Swz32B:                                       swz_span_bytes = 8'd32;
+      Swz64B:                                       swz_span_bytes = 8'd64;
+      Swz128B, Swz128BA32, Swz128BA32F8, Swz128BA64: swz_span_bytes = 8'd128;
+      default:                                      swz_span_bytes = 8'd96;
+    endcase
+  endfunction
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits
