@@ -40,12 +40,11 @@ module tma_addr_mac (
   localparam int unsigned MaxDims  = tma_pkg::MaxDims;
 
   // ---- Slot list ----
-  logic [MacSlots-1:0]      req_pend;          // slots of the request with partial products
+  logic [MacSlots-1:0] req_pend;          // slots of the request with partial products
   logic [3:0]               req_first;         // ... the first of them ...
   logic [MacSlots-1:0]      req_rest;          // ... and the others
   logic                     req_go;
-  logic [MacSlots-1:0][5:0] pieces_q;          // the request's slot list, held while it runs
-  logic [MacSlots-1:0]      small_q;
+  tma_pkg::mac_req_t        list_q;            // the request's slot list, held while it runs
   logic [MacSlots-1:0]      slots_left_d, slots_left_q;   // slots not yet started
   logic [3:0]               next_slot_d, next_slot_q;     // next slot (prefetched)
   logic                     next_valid_d, next_valid_q;
@@ -129,8 +128,8 @@ module tma_addr_mac (
     // Load the next slot when this one is done (one partial product left, or none).
     if (rem == '0 && next_valid_q) begin
       cur_slot_d   = next_slot_q;
-      cur_pieces_d = pieces_q[next_slot_q];
-      cur_small_d  = small_q[next_slot_q];
+      cur_pieces_d = list_q.pieces[next_slot_q];
+      cur_small_d  = list_q.one_piece[next_slot_q];
       cur_a_d      = opnd_i.fix_coord;
       cur_s_d      = opnd_i.fix_stride;
       for (int d = 1; d < MaxDims; d++) begin
@@ -190,8 +189,7 @@ module tma_addr_mac (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
-      pieces_q     <= '0;
-      small_q      <= '0;
+      list_q       <= '0;
       slots_left_q <= '0;
       next_slot_q  <= '0;
       next_valid_q <= 1'b0;
@@ -222,10 +220,7 @@ module tma_addr_mac (
       acc_first_q  <= 1'b1;
       acc_gaddr_q  <= 1'b0;
     end else begin
-      if (req_go) begin
-        pieces_q <= req_i.pieces;
-        small_q  <= req_i.one_piece;
-      end
+      if (req_go) list_q <= req_i;
       if (clr_i) begin
         slots_left_q <= '0;
         next_valid_q <= 1'b0;

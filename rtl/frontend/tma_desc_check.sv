@@ -105,13 +105,13 @@ module tma_desc_check (
   // dim 0 in chunks, then the dims above it except rank - 2. im2col: walker dims 1 .. rank - 2
   // are the spatial dims (tensor dims 1 .. rank - 2, or 0 .. rank - 3 with interleave), walker
   // dim rank - 1 is N. ----
-  logic [3:0][2:0] w_kind, w_tdim;
+  logic [11:0] w_kind, w_tdim;   // walker dim d at [3 (d - 1) +: 3]
   always_comb begin : proc_walk_dims
     logic       mil;
     logic [2:0] td;
     mil = (f.il != tma_pkg::IlNone);
     for (int d = 1; d < MaxDims; d++) begin
-      w_kind[d-1] = tma_pkg::WalkNone;
+      w_kind[3*(d-1) +: 3] = tma_pkg::WalkNone;
       td          = 3'(d);
       if (!i2c) begin
         if (!mil) begin
@@ -122,16 +122,16 @@ module tma_desc_check (
           td = (4'(d) < rank - 4'd1) ? 3'(d - 1) : 3'(d);
         end
         if ({1'b0, td} < rank) begin
-          w_kind[d-1] = (mil && d == 1) ? tma_pkg::WalkChunk : tma_pkg::WalkTile;
+          w_kind[3*(d-1) +: 3] = (mil && d == 1) ? tma_pkg::WalkChunk : tma_pkg::WalkTile;
         end
       end else if (4'(d) + 4'd2 <= rank) begin
-        w_kind[d-1] = tma_pkg::WalkSpatial;
+        w_kind[3*(d-1) +: 3] = tma_pkg::WalkSpatial;
         td          = mil ? 3'(d - 1) : 3'(d);
       end else if (4'(d) + 4'd1 == rank) begin
-        w_kind[d-1] = tma_pkg::WalkN;
+        w_kind[3*(d-1) +: 3] = tma_pkg::WalkN;
         td          = f.rank_m1;
       end
-      w_tdim[d-1] = td;
+      w_tdim[3*(d-1) +: 3] = td;
     end
   end
 
@@ -330,13 +330,13 @@ module tma_desc_check (
   `TMA_ASSERT_COPY(SelC3_A, sel_c3, busy_q && chk_cycle_q == 4'd3)
 
   // Stride of walker dim d (the view, cycle 1): the chunk for dim 0.
-  function automatic logic [35:0] view_stride(input logic [3:0][35:0] stride,
+  function automatic logic [35:0] view_stride(input logic [143:0] stride,
                                               input logic is_il32, input logic [2:0] kind,
                                               input logic [2:0] td);
     view_stride = '0;
     if (kind != tma_pkg::WalkNone) begin
       if (td == 3'd0) view_stride = is_il32 ? 36'd2 : 36'd1;
-      else view_stride = stride[2'(td - 3'd1)];
+      else view_stride = stride[36 * 32'(2'(td - 3'd1)) +: 36];
     end
   endfunction
 

@@ -10,8 +10,10 @@
 //   map register + command -> tma_job_setup (W1, W1B, W2) <-> tma_addr_mac -> job_*
 //                            tma_instr_check -> the job's error class
 //   tma_frontend_seq sequences them (docs/rtl.md, "Frontend").
-// Latency, command accepted to job valid (tests/rtl/frontend/frontend_test.cc, DataBytes 16,
-// walker ready): 9 cycles on a hit, 32 on a miss (8 descriptor beats, 9 check cycles).
+// Latency, from the cycle a command is taken to the first cycle its job is valid
+// (tests/rtl/engine/cmd_ctrl_test.cc, DataBytes 16, walker ready, a 2-D tile): 10 cycles on a
+// hit (Read, W1, W1B, W2, the MAC's slot, operand, copy, product and accumulate stages), 35 on
+// a miss with that test's descriptor read latency (8 beats, 9 check cycles).
 // Error priority: bus error, then invalid descriptor (descriptor-only, cached with the map),
 // then the instruction checks in the order of the model's CheckInstruction.
 

@@ -50,8 +50,7 @@ module tma_job_setup (
   output logic                  job_stall_o    // a job is offered and not taken this cycle
 );
 
-  localparam int unsigned MaxDims  = tma_pkg::MaxDims;
-  localparam int unsigned MacSlots = tma_pkg::MacSlots;
+  localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   tma_pkg::desc_fields_t mf;
   tma_pkg::map_derived_t md;
@@ -70,8 +69,7 @@ module tma_job_setup (
   logic [33:0] fix_coord;
   logic [33:0] far_d [MaxDims];        // spatial: dim - 1 + upper (W1B adds the offset)
   logic [33:0] far_q [MaxDims];
-  logic [MacSlots-1:0][5:0] pieces_d, pieces_q;   // partial products of each MAC slot
-  logic [MacSlots-1:0]      one_piece_d, one_piece_q;
+  tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
   logic [MaxDims-1:0] spatial_d, spatial_q;   // walker dim d is spatial (restarts at a corner)
   logic [35:0] neg_c0_d, neg_c0_q;     // -c0
   logic [35:0] hi_diff_d, hi_diff_q;   // dim[0] - 1 - c0
@@ -135,8 +133,7 @@ module tma_job_setup (
       coord_sx[d] = 34'(signed'(walk_coord_q[d]));
       far_d[d]    = '0;
     end
-    pieces_d    = '0;
-    one_piece_d = '0;
+    slots_d     = '0;
     spatial_d   = '0;
     for (int d = 1; d < MaxDims; d++) begin
       kd   = md.walk_kind[d-1];
@@ -147,23 +144,23 @@ module tma_job_setup (
       // < 2^16: one piece when the coordinate is in [-2^16, 2^16); it may be zero only after
       // the offset: both pieces then.
       if (kd == tma_pkg::WalkSpatial) begin
-        one_piece_d[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][3];
-        pieces_d[tma_pkg::MacSlotAstart + 4'(d - 1)] =
+        slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][3];
+        slots_d.pieces[tma_pkg::MacSlotAstart + 4'(d - 1)] =
             pieces({!walk_cflags[d][3], 1'b1}, md.walk_stride_nz[d-1]);
       end else if (kd == tma_pkg::WalkTile || kd == tma_pkg::WalkN) begin
-        one_piece_d[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][2];
-        pieces_d[tma_pkg::MacSlotAstart + 4'(d - 1)] =
+        slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][2];
+        slots_d.pieces[tma_pkg::MacSlotAstart + 4'(d - 1)] =
             pieces(walk_cflags[d][1:0], md.walk_stride_nz[d-1]);
       end
       // alo: lower corner x stride (spatial dims): lower (16-bit signed) + offset is small
       if (kd == tma_pkg::WalkSpatial) begin
-        one_piece_d[tma_pkg::MacSlotAlo + 4'(d - 1)] = 1'b1;
-        pieces_d[tma_pkg::MacSlotAlo + 4'(d - 1)]    = pieces(2'b01, md.walk_stride_nz[d-1]);
+        slots_d.one_piece[tma_pkg::MacSlotAlo + 4'(d - 1)] = 1'b1;
+        slots_d.pieces[tma_pkg::MacSlotAlo + 4'(d - 1)]    = pieces(2'b01, md.walk_stride_nz[d-1]);
       end
       spatial_d[d] = (kd == tma_pkg::WalkSpatial);
     end
-    one_piece_d[tma_pkg::MacSlotGaddr] = fix_cflags[2];
-    if (il) pieces_d[tma_pkg::MacSlotGaddr] = pieces(fix_cflags[1:0], md.fix_stride_nz);
+    slots_d.one_piece[tma_pkg::MacSlotGaddr] = fix_cflags[2];
+    if (il) slots_d.pieces[tma_pkg::MacSlotGaddr] = pieces(fix_cflags[1:0], md.fix_stride_nz);
     neg_c0_d  = 36'sd0 - 36'(c0);
     hi_diff_d = 36'(mf.dim_m1[0]) - 36'(c0);
     // W1B: the interleave fixed dim out of bounds
@@ -335,8 +332,7 @@ module tma_job_setup (
   assign job_valid_o = job_valid_q;
 
   // ---- To the MAC and the instruction checks ----
-  assign mac_req_o.pieces    = pieces_q;
-  assign mac_req_o.one_piece = one_piece_q;
+  assign mac_req_o = slots_q;
   always_comb begin : proc_mac_opnd
     mac_opnd_o.coord       = job_q.coord;
     mac_opnd_o.lo          = job_q.lo;
@@ -367,8 +363,7 @@ module tma_job_setup (
         far_q[i]        <= '0;
       end
       fix_coord_q   <= '0;
-      pieces_q      <= '0;
-      one_piece_q   <= '0;
+      slots_q       <= '0;
       spatial_q     <= '0;
       neg_c0_q      <= '0;
       hi_diff_q     <= '0;
@@ -392,8 +387,7 @@ module tma_job_setup (
         far_q[i]        <= far_d[i];
       end
       fix_coord_q   <= fix_coord_d;
-      pieces_q      <= pieces_d;
-      one_piece_q   <= one_piece_d;
+      slots_q       <= slots_d;
       spatial_q     <= spatial_d;
       neg_c0_q      <= neg_c0_d;
       hi_diff_q     <= hi_diff_d;

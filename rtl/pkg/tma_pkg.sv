@@ -454,15 +454,15 @@ package tma_pkg;
   function automatic logic [33:0] im2col_corner(input logic [31:0] box_hi, input logic is_rank3,
                                                 input logic is_rank4, input int k,
                                                 input logic upper);
-    logic [4:0] base;
-    base = upper ? 5'd16 : 5'd0;
+    int base;
+    base = upper ? 16 : 0;
     im2col_corner = '0;
     if (is_rank3) begin
-      if (k == 0) im2col_corner = 34'(signed'(box_hi[base +: 16]));
+      if (k == 0) im2col_corner = {{18{box_hi[base + 15]}}, box_hi[base +: 16]};
     end else if (is_rank4) begin
-      if (k < 2) im2col_corner = 34'(signed'(box_hi[32'(base) + 8 * k +: 8]));
+      if (k < 2) im2col_corner = {{26{box_hi[base + 8 * k + 7]}}, box_hi[base + 8 * k +: 8]};
     end else begin
-      im2col_corner = 34'(signed'(box_hi[32'(base) + 5 * k +: 5]));
+      im2col_corner = {{29{box_hi[base + 5 * k + 4]}}, box_hi[base + 5 * k +: 5]};
     end
   endfunction
 
