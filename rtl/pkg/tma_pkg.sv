@@ -425,7 +425,7 @@ package tma_pkg;
 
   // The slot list of one job (job setup -> MAC).
   typedef struct packed {
-    logic [MacSlots-1:0][5:0] pieces;   // partial products of each slot (none: skipped)
+    logic [MacSlots-1:0][5:0] pieces;      // partial products of each slot (none: skipped)
     logic [MacSlots-1:0]      one_piece;   // the slot's operand is one signed piece
   } mac_req_t;
   localparam int unsigned MacReqWidth = MacSlots * 6 + MacSlots;
