@@ -14,7 +14,16 @@ backend/tma_unpack.sv
 midend/tma_nd_walker.sv
 midend/tma_burst_split.sv
 backend/tma_row_aligner.sv
-frontend/tma_cmd_ctrl.sv
+frontend/tma_cmd_intake.sv
+frontend/tma_desc_cache.sv
+frontend/tma_desc_fetch.sv
+frontend/tma_desc_decode.sv
+frontend/tma_desc_check.sv
+frontend/tma_instr_check.sv
+frontend/tma_job_setup.sv
+frontend/tma_addr_mac.sv
+frontend/tma_frontend_seq.sv
+frontend/tma_frontend.sv
 backend/tma_cpl_unit.sv
 top/tma_engine.sv
 top/tma_sim_top.sv

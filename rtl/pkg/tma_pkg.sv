@@ -28,6 +28,15 @@ package tma_pkg;
   localparam int unsigned GlobalAlign         = 16;
   // every global stride is below 2^StrideLog2Max bytes (rule 9)
   localparam int unsigned StrideLog2Max       = 40;
+  localparam int unsigned MinIm2colRank       = 3;       // smallest rank of an im2col map (rule 16)
+  // swizzle repeat in bytes (the derived descriptor field) of a map without swizzle
+  localparam int unsigned SwzRepeatNone       = 16;
+  localparam int unsigned SwzRepeat32B        = 256;     // swizzle repeat in bytes of the 32B span
+  localparam int unsigned SwzRepeat64B        = 512;     // swizzle repeat in bytes of the 64B span
+  // swizzle repeat in bytes of the 128B span (every 128B atomicity)
+  localparam int unsigned SwzRepeat128B       = 1024;
+  // swizzle repeat in bytes of the 96B swizzle
+  localparam int unsigned SwzRepeat96B        = 256;
 
   // Field widths of the codes below (<Prefix>Bits).
   localparam int unsigned OpBits       = 2;
@@ -403,21 +412,195 @@ package tma_pkg;
   // ---- BEGIN GENERATED struct widths: tools/gen_numbering.py from the structs above.
   // ---- Do not edit: the width of each struct, as $bits would give it (Yosys 0.23 has no
   // ---- $bits of a type in a package). ----
-  localparam int unsigned Dim32Width   = 160;   // $bits(dim32_t)
-  localparam int unsigned Im2colWidth  = 48;    // $bits(im2col_t)
-  localparam int unsigned CmdWidth     = 382;   // $bits(cmd_t)
-  localparam int unsigned CplInfoWidth = 98;    // $bits(cpl_info_t)
-  localparam int unsigned CplWidth     = 82;    // $bits(cpl_t)
-  localparam int unsigned Dim64Width   = 320;   // $bits(dim64_t)
-  localparam int unsigned Dim34Width   = 170;   // $bits(dim34_t)
-  localparam int unsigned Dim36Width   = 180;   // $bits(dim36_t)
-  localparam int unsigned Dim4Width    = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth     = 1911;  // $bits(job_t)
-  localparam int unsigned RowWidth     = 239;   // $bits(row_t)
-  localparam int unsigned AlRowWidth   = 95;    // $bits(al_row_t)
-  localparam int unsigned RdReqWidth   = 74;    // $bits(rd_req_t)
-  localparam int unsigned ArWidth      = 72;    // $bits(ar_t)
+  localparam int unsigned Dim32Width         = 160;   // $bits(dim32_t)
+  localparam int unsigned Im2colWidth        = 48;    // $bits(im2col_t)
+  localparam int unsigned CmdWidth           = 382;   // $bits(cmd_t)
+  localparam int unsigned CplInfoWidth       = 98;    // $bits(cpl_info_t)
+  localparam int unsigned CplWidth           = 82;    // $bits(cpl_t)
+  localparam int unsigned Dim64Width         = 320;   // $bits(dim64_t)
+  localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
+  localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
+  localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
+  localparam int unsigned JobWidth           = 1911;  // $bits(job_t)
+  localparam int unsigned RowWidth           = 239;   // $bits(row_t)
+  localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
+  localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
+  localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
+  // DescFieldsWidth: written by hand above (448 bits, checked)
+  // DescChkFieldsWidth: written by hand above (71 bits, checked)
+  // MapDerivedWidth: written by hand above (570 bits, checked)
+  // MapWidth: written by hand above (1019 bits, checked)
+  // CoordFlagsWidth: written by hand above (20 bits, checked)
+  // WalkBoundsWidth: written by hand above (515 bits, checked)
+  // MacReqWidth: written by hand above (63 bits, checked)
+  // MacOpndWidth: written by hand above (654 bits, checked)
+  // MacWbWidth: written by hand above (68 bits, checked)
   // ---- END GENERATED struct widths ----
+
+  // ---- Frontend streams ----
+  // Walker dim kinds of a map (tma_desc_check, stored with the map): tile: walker dim d is
+  // tensor dim d; interleave: walker dim 1 walks dim 0 in chunks; im2col: spatial dims (restart
+  // at their corner), then N (never wraps).
+  localparam logic [2:0] WalkNone    = 3'd0;
+  localparam logic [2:0] WalkTile    = 3'd1;
+  localparam logic [2:0] WalkChunk   = 3'd2;
+  localparam logic [2:0] WalkSpatial = 3'd3;
+  localparam logic [2:0] WalkN       = 3'd4;
+
+  // The fields of a fetched map the engine uses (tma_desc_decode -> tma_desc_check and the map),
+  // docs/descriptor.md.
+  typedef struct packed {
+    logic [63:0]      addr;
+    logic             im2col;
+    logic [2:0]       rank_m1;
+    logic [3:0]       dtype;      // Dt*
+    logic [1:0]       il;         // Il*
+    logic [2:0]       swz;        // internal swizzle code (Swz*): span, atomicity, 96B
+    logic             fill_nan;
+    logic             tf32;
+    logic [3:0][35:0] stride;     // globalStrides[i] >> 4
+    logic [4:0][31:0] dim_m1;
+    logic [4:0][2:0]  es_m1;
+    logic [7:0]       box0_m1;    // im2col: channels per pixel - 1
+    logic [31:0]      box_hi;     // bits 448..479: boxes 1..4 - 1 (tiled) or the corners (im2col)
+    logic [9:0]       ppc_m1;
+  } desc_fields_t;
+  localparam int unsigned DescFieldsWidth = 64 + 1 + 3 + 4 + 2 + 3 + 1 + 1 + 144 + 160 + 15 + 8 +
+                                            32 + 10;
+
+  // The fields of a fetched map only its checks read (tma_desc_decode -> tma_desc_check).
+  typedef struct packed {
+    logic [1:0]  span;         // Span*
+    logic [1:0]  atom;
+    logic        wide;         // im2col-wide bit (not supported)
+    logic        swz96;
+    logic        rsv;          // a reserved bit is set
+    logic [31:0] box_bytes;    // the derived field at bit 512
+    logic [31:0] swz_repeat;   // the derived field at bit 576
+  } desc_chk_fields_t;
+  localparam int unsigned DescChkFieldsWidth = 2 + 2 + 1 + 1 + 1 + 32 + 32;
+
+  // What tma_desc_check derives from a map, stored with it: decoded flags (used from Chk cycle
+  // 1 on) and the walker view (walker dims 1..4 at entry d - 1; zero / es 1 for a dim the map
+  // does not walk).
+  typedef struct packed {
+    logic             is_il;         // interleave
+    logic             is_il32;       // 32B interleave
+    logic             is_b4x16;
+    logic             is_b4x16p64;
+    logic             is_b6x16p32;
+    logic             is_rank3;
+    logic             is_rank4;
+    logic [1:0]       elem_log2;     // log2 E (sub-byte types: 0)
+    logic [7:0]       c0_scale;      // one-hot, c0 to global bytes: x E (1, 2, 4, 8), x 16,
+                                     // x 32 (interleave), / 2, x 3/4 (none: zero)
+    logic             is_rank5;
+    logic [4:0]       fix_dim;       // one-hot: rank - 2 (the dim an interleaved map does not walk)
+    logic [3:0][2:0]  walk_kind;     // Walk*
+    logic [3:0][2:0]  walk_tdim;     // the tensor dim walker dim d walks
+    logic [3:0][38:0] walk_step;     // es x stride (units of 16 bytes)
+    logic [3:0][31:0] walk_dim_m1;
+    logic [3:0][2:0]  walk_es_m1;
+    logic [3:0][7:0]  walk_box_m1;
+    logic [3:0][35:0] walk_stride;   // units of 16 bytes (the chunk for dim 0)
+    logic [3:0][2:0]  walk_stride_nz;  // the stride's 17-bit pieces that are not zero
+    logic [35:0]      fix_stride;    // interleave: stride of the fixed dim rank - 2 ...
+    logic [2:0]       fix_stride_nz; // ... and its pieces that are not zero
+  } map_derived_t;
+  localparam int unsigned MapDerivedWidth = 7 + 2 + 8 + 1 + 5 + 12 + 12 + 156 + 128 + 12 + 32 +
+                                            144 + 12 + 36 + 3;
+
+  // A decoded map: one descriptor cache entry (tma_desc_check -> tma_desc_cache -> job setup).
+  typedef struct packed {
+    logic           bad;       // breaks a descriptor rule (decode, encoder, size, derived)
+    desc_fields_t   fields;
+    map_derived_t   derived;
+  } map_t;
+  localparam int unsigned MapWidth = 1 + DescFieldsWidth + MapDerivedWidth;
+
+  // Flags of each coordinate of a command (tma_cmd_intake, per tensor dim): c[31:16] all sign
+  // bits (bit 3), c[31:17] all sign bits (bit 2: the coordinate is one signed 18-bit MAC
+  // piece), its 17-bit MAC pieces that are not zero (bits 1:0; see tma_addr_mac).
+  typedef struct packed { logic [MaxDims-1:0][3:0] v; } coord_flags_t;
+  localparam int unsigned CoordFlagsWidth = MaxDims * 4;
+
+  // The operands of the instruction checks' start-pixel compares (job setup -> instruction
+  // check, from the cycle after the job register loads): per walker dim d, its tensor
+  // coordinate, and for a spatial dim its lower corner and dim - 1 + upper corner.
+  typedef struct packed {
+    dim34_t             coord;
+    dim34_t             lower;
+    dim34_t             upper;     // dim - 1 + the upper corner
+    logic [MaxDims-1:0] spatial;
+  } walk_bounds_t;
+  localparam int unsigned WalkBoundsWidth = 3 * MaxDims * 34 + MaxDims;
+
+  // Address MAC (tma_addr_mac): slots 0..3 astart of walker dims 1..4 (position x stride),
+  // 4..7 alo of walker dims 1..4 (lower corner x stride), 8 gaddr (+ the interleave fixed
+  // dim's coordinate x stride). A slot's operand a (34-bit signed) times the stride s (36 bits)
+  // is split in 17 x 18-bit partial products: bit 3 ai + sj of its piece mask is a piece ai
+  // (0: a[16:0], 1: a[33:17] signed) times s piece sj (s[16:0], s[33:17], s[35:34]); a small
+  // operand (a in [-2^17, 2^17)) is one signed piece a[17:0].
+  localparam int unsigned MacSlots     = 9;
+  localparam int unsigned MacSlotW     = 4;
+  localparam logic [3:0]  MacSlotAstart = 4'd0;   // + walker dim - 1
+  localparam logic [3:0]  MacSlotAlo    = 4'd4;   // + walker dim - 1
+  localparam logic [3:0]  MacSlotGaddr  = 4'd8;
+
+  // The slot list of one job (job setup -> MAC).
+  typedef struct packed {
+    logic [MacSlots-1:0][5:0] pieces;      // partial products of each slot (none: skipped)
+    logic [MacSlots-1:0]      one_piece;   // the slot's operand is one signed piece
+  } mac_req_t;
+  localparam int unsigned MacReqWidth = MacSlots * 6 + MacSlots;
+
+  // The operands of the slots, read from the job register while the MAC runs.
+  typedef struct packed {
+    dim34_t      coord;        // astart slots: position of walker dim d (entry d)
+    dim34_t      lo;           // alo slots: restart position of walker dim d
+    dim36_t      stride;       // stride of walker dim d (units of 16 bytes)
+    logic [33:0] fix_coord;    // gaddr slot: coordinate of the interleave fixed dim ...
+    logic [35:0] fix_stride;   // ... and its stride
+    logic [63:0] gaddr;        // the gaddr slot starts from this sum
+  } mac_opnd_t;
+  localparam int unsigned MacOpndWidth = 2 * MaxDims * 34 + MaxDims * 36 + 34 + 36 + 64;
+
+  // One finished slot (MAC -> job register): the product sum in bytes.
+  typedef struct packed {
+    logic [MacSlotW-1:0] slot;
+    logic [63:0]         value;
+  } mac_wb_t;
+  localparam int unsigned MacWbWidth = MacSlotW + 64;
+
+  // Corner k (0: W) of an im2col map, sign-extended: its lower (upper = 0) or upper corner
+  // from the box_hi field, 16 / 8 / 5-bit fields for rank 3 / 4 / 5 (a corner the rank does not
+  // have: zero). Read by the descriptor check and the job setup.
+  function automatic logic [33:0] im2col_corner(input logic [31:0] box_hi, input logic is_rank3,
+                                                input logic is_rank4, input int k,
+                                                input logic upper);
+    int base;
+    base = upper ? 16 : 0;
+    im2col_corner = '0;
+    if (is_rank3) begin
+      if (k == 0) im2col_corner = {{18{box_hi[base + 15]}}, box_hi[base +: 16]};
+    end else if (is_rank4) begin
+      if (k < 2) im2col_corner = {{26{box_hi[base + 8 * k + 7]}}, box_hi[base + 8 * k +: 8]};
+    end else begin
+      im2col_corner = {{29{box_hi[base + 5 * k + 4]}}, box_hi[base + 5 * k +: 5]};
+    end
+  endfunction
+
+  // Span in bytes of a swizzle function (0: none), read by the descriptor check (row bytes <=
+  // span) and the job setup (the shared-memory row pitch).
+  function automatic logic [7:0] swz_span_bytes(input logic [2:0] swz);
+    unique case (swz)
+      SwzNone:                                      swz_span_bytes = 8'd0;
+      Swz32B:                                       swz_span_bytes = 8'd32;
+      Swz64B:                                       swz_span_bytes = 8'd64;
+      Swz128B, Swz128BA32, Swz128BA32F8, Swz128BA64: swz_span_bytes = 8'd128;
+      default:                                      swz_span_bytes = 8'd96;
+    endcase
+  endfunction
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits

@@ -91,7 +91,7 @@ module tma_engine #(
     desc_r_data_q <= r_data_i;
   end
 
-  tma_cmd_ctrl #(
+  tma_frontend #(
     .DataBytes    (DataBytes),
     .CacheEntries (DescCacheEntries),
     .NumCtas      (NumCtas),

@@ -34,6 +34,12 @@ inline constexpr uint32_t MaxChannelsPerPixel = 256;
 inline constexpr uint32_t MaxPixelsPerColumn = 1024;
 inline constexpr uint32_t GlobalAlign = 16;
 inline constexpr uint32_t StrideLog2Max = 40;
+inline constexpr uint32_t MinIm2colRank = 3;
+inline constexpr uint32_t SwzRepeatNone = 16;
+inline constexpr uint32_t SwzRepeat32B = 256;
+inline constexpr uint32_t SwzRepeat64B = 512;
+inline constexpr uint32_t SwzRepeat128B = 1024;
+inline constexpr uint32_t SwzRepeat96B = 256;
 inline constexpr uint32_t OpBits = 2;
 inline constexpr uint32_t ModeBits = 3;
 inline constexpr uint32_t RedBits = 3;
@@ -227,6 +233,25 @@ inline constexpr uint32_t RowWidth = 239;
 inline constexpr uint32_t AlRowWidth = 95;
 inline constexpr uint32_t RdReqWidth = 74;
 inline constexpr uint32_t ArWidth = 72;
+inline constexpr uint8_t WalkNone = 0;
+inline constexpr uint8_t WalkTile = 1;
+inline constexpr uint8_t WalkChunk = 2;
+inline constexpr uint8_t WalkSpatial = 3;
+inline constexpr uint8_t WalkN = 4;
+inline constexpr uint32_t DescFieldsWidth = 448;
+inline constexpr uint32_t DescChkFieldsWidth = 71;
+inline constexpr uint32_t MapDerivedWidth = 570;
+inline constexpr uint32_t MapWidth = 1019;
+inline constexpr uint32_t CoordFlagsWidth = 20;
+inline constexpr uint32_t WalkBoundsWidth = 515;
+inline constexpr uint32_t MacSlots = 9;
+inline constexpr uint32_t MacSlotW = 4;
+inline constexpr uint8_t MacSlotAstart = 0;
+inline constexpr uint8_t MacSlotAlo = 4;
+inline constexpr uint8_t MacSlotGaddr = 8;
+inline constexpr uint32_t MacReqWidth = 63;
+inline constexpr uint32_t MacOpndWidth = 654;
+inline constexpr uint32_t MacWbWidth = 68;
 
 namespace detail {
 // Bits [pos, pos + width) of a little-endian word array, width 1..64.
@@ -839,6 +864,407 @@ inline void PackAt(const ar_t& s, uint32_t* w, int pos) {
 inline void UnpackAt(const uint32_t* w, int pos, ar_t* s) {
   s->addr = static_cast<uint64_t>(detail::Get(w, pos + 8, 64));
   s->len = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
+}
+
+// tma_pkg::desc_fields_t, 448 bits.
+struct desc_fields_t {
+  uint64_t addr{};
+  bool im2col{};
+  uint8_t rank_m1{};
+  uint8_t dtype{};
+  uint8_t il{};
+  uint8_t swz{};
+  bool fill_nan{};
+  bool tf32{};
+  std::array<uint64_t, 4> stride{};
+  std::array<uint32_t, 5> dim_m1{};
+  std::array<uint8_t, 5> es_m1{};
+  uint8_t box0_m1{};
+  uint32_t box_hi{};
+  uint16_t ppc_m1{};
+  static constexpr int kBits = 448;
+  static constexpr int kWords = 14;
+};
+inline bool operator==(const desc_fields_t& a, const desc_fields_t& b) {
+  return a.addr == b.addr &&
+         a.im2col == b.im2col &&
+         a.rank_m1 == b.rank_m1 &&
+         a.dtype == b.dtype &&
+         a.il == b.il &&
+         a.swz == b.swz &&
+         a.fill_nan == b.fill_nan &&
+         a.tf32 == b.tf32 &&
+         a.stride == b.stride &&
+         a.dim_m1 == b.dim_m1 &&
+         a.es_m1 == b.es_m1 &&
+         a.box0_m1 == b.box0_m1 &&
+         a.box_hi == b.box_hi &&
+         a.ppc_m1 == b.ppc_m1;
+}
+inline bool operator!=(const desc_fields_t& a, const desc_fields_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const desc_fields_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 384, 64, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 383, 1, static_cast<uint64_t>(s.im2col));
+  detail::Put(w, pos + 380, 3, static_cast<uint64_t>(s.rank_m1));
+  detail::Put(w, pos + 376, 4, static_cast<uint64_t>(s.dtype));
+  detail::Put(w, pos + 374, 2, static_cast<uint64_t>(s.il));
+  detail::Put(w, pos + 371, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 370, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 369, 1, static_cast<uint64_t>(s.tf32));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 225 + 36 * i0, 36, static_cast<uint64_t>(s.stride[i0]));
+  for (int i0 = 0; i0 < 5; ++i0)
+    detail::Put(w, pos + 65 + 32 * i0, 32, static_cast<uint64_t>(s.dim_m1[i0]));
+  for (int i0 = 0; i0 < 5; ++i0)
+    detail::Put(w, pos + 50 + 3 * i0, 3, static_cast<uint64_t>(s.es_m1[i0]));
+  detail::Put(w, pos + 42, 8, static_cast<uint64_t>(s.box0_m1));
+  detail::Put(w, pos + 10, 32, static_cast<uint64_t>(s.box_hi));
+  detail::Put(w, pos + 0, 10, static_cast<uint64_t>(s.ppc_m1));
+}
+inline void UnpackAt(const uint32_t* w, int pos, desc_fields_t* s) {
+  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 384, 64));
+  s->im2col = detail::Get(w, pos + 383, 1) != 0;
+  s->rank_m1 = static_cast<uint8_t>(detail::Get(w, pos + 380, 3));
+  s->dtype = static_cast<uint8_t>(detail::Get(w, pos + 376, 4));
+  s->il = static_cast<uint8_t>(detail::Get(w, pos + 374, 2));
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 371, 3));
+  s->fill_nan = detail::Get(w, pos + 370, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 369, 1) != 0;
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->stride[i0] = static_cast<uint64_t>(detail::Get(w, pos + 225 + 36 * i0, 36));
+  for (int i0 = 0; i0 < 5; ++i0)
+    s->dim_m1[i0] = static_cast<uint32_t>(detail::Get(w, pos + 65 + 32 * i0, 32));
+  for (int i0 = 0; i0 < 5; ++i0)
+    s->es_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 50 + 3 * i0, 3));
+  s->box0_m1 = static_cast<uint8_t>(detail::Get(w, pos + 42, 8));
+  s->box_hi = static_cast<uint32_t>(detail::Get(w, pos + 10, 32));
+  s->ppc_m1 = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
+}
+
+// tma_pkg::desc_chk_fields_t, 71 bits.
+struct desc_chk_fields_t {
+  uint8_t span{};
+  uint8_t atom{};
+  bool wide{};
+  bool swz96{};
+  bool rsv{};
+  uint32_t box_bytes{};
+  uint32_t swz_repeat{};
+  static constexpr int kBits = 71;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const desc_chk_fields_t& a, const desc_chk_fields_t& b) {
+  return a.span == b.span &&
+         a.atom == b.atom &&
+         a.wide == b.wide &&
+         a.swz96 == b.swz96 &&
+         a.rsv == b.rsv &&
+         a.box_bytes == b.box_bytes &&
+         a.swz_repeat == b.swz_repeat;
+}
+inline bool operator!=(const desc_chk_fields_t& a, const desc_chk_fields_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const desc_chk_fields_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 69, 2, static_cast<uint64_t>(s.span));
+  detail::Put(w, pos + 67, 2, static_cast<uint64_t>(s.atom));
+  detail::Put(w, pos + 66, 1, static_cast<uint64_t>(s.wide));
+  detail::Put(w, pos + 65, 1, static_cast<uint64_t>(s.swz96));
+  detail::Put(w, pos + 64, 1, static_cast<uint64_t>(s.rsv));
+  detail::Put(w, pos + 32, 32, static_cast<uint64_t>(s.box_bytes));
+  detail::Put(w, pos + 0, 32, static_cast<uint64_t>(s.swz_repeat));
+}
+inline void UnpackAt(const uint32_t* w, int pos, desc_chk_fields_t* s) {
+  s->span = static_cast<uint8_t>(detail::Get(w, pos + 69, 2));
+  s->atom = static_cast<uint8_t>(detail::Get(w, pos + 67, 2));
+  s->wide = detail::Get(w, pos + 66, 1) != 0;
+  s->swz96 = detail::Get(w, pos + 65, 1) != 0;
+  s->rsv = detail::Get(w, pos + 64, 1) != 0;
+  s->box_bytes = static_cast<uint32_t>(detail::Get(w, pos + 32, 32));
+  s->swz_repeat = static_cast<uint32_t>(detail::Get(w, pos + 0, 32));
+}
+
+// tma_pkg::map_derived_t, 570 bits.
+struct map_derived_t {
+  bool is_il{};
+  bool is_il32{};
+  bool is_b4x16{};
+  bool is_b4x16p64{};
+  bool is_b6x16p32{};
+  bool is_rank3{};
+  bool is_rank4{};
+  uint8_t elem_log2{};
+  uint8_t c0_scale{};
+  bool is_rank5{};
+  uint8_t fix_dim{};
+  std::array<uint8_t, 4> walk_kind{};
+  std::array<uint8_t, 4> walk_tdim{};
+  std::array<uint64_t, 4> walk_step{};
+  std::array<uint32_t, 4> walk_dim_m1{};
+  std::array<uint8_t, 4> walk_es_m1{};
+  std::array<uint8_t, 4> walk_box_m1{};
+  std::array<uint64_t, 4> walk_stride{};
+  std::array<uint8_t, 4> walk_stride_nz{};
+  uint64_t fix_stride{};
+  uint8_t fix_stride_nz{};
+  static constexpr int kBits = 570;
+  static constexpr int kWords = 18;
+};
+inline bool operator==(const map_derived_t& a, const map_derived_t& b) {
+  return a.is_il == b.is_il &&
+         a.is_il32 == b.is_il32 &&
+         a.is_b4x16 == b.is_b4x16 &&
+         a.is_b4x16p64 == b.is_b4x16p64 &&
+         a.is_b6x16p32 == b.is_b6x16p32 &&
+         a.is_rank3 == b.is_rank3 &&
+         a.is_rank4 == b.is_rank4 &&
+         a.elem_log2 == b.elem_log2 &&
+         a.c0_scale == b.c0_scale &&
+         a.is_rank5 == b.is_rank5 &&
+         a.fix_dim == b.fix_dim &&
+         a.walk_kind == b.walk_kind &&
+         a.walk_tdim == b.walk_tdim &&
+         a.walk_step == b.walk_step &&
+         a.walk_dim_m1 == b.walk_dim_m1 &&
+         a.walk_es_m1 == b.walk_es_m1 &&
+         a.walk_box_m1 == b.walk_box_m1 &&
+         a.walk_stride == b.walk_stride &&
+         a.walk_stride_nz == b.walk_stride_nz &&
+         a.fix_stride == b.fix_stride &&
+         a.fix_stride_nz == b.fix_stride_nz;
+}
+inline bool operator!=(const map_derived_t& a, const map_derived_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const map_derived_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 569, 1, static_cast<uint64_t>(s.is_il));
+  detail::Put(w, pos + 568, 1, static_cast<uint64_t>(s.is_il32));
+  detail::Put(w, pos + 567, 1, static_cast<uint64_t>(s.is_b4x16));
+  detail::Put(w, pos + 566, 1, static_cast<uint64_t>(s.is_b4x16p64));
+  detail::Put(w, pos + 565, 1, static_cast<uint64_t>(s.is_b6x16p32));
+  detail::Put(w, pos + 564, 1, static_cast<uint64_t>(s.is_rank3));
+  detail::Put(w, pos + 563, 1, static_cast<uint64_t>(s.is_rank4));
+  detail::Put(w, pos + 561, 2, static_cast<uint64_t>(s.elem_log2));
+  detail::Put(w, pos + 553, 8, static_cast<uint64_t>(s.c0_scale));
+  detail::Put(w, pos + 552, 1, static_cast<uint64_t>(s.is_rank5));
+  detail::Put(w, pos + 547, 5, static_cast<uint64_t>(s.fix_dim));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 535 + 3 * i0, 3, static_cast<uint64_t>(s.walk_kind[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 523 + 3 * i0, 3, static_cast<uint64_t>(s.walk_tdim[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 367 + 39 * i0, 39, static_cast<uint64_t>(s.walk_step[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 239 + 32 * i0, 32, static_cast<uint64_t>(s.walk_dim_m1[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 227 + 3 * i0, 3, static_cast<uint64_t>(s.walk_es_m1[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 195 + 8 * i0, 8, static_cast<uint64_t>(s.walk_box_m1[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 51 + 36 * i0, 36, static_cast<uint64_t>(s.walk_stride[i0]));
+  for (int i0 = 0; i0 < 4; ++i0)
+    detail::Put(w, pos + 39 + 3 * i0, 3, static_cast<uint64_t>(s.walk_stride_nz[i0]));
+  detail::Put(w, pos + 3, 36, static_cast<uint64_t>(s.fix_stride));
+  detail::Put(w, pos + 0, 3, static_cast<uint64_t>(s.fix_stride_nz));
+}
+inline void UnpackAt(const uint32_t* w, int pos, map_derived_t* s) {
+  s->is_il = detail::Get(w, pos + 569, 1) != 0;
+  s->is_il32 = detail::Get(w, pos + 568, 1) != 0;
+  s->is_b4x16 = detail::Get(w, pos + 567, 1) != 0;
+  s->is_b4x16p64 = detail::Get(w, pos + 566, 1) != 0;
+  s->is_b6x16p32 = detail::Get(w, pos + 565, 1) != 0;
+  s->is_rank3 = detail::Get(w, pos + 564, 1) != 0;
+  s->is_rank4 = detail::Get(w, pos + 563, 1) != 0;
+  s->elem_log2 = static_cast<uint8_t>(detail::Get(w, pos + 561, 2));
+  s->c0_scale = static_cast<uint8_t>(detail::Get(w, pos + 553, 8));
+  s->is_rank5 = detail::Get(w, pos + 552, 1) != 0;
+  s->fix_dim = static_cast<uint8_t>(detail::Get(w, pos + 547, 5));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_kind[i0] = static_cast<uint8_t>(detail::Get(w, pos + 535 + 3 * i0, 3));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_tdim[i0] = static_cast<uint8_t>(detail::Get(w, pos + 523 + 3 * i0, 3));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_step[i0] = static_cast<uint64_t>(detail::Get(w, pos + 367 + 39 * i0, 39));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_dim_m1[i0] = static_cast<uint32_t>(detail::Get(w, pos + 239 + 32 * i0, 32));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_es_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 227 + 3 * i0, 3));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_box_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 195 + 8 * i0, 8));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_stride[i0] = static_cast<uint64_t>(detail::Get(w, pos + 51 + 36 * i0, 36));
+  for (int i0 = 0; i0 < 4; ++i0)
+    s->walk_stride_nz[i0] = static_cast<uint8_t>(detail::Get(w, pos + 39 + 3 * i0, 3));
+  s->fix_stride = static_cast<uint64_t>(detail::Get(w, pos + 3, 36));
+  s->fix_stride_nz = static_cast<uint8_t>(detail::Get(w, pos + 0, 3));
+}
+
+// tma_pkg::map_t, 1019 bits.
+struct map_t {
+  bool bad{};
+  desc_fields_t fields{};
+  map_derived_t derived{};
+  static constexpr int kBits = 1019;
+  static constexpr int kWords = 32;
+};
+inline bool operator==(const map_t& a, const map_t& b) {
+  return a.bad == b.bad &&
+         a.fields == b.fields &&
+         a.derived == b.derived;
+}
+inline bool operator!=(const map_t& a, const map_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const map_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 1018, 1, static_cast<uint64_t>(s.bad));
+  PackAt(s.fields, w, pos + 570);
+  PackAt(s.derived, w, pos + 0);
+}
+inline void UnpackAt(const uint32_t* w, int pos, map_t* s) {
+  s->bad = detail::Get(w, pos + 1018, 1) != 0;
+  UnpackAt(w, pos + 570, &s->fields);
+  UnpackAt(w, pos + 0, &s->derived);
+}
+
+// tma_pkg::coord_flags_t, 20 bits.
+struct coord_flags_t {
+  std::array<uint8_t, 5> v{};
+  static constexpr int kBits = 20;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const coord_flags_t& a, const coord_flags_t& b) {
+  return a.v == b.v;
+}
+inline bool operator!=(const coord_flags_t& a, const coord_flags_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const coord_flags_t& s, uint32_t* w, int pos) {
+  for (int i0 = 0; i0 < 5; ++i0)
+    detail::Put(w, pos + 0 + 4 * i0, 4, static_cast<uint64_t>(s.v[i0]));
+}
+inline void UnpackAt(const uint32_t* w, int pos, coord_flags_t* s) {
+  for (int i0 = 0; i0 < 5; ++i0)
+    s->v[i0] = static_cast<uint8_t>(detail::Get(w, pos + 0 + 4 * i0, 4));
+}
+
+// tma_pkg::walk_bounds_t, 515 bits.
+struct walk_bounds_t {
+  dim34_t coord{};
+  dim34_t lower{};
+  dim34_t upper{};
+  uint8_t spatial{};
+  static constexpr int kBits = 515;
+  static constexpr int kWords = 17;
+};
+inline bool operator==(const walk_bounds_t& a, const walk_bounds_t& b) {
+  return a.coord == b.coord &&
+         a.lower == b.lower &&
+         a.upper == b.upper &&
+         a.spatial == b.spatial;
+}
+inline bool operator!=(const walk_bounds_t& a, const walk_bounds_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const walk_bounds_t& s, uint32_t* w, int pos) {
+  PackAt(s.coord, w, pos + 345);
+  PackAt(s.lower, w, pos + 175);
+  PackAt(s.upper, w, pos + 5);
+  detail::Put(w, pos + 0, 5, static_cast<uint64_t>(s.spatial));
+}
+inline void UnpackAt(const uint32_t* w, int pos, walk_bounds_t* s) {
+  UnpackAt(w, pos + 345, &s->coord);
+  UnpackAt(w, pos + 175, &s->lower);
+  UnpackAt(w, pos + 5, &s->upper);
+  s->spatial = static_cast<uint8_t>(detail::Get(w, pos + 0, 5));
+}
+
+// tma_pkg::mac_req_t, 63 bits.
+struct mac_req_t {
+  std::array<uint8_t, 9> pieces{};
+  uint16_t one_piece{};
+  static constexpr int kBits = 63;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const mac_req_t& a, const mac_req_t& b) {
+  return a.pieces == b.pieces &&
+         a.one_piece == b.one_piece;
+}
+inline bool operator!=(const mac_req_t& a, const mac_req_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const mac_req_t& s, uint32_t* w, int pos) {
+  for (int i0 = 0; i0 < 9; ++i0)
+    detail::Put(w, pos + 9 + 6 * i0, 6, static_cast<uint64_t>(s.pieces[i0]));
+  detail::Put(w, pos + 0, 9, static_cast<uint64_t>(s.one_piece));
+}
+inline void UnpackAt(const uint32_t* w, int pos, mac_req_t* s) {
+  for (int i0 = 0; i0 < 9; ++i0)
+    s->pieces[i0] = static_cast<uint8_t>(detail::Get(w, pos + 9 + 6 * i0, 6));
+  s->one_piece = static_cast<uint16_t>(detail::Get(w, pos + 0, 9));
+}
+
+// tma_pkg::mac_opnd_t, 654 bits.
+struct mac_opnd_t {
+  dim34_t coord{};
+  dim34_t lo{};
+  dim36_t stride{};
+  uint64_t fix_coord{};
+  uint64_t fix_stride{};
+  uint64_t gaddr{};
+  static constexpr int kBits = 654;
+  static constexpr int kWords = 21;
+};
+inline bool operator==(const mac_opnd_t& a, const mac_opnd_t& b) {
+  return a.coord == b.coord &&
+         a.lo == b.lo &&
+         a.stride == b.stride &&
+         a.fix_coord == b.fix_coord &&
+         a.fix_stride == b.fix_stride &&
+         a.gaddr == b.gaddr;
+}
+inline bool operator!=(const mac_opnd_t& a, const mac_opnd_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const mac_opnd_t& s, uint32_t* w, int pos) {
+  PackAt(s.coord, w, pos + 484);
+  PackAt(s.lo, w, pos + 314);
+  PackAt(s.stride, w, pos + 134);
+  detail::Put(w, pos + 100, 34, static_cast<uint64_t>(s.fix_coord));
+  detail::Put(w, pos + 64, 36, static_cast<uint64_t>(s.fix_stride));
+  detail::Put(w, pos + 0, 64, static_cast<uint64_t>(s.gaddr));
+}
+inline void UnpackAt(const uint32_t* w, int pos, mac_opnd_t* s) {
+  UnpackAt(w, pos + 484, &s->coord);
+  UnpackAt(w, pos + 314, &s->lo);
+  UnpackAt(w, pos + 134, &s->stride);
+  s->fix_coord = static_cast<uint64_t>(detail::Get(w, pos + 100, 34));
+  s->fix_stride = static_cast<uint64_t>(detail::Get(w, pos + 64, 36));
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 0, 64));
+}
+
+// tma_pkg::mac_wb_t, 68 bits.
+struct mac_wb_t {
+  uint8_t slot{};
+  uint64_t value{};
+  static constexpr int kBits = 68;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const mac_wb_t& a, const mac_wb_t& b) {
+  return a.slot == b.slot &&
+         a.value == b.value;
+}
+inline bool operator!=(const mac_wb_t& a, const mac_wb_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const mac_wb_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 64, 4, static_cast<uint64_t>(s.slot));
+  detail::Put(w, pos + 0, 64, static_cast<uint64_t>(s.value));
+}
+inline void UnpackAt(const uint32_t* w, int pos, mac_wb_t* s) {
+  s->slot = static_cast<uint8_t>(detail::Get(w, pos + 64, 4));
+  s->value = static_cast<uint64_t>(detail::Get(w, pos + 0, 64));
 }
 
 // ---- Whole structs ----

@@ -1,5 +1,15 @@
-# tma_cmd_ctrl and its reference (paths relative to rtl/): the unit test Verilates only these.
+# tma_frontend and the reference controller (paths relative to rtl/): the unit test Verilates
+# only these.
 pkg/tma_pkg.sv
 common/tma_dup_reg.sv
-frontend/tma_cmd_ctrl.sv
+frontend/tma_cmd_intake.sv
+frontend/tma_desc_cache.sv
+frontend/tma_desc_fetch.sv
+frontend/tma_desc_decode.sv
+frontend/tma_desc_check.sv
+frontend/tma_instr_check.sv
+frontend/tma_job_setup.sv
+frontend/tma_addr_mac.sv
+frontend/tma_frontend_seq.sv
+frontend/tma_frontend.sv
 ../tests/rtl/engine/tma_cmd_ctrl_ref.sv

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Unit test of tma_cmd_ctrl (Verilated C++), issue 6 (timing rework):
-//  - Equivalence with tma_cmd_ctrl_ref (the cmd_ctrl before the rework, which passed every
-//    golden case and the random bench against the C++ model): random maps (valid ones and
-//    ones with broken codes, reserved bits, derived fields, alignments, size rules) and random
-//    commands (every error class, prefetch, multicast, im2col, interleave, large and negative
-//    coordinates), map rewrites with and without desc_inval_i (also during a fetch), random
-//    AXI and job back-pressure and bus errors, at DataBytes 16 and 64 (maps not aligned to a
-//    beat). Both must issue the same descriptor reads and the same jobs (a marker job: the
-//    same completion) in the same order.
+// Unit test of tma_frontend (Verilated C++), the engine's frontend as a whole:
+//  - Equivalence with tma_cmd_ctrl_ref (a single-cycle controller kept as an oracle: it passed
+//    every golden case and the random bench against the C++ model): random maps (valid ones
+//    and ones with broken codes, reserved bits, derived fields, alignments, size rules) and
+//    random commands (every error class, prefetch, multicast, im2col, interleave, large and
+//    negative coordinates), map rewrites with and without desc_inval_i (also during a fetch),
+//    random AXI and job back-pressure and bus errors, at DataBytes 16 and 64 (maps not aligned
+//    to a beat). Both must issue the same descriptor reads and the same jobs (a marker job:
+//    the same completion) in the same order.
 //  - A hand-derived 2-D tile job, and the cycles from command accept to job valid.
-//  - The reciprocal table of the size check: floor(b * ceil(4096/es) / 4096) == floor(b/es)
-//    for every b in 1..256 (1..1024 for es = 1) and es in 1..8.
+//  - The reciprocal table of the size check (also in tests/rtl/frontend/desc_check_test.cc).
 
 #include <cstdint>
 #include <cstdio>
@@ -22,8 +21,8 @@
 
 #include <gtest/gtest.h>
 
-#include "Vtma_cmd_ctrl_db16.h"
-#include "Vtma_cmd_ctrl_db64.h"
+#include "Vtma_frontend_db16.h"
+#include "Vtma_frontend_db64.h"
 #include "Vtma_cmd_ctrl_ref_db16.h"
 #include "Vtma_cmd_ctrl_ref_db64.h"
 #include "autogen/tma_structs.h"
@@ -34,8 +33,8 @@ namespace {
 
 // The controller's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
 using Job = pkg::job_t;
-static_assert(sizeof(Vtma_cmd_ctrl_db16::cmd_i) == 4 * pkg::cmd_t::kWords);
-static_assert(sizeof(Vtma_cmd_ctrl_db16::job_o) == 4 * Job::kWords);
+static_assert(sizeof(Vtma_frontend_db16::cmd_i) == 4 * pkg::cmd_t::kWords);
+static_assert(sizeof(Vtma_frontend_db16::job_o) == 4 * Job::kWords);
 
 // ---- Descriptors (docs/descriptor.md) ----
 struct MapDesc {
@@ -495,13 +494,13 @@ void Equivalence(uint32_t seed, int n) {
 
 TEST(CmdCtrl, EquivalentToReferenceDb16) {
   for (uint32_t seed = 1; seed <= 4; ++seed) {
-    Equivalence<Vtma_cmd_ctrl_db16, Vtma_cmd_ctrl_ref_db16, 16>(seed, 1500);
+    Equivalence<Vtma_frontend_db16, Vtma_cmd_ctrl_ref_db16, 16>(seed, 1500);
   }
 }
 
 TEST(CmdCtrl, EquivalentToReferenceDb64) {
   for (uint32_t seed = 11; seed <= 13; ++seed) {
-    Equivalence<Vtma_cmd_ctrl_db64, Vtma_cmd_ctrl_ref_db64, 64>(seed, 1500);
+    Equivalence<Vtma_frontend_db64, Vtma_cmd_ctrl_ref_db64, 64>(seed, 1500);
   }
 }
 
@@ -511,7 +510,7 @@ TEST(CmdCtrl, BusErrorsMatchReference) {
   std::vector<Cmd> cmds = RandomCmds(rng, 300, false);
   for (Cmd& c : cmds)
     c.inval_before = true;  // every command fetches
-  const Outcome dut = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 5, 1.0);
+  const Outcome dut = RunCmds<Vtma_frontend_db16, 16>(cmds, 5, 1.0);
   const Outcome ref = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 6, 1.0);
   ExpectSameJobs(dut, ref, cmds);
 }
@@ -540,7 +539,7 @@ TEST(CmdCtrl, HandDerivedTileJobAndLatency) {
   std::vector<Cmd> cmds = {c, c, c};
   cmds[1].rewrite = cmds[2].rewrite = false;
   cmds[2].coords[1] = 0x12345;  // two partial products for astart[1]
-  const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 1, 0.0);
+  const Outcome o = RunCmds<Vtma_frontend_db16, 16>(cmds, 1, 0.0);
   ASSERT_EQ(o.jobs.size(), 3u);
   const Job& j = o.jobs[1];
   EXPECT_FALSE(j.marker);
@@ -559,7 +558,7 @@ TEST(CmdCtrl, HandDerivedTileJobAndLatency) {
   EXPECT_EQ(j.smem_addr, 0x400u);
   EXPECT_EQ(o.jobs[2].astart.v[1], 0x12345ull * 256);
   // latency with a walker that always takes the job
-  const Outcome l = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 1, 0.0, 1.0);
+  const Outcome l = RunCmds<Vtma_frontend_db16, 16>(cmds, 1, 0.0, 1.0);
   const Outcome r = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 1, 0.0, 1.0);
   std::printf(
       "accept -> job valid, cycles (miss, hit, hit with a large coordinate): "
@@ -606,7 +605,7 @@ TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
       want_err.push_back(rep == 1024 ? 0 : 1);
     }
   }
-  const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 3, 0.0);
+  const Outcome o = RunCmds<Vtma_frontend_db16, 16>(cmds, 3, 0.0);
   const Outcome r = RunCmds<Vtma_cmd_ctrl_ref_db16, 16>(cmds, 4, 0.0);
   ASSERT_EQ(o.jobs.size(), cmds.size());
   for (size_t i = 0; i < cmds.size(); ++i) {
@@ -758,7 +757,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   c3.stride[0] = 208;
   add(c3, 0, 0, {1, 0, 0, 0, 0, 0, 0, 0, 0});
 
-  const Outcome o = RunCmds<Vtma_cmd_ctrl_db16, 16>(cmds, 21, 0.0);
+  const Outcome o = RunCmds<Vtma_frontend_db16, 16>(cmds, 21, 0.0);
   ASSERT_EQ(o.jobs.size(), cmds.size());
   for (size_t i = 0; i < cmds.size(); ++i) {
     const Job& j = o.jobs[i];

@@ -35,6 +35,18 @@ inline constexpr uint32_t kMaxPixelsPerColumn = 1024;
 inline constexpr uint32_t kGlobalAlign = 16;
 // every global stride is below 2^StrideLog2Max bytes (rule 9)
 inline constexpr uint32_t kStrideLog2Max = 40;
+// smallest rank of an im2col map (rule 16)
+inline constexpr uint32_t kMinIm2colRank = 3;
+// swizzle repeat in bytes (the derived descriptor field) of a map without swizzle
+inline constexpr uint32_t kSwzRepeatNone = 16;
+// swizzle repeat in bytes of the 32B span
+inline constexpr uint32_t kSwzRepeat32B = 256;
+// swizzle repeat in bytes of the 64B span
+inline constexpr uint32_t kSwzRepeat64B = 512;
+// swizzle repeat in bytes of the 128B span (every 128B atomicity)
+inline constexpr uint32_t kSwzRepeat128B = 1024;
+// swizzle repeat in bytes of the 96B swizzle
+inline constexpr uint32_t kSwzRepeat96B = 256;
 
 // ---- Op: instruction (cmd_t.op) ----
 inline constexpr int kOpBits = 2;

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_addr_mac: the issue-time address products of one job (position x stride, lower corner x
+// stride, the interleave fixed dim's coordinate x stride) as 17 x 18-bit partial products
+// through one registered multiplier and a split 64-bit accumulator.
+//
+// A request carries the job's slot list (tma_pkg::mac_req_t: which partial products each slot
+// has; slots with none are skipped). The slots run in order, their partial products back to
+// back: operands (op_*) -> a plain copy beside the multiplier (mul_*) -> product (prod_*) ->
+// accumulator (acc_*). The copy stage has no logic in front of it, so the placer can put it
+// next to the multiplier block: the operand muxes and their routing are outside the
+// multiplier's cycle. The accumulator is two 32-bit halves with a registered carry; a slot's
+// sum leaves on the write-back stream when its last product is in. idle_o: nothing left to
+// multiply or accumulate (the last write-back, if any, is in this cycle).
+//
+// Operands (opnd_i) are read from the job register while the MAC runs: they must hold from
+// the cycle after the request until idle_o (OpndHeld_A), except the gaddr slot's own
+// write-back. The write-back stream has no ready: the job register takes it in any cycle.
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_addr_mac (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                clr_i,       // drop the job (a new job starts, or it aborts)
+  // Slot list of a job
+  input  logic                req_valid_i,
+  output logic                req_ready_o,
+  input  tma_pkg::mac_req_t   req_i,
+  input  tma_pkg::mac_opnd_t  opnd_i,
+  // Finished slots
+  output logic                wb_valid_o,
+  output tma_pkg::mac_wb_t    wb_o,
+  output logic                idle_o
+);
+
+  localparam int unsigned MacSlots = tma_pkg::MacSlots;
+  localparam int unsigned MaxDims  = tma_pkg::MaxDims;
+
+  // ---- Slot list ----
+  logic [MacSlots-1:0] req_pend;          // slots of the request with partial products
+  logic [3:0]               req_first;         // ... the first of them ...
+  logic [MacSlots-1:0]      req_rest;          // ... and the others
+  logic                     req_go;
+  tma_pkg::mac_req_t        list_q;            // the request's slot list, held while it runs
+  logic [MacSlots-1:0]      slots_left_d, slots_left_q;   // slots not yet started
+  logic [3:0]               next_slot_d, next_slot_q;     // next slot (prefetched)
+  logic                     next_valid_d, next_valid_q;
+
+  assign req_go = req_valid_i && req_ready_o;
+  always_comb begin : proc_req
+    for (int s = 0; s < MacSlots; s++) req_pend[s] = (req_i.pieces[s] != 6'd0);
+    req_first = '0;
+    for (int s = MacSlots - 1; s >= 0; s--) if (req_pend[s]) req_first = 4'(s);
+    req_rest = req_pend & ~(MacSlots'(1) << req_first);
+  end
+
+  // ---- Current slot and the operand stage ----
+  logic [3:0]  cur_slot_d, cur_slot_q;
+  logic [5:0]  cur_pieces_d, cur_pieces_q;     // partial products of the current slot left
+  logic [33:0] cur_a_d, cur_a_q;
+  logic        cur_small_d, cur_small_q;       // cur_a is small: piece 0 is a[17:0] signed
+  logic [35:0] cur_s_d, cur_s_q;
+  logic        op_valid_d, op_valid_q;
+  logic [17:0] op_a_d, op_a_q, op_s_d, op_s_q;
+  logic [1:0]  op_shift_d, op_shift_q;         // weight 2^(4 + 17 shift)
+  logic [3:0]  op_slot_d, op_slot_q;
+  // ---- Copy beside the multiplier, product ----
+  logic        mul_valid_q;
+  logic [17:0] mul_a_q, mul_s_q;
+  logic [1:0]  mul_shift_q;
+  logic [3:0]  mul_slot_q;
+  logic        prod_valid_q;
+  logic signed [35:0] prod_d, prod_q;
+  logic [1:0]  prod_shift_q;
+  logic [3:0]  prod_slot_q;
+  // ---- Accumulator ----
+  logic        acc_valid_d, acc_valid_q;
+  logic [3:0]  acc_slot_d, acc_slot_q;
+  logic [31:0] acc_lo_d, acc_lo_q, acc_hi_d, acc_hi_q;
+  logic        acc_carry_d, acc_carry_q;
+  logic [32:0] hi_sum;                         // {acc_hi_d, 1} when prod_valid_q
+  logic        acc_first_d, acc_first_q;       // the product entering the accumulator starts a slot
+  logic        acc_gaddr_d, acc_gaddr_q;       // ... of the gaddr slot (starts from opnd_i.gaddr)
+  logic        wb;
+
+  assign idle_o = (slots_left_q == '0) && !next_valid_q && (cur_pieces_q == '0) && !op_valid_q &&
+                  !mul_valid_q && !prod_valid_q;
+  assign req_ready_o = idle_o;
+
+  always_comb begin : proc_mac
+    logic [5:0]  rem;
+    logic [5:0]  pick;
+    logic [MacSlots-1:0] plow;
+    logic [3:0]  pnum;
+    logic [63:0] pp, base;
+    logic [32:0] lo_sum;
+    hi_sum       = '0;
+    next_slot_d  = next_slot_q;
+    next_valid_d = next_valid_q;
+    slots_left_d = slots_left_q;
+    cur_slot_d   = cur_slot_q;
+    cur_a_d      = cur_a_q;
+    cur_small_d  = cur_small_q;
+    cur_s_d      = cur_s_q;
+    op_valid_d   = 1'b0;
+    op_a_d       = op_a_q;
+    op_s_d       = op_s_q;
+    op_shift_d   = op_shift_q;
+    op_slot_d    = op_slot_q;
+    // Issue the lowest partial product of the current slot (pick, one-hot: bit 3 ai + sj).
+    for (int b = 0; b < 6; b++) begin
+      pick[b] = cur_pieces_q[b] && (6'(cur_pieces_q << (6 - b)) == 6'd0);
+    end
+    rem = cur_pieces_q & ~pick;
+    if (cur_pieces_q != '0) begin
+      op_valid_d = 1'b1;
+      op_slot_d  = cur_slot_q;
+      op_a_d     = (cur_pieces_q[2:0] == 3'd0) ? {cur_a_q[33], cur_a_q[33:17]} :
+                   cur_small_q ? cur_a_q[17:0] : {1'b0, cur_a_q[16:0]};
+      op_s_d     = (pick[0] || pick[3]) ? {1'b0, cur_s_q[16:0]} :
+                   (pick[1] || pick[4]) ? {1'b0, cur_s_q[33:17]} : {16'd0, cur_s_q[35:34]};
+      op_shift_d = {pick[2] || pick[4] || pick[5], pick[1] || pick[3] || pick[5]};
+    end
+    cur_pieces_d = rem;
+    // Load the next slot when this one is done (one partial product left, or none).
+    if (rem == '0 && next_valid_q) begin
+      cur_slot_d   = next_slot_q;
+      cur_pieces_d = list_q.pieces[next_slot_q];
+      cur_small_d  = list_q.one_piece[next_slot_q];
+      cur_a_d      = opnd_i.fix_coord;
+      cur_s_d      = opnd_i.fix_stride;
+      for (int d = 1; d < MaxDims; d++) begin
+        if (32'(next_slot_q[1:0]) == d - 1 && !next_slot_q[3]) begin
+          cur_a_d = next_slot_q[2] ? opnd_i.lo.v[d] : opnd_i.coord.v[d];
+          cur_s_d = opnd_i.stride.v[d];
+        end
+      end
+      next_valid_d = 1'b0;
+    end
+    // Prefetch the next slot (its one-hot and number from slots_left_q alone).
+    plow = '0;
+    for (int s = 0; s < MacSlots; s++) begin
+      plow[s] = slots_left_q[s] && (MacSlots'(slots_left_q << (MacSlots - s)) == '0);
+    end
+    pnum = '0;
+    for (int s = 0; s < MacSlots; s++) if (plow[s]) pnum = pnum | 4'(s);
+    if (!next_valid_d && slots_left_q != '0) begin
+      next_slot_d  = pnum;
+      slots_left_d = slots_left_q & ~plow;
+      next_valid_d = 1'b1;
+    end
+    // Multiply.
+    prod_d = signed'(mul_a_q) * signed'(mul_s_q);
+    // Accumulate.
+    unique case (prod_shift_q)
+      2'd0:    pp = 64'(prod_q) << 4;
+      2'd1:    pp = 64'(prod_q) << 21;
+      2'd2:    pp = 64'(prod_q) << 38;
+      default: pp = 64'(prod_q) << 55;
+    endcase
+    // (whether this product starts a slot, and of which kind, comes registered)
+    base   = acc_first_q ? (acc_gaddr_q ? opnd_i.gaddr : 64'd0) : {acc_hi_q, acc_lo_q};
+    lo_sum = {1'b0, base[31:0]} + {1'b0, pp[31:0]};
+    wb     = acc_valid_q && (!prod_valid_q || acc_first_q);
+    acc_valid_d = acc_valid_q && !wb;
+    acc_slot_d  = acc_slot_q;
+    acc_lo_d    = acc_lo_q;
+    acc_hi_d    = acc_hi_q;
+    acc_carry_d = acc_carry_q;
+    if (prod_valid_q) begin
+      acc_valid_d = 1'b1;
+      acc_slot_d  = prod_slot_q;
+      acc_lo_d    = lo_sum[31:0];
+      acc_carry_d = lo_sum[32];
+      // one chain with carry in: {a, 1} + {b, c} = 2 (a + b) + 1 + c
+      hi_sum      = {base[63:32], 1'b1} + {pp[63:32], !acc_first_q && acc_carry_q};
+      acc_hi_d    = hi_sum[32:1];
+    end
+    acc_first_d = !acc_valid_d || (mul_slot_q != acc_slot_d);
+    acc_gaddr_d = (mul_slot_q == tma_pkg::MacSlotGaddr);
+  end
+
+  assign wb_valid_o = wb;
+  assign wb_o.slot  = acc_slot_q;
+  assign wb_o.value = {acc_hi_q + 32'(acc_carry_q), acc_lo_q};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
+    if (!rst_ni) begin
+      list_q       <= '0;
+      slots_left_q <= '0;
+      next_slot_q  <= '0;
+      next_valid_q <= 1'b0;
+      cur_slot_q   <= '0;
+      cur_pieces_q <= '0;
+      cur_a_q      <= '0;
+      cur_small_q  <= 1'b0;
+      cur_s_q      <= '0;
+      op_valid_q   <= 1'b0;
+      op_a_q       <= '0;
+      op_s_q       <= '0;
+      op_shift_q   <= '0;
+      op_slot_q    <= '0;
+      mul_valid_q  <= 1'b0;
+      mul_a_q      <= '0;
+      mul_s_q      <= '0;
+      mul_shift_q  <= '0;
+      mul_slot_q   <= '0;
+      prod_valid_q <= 1'b0;
+      prod_q       <= '0;
+      prod_shift_q <= '0;
+      prod_slot_q  <= '0;
+      acc_valid_q  <= 1'b0;
+      acc_slot_q   <= '0;
+      acc_lo_q     <= '0;
+      acc_hi_q     <= '0;
+      acc_carry_q  <= 1'b0;
+      acc_first_q  <= 1'b1;
+      acc_gaddr_q  <= 1'b0;
+    end else begin
+      if (req_go) list_q <= req_i;
+      if (clr_i) begin
+        slots_left_q <= '0;
+        next_valid_q <= 1'b0;
+        cur_pieces_q <= '0;
+        op_valid_q   <= 1'b0;
+        mul_valid_q  <= 1'b0;
+        prod_valid_q <= 1'b0;
+        acc_valid_q  <= 1'b0;
+        acc_first_q  <= 1'b1;
+      end else begin
+        slots_left_q <= req_go ? req_rest : slots_left_d;
+        next_valid_q <= req_go ? (req_pend != '0) : next_valid_d;
+        cur_pieces_q <= cur_pieces_d;
+        op_valid_q   <= op_valid_d;
+        mul_valid_q  <= op_valid_q;
+        prod_valid_q <= mul_valid_q;
+        acc_valid_q  <= acc_valid_d;
+        acc_first_q  <= acc_first_d;
+      end
+      next_slot_q  <= req_go ? req_first : next_slot_d;
+      cur_slot_q   <= cur_slot_d;
+      cur_a_q      <= cur_a_d;
+      cur_small_q  <= cur_small_d;
+      cur_s_q      <= cur_s_d;
+      op_a_q       <= op_a_d;
+      op_s_q       <= op_s_d;
+      op_shift_q   <= op_shift_d;
+      op_slot_q    <= op_slot_d;
+      mul_a_q      <= op_a_q;
+      mul_s_q      <= op_s_q;
+      mul_shift_q  <= op_shift_q;
+      mul_slot_q   <= op_slot_q;
+      prod_q       <= prod_d;
+      prod_shift_q <= mul_shift_q;
+      prod_slot_q  <= mul_slot_q;
+      acc_slot_q   <= acc_slot_d;
+      acc_lo_q     <= acc_lo_d;
+      acc_hi_q     <= acc_hi_d;
+      acc_carry_q  <= acc_carry_d;
+      acc_gaddr_q  <= acc_gaddr_d;
+    end
+  end
+
+  logic unused_bits;
+  assign unused_bits = ^{hi_sum[0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0]};
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(MacReqWidth_A, tma_pkg::MacReqWidth == $bits(tma_pkg::mac_req_t))
+  `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
+  `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
+  `TMA_ASSERT_NEVER(ReqWhileBusy_A, req_valid_i && !req_ready_o)
+`ifndef SYNTHESIS
+  // The operands a running slot list reads hold (the gaddr slot's base aside, which its own
+  // write-back replaces): a fold of the coordinates and strides, sampled while not idle.
+  logic [63:0] opnd_sig;
+  logic        running_q;
+  always_comb begin : proc_opnd_sig
+    opnd_sig = '0;
+    for (int i = 0; i < $bits(opnd_i) - 64; i += 64) opnd_sig = opnd_sig ^ 64'(opnd_i >> (64 + i));
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_running
+    if (!rst_ni) running_q <= 1'b0;
+    else running_q <= !clr_i && (req_go || (running_q && !idle_o));
+  end
+  `TMA_ASSERT(OpndHeld_A, running_q && !idle_o && !clr_i |=> $stable(opnd_sig) || clr_i)
+`endif
+
+endmodule
+
+`default_nettype wire

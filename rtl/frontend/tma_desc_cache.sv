@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_desc_cache: the descriptor cache (tags and valid bits in flops, decoded maps in LUT RAM)
+// and the map register the job setup reads: the map of the current command, from the cache
+// on a hit or from the descriptor check on a miss.
+//
+// Lookup: the tags are compared with the command stream's map address every cycle and the
+// compares registered (tag_match_q); they hold for this cycle's command (tag_fresh_o) when the
+// previous cycle held the same command (valid and not taken: the stream keeps it stable) and
+// wrote no tag, and the intake takes a command only then, so the lookup is a few LUTs of
+// flops. A map invalidated in the lookup's cycle misses. A lookup that hits (lookup_i with
+// hit_o) registers the entry's index; the next cycle (read_q) reads the entry into map_q.
+// Fill: the check's map (fill_valid_i) enters map_q, and, unless desc_inval_i came since the
+// lookup, the cache: tag and valid bit now (round-robin victim), the RAM a cycle later from
+// map_q, so the RAM's write data comes from flops.
+//
+// map_q (tma_pkg::map_t, 1,019 bits) has this one writer. Its bits spread over the die next to
+// their consumers; the load and the select of each of its NumSlices slices are kept copies
+// (tma_dup_reg) formed a cycle ahead, so no decode net crosses that spread.
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_desc_cache #(
+  parameter  int unsigned CacheEntries = 4,
+  localparam int unsigned CacheIdxW    = (CacheEntries > 1) ? $clog2(CacheEntries) : 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // The command stream (its map address), observed
+  input  logic                cmd_valid_i,
+  input  logic                cmd_ready_i,
+  input  logic [63:0]         cmd_addr_i,
+  input  logic                desc_inval_i,
+  output logic                tag_fresh_o,     // the registered compares hold for cmd_addr_i
+  output logic                hit_o,           // cmd_addr_i's map is cached
+  input  logic                lookup_i,        // the command is taken and needs its map
+  // Fill from the descriptor check (the tag is the current command's map address)
+  input  logic                fill_valid_i,
+  input  logic                fill_valid_next_i,
+  input  tma_pkg::map_t       fill_i,
+  input  logic [63:0]         fill_addr_i,
+  // The current command's map
+  output logic                read_o,          // the cache entry is read into map_q now
+  output logic                map_load_o,      // map_q takes a map now ...
+  output logic                map_load_bad_o,  // ... a bad one
+  output tma_pkg::map_t       map_o
+);
+
+  localparam int unsigned MapW      = tma_pkg::MapWidth;
+  localparam int unsigned NumSlices = 8;
+  localparam int unsigned SliceW    = (MapW + NumSlices - 1) / NumSlices;
+
+  logic                 valid_d [CacheEntries];
+  logic                 valid_q [CacheEntries];
+  logic [63:0]          tag_q   [CacheEntries];
+  logic [MapW-1:0]      ram_q   [CacheEntries];
+  logic [CacheIdxW-1:0] victim_d, victim_q;       // round-robin victim
+  logic [CacheIdxW-1:0] hit_idx_d, hit_idx_q;     // entry that hit
+  logic                 fill;                     // fill entry victim_q (tag and valid now)
+  logic                 wr_q;                     // ... and its data, map_q, a cycle later
+  logic [CacheIdxW-1:0] wr_idx_q;
+  logic                 stale_q;                  // invalidated since the lookup: do not cache
+  logic                 read_q;                   // map_q takes the entry that hit
+  tma_pkg::map_t        ram_rd;                   // the entry that hit (RAM read)
+  tma_pkg::map_t        map_d, map_q;
+  assign ram_rd = ram_q[hit_idx_q];
+
+  // ---- Lookup ----
+  logic [CacheEntries-1:0] tag_match_d, tag_match_q;
+  logic [CacheEntries-1:0] hit;
+  logic                    tag_fresh_q;
+  always_comb begin : proc_lookup
+    for (int e = 0; e < CacheEntries; e++) begin
+      tag_match_d[e] = tag_q[e] == cmd_addr_i;
+      hit[e]         = valid_q[e] && !desc_inval_i && tag_match_q[e];
+    end
+    hit_idx_d = hit_idx_q;
+    for (int e = 0; e < CacheEntries; e++) if (lookup_i && hit[e]) hit_idx_d = CacheIdxW'(e);
+  end
+  assign hit_o       = hit != '0;
+  assign tag_fresh_o = tag_fresh_q;
+  assign fill        = fill_valid_i && !stale_q && !desc_inval_i;
+
+  // ---- map_q: one writer, the selected source per slice ----
+  logic [NumSlices-1:0] load_q, read_sel_q;
+  tma_dup_reg #(.Copies (NumSlices)) u_load (
+    .clk_i, .rst_ni, .d_i ((lookup_i && hit_o) || fill_valid_next_i), .q_o (load_q)
+  );
+  tma_dup_reg #(.Copies (NumSlices)) u_read_sel (
+    .clk_i, .rst_ni, .d_i (lookup_i && hit_o), .q_o (read_sel_q)
+  );
+  `TMA_ASSERT_COPY(MapLoad_A, load_q, {NumSlices{read_q || fill_valid_i}})
+  `TMA_ASSERT_COPY(MapReadSel_A, read_sel_q, {NumSlices{read_q}})
+  always_comb begin : proc_map
+    logic [MapW-1:0] rd, fl, cur, nxt;
+    rd  = ram_rd;
+    fl  = fill_i;
+    cur = map_q;
+    for (int b = 0; b < MapW; b++) begin
+      nxt[b] = cur[b];
+      if (load_q[b / SliceW]) nxt[b] = read_sel_q[b / SliceW] ? rd[b] : fl[b];
+    end
+    map_d = nxt;
+  end
+  assign read_o         = read_q;
+  assign map_load_o     = read_q || fill_valid_i;
+  assign map_load_bad_o = read_q ? ram_rd.bad : fill_i.bad;
+  assign map_o          = map_q;
+
+  // ---- Cache update ----
+  always_comb begin : proc_cache
+    victim_d = victim_q;
+    for (int e = 0; e < CacheEntries; e++) valid_d[e] = desc_inval_i ? 1'b0 : valid_q[e];
+    if (fill) begin
+      valid_d[victim_q] = 1'b1;
+      victim_d = (32'(victim_q) == CacheEntries - 1) ? '0 : victim_q + 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_ram
+    if (wr_q) ram_q[wr_idx_q] <= map_q;
+  end
+  always_ff @(posedge clk_i) begin : proc_tag_match
+    tag_match_q <= tag_match_d;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
+    if (!rst_ni) begin
+      for (int e = 0; e < CacheEntries; e++) begin
+        valid_q[e] <= 1'b0;
+        tag_q[e]   <= '0;
+      end
+      victim_q    <= '0;
+      hit_idx_q   <= '0;
+      wr_q        <= 1'b0;
+      wr_idx_q    <= '0;
+      stale_q     <= 1'b0;
+      read_q      <= 1'b0;
+      tag_fresh_q <= 1'b0;
+      map_q       <= '0;
+    end else begin
+      for (int e = 0; e < CacheEntries; e++) valid_q[e] <= valid_d[e];
+      if (fill) tag_q[victim_q] <= fill_addr_i;
+      victim_q    <= victim_d;
+      hit_idx_q   <= hit_idx_d;
+      wr_q        <= fill;
+      wr_idx_q    <= victim_q;
+      stale_q     <= lookup_i ? 1'b0 : (stale_q || desc_inval_i);
+      read_q      <= lookup_i && hit_o;
+      tag_fresh_q <= cmd_valid_i && !cmd_ready_i && !fill;
+      map_q       <= map_d;
+    end
+  end
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(CacheEntriesLegal_A, CacheEntries >= 1 && CacheEntries <= 16)
+  `TMA_ASSERT(TagCmpFresh_A, tag_fresh_q && cmd_valid_i |-> tag_match_q == tag_match_d)
+  `TMA_ASSERT_NEVER(ReadBeforeWrite_A, wr_q && read_q && hit_idx_q == wr_idx_q)
+  `TMA_ASSERT_NEVER(ReadAndFill_A, read_q && fill_valid_i)
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_instr_check: the instruction checks of a command against its map (the model's
+// CheckInstruction, in its order), over the job setup's three cycles W1, W1B, W2.
+//
+// The conditions are registered every cycle from the command and map registers (stable from
+// W1 on: valid in W1B); W1B registers their priority (w1b_i) and one registered compare per
+// F4 flag (the im2col offsets in range, the start pixel inside [lower, dim - 1 + upper] of
+// each spatial dim, from the job setup's walk bounds); W2 (w2_i) registers the error class:
+// the first failing check, F4 last. err_o / abort_o (the error, or a prefetch: the job ends in
+// a marker) hold from the cycle after W2 until the next W2.
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_instr_check #(
+  parameter int unsigned NumCtas = 16,
+  parameter int unsigned SubByte = 1    // 0: b4x16_p64 / b6x16_p32 give `unsupported`
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  tma_pkg::cmd_t         cmd_i,
+  input  tma_pkg::map_t         map_i,
+  input  tma_pkg::walk_bounds_t bounds_i,   // from W1B
+  input  logic                  w1b_i,
+  input  logic                  w2_i,
+  output logic [3:0]            err_o,
+  output logic                  abort_o
+);
+
+  localparam int unsigned MaxDims = tma_pkg::MaxDims;
+
+  // The checks in priority order (CheckInstruction), each with its error class.
+  localparam int unsigned NumChecks = 11;
+  localparam int unsigned ChkMode = 0, ChkModeSm100 = 1, ChkCtaGroup = 2, ChkCtaGroup2 = 3,
+                          ChkDims = 4, ChkMulticast = 5, ChkCtas = 6, ChkNoDest = 7,
+                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10;
+
+  tma_pkg::desc_fields_t mf;
+  tma_pkg::map_derived_t md;
+  logic [3:0]  rank;
+  logic        is_load, sb_pk, sb_any;
+  logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
+  logic [15:0] dst_mask;
+  logic [NumChecks-1:0] cond_d, cond_q;
+  logic [3:0]  pre_d, pre_q;           // the first failing check before F4
+  logic [8:0]  f4_cmp_d, f4_cmp_q;     // W1B: the F4 compares (offset, lower, upper) x 3
+  logic        f4;
+  logic [3:0]  err_d, err_q;
+  logic        abort_q;
+
+  assign mf       = map_i.fields;
+  assign md       = map_i.derived;
+  assign rank     = {1'b0, mf.rank_m1} + 4'd1;
+  assign is_load  = (cmd_i.op == tma_pkg::OpLoad);
+  assign sb_pk    = md.is_b4x16p64 || md.is_b6x16p32;
+  assign sb_any   = md.is_b4x16 || sb_pk;
+  assign f1_mask  = sb_pk ? 7'h7F : md.is_b4x16 ? 7'h1F : (7'h0F >> md.elem_log2);
+  assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
+
+  always_comb begin : proc_cond
+    cond_d[ChkMode]      = cmd_i.mode > tma_pkg::ModeTileGather4;   // loads and prefetch
+    cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW;      // gather4, im2col::w*
+    cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
+    cond_d[ChkCtaGroup2] = cmd_i.cta_group == 2'd2;
+    cond_d[ChkDims]      = {1'b0, cmd_i.dim} != rank ||
+                           (cmd_i.mode == tma_pkg::ModeTile) == mf.im2col;
+    cond_d[ChkMulticast] = cmd_i.multicast && (!is_load ||
+                           (NumCtas < 16 && (cmd_i.cta_mask >> NumCtas) != 16'd0));   // F6
+    cond_d[ChkCtas]      = 32'(cmd_i.issuer) >= NumCtas ||
+                           (is_load && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas);
+    cond_d[ChkNoDest]    = is_load && dst_mask == 16'd0;   // multicast to nobody
+    cond_d[ChkSubByte]   = (sb_any && mf.im2col) || (sb_pk && SubByte == 0);   // tile mode only
+    cond_d[ChkAlign]     = is_load && (cmd_i.smem_addr[6:0] != 7'd0 ||
+                                       cmd_i.mbar_addr[2:0] != 3'd0);
+    // F1 (interleave: dim 0 counts chunks); the sub-byte types also on c0's low bits
+    cond_d[ChkCoord0]    = !md.is_il && (cmd_i.coords.v[0][6:0] & f1_mask) != 7'd0;
+    pre_d = tma_pkg::ErrNone;
+    if (cond_q[ChkMode]) begin
+      pre_d = tma_pkg::ErrInvalidInstr;
+    end else if (cond_q[ChkModeSm100]) begin
+      pre_d = tma_pkg::ErrUnsupported;
+    end else if (cond_q[ChkCtaGroup]) begin
+      pre_d = tma_pkg::ErrInvalidInstr;
+    end else if (cond_q[ChkCtaGroup2]) begin
+      pre_d = tma_pkg::ErrUnsupported;
+    end else if (cond_q[ChkNoDest:ChkDims] != '0) begin
+      pre_d = tma_pkg::ErrInvalidInstr;
+    end else if (cond_q[ChkSubByte]) begin
+      pre_d = tma_pkg::ErrUnsupported;
+    end else if (cond_q[ChkAlign]) begin
+      pre_d = tma_pkg::ErrMisaligned;
+    end else if (cond_q[ChkCoord0]) begin
+      pre_d = tma_pkg::ErrMisalignedCoord;
+    end
+    // F4 (spatial walker dims d = k + 1 of an im2col map): the offsets in range and the start
+    // pixel inside [lower, dim - 1 + upper]: one compare per flag in W1B, their OR in W2.
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      f4_cmp_d[k]     = (md.is_rank4 && cmd_i.im2col.v[k][15:8] != 8'd0) ||
+                        (md.is_rank5 && cmd_i.im2col.v[k][15:5] != 11'd0);
+      f4_cmp_d[3 + k] = signed'(bounds_i.coord.v[k+1]) < signed'(bounds_i.lower.v[k+1]);
+      f4_cmp_d[6 + k] = signed'(bounds_i.coord.v[k+1]) > signed'(bounds_i.upper.v[k+1]);
+    end
+    f4 = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (bounds_i.spatial[k+1] && (f4_cmp_q[k] || f4_cmp_q[3 + k] || f4_cmp_q[6 + k])) begin
+        f4 = 1'b1;
+      end
+    end
+    err_d = pre_q;
+    if (pre_q == tma_pkg::ErrNone && f4) err_d = tma_pkg::ErrInvalidCoord;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
+    if (!rst_ni) begin
+      cond_q   <= '0;
+      pre_q    <= '0;
+      f4_cmp_q <= '0;
+      err_q    <= '0;
+      abort_q  <= 1'b0;
+    end else begin
+      cond_q   <= cond_d;
+      f4_cmp_q <= f4_cmp_d;
+      if (w1b_i) pre_q <= pre_d;
+      if (w2_i) begin
+        err_q   <= err_d;
+        abort_q <= err_d != tma_pkg::ErrNone || cmd_i.op == tma_pkg::OpPrefetch;
+      end
+    end
+  end
+  assign err_o   = err_q;
+  assign abort_o = abort_q;
+
+  logic unused_bits;
+  assign unused_bits = ^{cmd_i, map_i, mf, md};
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
+  `TMA_ASSERT_INIT(WalkBoundsWidth_A, tma_pkg::WalkBoundsWidth == $bits(tma_pkg::walk_bounds_t))
+
+endmodule
+
+`default_nettype wire

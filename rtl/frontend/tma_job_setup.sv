@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_job_setup: turns a command and its decoded map into the walker's job (tma_pkg::job_t):
+// the walker dimensions, bounds, clamps and global address in three registered steps, the
+// address products from the MAC, and the completion-only marker of a command that fails.
+//
+// The command and map registers are stable from W1 to the end of the job; most operands are
+// registered every cycle from them (valid from W1B). W1 (w1_go_i: the map is good and the job
+// register is empty) loads the walker view (dims, es, steps) and the command's fields; W1B
+// (w1b_i) the coordinates, lo and hi of each walker dim, the row's byte range and the low half
+// of the global address, and hands the MAC its slot list (mac_req_o; each slot's partial
+// products from the coordinate flags and the stride pieces); W2 (w2_i) the high half of the
+// global address and the in-bounds bytes. While the MAC runs (mac_i) its write-backs land in
+// the job register; the job is valid when the MAC is idle, or at once as a marker for an
+// instruction error or a prefetch. err_i with err_code_i: a marker for an error found before
+// W1 (the job register is written only when it is empty: a registered condition, not
+// job_ready_i, which would fan out to every job bit's enable).
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_job_setup (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  tma_pkg::cmd_t         cmd_i,
+  input  tma_pkg::coord_flags_t coord_flags_i,
+  input  tma_pkg::map_t         map_i,
+  // Steps (from the sequencer)
+  input  logic                  w1_go_i,
+  input  logic                  w1b_i,
+  input  logic                  w2_i,
+  input  logic                  mac_i,
+  input  logic                  err_i,
+  input  logic [3:0]            err_code_i,
+  input  logic [3:0]            instr_err_i,   // from the cycle after W2
+  // Instruction check operands
+  output tma_pkg::walk_bounds_t bounds_o,
+  // Address MAC
+  output tma_pkg::mac_req_t     mac_req_o,
+  output tma_pkg::mac_opnd_t    mac_opnd_o,
+  input  logic                  mac_wb_valid_i,
+  input  tma_pkg::mac_wb_t      mac_wb_i,
+  input  logic                  mac_idle_i,
+  // Jobs
+  output logic                  job_valid_o,
+  input  logic                  job_ready_i,
+  output tma_pkg::job_t         job_o,
+  output logic                  job_free_o,    // the job register is empty
+  output logic                  job_stall_o    // a job is offered and not taken this cycle
+);
+
+  localparam int unsigned MaxDims = tma_pkg::MaxDims;
+
+  tma_pkg::desc_fields_t mf;
+  tma_pkg::map_derived_t md;
+  assign mf = map_i.fields;
+  assign md = map_i.derived;
+
+  // ---- Operands, registered every cycle from the command and map registers ----
+  logic [33:0] lower_q [MaxDims-2];    // im2col lower corners
+  logic [33:0] upper   [MaxDims-2];    // ... upper corners
+  logic [31:0] walk_coord_d [MaxDims]; // the tensor coordinate of walker dim d
+  logic [31:0] walk_coord_q [MaxDims];
+  logic [33:0] coord_sx [MaxDims];     // walk_coord_q sign-extended
+  logic [3:0]  walk_cflags [MaxDims];  // its flags (W1)
+  logic [31:0] fix_coord_d, fix_coord_q;   // interleave: coordinate of the fixed dim rank - 2
+  logic [3:0]  fix_cflags;
+  logic [33:0] fix_coord;
+  logic [33:0] far_d [MaxDims];        // spatial: dim - 1 + upper (W1B adds the offset)
+  logic [33:0] far_q [MaxDims];
+  tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
+  logic [MaxDims-1:0] spatial_d, spatial_q;   // walker dim d is spatial (restarts at a corner)
+  logic [35:0] neg_c0_d, neg_c0_q;     // -c0
+  logic [35:0] hi_diff_d, hi_diff_q;   // dim[0] - 1 - c0
+  logic [8:0]  box0_q;                 // box[0]
+  logic        lo_big, hi_big;         // W1B: -c0 > box[0] - 1, dim[0] - 1 - c0 >= box[0] - 1
+  logic [8:0]  elem_lo, elem_end;
+  logic [8:0]  elem_lo_q, elem_end_q;  // W1B: the row's in-bounds elements [lo, end)
+  logic        gaddr_carry_d, gaddr_carry_q;   // carry of the low half of gaddr
+  logic        fix_oob_d, fix_oob_q;   // interleave: the fixed dim is out of bounds
+  logic [31:0] fix_dim_m1_d, fix_dim_m1_q;   // dim - 1 of the fixed dim
+  logic [15:0] dst_mask;
+  logic signed [34:0] c0;
+  logic [63:0] c0_bytes;               // c0 in global bytes (interleave: chunks x C)
+  logic [37:0] c0_bytes_q;             // its low 38 bits (the rest is sign), from W1B
+  logic [37:0] c0_3q_d, c0_3q_q;       // 3 c0 / 4 (b6x16_p32): its add ends in a flop
+  logic        il;
+  logic [1:0]  esz;
+  logic [11:0] row_bytes_d, row_bytes_q;
+  logic [11:0] pitch_d, pitch_q;
+  logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
+  logic [1:0]  job_pk;
+
+  assign il       = md.is_il;
+  assign esz      = md.elem_log2;
+  assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
+  assign c0       = 35'(signed'(cmd_i.coords.v[0]));
+  assign chunk16  = md.is_il32 ? 36'd2 : 36'd1;
+  assign job_pk   = il ? tma_pkg::PkNone : md.is_b4x16p64 ? tma_pkg::PkG8 :
+                    md.is_b6x16p32 ? tma_pkg::PkG12 : tma_pkg::PkNone;
+
+  // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz).
+  function automatic logic [5:0] pieces(input logic [1:0] anz, input logic [2:0] snz);
+    pieces = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
+  endfunction
+
+  always_comb begin : proc_operands
+    logic [2:0]  kd, td;
+    logic [31:0] sdim;
+    logic [11:0] rb;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      upper[k] = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b1);
+    end
+    walk_coord_d[0] = '0;
+    walk_cflags[0]  = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      td              = md.walk_tdim[d-1];
+      walk_coord_d[d] = cmd_i.coords.v[td];
+      walk_cflags[d]  = coord_flags_i.v[td];
+    end
+    fix_coord_d = '0;
+    fix_cflags  = '0;
+    fix_dim_m1_d = '0;
+    for (int i = 0; i < MaxDims; i++) begin
+      if (md.fix_dim[i]) begin
+        fix_coord_d = fix_coord_d | cmd_i.coords.v[i];
+        fix_cflags  = fix_cflags | coord_flags_i.v[i];
+        fix_dim_m1_d = fix_dim_m1_d | mf.dim_m1[i];
+      end
+    end
+    for (int d = 0; d < MaxDims; d++) begin
+      coord_sx[d] = 34'(signed'(walk_coord_q[d]));
+      far_d[d]    = '0;
+    end
+    slots_d     = '0;
+    spatial_d   = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      kd   = md.walk_kind[d-1];
+      // spatial dims (gated by spatial_q where used): tensor dim il ? d - 1 : d
+      sdim = il ? mf.dim_m1[d-1] : mf.dim_m1[d];
+      if (d < MaxDims - 1) far_d[d] = 34'(sdim) + upper[d-1];
+      // astart: position x stride. A spatial position is the coordinate plus an offset
+      // < 2^16: one piece when the coordinate is in [-2^16, 2^16); it may be zero only after
+      // the offset: both pieces then.
+      if (kd == tma_pkg::WalkSpatial) begin
+        slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][3];
+        slots_d.pieces[tma_pkg::MacSlotAstart + 4'(d - 1)] =
+            pieces({!walk_cflags[d][3], 1'b1}, md.walk_stride_nz[d-1]);
+      end else if (kd == tma_pkg::WalkTile || kd == tma_pkg::WalkN) begin
+        slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][2];
+        slots_d.pieces[tma_pkg::MacSlotAstart + 4'(d - 1)] =
+            pieces(walk_cflags[d][1:0], md.walk_stride_nz[d-1]);
+      end
+      // alo: lower corner x stride (spatial dims): lower (16-bit signed) + offset is small
+      if (kd == tma_pkg::WalkSpatial) begin
+        slots_d.one_piece[tma_pkg::MacSlotAlo + 4'(d - 1)] = 1'b1;
+        slots_d.pieces[tma_pkg::MacSlotAlo + 4'(d - 1)]    = pieces(2'b01, md.walk_stride_nz[d-1]);
+      end
+      spatial_d[d] = (kd == tma_pkg::WalkSpatial);
+    end
+    slots_d.one_piece[tma_pkg::MacSlotGaddr] = fix_cflags[2];
+    if (il) slots_d.pieces[tma_pkg::MacSlotGaddr] = pieces(fix_cflags[1:0], md.fix_stride_nz);
+    neg_c0_d  = 36'sd0 - 36'(c0);
+    hi_diff_d = 36'(mf.dim_m1[0]) - 36'(c0);
+    // W1B: the interleave fixed dim out of bounds
+    fix_oob_d = il && (fix_coord[33] || fix_coord[31:0] > fix_dim_m1_q);
+    // W1B: in-bounds elements [lo_el, hi_el) of a row: lo_el = clamp(-c0, 0, box[0]),
+    // hi_el = clamp(dim[0] - c0, 0, box[0]); hi_el > lo_el unless both clamp to 0 or both to
+    // box[0] (one compare each, then the clamps; elem_end: hi_el or lo_el)
+    lo_big   = !neg_c0_q[35] && (neg_c0_q[34:8] != '0 || neg_c0_q[7:0] > mf.box0_m1);
+    hi_big   = !hi_diff_q[35] && (hi_diff_q[34:8] != '0 || hi_diff_q[7:0] >= mf.box0_m1);
+    elem_lo  = neg_c0_q[35] ? 9'd0 : lo_big ? box0_q : neg_c0_q[8:0];
+    elem_end = (hi_diff_q[35] || lo_big) ? elem_lo : hi_big ? box0_q : hi_diff_q[8:0] + 9'd1;
+    // the job's row bytes and pitch
+    rb          = (12'({4'd0, mf.box0_m1} + 12'd1) << esz) >> md.is_b4x16;
+    row_bytes_d = il ? 12'(chunk16) << 4 : rb;
+    pitch_d     = (il || mf.swz == tma_pkg::SwzNone) ? row_bytes_d :
+                  12'(tma_pkg::swz_span_bytes(mf.swz));
+    // c0 in global bytes (one-hot scale, see map_derived_t.c0_scale)
+    c0_bytes = '0;
+    for (int k = 0; k < 6; k++) if (md.c0_scale[k]) c0_bytes = c0_bytes | (64'(c0) << k);
+    if (md.c0_scale[6]) c0_bytes = c0_bytes | 64'(signed'(64'(c0)) >>> 1);
+    if (md.c0_scale[7]) c0_bytes = c0_bytes | 64'(signed'(c0_3q_q));
+    c0_3q_d = 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
+  end
+  assign fix_coord = 34'(signed'(fix_coord_q));
+
+  // ---- Job register ----
+  tma_pkg::job_t job_d, job_q;
+  logic          job_valid_d, job_valid_q;
+  logic [32:0]   gaddr_lo, gaddr_hi;   // W1B: {0, low sum}; W2: {high sum, 1}
+  assign job_free_o  = !job_valid_q;
+  assign job_stall_o = job_valid_q && !job_ready_i;
+
+  always_comb begin : proc_job
+    logic [2:0]  kd;
+    logic [33:0] off;
+    job_d         = job_q;
+    job_valid_d   = job_valid_q && !job_ready_i;
+    gaddr_carry_d = gaddr_carry_q;
+    gaddr_lo      = '0;
+    gaddr_hi      = '0;
+    off           = '0;
+    kd            = tma_pkg::WalkNone;
+    if (w1_go_i) begin
+      // (coord, lo, hi, gaddr, row bytes, pitch, head, dend: W1B and W2 write them all)
+      job_d           = '0;
+      job_d.coord     = job_q.coord;
+      job_d.lo        = job_q.lo;
+      job_d.hi        = job_q.hi;
+      job_d.gaddr     = job_q.gaddr;
+      job_d.row_bytes = job_q.row_bytes;
+      job_d.pitch     = job_q.pitch;
+      job_d.head      = job_q.head;
+      job_d.dend      = job_q.dend;
+      job_d.i2c       = mf.im2col;
+      job_d.nrows_m1  = mf.ppc_m1;
+      job_d.smem_addr = cmd_i.smem_addr;
+      job_d.fill_nan  = mf.fill_nan;
+      job_d.tf32      = mf.tf32;
+      job_d.swz       = mf.swz;
+      job_d.pk        = job_pk;
+      job_d.cpl.kind      = tma_pkg::CplTx;
+      job_d.cpl.cta_mask  = dst_mask;
+      job_d.cpl.cta       = cmd_i.issuer;
+      job_d.cpl.mbar_addr = cmd_i.mbar_addr;
+      job_d.cpl.tag       = cmd_i.tag;
+      job_d.es.v[0] = 4'd1;
+      for (int d = 1; d < MaxDims; d++) begin   // the walker view (zero / es 1 when none)
+        job_d.step.v[d]   = {21'd0, md.walk_step[d-1], 4'd0};
+        job_d.dim_m1.v[d] = md.walk_dim_m1[d-1];
+        job_d.es.v[d]     = {1'b0, md.walk_es_m1[d-1]} + 4'd1;
+      end
+    end
+    if (w1b_i) begin
+      job_d.row_bytes   = row_bytes_q;
+      job_d.pitch       = pitch_q;
+      gaddr_lo          = {1'b0, mf.addr[31:0]} + {1'b0, c0_bytes_q[31:0]};
+      gaddr_carry_d     = gaddr_lo[32];
+      job_d.gaddr[31:0] = gaddr_lo[31:0];
+      // coord: the tensor coordinate (spatial: plus the im2col offset); lo: the coordinate
+      // (spatial: the lower corner plus the offset); hi: the coordinate plus the box (spatial:
+      // dim - 1 + upper + offset; N: no wrap)
+      job_d.coord.v[0] = '0;
+      job_d.lo.v[0]    = '0;
+      job_d.hi.v[0]    = '0;
+      for (int d = 1; d < MaxDims; d++) begin
+        kd  = md.walk_kind[d-1];
+        off = (d < MaxDims - 1) ? 34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
+        job_d.coord.v[d] = '0;
+        job_d.lo.v[d]    = '0;
+        job_d.hi.v[d]    = '0;
+        unique case (kd)
+          tma_pkg::WalkTile, tma_pkg::WalkChunk: begin
+            job_d.coord.v[d] = coord_sx[d];
+            job_d.lo.v[d]    = coord_sx[d];
+            job_d.hi.v[d]    = coord_sx[d] + 34'(md.walk_box_m1[d-1]);
+          end
+          tma_pkg::WalkSpatial: begin
+            job_d.coord.v[d] = coord_sx[d] + off;
+            if (d < MaxDims - 1) job_d.lo.v[d] = lower_q[d-1] + off;
+            if (d < MaxDims - 1) job_d.hi.v[d] = far_q[d] + off;
+          end
+          tma_pkg::WalkN: begin
+            job_d.coord.v[d] = coord_sx[d];
+            job_d.lo.v[d]    = coord_sx[d];
+            job_d.hi.v[d]    = {1'b0, {33{1'b1}}};
+          end
+          default: ;
+        endcase
+      end
+    end
+    if (w2_i) begin
+      // addr_hi + c0_bytes_hi + carry as one chain: {a, 1} + {b, c} = 2 (a + b) + 1 + c
+      gaddr_hi = {mf.addr[63:32], 1'b1} + {{26{c0_bytes_q[37]}}, c0_bytes_q[37:32], gaddr_carry_q};
+      job_d.gaddr[63:32] = gaddr_hi[32:1];
+      if (!il) begin
+        job_d.head = (12'(elem_lo_q) << esz) >> md.is_b4x16;
+        job_d.dend = (12'(elem_end_q) << esz) >> md.is_b4x16;
+      end else begin
+        job_d.head = '0;
+        job_d.dend = fix_oob_q ? 12'd0 : 12'(chunk16) << 4;
+      end
+    end
+    if (mac_i) begin
+      if (instr_err_i != tma_pkg::ErrNone) begin
+        job_d.marker   = 1'b1;
+        job_d.cpl.kind = tma_pkg::CplError;
+        job_d.cpl.err  = instr_err_i;
+        job_valid_d    = 1'b1;
+      end else if (cmd_i.op == tma_pkg::OpPrefetch) begin
+        job_d.marker   = 1'b1;
+        job_d.cpl.kind = tma_pkg::CplDone;
+        job_valid_d    = 1'b1;
+      end else if (mac_idle_i) begin
+        job_valid_d = 1'b1;     // the last write-back (if any) happens in this cycle
+      end
+    end
+    if (err_i && !job_valid_q) begin
+      job_d.marker        = 1'b1;
+      job_d.cpl.kind      = tma_pkg::CplError;
+      job_d.cpl.err       = err_code_i;
+      job_d.cpl.cta_mask  = dst_mask;
+      job_d.cpl.cta       = cmd_i.issuer;
+      job_d.cpl.mbar_addr = cmd_i.mbar_addr;
+      job_d.cpl.bytes     = '0;
+      job_d.cpl.tag       = cmd_i.tag;
+      job_valid_d         = 1'b1;
+    end
+    // MAC write-back (the astart slots also give alo of a dim that does not restart at a
+    // corner)
+    if (mac_wb_valid_i) begin
+      for (int d = 1; d < MaxDims; d++) begin
+        if (mac_wb_i.slot == tma_pkg::MacSlotAstart + 4'(d - 1)) begin
+          job_d.astart.v[d] = mac_wb_i.value;
+          if (!spatial_q[d] && d < MaxDims - 1) job_d.alo.v[d] = mac_wb_i.value;
+        end
+        if (mac_wb_i.slot == tma_pkg::MacSlotAlo + 4'(d - 1) && d < MaxDims - 1) begin
+          job_d.alo.v[d] = mac_wb_i.value;
+        end
+      end
+      if (mac_wb_i.slot == tma_pkg::MacSlotGaddr) job_d.gaddr = mac_wb_i.value;
+    end
+  end
+
+  // The last walker dim is never spatial: its alo is its astart (no flops of its own).
+  always_comb begin : proc_job_o
+    job_o = job_q;
+    job_o.alo.v[MaxDims-1] = job_q.astart.v[MaxDims-1];
+  end
+  assign job_valid_o = job_valid_q;
+
+  // ---- To the MAC and the instruction checks ----
+  assign mac_req_o = slots_q;
+  always_comb begin : proc_mac_opnd
+    mac_opnd_o.coord       = job_q.coord;
+    mac_opnd_o.lo          = job_q.lo;
+    mac_opnd_o.stride.v[0] = '0;
+    for (int d = 1; d < MaxDims; d++) mac_opnd_o.stride.v[d] = md.walk_stride[d-1];
+    mac_opnd_o.fix_coord  = fix_coord;
+    mac_opnd_o.fix_stride = md.fix_stride;
+    mac_opnd_o.gaddr      = job_q.gaddr;
+    bounds_o.spatial = spatial_q;
+    bounds_o.lower.v[0]         = '0;
+    bounds_o.lower.v[MaxDims-1] = '0;
+    for (int k = 0; k < MaxDims - 2; k++) bounds_o.lower.v[k+1] = lower_q[k];
+    for (int d = 0; d < MaxDims; d++) begin
+      bounds_o.coord.v[d] = coord_sx[d];
+      bounds_o.upper.v[d] = far_q[d];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_c0_3q
+    c0_3q_q <= c0_3q_d;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
+    if (!rst_ni) begin
+      for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
+      for (int i = 0; i < MaxDims; i++) begin
+        walk_coord_q[i] <= '0;
+        far_q[i]        <= '0;
+      end
+      fix_coord_q   <= '0;
+      slots_q       <= '0;
+      spatial_q     <= '0;
+      neg_c0_q      <= '0;
+      hi_diff_q     <= '0;
+      box0_q        <= '0;
+      elem_lo_q     <= '0;
+      elem_end_q    <= '0;
+      gaddr_carry_q <= 1'b0;
+      fix_oob_q     <= 1'b0;
+      fix_dim_m1_q  <= '0;
+      c0_bytes_q    <= '0;
+      row_bytes_q   <= '0;
+      pitch_q       <= '0;
+      job_q         <= '0;
+      job_valid_q   <= 1'b0;
+    end else begin
+      for (int k = 0; k < MaxDims - 2; k++) begin
+        lower_q[k] <= tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
+      end
+      for (int i = 0; i < MaxDims; i++) begin
+        walk_coord_q[i] <= walk_coord_d[i];
+        far_q[i]        <= far_d[i];
+      end
+      fix_coord_q   <= fix_coord_d;
+      slots_q       <= slots_d;
+      spatial_q     <= spatial_d;
+      neg_c0_q      <= neg_c0_d;
+      hi_diff_q     <= hi_diff_d;
+      box0_q        <= {1'b0, mf.box0_m1} + 9'd1;
+      fix_dim_m1_q  <= fix_dim_m1_d;
+      c0_bytes_q    <= c0_bytes[37:0];
+      row_bytes_q   <= row_bytes_d;
+      pitch_q       <= pitch_d;
+      if (w1b_i) begin
+        fix_oob_q     <= fix_oob_d;
+        elem_lo_q     <= elem_lo;
+        elem_end_q    <= elem_end;
+        gaddr_carry_q <= gaddr_carry_d;
+      end
+      job_q       <= job_d;
+      job_valid_q <= job_valid_d;
+    end
+  end
+
+  logic unused_bits;
+  assign unused_bits = ^{cmd_i, coord_flags_i, map_i, mf, md, walk_cflags[0], fix_cflags[3],
+                         far_d[0], coord_sx[0], c0_bytes[63:38], chunk16[35:12], gaddr_hi[0],
+                         upper[0][33:32],
+                         spatial_q[0], spatial_d[0]};
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
+  `TMA_ASSERT(C0ThreeQuarters_A, w1_go_i |-> c0_3q_q == c0_3q_d)
+  `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
+                                    (w1b_i && (w2_i || mac_i || err_i)))
+  `TMA_ASSERT_NEVER(WbOutsideMac_A, mac_wb_valid_i && !mac_i)
+`ifndef SYNTHESIS
+  // The job is ~1900 bits: the stream check samples a 64-bit XOR fold of it (Verilator 5.006
+  // emits uncompilable code for $past of a vector this wide).
+  logic [63:0] job_sig;
+  always_comb begin : proc_job_sig
+    job_sig = '0;
+    for (int i = 0; i < $bits(job_q); i += 64) job_sig = job_sig ^ 64'(job_q >> i);
+  end
+  `TMA_ASSERT_STABLE(JobHeld_A, job_valid_o, job_ready_i, job_sig)
+`endif
+
+endmodule
+
+`default_nettype wire

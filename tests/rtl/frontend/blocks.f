@@ -1,0 +1,6 @@
+# The frontend blocks tested alone (paths relative to rtl/, as in rtl/tma.f): their unit tests
+# Verilate only these.
+pkg/tma_pkg.sv
+common/tma_dup_reg.sv
+frontend/tma_desc_check.sv
+frontend/tma_addr_mac.sv
