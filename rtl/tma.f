@@ -5,9 +5,9 @@ pkg/tma_pkg.sv
 # ---- common cells ----
 common/tma_fifo.sv
 common/tma_fifo_ram.sv
+common/tma_dup_reg.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
-common/tma_dup_reg.sv
 # ---- frontend ----
 frontend/tma_cmd_ctrl.sv
 # ---- midend ----

@@ -8,9 +8,8 @@
 // are multiples of 16 bytes except the in-bounds end, so the realignment is a rotation by a
 // multiple of 16 bytes of the window {global beat w + 1, global beat w}.
 //
-// Three stages, one output beat per cycle; G and T end in two-entry spill registers
-// (tma_spill_reg), D in a plain register, and the global beats enter through a spill
-// register (B):
+// Three stages, one output beat per cycle; G, D and T each end in a two-entry spill register
+// (tma_spill_reg), and the global beats enter through a spill register (B):
 //   G (geometry): walks the output beats k of the row at the head of the row FIFO. Which of
 //     them are the first / last in-bounds beat and the last beat of the row are equality
 //     compares of k with beat indices the fork computed (no arithmetic per beat); from them it
@@ -29,6 +28,8 @@
 // (the preload). Completion-only rows (has_data = 0) pass as one item without a write. A read
 // beat with an error response turns the rest of its command into no-write items; the last item
 // of the command then carries out_o.err (the engine turns its completion into a bus_error).
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -355,6 +356,7 @@ module tma_row_aligner #(
   assign d_berr = (u_pop && b_err) || (pre_op && pre_err_q);
 
   localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 22 * NumTf;
+  logic t_in_ready;   // T's register takes D's item
 
   tma_spill_reg #(
     .Width  (DQW),
@@ -375,7 +377,6 @@ module tma_row_aligner #(
 
   // ======================= T: tf32 rounding, output spill register =======================
   localparam int unsigned TW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 4;
-  logic                 t_in_ready;
   logic [DW-1:0]        t_data;
   logic                 t_wr;
   logic                 t_wr_o, t_last_o, t_err_o;   // T's output register: out_o's fields
@@ -484,3 +485,5 @@ module tma_row_aligner #(
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
 
 endmodule
+
+`default_nettype wire

@@ -24,6 +24,8 @@
 // that depends on flops only; the output is a tma_spill_reg (OutSpill = 1) or wires.
 // Design note and the engine changes needed to use it: docs/rtl-unpack.md.
 
+`default_nettype none
+
 `include "tma_assert.svh"
 
 module tma_unpack #(
@@ -491,3 +493,5 @@ module tma_unpack #(
   `TMA_COVER(UsesE1_C, adv && cur_e1_q && !cur_last_q)
 
 endmodule
+
+`default_nettype wire

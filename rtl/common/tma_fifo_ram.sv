@@ -21,8 +21,9 @@
 //
 // OutReg = 1 puts a fabric register after the RAM's read register (one more item of capacity,
 // one more cycle of latency, still one item per cycle): an ECP5 EBR or xc7 block RAM read port
-// has a clock-to-out of ~4-6 ns, so its data must not go through logic before a flop
-// (docs/rtl.md, fpga.md 4.4). The RAM read register then feeds only that register.
+// has a long clock-to-out (as long as several LUT levels), so its data must not go through
+// logic before a flop (docs/rtl.md, fpga.md 4.4). The RAM read register then feeds only that
+// register.
 //
 // InReg = 1 puts a staging register in front of the RAM: an accepted item is written in the
 // next cycle, so in_valid_i (a late signal from the producer) reaches only the staging valid
@@ -30,6 +31,8 @@
 // latency, still one item per cycle). The write side then counts the write, a cycle after
 // the push, and keeps one entry for the item in the staging register: in_ready_o is low with
 // Depth - 1 counted items (Depth >= 2).
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -232,3 +235,5 @@ module tma_fifo_ram #(
   `TMA_COVER(FullPushPop_C, full_q && rd && in_valid_i)
 
 endmodule
+
+`default_nettype wire

@@ -37,10 +37,16 @@
 // leaves P idle for a cycle; the controller delivers a job every 9 or more cycles). The data
 // registers of P and K follow job_i whenever they are free (don't-care until the job is
 // valid), so job_valid_i drives only p_valid_q and p_pend_q.
-// Interface rule beyond valid/ready: job_i's coord, lo, hi and es must already hold their
-// values in the cycle before job_valid_i rises (row 0's wrap distances and flags are computed
-// from them into flops every cycle; JobZFresh_A checks it). tma_cmd_ctrl writes them at least
-// two cycles before it raises the valid.
+// Interface rule beyond valid/ready (docs/interfaces.md, "Walker job timing"): job_i's coord,
+// lo, hi and es must already hold their values in the cycle before job_valid_i rises (row 0's
+// wrap distances and flags are computed from them into flops every cycle; JobZFresh_A checks
+// it). tma_cmd_ctrl writes them at least two cycles before it raises the valid.
+//
+// One module of about 600 lines: P, R and K share the walk's control signals (adv, p_next,
+// the load and accept terms) cycle by cycle; split into modules, each would re-derive them or
+// take them as ports, with no stream between them.
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -596,8 +602,13 @@ module tma_nd_walker (
   // P was loaded from job_i before the handshake: the job must still be offered.
   `TMA_ASSERT(PendOffered_A, p_pend_q |-> job_valid_i)
   `TMA_ASSERT_NEVER(PendWithoutRow_A, p_pend_q && !p_valid_q)
-  `TMA_ASSERT_NEVER(RoomCopy_A, room_q != o_ready)
-  `TMA_ASSERT_NEVER(LastCopy_A, c_last != p_last)
+  // Kept copies with their own next-state logic, so not a tma_dup_reg (one shared input, no
+  // enable): room_q is O's room computed a cycle ahead from O's flops and row_ready_i; the
+  // control's inverted last-row flags c_n* load with P's enable and hold their own value.
+  `TMA_ASSERT_COPY(RoomCopy_A, room_q, o_ready)
+  `TMA_ASSERT_COPY(LastxCopy_A, c_nlastx_q, !p_lastx_q)
+  `TMA_ASSERT_COPY(L0aCopy_A, c_nl0a_q, !p_l0a_q)
+  `TMA_ASSERT_COPY(L0bCopy_A, c_nl0b_q, !p_l0b_q)
   // The registered prefix ANDs of the wrap flags match their definition.
   `TMA_ASSERT(ChgFlags_A, p_valid_q |-> chg_q[MaxDims-1:2] ==
       {&w_q[MaxDims-2:1], &w_q[2:1], w_q[1]})
@@ -610,3 +621,5 @@ module tma_nd_walker (
       (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
 
 endmodule
+
+`default_nettype wire
