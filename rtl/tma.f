@@ -11,6 +11,7 @@ common/tma_stream_arb.sv
 # ---- frontend ----
 frontend/tma_cmd_ctrl.sv
 # ---- midend ----
+midend/tma_walk_start.sv
 midend/tma_nd_walker.sv
 midend/tma_row_fork.sv
 midend/tma_burst_split.sv

@@ -69,6 +69,8 @@ module tma_rd_engine #(
   logic               rlast_q;                // ... registered: its credit returns
   logic               r_is_desc;              // the R beat on the port is a descriptor beat
   logic               r_err;                  // its response is not OKAY
+  logic               desc_r_valid_d;         // a descriptor beat is on the port
+  logic               credit_ok_d;            // credits_d != 0
 
   // ---- AR slices ----
   // Descriptor AR slice: the controller's AR handshake ends at flops (its valid is a compare
@@ -148,12 +150,14 @@ module tma_rd_engine #(
   // decoded map's fields with each beat, an enable of several hundred flops; registering the
   // beat keeps the ID compare, the valid and the controller's beat count out of that enable's
   // path. Data and response are copied every cycle: only the valid is qualified.
+  assign desc_r_valid_d = axi_rsp_i.r_valid && r_is_desc;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_desc_r
     if (!rst_ni) begin
       desc_r_valid_o <= 1'b0;
       desc_r_err_o   <= 1'b0;
     end else begin
-      desc_r_valid_o <= axi_rsp_i.r_valid && r_is_desc;
+      desc_r_valid_o <= desc_r_valid_d;
       desc_r_err_o   <= r_err;
     end
   end
@@ -173,6 +177,7 @@ module tma_rd_engine #(
     if (data_ar_fire && !rlast_q) credits_d = credits_q - 1'b1;
     if (!data_ar_fire && rlast_q) credits_d = credits_q + 1'b1;
   end
+  assign credit_ok_d = (credits_d != '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_credit_q
     if (!rst_ni) begin
@@ -181,7 +186,7 @@ module tma_rd_engine #(
       rlast_q     <= 1'b0;
     end else begin
       credits_q   <= credits_d;
-      credit_ok_q <= (credits_d != '0);
+      credit_ok_q <= credit_ok_d;
       rlast_q     <= data_r_last_fire;
     end
   end

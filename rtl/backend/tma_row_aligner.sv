@@ -396,15 +396,16 @@ module tma_row_aligner #(
   // A read beat with an error response turns the rest of its command into no-write items:
   // the error is accumulated here, in item order, as items move from D to T (a function of
   // flops), and cleared after the command's last item.
-  logic st_err_q, t_err;
-  assign t_err = st_err_q || dq_berr;
-  assign t_wr  = dq_wr && !t_err;
+  logic st_err_d, st_err_q, t_err;
+  assign t_err    = st_err_q || dq_berr;
+  assign t_wr     = dq_wr && !t_err;
+  assign st_err_d = t_err && !dq_last;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_t_err
     if (!rst_ni) begin
       st_err_q <= 1'b0;
     end else if (t_take) begin
-      st_err_q <= t_err && !dq_last;
+      st_err_q <= st_err_d;
     end
   end
 

@@ -110,6 +110,7 @@ module tma_row_fork #(
   logic [3:0]                    units_q;
   logic [SizeLog2-1:0]           goff_q;        // gaddr mod DataBytes
   // Eager fork: which destinations already have the row in the fork register
+  logic sent_row_d, sent_req_d, sent_up_d;
   logic sent_row_q, sent_req_q, sent_up_q;
   logic done_row, done_req, done_up;            // the destination has it or takes it now
   logic row_fifo_in_valid, row_fifo_in_ready;
@@ -207,15 +208,20 @@ module tma_row_fork #(
   assign done_up    = no_read_q || sent_up_q || up_fifo_in_ready;
   assign fork_ready = done_row && done_req && done_up;
 
+  // A destination keeps its sent flag while the row stays (not every destination has it).
+  assign sent_row_d = fork_valid && !fork_ready && done_row;
+  assign sent_req_d = fork_valid && !fork_ready && !no_read_q && done_req;
+  assign sent_up_d  = fork_valid && !fork_ready && !no_read_q && done_up;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_sent
     if (!rst_ni) begin
       sent_row_q <= 1'b0;
       sent_req_q <= 1'b0;
       sent_up_q  <= 1'b0;
     end else begin
-      sent_row_q <= fork_valid && !fork_ready && done_row;
-      sent_req_q <= fork_valid && !fork_ready && !no_read_q && done_req;
-      sent_up_q  <= fork_valid && !fork_ready && !no_read_q && done_up;
+      sent_row_q <= sent_row_d;
+      sent_req_q <= sent_req_d;
+      sent_up_q  <= sent_up_d;
     end
   end
 

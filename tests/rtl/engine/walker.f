@@ -3,4 +3,5 @@
 pkg/tma_pkg.sv
 common/tma_dup_reg.sv
 common/tma_spill_reg.sv
+midend/tma_walk_start.sv
 midend/tma_nd_walker.sv
