@@ -219,9 +219,9 @@ module tma_fifo_ram #(
   // Input stream contract, required of the upstream.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
   `TMA_ASSERT(CntInRange_A, wcnt_q <= CntWidth'(Depth))
-  `TMA_ASSERT(FullMatchesCnt_A, full_q == (32'(wcnt_q) >= FullAt))
+  `TMA_ASSERT_COPY(FullCopy_A, full_q, 32'(wcnt_q) >= FullAt)
+  `TMA_ASSERT_COPY(NonEmptyCopy_A, rne_q, rcnt_q != '0)
   // The write side's count is the read side's plus the two items each saw a cycle late.
-  `TMA_ASSERT(NonEmptyFlag_A, rne_q == (rcnt_q != '0))
   `TMA_ASSERT(CountsAgree_A, 32'(wcnt_q) == 32'(rcnt_q) + 32'(wr_q1) + 32'(rd_q1))
   // The RAM never holds more than Depth items (with InReg: counted ones plus the staged one).
   `TMA_ASSERT(RamNotOver_A, 32'(wcnt_q) + 32'(iv_q) <= Depth)

@@ -262,7 +262,7 @@ module tma_burst_split #(
               32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
   `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
-  `TMA_ASSERT(EmitOkFlag_A, emit_ok_q == (cur_valid_q && flags_ok_q && !cross_q && !cross2_q))
+  `TMA_ASSERT_COPY(EmitOkFlag_A, emit_ok_q, cur_valid_q && flags_ok_q && !cross_q && !cross2_q)
   `TMA_ASSERT(FlagsFresh_A, emit |-> fits_q == cur_fits && to_page_end_q == cur_to_page_end)
   `TMA_ASSERT_COPY(CurValidCopy_A, inv_cur_valid_q, !cur_valid_q)
   `TMA_ASSERT_COPY(EmitOkCopy_A, inv_emit_ok_q, !emit_ok_q)
