@@ -2,7 +2,9 @@
 //
 // tma_cpl_unit: turns the completion information of a finished command into completions:
 // one complete-tx per destination CTA of the mask (lowest CTA first), or one error / done
-// completion naming the issuing CTA.
+// completion naming the issuing CTA. Counts the error completions it signals (err_count_o).
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -16,7 +18,9 @@ module tma_cpl_unit (
   // Completions
   output logic               cpl_valid_o,
   input  logic               cpl_ready_i,
-  output tma_pkg::cpl_t      cpl_o
+  output tma_pkg::cpl_t      cpl_o,
+  // Status: error completions signalled (wraps)
+  output logic [15:0]        err_count_o
 );
 
   logic               act_d, act_q;
@@ -116,9 +120,26 @@ module tma_cpl_unit (
     end
   end
 
+  // ---- Error count ----
+  logic [15:0] err_count_d, err_count_q;
+  assign err_count_d = err_count_q + 16'((cpl_valid_o && cpl_ready_i &&
+                                          cpl_o.kind == tma_pkg::CplError) ? 1 : 0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_err_count
+    if (!rst_ni) begin
+      err_count_q <= '0;
+    end else begin
+      err_count_q <= err_count_d;
+    end
+  end
+  assign err_count_o = err_count_q;
+
+  // ---- Assertions ----
   `TMA_ASSERT_STABLE(CplHeld_A, cpl_valid_o, cpl_ready_i, cpl_o)
   // The registered flag is the arithmetic one.
   `TMA_ASSERT(FinalFlag_A, act_q |-> final_q == ((info_q.kind != tma_pkg::CplTx) ||
                                                  ((left_q & (left_q - 16'd1)) == '0)))
 
 endmodule
+
+`default_nettype wire
