@@ -58,9 +58,6 @@ module tma_unpack #(
   output logic             busy_o
 );
 
-  localparam logic [1:0]  ModePass = 2'd0;
-  localparam logic [1:0]  ModeP8   = 2'd1;
-  localparam logic [1:0]  ModeP12  = 2'd2;
   localparam int unsigned W        = DataBytes / 4;    // 32-bit words per beat
   localparam int unsigned W4       = DataBytes / 16;   // unit slots per beat
   localparam int unsigned OW       = $clog2(W);        // word offset in a beat
@@ -138,8 +135,8 @@ module tma_unpack #(
     for (int i = 0; i < 8; i++) begin
       r_ones[i] = (4'(i) < row_units_i);
     end
-    i_pt  = (row_mode_i == ModePass);
-    i_g12 = (row_mode_i == ModeP12);
+    i_pt  = (row_mode_i == tma_pkg::PkNone);
+    i_g12 = (row_mode_i == tma_pkg::PkG12);
     // S_0 = goff (16 - g) / 16 bytes: g16 words (g = 12) or 2 g16 words (g = 8)
     i_o   = i_g12 ? OW'(r_g16) : OW'({r_g16, 1'b0});
     i_mf  = i_pt ? '0 : MW'(r_ones) << r_g16;
@@ -474,15 +471,17 @@ module tma_unpack #(
   `TMA_ASSERT_INIT(DataBytesLegal_A,
                    DataBytes == 16 || DataBytes == 32 || DataBytes == 64 || DataBytes == 128)
   `TMA_ASSERT(RowModeLegal_A, row_valid_i |->
-              row_mode_i == ModePass || row_mode_i == ModeP8 || row_mode_i == ModeP12)
+              row_mode_i == tma_pkg::PkNone || row_mode_i == tma_pkg::PkG8 ||
+              row_mode_i == tma_pkg::PkG12)
   `TMA_ASSERT(RowGoffAligned_A, row_valid_i |-> row_goff_i[3:0] == 4'd0)
   `TMA_ASSERT(RowBeatsLegal_A, row_valid_i |-> row_in_beats_i != '0)
-  `TMA_ASSERT(RowUnitsLegal_A, row_valid_i && row_mode_i != ModePass |->
+  `TMA_ASSERT(RowUnitsLegal_A, row_valid_i && row_mode_i != tma_pkg::PkNone |->
               row_units_i >= 4'd1 && row_units_i <= 4'd8)
   // Packed rows read exactly the beats of their units.
-  `TMA_ASSERT(RowPackedBeats_A, row_valid_i && row_mode_i != ModePass |->
-              32'(row_in_beats_i) == (32'(row_goff_i) + (row_mode_i == ModeP12 ? 32'd12 : 32'd8)
-                                      * 32'(row_units_i) + DataBytes - 1) / DataBytes)
+  `TMA_ASSERT(RowPackedBeats_A, row_valid_i && row_mode_i != tma_pkg::PkNone |->
+              32'(row_in_beats_i) == (32'(row_goff_i) +
+                                      (row_mode_i == tma_pkg::PkG12 ? 32'd12 : 32'd8) *
+                                      32'(row_units_i) + DataBytes - 1) / DataBytes)
   `TMA_ASSERT(LastBeatPopsRest_A, cur_v_q && cur_last_q |-> cur_rem_q <= CntW'(2))
   `TMA_ASSERT(LastBeatCountsExact_A, cur_v_q && cur_last_q |-> cur_rem_q == CntW'(cur_pop_q))
   `TMA_ASSERT(PopTwoUsesE1_A, cur_v_q && cur_pop_q == 2'd2 |-> cur_e1_q)
