@@ -39,7 +39,7 @@
     logic                     hold_q; \
     logic [$bits(__data)-1:0] data_q; \
     always_ff @(posedge __clk) begin : proc_check \
-      hold_q <= (__valid) && !(__ready); \
+      hold_q <= !(__rst) && (__valid) && !(__ready); \
       if ((__valid) && !(__ready)) data_q <= (__data); \
       if (!(__rst) && hold_q) assert ((__valid) && (__data) == data_q) \
         else $error("[%m] stream contract %s broken: valid dropped or payload changed", \
