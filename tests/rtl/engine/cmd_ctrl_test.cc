@@ -10,7 +10,8 @@
 //    to a beat). Both must issue the same descriptor reads and the same jobs (a marker job:
 //    the same completion) in the same order.
 //  - A hand-derived 2-D tile job, and the cycles from command accept to job valid.
-//  - The reciprocal table of the size check (also in tests/rtl/frontend/desc_check_test.cc).
+// The reciprocal table of the size check is tested with the check block
+// (tests/rtl/frontend/desc_check_test.cc, DescCheck.ReciprocalTableIsExact).
 
 #include <cstdint>
 #include <cstdio>
@@ -782,17 +783,6 @@ TEST(CmdCtrl, SubByteHandDerived) {
     if (cmds[i].dim >= 2) {
       EXPECT_EQ(j.astart.v[1], w.astart1) << "case " << i;
       EXPECT_EQ(j.step.v[1], w.step1) << "case " << i;
-    }
-  }
-}
-
-TEST(CmdCtrl, ReciprocalTableIsExact) {
-  const int recip[8] = {4096, 2048, 1366, 1024, 820, 683, 586, 512};  // ceil(4096 / es)
-  for (int es = 1; es <= 8; ++es) {
-    ASSERT_EQ(recip[es - 1], (4096 + es - 1) / es);
-    const int bmax = es == 1 ? 1024 : 256;
-    for (int b = 1; b <= bmax; ++b) {
-      EXPECT_EQ((b * recip[es - 1]) >> 12, b / es) << "b " << b << " es " << es;
     }
   }
 }
