@@ -46,7 +46,7 @@
 #include "Vtma_row_aligner_db16.h"
 #include "Vtma_row_aligner_db32.h"
 #include "Vtma_row_aligner_db64.h"
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
@@ -101,7 +101,7 @@ struct Beat {
 // Ports relied on: clk_i, rst_ni, row_valid_i, row_ready_o, row_i (al_row_t), beat_valid_i,
 // beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_wr_o, out_addr_o,
 // out_data_o, out_strb_o, out_swz_o, out_lane_o, out_last_o, out_err_o, out_cta_mask_o, busy_o.
-// row_i is packed by the codec generated from tma_pkg (tests/rtl/autogen/tma_structs.h).
+// row_i is packed by the codec generated from tma_pkg (sim/autogen/tma_structs.h).
 
 template <class T>
 bool BitOf(const T& v, int i) {

@@ -21,17 +21,17 @@
 
 #include <gtest/gtest.h>
 
-#include "Vtma_frontend_db16.h"
-#include "Vtma_frontend_db64.h"
 #include "Vtma_cmd_ctrl_ref_db16.h"
 #include "Vtma_cmd_ctrl_ref_db64.h"
-#include "autogen/tma_structs.h"
+#include "Vtma_frontend_db16.h"
+#include "Vtma_frontend_db64.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
-// The controller's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
+// The controller's ports carry the package structs (sim/autogen/tma_structs.h).
 using Job = pkg::job_t;
 static_assert(sizeof(Vtma_frontend_db16::cmd_i) == 4 * pkg::cmd_t::kWords);
 static_assert(sizeof(Vtma_frontend_db16::job_o) == 4 * Job::kWords);
@@ -297,9 +297,7 @@ Outcome RunCmds(const std::vector<Cmd>& cmds, uint32_t seed, double p_rerr,
       pulsed_before = false;
     }
     if (dut->ar_valid_o && dut->ar_ready_i) {
-      // ar_t: {addr[63:0], len[7:0]}
-      const uint64_t addr = (static_cast<uint64_t>(dut->ar_o[2] & 0xFFu) << 56) |
-                            (static_cast<uint64_t>(dut->ar_o[1]) << 24) | (dut->ar_o[0] >> 8);
+      const uint64_t addr = pkg::Unpack<pkg::ar_t>(dut->ar_o.data()).addr;
       out.ars.push_back(addr);
       rq.emplace_back(addr, static_cast<int>(cycle) + 2 + static_cast<int>(rng() % 6));
     }

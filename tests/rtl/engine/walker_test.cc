@@ -21,7 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "Vtma_nd_walker.h"
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::pkg {
@@ -39,7 +39,7 @@ namespace {
 
 constexpr int kDims = pkg::MaxDims;
 
-// The walker's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
+// The walker's ports carry the package structs (sim/autogen/tma_structs.h).
 using Cpl = pkg::cpl_info_t;
 using Row = pkg::row_t;
 static_assert(sizeof(Vtma_nd_walker::job_i) == 4 * pkg::job_t::kWords);
