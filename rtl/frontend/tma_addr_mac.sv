@@ -273,19 +273,22 @@ module tma_addr_mac (
   `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
   `TMA_ASSERT_NEVER(ReqWhileBusy_A, req_valid_i && !req_ready_o)
 `ifndef SYNTHESIS
-  // The operands a running slot list reads hold (the gaddr slot's base aside, which its own
-  // write-back replaces): a fold of the coordinates and strides, sampled while not idle.
-  logic [63:0] opnd_sig;
-  logic        running_q;
-  always_comb begin : proc_opnd_sig
-    opnd_sig = '0;
-    for (int i = 0; i < $bits(opnd_i) - 64; i += 64) opnd_sig = opnd_sig ^ 64'(opnd_i >> (64 + i));
-  end
+  // The operands a running slot list reads hold (the gaddr slot's base, the low 64 bits, aside:
+  // its own write-back replaces it) from a cycle in which it runs to the next, unless cleared.
+  localparam int unsigned OpndHeldW = $bits(opnd_i) - 64;
+  logic                 running_q;
+  logic                 opnd_hold_q;
+  logic [OpndHeldW-1:0] opnd_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_running
     if (!rst_ni) running_q <= 1'b0;
     else running_q <= !clr_i && (req_go || (running_q && !idle_o));
   end
-  `TMA_ASSERT(OpndHeld_A, running_q && !idle_o && !clr_i |=> $stable(opnd_sig) || clr_i)
+  always_ff @(posedge clk_i) begin : proc_opnd_held
+    opnd_hold_q <= running_q && !idle_o && !clr_i;
+    if (running_q && !idle_o && !clr_i) opnd_q <= opnd_i[64 +: OpndHeldW];
+    if (rst_ni && opnd_hold_q) assert (clr_i || opnd_i[64 +: OpndHeldW] == opnd_q)
+      else $error("[%m] assertion OpndHeld_A failed");
+  end
 `endif
 
 endmodule

@@ -93,16 +93,12 @@ module tma_desc_cache #(
   );
   `TMA_ASSERT_COPY(MapLoad_A, load_q, {NumSlices{read_q || fill_valid_i}})
   `TMA_ASSERT_COPY(MapReadSel_A, read_sel_q, {NumSlices{read_q}})
-  always_comb begin : proc_map
-    logic [MapW-1:0] rd, fl, cur, nxt;
-    rd  = ram_rd;
-    fl  = fill_i;
-    cur = map_q;
-    for (int b = 0; b < MapW; b++) begin
-      nxt[b] = cur[b];
-      if (load_q[b / SliceW]) nxt[b] = read_sel_q[b / SliceW] ? rd[b] : fl[b];
-    end
-    map_d = nxt;
+  // Per slice, as whole-slice selects (a per-bit loop would simulate bit by bit).
+  for (genvar g = 0; g < NumSlices; g++) begin : gen_map_slice
+    localparam int unsigned Lo = g * SliceW;
+    localparam int unsigned W  = (Lo + SliceW <= MapW) ? SliceW : MapW - Lo;
+    assign map_d[Lo +: W] = !load_q[g]    ? map_q[Lo +: W] :
+                            read_sel_q[g] ? ram_rd[Lo +: W] : fill_i[Lo +: W];
   end
   assign read_o         = read_q;
   assign map_load_o     = read_q || fill_valid_i;
@@ -156,7 +152,7 @@ module tma_desc_cache #(
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(CacheEntriesLegal_A, CacheEntries >= 1 && CacheEntries <= 16)
-  `TMA_ASSERT(TagCmpFresh_A, tag_fresh_q && cmd_valid_i |-> tag_match_q == tag_match_d)
+  `TMA_ASSERT_NEVER(TagCmpFresh_A, tag_fresh_q && cmd_valid_i && tag_match_q != tag_match_d)
   `TMA_ASSERT_NEVER(ReadBeforeWrite_A, wr_q && read_q && hit_idx_q == wr_idx_q)
   `TMA_ASSERT_NEVER(ReadAndFill_A, read_q && fill_valid_i)
 

@@ -514,7 +514,7 @@ module tma_desc_check (
   `TMA_ASSERT_INIT(MapDerivedWidth_A, tma_pkg::MapDerivedWidth == $bits(tma_pkg::map_derived_t))
   `TMA_ASSERT_INIT(MapWidth_A, tma_pkg::MapWidth == $bits(tma_pkg::map_t))
   `TMA_ASSERT_NEVER(StartWhileBusy_A, start_i && busy_q)
-  `TMA_ASSERT(LastCycle_A, chk_last_q == (busy_q && chk_cycle_q == 4'd8))
+  `TMA_ASSERT_COPY(LastCycle_A, chk_last_q, busy_q && chk_cycle_q == 4'd8)
 
 endmodule
 

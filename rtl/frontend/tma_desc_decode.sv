@@ -178,7 +178,13 @@ module tma_desc_decode #(
   `TMA_ASSERT_INIT(DescChkFieldsWidth_A,
                    tma_pkg::DescChkFieldsWidth == $bits(tma_pkg::desc_chk_fields_t))
   // The reserved-bit flags of a fetch are folded into the sticky flag before the next one.
-  `TMA_ASSERT(RsvFlagsIdle_A, !fetching_i && !$past(fetching_i) |-> rsv_q == '0)
+`ifndef SYNTHESIS
+  logic fetching_prev_q;   // fetching_i a cycle ago
+  always_ff @(posedge clk_i) begin : proc_fetching_prev
+    fetching_prev_q <= fetching_i;
+  end
+  `TMA_ASSERT_NEVER(RsvFlagsIdle_A, !fetching_i && !fetching_prev_q && rsv_q != '0)
+`endif
 
 endmodule
 

@@ -233,9 +233,9 @@ module tma_frontend #(
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(SizeLog2Chunks_A, NumChunks == (1 << (SizeLog2 - 4)) && CacheIdxW >= 1)
-  `TMA_ASSERT(MacReqReady_A, w1b |-> mac_req_ready)
-  `TMA_ASSERT(MacAbortFlag_A, in_mac |->
-              instr_abort == (instr_err != tma_pkg::ErrNone || cmd.op == tma_pkg::OpPrefetch))
+  `TMA_ASSERT_NEVER(MacReqReady_A, w1b && !mac_req_ready)
+  `TMA_ASSERT_NEVER(MacAbortFlag_A, in_mac &&
+                    instr_abort != (instr_err != tma_pkg::ErrNone || cmd.op == tma_pkg::OpPrefetch))
 
 endmodule
 

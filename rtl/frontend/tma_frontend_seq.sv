@@ -129,8 +129,8 @@ module tma_frontend_seq (
   assign busy_o     = !state_q[IIdle];
 
   // ---- Assertions ----
-  `TMA_ASSERT(StateOneHot_A, $onehot(state_q))
-  `TMA_ASSERT(W1GoRegistered_A, w1_go_q == (state_q[IW1] && !map_bad_i && job_free_i))
+  `TMA_ASSERT_NEVER(StateOneHot_A, !$onehot(state_q))
+  `TMA_ASSERT_COPY(W1GoRegistered_A, w1_go_q, state_q[IW1] && !map_bad_i && job_free_i)
   `TMA_ASSERT_NEVER(MapLoadOutsideReadChk_A, map_load_i && !state_q[IRead] &&
                                              !(state_q[IChk] && chk_last_i))
   `TMA_ASSERT_NEVER(TakeWhileBusy_A, take_i && !state_q[IIdle])

@@ -15,10 +15,14 @@
   __name: assert property (@(posedge __clk) disable iff (__rst) (__prop)) \
     else $error("[%m] assertion %s failed", `"__name`");
 
-// Concurrent assertion: prop must never hold.
+// Immediate check at every clock edge outside reset: prop (a boolean) must never hold. Checked
+// in a clocked block, on the values before the edge as a concurrent assertion would sample
+// them, but without the per-evaluation copies of every referenced signal that a simulator
+// keeps for concurrent assertions (docs/performance.md).
 `define TMA_ASSERT_NEVER(__name, __prop, __clk = clk_i, __rst = !rst_ni) \
-  __name: assert property (@(posedge __clk) disable iff (__rst) !(__prop)) \
-    else $error("[%m] assertion %s failed", `"__name`");
+  always_ff @(posedge __clk) begin : __name \
+    if (!(__rst)) assert (!(__prop)) else $error("[%m] assertion %s failed", `"__name`"); \
+  end
 
 // Elaboration-time check of parameters: fails the simulation at time 0 with a message.
 `define TMA_ASSERT_INIT(__name, __prop) \
@@ -27,16 +31,30 @@
   end
 
 // Stream contract: once valid is high it stays high, with a stable payload, until ready.
+// Written out rather than as `(valid && !ready) |=> (valid && $stable(data))`, the same check:
+// the payload is registered only in a cycle that holds (valid and not ready) and compared in
+// the next one, so a simulator copies it only while the stream stalls.
 `define TMA_ASSERT_STABLE(__name, __valid, __ready, __data, __clk = clk_i, __rst = !rst_ni) \
-  __name: assert property (@(posedge __clk) disable iff (__rst) \
-    ((__valid) && !(__ready)) |=> ((__valid) && $stable(__data))) \
-    else $error("[%m] stream contract %s broken: valid dropped or payload changed", `"__name`");
+  if (1) begin : __name \
+    logic                     hold_q; \
+    logic [$bits(__data)-1:0] data_q; \
+    always_ff @(posedge __clk) begin : proc_check \
+      hold_q <= (__valid) && !(__ready); \
+      if ((__valid) && !(__ready)) data_q <= (__data); \
+      if (!(__rst) && hold_q) assert ((__valid) && (__data) == data_q) \
+        else $error("[%m] stream contract %s broken: valid dropped or payload changed", \
+                    `"__name`"); \
+    end \
+  end
 
 // Kept register copy: a copy held apart for timing (tma_dup_reg, a sliced spill register, a flag
 // registered a cycle ahead) must equal the value it stands for, written from its definition.
+// Checked at every clock edge outside reset, as TMA_ASSERT_NEVER.
 `define TMA_ASSERT_COPY(__name, __copy, __definition, __clk = clk_i, __rst = !rst_ni) \
-  __name: assert property (@(posedge __clk) disable iff (__rst) ((__copy) == (__definition))) \
-    else $error("[%m] kept copy %s differs from its definition", `"__name`");
+  always_ff @(posedge __clk) begin : __name \
+    if (!(__rst)) assert ((__copy) == (__definition)) \
+      else $error("[%m] kept copy %s differs from its definition", `"__name`"); \
+  end
 
 // Functional cover point.
 `define TMA_COVER(__name, __prop, __clk = clk_i, __rst = !rst_ni) \
