@@ -99,9 +99,9 @@ struct Beat {
 
 // ---- Port adapter: the only code that names the block's ports and struct layout ----
 // Ports relied on: clk_i, rst_ni, row_valid_i, row_ready_o, row_i (al_row_t), beat_valid_i,
-// beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_wr_o, out_addr_o,
-// out_data_o, out_strb_o, out_swz_o, out_lane_o, out_last_o, out_err_o, out_cta_mask_o, busy_o.
-// row_i is packed by the codec generated from tma_pkg (sim/autogen/tma_structs.h).
+// beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_o (smem_beat_t),
+// out_data_o, out_strb_o, busy_o. row_i is packed and out_o unpacked by the codecs generated
+// from tma_pkg (sim/autogen/tma_structs.h).
 
 template <class T>
 bool BitOf(const T& v, int i) {
@@ -160,18 +160,19 @@ struct AlignerPorts {
   bool OutReady() const { return m->out_ready_i; }
   bool OutValid() const { return m->out_valid_o; }
   Item ReadOut() const {
+    const auto o = tma::pkg::UnpackU64<tma::pkg::smem_beat_t>(m->out_o);
     Item it;
-    it.wr = m->out_wr_o;
-    it.addr = m->out_addr_o;
+    it.wr = o.wr;
+    it.addr = o.addr;
     for (int j = 0; j < db; ++j) {
       it.data.push_back(ByteOf(m->out_data_o, j));
       it.strb.push_back(BitOf(m->out_strb_o, j));
     }
-    it.swz = m->out_swz_o;
-    it.lane = m->out_lane_o;
-    it.last = m->out_last_o;
-    it.err = m->out_err_o;
-    it.cta_mask = m->out_cta_mask_o;
+    it.swz = o.swz;
+    it.lane = o.lane;
+    it.last = o.last;
+    it.err = o.err;
+    it.cta_mask = o.cta_mask;
     return it;
   }
   bool Busy() const { return m->busy_o; }
@@ -718,6 +719,10 @@ Outcome RunBench(uint32_t seed, const Knobs& k) {
   res.preloads = ex.preloads;
   res.err_commands = ex.err_commands;
 
+  // Nothing offered during reset (the inputs start at random values).
+  io.DriveRow(false, AlRow{});
+  io.DriveBeat(false, Beat{});
+  io.DriveOutReady(false);
   dut.Reset();
   bool row_shown = false, beat_shown = false;
   const int max_cycles = 20 * static_cast<int>(want_q.size() + beat_q.size()) + 1000;
