@@ -145,7 +145,7 @@ struct Probe : sim::Clocked {
     }
     if (p.cmd_valid && p.cmd_ready)
       ++sent;
-    if (p.arvalid && p.arid == 0 && !seen_ar) {
+    if (p.arvalid && p.arid == tma::pkg::AxiIdData && !seen_ar) {
       seen_ar = true;
       s.first_ar = now;
     }

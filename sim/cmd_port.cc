@@ -3,66 +3,70 @@
 // The command port: codec and driver (cmd_port.h).
 #include "sim/cmd_port.h"
 
+#include <algorithm>
+
 namespace tma::sim {
 
 namespace m = tma::model;
 
-void CmdCodec::Encode(const EngineCommand& c, TopPins* p) {
+namespace pkg = tma::pkg;
+
+pkg::cmd_t CmdCodec::Encode(const EngineCommand& c) {
   const m::TensorInstr& in = c.instr;
-  p->cmd_op = static_cast<uint8_t>(in.op);
-  p->cmd_mode = static_cast<uint8_t>(in.mode);
-  p->cmd_redop = static_cast<uint8_t>(in.redop);
-  p->cmd_dim = static_cast<uint8_t>(in.dim);
-  p->cmd_desc_addr = c.desc_addr;
-  for (int i = 0; i < 5; ++i) {
-    p->cmd_coords[i] =
-        i < static_cast<int>(in.coords.size()) ? static_cast<uint32_t>(in.coords[i]) : 0u;
+  pkg::cmd_t cmd;
+  cmd.op = static_cast<uint8_t>(in.op);
+  cmd.mode = static_cast<uint8_t>(in.mode);
+  cmd.redop = static_cast<uint8_t>(in.redop);
+  cmd.dim = static_cast<uint8_t>(in.dim);
+  cmd.desc_addr = c.desc_addr;
+  for (size_t i = 0; i < in.coords.size() && i < cmd.coords.v.size(); ++i) {
+    cmd.coords.v[i] = static_cast<uint32_t>(in.coords[i]);
   }
-  uint64_t im = 0;
-  for (size_t i = 0; i < in.im2col_info.size() && i < 3; ++i) {
-    im |= static_cast<uint64_t>(in.im2col_info[i]) << (16 * i);
+  for (size_t i = 0; i < in.im2col_info.size() && i < cmd.im2col.v.size(); ++i) {
+    cmd.im2col.v[i] = in.im2col_info[i];
   }
-  p->cmd_im2col = im;
-  p->cmd_smem_addr = in.smem_addr;
-  p->cmd_mbar_addr = in.mbar_addr;
-  p->cmd_multicast = in.multicast;
-  p->cmd_cta_mask = in.cta_mask;
-  p->cmd_issuer = static_cast<uint8_t>(in.issuer_cta);
-  p->cmd_dst_cta = static_cast<uint8_t>(in.dst_cta < 0 ? in.issuer_cta : in.dst_cta);
-  p->cmd_cta_group = static_cast<uint8_t>(in.cta_group);
-  p->cmd_tag = c.tag;
+  cmd.smem_addr = in.smem_addr;
+  cmd.mbar_addr = in.mbar_addr;
+  cmd.multicast = in.multicast;
+  cmd.cta_mask = in.cta_mask;
+  cmd.issuer = static_cast<uint8_t>(in.issuer_cta);
+  cmd.dst_cta = static_cast<uint8_t>(in.dst_cta < 0 ? in.issuer_cta : in.dst_cta);
+  cmd.cta_group = static_cast<uint8_t>(in.cta_group);
+  cmd.tag = c.tag;
+  return cmd;
 }
 
-EngineCommand CmdCodec::Decode(const TopPins& p) {
+EngineCommand CmdCodec::Decode(const pkg::cmd_t& cmd) {
   EngineCommand c;
   m::TensorInstr& in = c.instr;
-  in.op = static_cast<m::Op>(p.cmd_op);
-  in.mode = static_cast<m::LoadMode>(p.cmd_mode);
-  in.redop = static_cast<m::RedOp>(p.cmd_redop);
-  in.dim = static_cast<int>(p.cmd_dim);
-  c.desc_addr = p.cmd_desc_addr;
-  const int ncoords =
-      in.mode == m::LoadMode::kTileGather4 || in.mode == m::LoadMode::kTileScatter4 ? 5 : in.dim;
-  for (int i = 0; i < ncoords && i < 5; ++i) {
-    in.coords.push_back(static_cast<int32_t>(p.cmd_coords[i]));
+  in.op = static_cast<m::Op>(cmd.op);
+  in.mode = static_cast<m::LoadMode>(cmd.mode);
+  in.redop = static_cast<m::RedOp>(cmd.redop);
+  in.dim = static_cast<int>(cmd.dim);
+  c.desc_addr = cmd.desc_addr;
+  const int ncoords = cmd.mode == pkg::ModeTileGather4 || cmd.mode == pkg::ModeTileScatter4
+                          ? static_cast<int>(cmd.coords.v.size())
+                          : in.dim;
+  for (int i = 0; i < ncoords && i < static_cast<int>(cmd.coords.v.size()); ++i) {
+    in.coords.push_back(static_cast<int32_t>(cmd.coords.v[i]));
   }
   int nim = 0;
-  if (in.mode == m::LoadMode::kIm2col) {
+  if (cmd.mode == pkg::ModeIm2col) {
     nim = in.dim - 2;
-  } else if (in.mode == m::LoadMode::kIm2colW || in.mode == m::LoadMode::kIm2colW128) {
+  } else if (cmd.mode == pkg::ModeIm2colW || cmd.mode == pkg::ModeIm2colW128) {
     nim = 2;
   }
-  for (int i = 0; i < nim; ++i) {
-    in.im2col_info.push_back(static_cast<uint16_t>(p.cmd_im2col >> (16 * i)));
+  for (size_t i = 0; i < static_cast<size_t>(std::max(nim, 0)); ++i) {
+    in.im2col_info.push_back(i < cmd.im2col.v.size() ? cmd.im2col.v[i] : uint16_t{0});
   }
-  in.smem_addr = p.cmd_smem_addr;
-  in.mbar_addr = p.cmd_mbar_addr;
-  in.multicast = p.cmd_multicast;
-  in.cta_mask = p.cmd_cta_mask;
-  in.issuer_cta = static_cast<int>(p.cmd_issuer);
-  in.dst_cta = static_cast<int>(p.cmd_dst_cta);
-  in.cta_group = static_cast<int>(p.cmd_cta_group);
-  c.tag = p.cmd_tag;
+  in.smem_addr = cmd.smem_addr;
+  in.mbar_addr = cmd.mbar_addr;
+  in.multicast = cmd.multicast;
+  in.cta_mask = cmd.cta_mask;
+  in.issuer_cta = static_cast<int>(cmd.issuer);
+  in.dst_cta = static_cast<int>(cmd.dst_cta);
+  in.cta_group = static_cast<int>(cmd.cta_group);
+  c.tag = cmd.tag;
   return c;
 }
 

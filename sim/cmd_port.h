@@ -2,8 +2,9 @@
 //
 // The command port of tma_sim_top.
 //   CmdCodec   the ONE place that maps a command (tma::model::TensorInstr, descriptor address,
-//              tag) to the port's fields and back: every harness, the bench's monitor and the
-//              model-as-DUT use it.
+//              tag) to tma_pkg::cmd_t (the port's fields, TopPins::cmd) and back: every harness,
+//              the bench's monitor and the model-as-DUT use it. The cmd_t's bit layout is the
+//              generated codec's (sim/autogen/tma_structs.h).
 //   CmdPort    drives commands from a source: random valid (valid_pct), a command held until
 //              cmd_ready, then the next one (back to back); desc_inval pulses with a command
 //              that asks for it. `accepted` is told of each command the engine took.
@@ -28,11 +29,14 @@ struct EngineCommand {
 
 class CmdCodec {
  public:
-  // The command's fields (not cmd_valid / desc_inval).
-  static void Encode(const EngineCommand& c, TopPins* p);
-  // The command on the port's fields (coordinates and im2col offsets as many as its mode and
-  // dimension use).
-  static EngineCommand Decode(const TopPins& p);
+  // The command as a cmd_t (coordinates and im2col offsets it does not have: 0).
+  static tma::pkg::cmd_t Encode(const EngineCommand& c);
+  // The command in a cmd_t (coordinates and im2col offsets as many as its mode and dimension
+  // use).
+  static EngineCommand Decode(const tma::pkg::cmd_t& cmd);
+  // The same on the port (TopPins::cmd; not cmd_valid / desc_inval).
+  static void Encode(const EngineCommand& c, TopPins* p) { p->cmd = Encode(c); }
+  static EngineCommand Decode(const TopPins& p) { return Decode(p.cmd); }
 };
 
 class CmdPort : public Clocked {

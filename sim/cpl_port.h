@@ -13,8 +13,9 @@
 
 namespace tma::sim {
 
+// One completion taken from the port (TopPins::cpl, a tma_pkg::cpl_t).
 struct EngineCompletion {
-  uint32_t kind = 0;  // 0 complete-tx, 1 error, 2 bulk-group done
+  uint32_t kind = 0;  // tma::pkg::CplTx (complete-tx), CplError, CplDone (bulk-group done)
   int cta = 0;
   uint32_t mbar_addr = 0;
   uint32_t bytes = 0;
@@ -37,12 +38,12 @@ class CplPort : public Clocked {
     }
     if (ready_q_ && p.cpl_valid) {
       EngineCompletion c;
-      c.kind = p.cpl_kind;
-      c.cta = static_cast<int>(p.cpl_cta);
-      c.mbar_addr = p.cpl_mbar_addr;
-      c.bytes = p.cpl_bytes;
-      c.error = p.cpl_error;
-      c.tag = p.cpl_tag;
+      c.kind = p.cpl.kind;
+      c.cta = static_cast<int>(p.cpl.cta);
+      c.mbar_addr = p.cpl.mbar_addr;
+      c.bytes = p.cpl.bytes;
+      c.error = p.cpl.err;
+      c.tag = p.cpl.tag;
       c.cycle = now;
       ++received_;
       if (obs_) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // TopPins: the ports of rtl/top/tma_sim_top.sv as one plain C++ struct, for any DataBytes up to
-// kMaxDataBytes (data buses as byte arrays, byte k = bits [8k+7:8k]; strobes as uint64_t).
+// kMaxDataBytes (data buses as byte arrays, byte k = bits [8k+7:8k]; strobes as uint64_t). The
+// command and completion ports are tma_pkg's cmd_t and cpl_t field by field: they are held as
+// the generated C++ structs (sim/autogen/tma_structs.h).
 // Every harness component (sim/) reads and writes these fields only, never the Verilated model,
 // so the same component serves each Verilated width (VerilatedTop<Model>, sim_top.h) and the
 // model-as-DUT stand-in of the bench. Inputs of the engine are written by the harness,
@@ -11,24 +13,19 @@
 
 #include <cstdint>
 
+#include "sim/autogen/tma_structs.h"
+
 namespace tma::sim {
 
 inline constexpr int kMaxDataBytes = 64;
-inline constexpr int kAxiIds = 16;  // AxiIdWidth 4
+inline constexpr int kAxiIds = 1 << tma::pkg::AxiIdBits;  // AXI4 IDs (AxiIdWidth <= AxiIdBits)
 
 struct TopPins {
   int data_bytes = 16;  // DataBytes of the top (fixed when the top is built)
   bool rst_n = false;
-  // Command stream (see CmdCodec, cmd_port.h, for the fields' meaning).
+  // Command stream: cmd_<field>_i (CmdCodec, cmd_port.h, maps a command to cmd_t).
   bool cmd_valid = false, cmd_ready = false;
-  uint8_t cmd_op = 0, cmd_mode = 0, cmd_redop = 0, cmd_dim = 0;
-  uint64_t cmd_desc_addr = 0;
-  uint32_t cmd_coords[5] = {};
-  uint64_t cmd_im2col = 0;
-  uint32_t cmd_smem_addr = 0, cmd_mbar_addr = 0;
-  bool cmd_multicast = false;
-  uint16_t cmd_cta_mask = 0;
-  uint8_t cmd_issuer = 0, cmd_dst_cta = 0, cmd_cta_group = 0, cmd_tag = 0;
+  tma::pkg::cmd_t cmd;
   bool desc_inval = false;
   // AXI4 read address / data.
   bool arvalid = false, arready = false;
@@ -58,10 +55,9 @@ struct TopPins {
   uint8_t smem_rd_cta = 0;
   bool smem_rd_rvalid = false;
   uint8_t smem_rd_rdata[kMaxDataBytes] = {};
-  // Completion stream.
+  // Completion stream: cpl_<field>_o (cpl_error_o is cpl_t.err).
   bool cpl_valid = false, cpl_ready = false;
-  uint8_t cpl_kind = 0, cpl_cta = 0, cpl_error = 0, cpl_tag = 0;
-  uint32_t cpl_mbar_addr = 0, cpl_bytes = 0;
+  tma::pkg::cpl_t cpl;
   // Status.
   bool busy = false;
   uint16_t err_count = 0;

@@ -169,23 +169,22 @@ class VerilatedTop : public SimTop {
     t.rst_ni = p.rst_n;
     t.cmd_valid_i = p.cmd_valid;
     if (p.cmd_valid) {
-      t.cmd_op_i = p.cmd_op;
-      t.cmd_mode_i = p.cmd_mode;
-      t.cmd_redop_i = p.cmd_redop;
-      t.cmd_dim_i = p.cmd_dim;
-      t.cmd_desc_addr_i = p.cmd_desc_addr;
-      for (int i = 0; i < 5; ++i) {
-        t.cmd_coords_i[i] = p.cmd_coords[i];
-      }
-      t.cmd_im2col_i = p.cmd_im2col;
-      t.cmd_smem_addr_i = p.cmd_smem_addr;
-      t.cmd_mbar_addr_i = p.cmd_mbar_addr;
-      t.cmd_multicast_i = p.cmd_multicast;
-      t.cmd_cta_mask_i = p.cmd_cta_mask;
-      t.cmd_issuer_i = p.cmd_issuer;
-      t.cmd_dst_cta_i = p.cmd_dst_cta;
-      t.cmd_cta_group_i = p.cmd_cta_group;
-      t.cmd_tag_i = p.cmd_tag;
+      const tma::pkg::cmd_t& c = p.cmd;
+      t.cmd_op_i = c.op;
+      t.cmd_mode_i = c.mode;
+      t.cmd_redop_i = c.redop;
+      t.cmd_dim_i = c.dim;
+      t.cmd_desc_addr_i = c.desc_addr;
+      tma::pkg::Pack(c.coords, t.cmd_coords_i.data());
+      t.cmd_im2col_i = tma::pkg::PackU64(c.im2col);
+      t.cmd_smem_addr_i = c.smem_addr;
+      t.cmd_mbar_addr_i = c.mbar_addr;
+      t.cmd_multicast_i = c.multicast;
+      t.cmd_cta_mask_i = c.cta_mask;
+      t.cmd_issuer_i = c.issuer;
+      t.cmd_dst_cta_i = c.dst_cta;
+      t.cmd_cta_group_i = c.cta_group;
+      t.cmd_tag_i = c.tag;
     }
     t.desc_inval_i = p.desc_inval;
     t.m_axi_arready_i = p.arready;
@@ -246,12 +245,12 @@ class VerilatedTop : public SimTop {
     p.smem_rd_addr = t.smem_rd_addr_o;
     p.smem_rd_cta = t.smem_rd_cta_o;
     p.cpl_valid = t.cpl_valid_o;
-    p.cpl_kind = t.cpl_kind_o;
-    p.cpl_cta = t.cpl_cta_o;
-    p.cpl_mbar_addr = t.cpl_mbar_addr_o;
-    p.cpl_bytes = t.cpl_bytes_o;
-    p.cpl_error = t.cpl_error_o;
-    p.cpl_tag = t.cpl_tag_o;
+    p.cpl.kind = t.cpl_kind_o;
+    p.cpl.cta = t.cpl_cta_o;
+    p.cpl.mbar_addr = t.cpl_mbar_addr_o;
+    p.cpl.bytes = t.cpl_bytes_o;
+    p.cpl.err = t.cpl_error_o;
+    p.cpl.tag = t.cpl_tag_o;
     p.busy = t.busy_o;
     p.err_count = t.err_count_o;
   }

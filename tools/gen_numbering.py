@@ -12,7 +12,7 @@ Outputs (checked in; each carries a "generated ... do not edit" banner):
                                               parsed structs)
   cmodel/include/tma/autogen/numbering.h      the numbering for C++ (tma::model::num)
   cmodel/include/tma/autogen/numbering_check.h  static_asserts: the model's enums == the JSON
-  tests/rtl/autogen/tma_structs.h             a C++ struct per package struct with Pack/Unpack
+  sim/autogen/tma_structs.h                   a C++ struct per package struct with Pack/Unpack
                                               in Verilator's word layout, and the package's
                                               integer localparams (tma::pkg)
 
@@ -38,7 +38,7 @@ JSON_PATH = "rtl/data/tma_numbering.json"
 PKG_PATH = "rtl/pkg/tma_pkg.sv"
 NUM_H = "cmodel/include/tma/autogen/numbering.h"
 CHECK_H = "cmodel/include/tma/autogen/numbering_check.h"
-STRUCTS_H = "tests/rtl/autogen/tma_structs.h"
+STRUCTS_H = "sim/autogen/tma_structs.h"
 OUTPUTS = [PKG_PATH, NUM_H, CHECK_H, STRUCTS_H]
 
 GEN = "tools/gen_numbering.py"
@@ -761,8 +761,10 @@ def cxx_structs(params, structs):
          "//    T::kWords words, unused high bits 0. PackU64 / UnpackU64 for structs of <= 64 bits",
          "//    (Verilator's CData/SData/IData/QData ports).",
          "// Use: `tma::pkg::Pack(cmd, dut->cmd_i.data())`, `tma::pkg::Unpack(dut->job_o.data(), &job)`.",
-         "#ifndef TMA_TESTS_RTL_AUTOGEN_TMA_STRUCTS_H_",
-         "#define TMA_TESTS_RTL_AUTOGEN_TMA_STRUCTS_H_",
+         "// Include as \"sim/autogen/tma_structs.h\" (CMake: link tma_pkg_structs, sim/CMakeLists.txt):",
+         "// the harness library (sim/), the tests and the benches share it.",
+         "#ifndef TMA_SIM_AUTOGEN_TMA_STRUCTS_H_",
+         "#define TMA_SIM_AUTOGEN_TMA_STRUCTS_H_",
          "",
          "#include <array>",
          "#include <cstdint>",
@@ -866,7 +868,7 @@ def cxx_structs(params, structs):
           "",
           "}  // namespace tma::pkg",
           "",
-          "#endif  // TMA_TESTS_RTL_AUTOGEN_TMA_STRUCTS_H_"]
+          "#endif  // TMA_SIM_AUTOGEN_TMA_STRUCTS_H_"]
     return "\n".join(o) + "\n"
 
 
@@ -886,11 +888,23 @@ def generate():
 
 
 def write_all(files, out_root):
+    """Writes each file whose text differs from what is there (an unchanged file keeps its
+    time stamp, so a build does not re-Verilate every model after a run that changed nothing);
+    returns the files written."""
+    written = []
     for rel, text in files.items():
         path = os.path.join(out_root, rel)
+        try:
+            with open(path) as f:
+                if f.read() == text:
+                    continue
+        except FileNotFoundError:
+            pass
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
+        written.append(rel)
+    return written
 
 
 def main():
@@ -909,9 +923,11 @@ def main():
         write_all(files, args.out)
         return 0
     if not args.check:
-        write_all(files, ROOT)
-        for rel in files:
+        written = write_all(files, ROOT)
+        for rel in written:
             print("gen_numbering: wrote %s" % rel)
+        if not written:
+            print("gen_numbering: %d generated files up to date" % len(files))
         return 0
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -49,11 +49,12 @@ std::string TmaCommand::ToString() const {
 
 std::string Completion::ToString() const {
   std::ostringstream os;
-  static const char* kKinds[] = {"complete_tx", "error", "done", "?"};
+  static const char* kKinds[] = {"complete_tx", "error", "done", "?"};  // by tma::pkg::Cpl*
+  static_assert(tma::pkg::CplTx == 0 && tma::pkg::CplError == 1 && tma::pkg::CplDone == 2);
   os << kKinds[kind & 3] << " tag=" << int(tag);
-  if (kind == 0) {
+  if (kind == tma::pkg::CplTx) {
     os << " cta=" << cta << " mbar=0x" << std::hex << mbar_addr << std::dec << " bytes=" << bytes;
-  } else if (kind == 1) {
+  } else if (kind == tma::pkg::CplError) {
     os << " error=" << tma::model::ToString(static_cast<tma::model::ErrorClass>(error));
   }
   return os.str();
@@ -222,7 +223,7 @@ void CplAgent::Take(const tma::sim::EngineCompletion& e) {
   c.tag = e.tag;
   c.cycle = e.cycle;
   Info("CPL", c.ToString(), uvm::kHigh);
-  if (c.kind == 0) {
+  if (c.kind == tma::pkg::CplTx) {
     auto st = bars_.Apply(tma::model::CompleteTx{c.cta, c.mbar_addr, c.bytes});
     if (!st.ok()) {
       Error("MBAR", "complete-tx " + c.ToString() + ": " + st.ToString());

@@ -27,7 +27,7 @@ struct TmaCommand : uvm::SequenceItem {
 using SmemBeat = tma::sim::SmemBeat;
 
 struct Completion {
-  uint32_t kind = 0;  // 0 complete-tx, 1 error, 2 bulk-group done
+  uint32_t kind = 0;  // tma::pkg::CplTx (complete-tx), CplError, CplDone (bulk-group done)
   int cta = 0;
   uint32_t mbar_addr = 0;
   uint32_t bytes = 0;

@@ -97,16 +97,16 @@ int Expectation::ExpectedByte(int cta, uint32_t addr) const {
 TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
     : uvm::Component(name, parent) {
   std::vector<std::string> modes, dtypes, swz, il, errs;
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i <= m::num::kModeIm2colNoOffs; ++i) {
     modes.push_back(m::ToString(static_cast<m::LoadMode>(i)));
   }
   for (int i = 0; i < m::kNumDTypes; ++i) {
     dtypes.push_back(m::ToString(static_cast<m::DType>(i)));
   }
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < m::num::kNumSwizzles; ++i) {
     swz.push_back(m::ToString(static_cast<m::Swizzle>(i)));
   }
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i <= m::num::kIl32B; ++i) {
     il.push_back(m::ToString(static_cast<m::Interleave>(i)));
   }
   for (int i = 0; i <= static_cast<int>(m::ErrorClass::kBusError); ++i) {
@@ -125,22 +125,27 @@ TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
   err_ = cg_.AddPoint("error_class", errs);
   // sm_90 load engine: sub-byte types, 128B-atom / 96B swizzles and the store-only
   // scatter4 mode are out of scope for this bench (not counted).
-  for (int i = 13; i < m::kNumDTypes; ++i) {
+  constexpr int kFirstSubByte = static_cast<int>(m::DType::kB4x16);
+  constexpr int kFirst128BAtom = static_cast<int>(m::Swizzle::k128BAtom32B);
+  for (int i = kFirstSubByte; i < m::kNumDTypes; ++i) {
     cg_.point(dtype_).Ignore(i);
   }
-  for (int i = 4; i < 8; ++i) {
+  for (int i = kFirst128BAtom; i < m::num::kNumSwizzles; ++i) {
     cg_.point(swz_).Ignore(i);
   }
   cg_.point(mode_).Ignore(static_cast<int>(m::LoadMode::kTileScatter4));
   cg_.point(mode_).Ignore(static_cast<int>(m::LoadMode::kIm2colNoOffs));
   cg_.point(err_).Ignore(static_cast<int>(m::ErrorClass::kUnsupportedReduction));
   x_rank_swz_ = cg_.AddCross("rank_x_swizzle", rank_, swz_);
-  cg_.cross(x_rank_swz_).Ignore([](int, int s) { return s >= 4; });
+  cg_.cross(x_rank_swz_).Ignore([](int, int s) { return s >= kFirst128BAtom; });
   x_dtype_swz_ = cg_.AddCross("dtype_x_swizzle", dtype_, swz_);
-  cg_.cross(x_dtype_swz_).Ignore([](int t, int s) { return t >= 13 || s >= 4; });
+  cg_.cross(x_dtype_swz_).Ignore([](int t, int s) {
+    return t >= kFirstSubByte || s >= kFirst128BAtom;
+  });
   x_mode_err_ = cg_.AddCross("mode_x_error", mode_, err_);
   cg_.cross(x_mode_err_).Ignore([](int md, int e) {
-    return md == 5 || md == 6 || e == static_cast<int>(m::ErrorClass::kUnsupportedReduction);
+    return md == m::num::kModeTileScatter4 || md == m::num::kModeIm2colNoOffs ||
+           e == static_cast<int>(m::ErrorClass::kUnsupportedReduction);
   });
 }
 
@@ -390,7 +395,7 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
     return;
   }
   Expectation& e = it->second;
-  if (c.kind == 1) {
+  if (c.kind == tma::pkg::CplError) {
     auto cls = static_cast<m::ErrorClass>(c.error);
     if (!e.res.status.ok() && cls == e.res.status.cls) {
       if (cls == m::ErrorClass::kBusError) {
@@ -426,7 +431,7 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
     Retire(c.tag);
     return;
   }
-  if (c.kind == 0) {
+  if (c.kind == tma::pkg::CplTx) {
     if (!e.res.status.ok()) {
       Error("CPL_KIND", "complete-tx where the model expects " + e.res.status.ToString() + ": " +
                             c.ToString() + " for " + e.cmd.ToString() + "; replay: " + Replay());
@@ -457,7 +462,7 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
     }
     return;
   }
-  if (c.kind == 2 && e.res.status.ok() && e.cmd.instr.op != m::Op::kLoad) {
+  if (c.kind == tma::pkg::CplDone && e.res.status.ok() && e.cmd.instr.op != m::Op::kLoad) {
     Retire(c.tag);
     return;
   }

@@ -77,8 +77,8 @@ class RtlHarness {
           if (c.tag != kTag) {
             Note("completion with tag " + std::to_string(c.tag) + " (sent 0x5a)");
           }
-          cpls.push_back(
-              {c.kind, m::CompleteTx{c.cta, c.mbar_addr, c.kind == 1 ? c.error : c.bytes}});
+          cpls.push_back({c.kind, m::CompleteTx{c.cta, c.mbar_addr,
+                                                c.kind == tma::pkg::CplError ? c.error : c.bytes}});
         }) {
     axi_.config().in_order = true;  // AR order, first beat the cycle after the AR
     axw_.config().enabled = false;  // a load engine
@@ -120,7 +120,8 @@ class RtlHarness {
   bool TakeSvaError() { return top_->TakeAssertFailure(); }
 
   CaseGlobal gmem;
-  std::vector<std::pair<uint32_t, m::CompleteTx>> cpls;  // (kind, tx); kind 1: tx.bytes = class
+  // (kind, tx): tma::pkg::Cpl*; an error's tx.bytes is its class
+  std::vector<std::pair<uint32_t, m::CompleteTx>> cpls;
   std::string note;
   double sim_seconds = 0;
 
@@ -232,7 +233,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   auto finished = [&] {
     size_t tx = 0;
     for (const auto& [kind, t] : h.cpls) {
-      if (kind != 0) {
+      if (kind != tma::pkg::CplTx) {
         return true;  // an error, or bulk-group done (prefetch)
       }
       ++tx;
@@ -250,9 +251,9 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   h.sim_seconds += CpuSeconds() - t0;
   for (const auto& [kind, t] : h.cpls) {
-    if (kind == 0) {
+    if (kind == tma::pkg::CplTx) {
       out.complete_tx.push_back(t);
-    } else if (kind == 1) {
+    } else if (kind == tma::pkg::CplError) {
       if (!out.status.ok()) {
         note_ = "more than one error completion";
       }
@@ -262,7 +263,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   size_t errors = 0;
   for (const auto& kv : h.cpls) {
-    errors += kv.first == 1;
+    errors += kv.first == tma::pkg::CplError;
   }
   if (errors > 0 && !out.complete_tx.empty()) {
     note_ = "error completion and complete-tx for one command";

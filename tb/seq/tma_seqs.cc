@@ -111,13 +111,16 @@ bool RandomTileSeq::RandomMap(m::TensorMap* mp, m::TensorInstr* ip) {
   };
   for (int attempt = 0; attempt < 200; ++attempt) {
     m::TensorMap t;
-    t.dtype = static_cast<m::DType>(R(0, 12));
+    t.dtype = static_cast<m::DType>(R(0, static_cast<int>(m::DType::kTF32Ftz)));  // sm_90 types
     int e = m::ElementBytes(t.dtype);
     t.rank = static_cast<int>(R(1, 5));
-    t.interleave = (t.rank >= 3 && R(0, 99) < interleave_pct) ? static_cast<m::Interleave>(R(1, 2))
-                                                              : m::Interleave::kNone;
-    t.swizzle = static_cast<m::Swizzle>(R(0, 3));
-    uint32_t span = t.swizzle == m::Swizzle::kNone ? 256 : 16u << static_cast<int>(t.swizzle);
+    t.interleave = (t.rank >= 3 && R(0, 99) < interleave_pct)
+                       ? static_cast<m::Interleave>(R(static_cast<int>(m::Interleave::k16B),
+                                                      static_cast<int>(m::Interleave::k32B)))
+                       : m::Interleave::kNone;
+    t.swizzle = static_cast<m::Swizzle>(R(0, static_cast<int>(m::Swizzle::k128B)));
+    uint32_t span =
+        t.swizzle == m::Swizzle::kNone ? 256 : m::num::kSwzSpanBytes[static_cast<int>(t.swizzle)];
     uint32_t max_row = std::min<uint32_t>(span, 256);
     uint32_t row_bytes = 16 * static_cast<uint32_t>(R(1, max_row / 16));
     t.box[0] = std::max<uint32_t>(1, row_bytes / e);

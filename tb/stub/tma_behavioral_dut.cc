@@ -126,7 +126,10 @@ void tma_behavioral_dut::RunModel() {
     r.status = m::Status::Error(m::ErrorClass::kInvalidInstruction, "ctaMask", "no destination");
   }
   if (!r.status.ok()) {
-    cpls_.push_back(Cpl{1, 0, 0, 0, static_cast<uint32_t>(r.status.cls)});
+    Cpl c;
+    c.kind = tma::pkg::CplError;
+    c.err = static_cast<uint8_t>(r.status.cls);
+    cpls_.push_back(c);
     ++errors_;
     state_ = State::kComplete;
     return;
@@ -162,7 +165,12 @@ void tma_behavioral_dut::RunModel() {
     }
   }
   for (const auto& tx : r.complete_tx) {
-    cpls_.push_back(Cpl{0, static_cast<uint32_t>(tx.cta), tx.mbar_addr, tx.bytes, 0});
+    Cpl c;
+    c.kind = tma::pkg::CplTx;
+    c.cta = static_cast<uint8_t>(tx.cta);
+    c.mbar_addr = tx.mbar_addr;
+    c.bytes = tx.bytes;
+    cpls_.push_back(c);
   }
   state_ = State::kWrite;
 }
@@ -254,13 +262,8 @@ void tma_behavioral_dut::Tick() {
   }
   o.smem_wr_valid = wr_q_;
   if (!cpl_q_ && state_ == State::kComplete && !cpls_.empty()) {
-    const Cpl& c = cpls_.front();
-    o.cpl_kind = static_cast<uint8_t>(c.kind);
-    o.cpl_cta = static_cast<uint8_t>(c.cta);
-    o.cpl_mbar_addr = c.mbar;
-    o.cpl_bytes = c.bytes;
-    o.cpl_error = static_cast<uint8_t>(c.error);
-    o.cpl_tag = static_cast<uint8_t>(tag_);
+    o.cpl = cpls_.front();
+    o.cpl.tag = static_cast<uint8_t>(tag_);
     cpl_q_ = true;
   }
   o.cpl_valid = cpl_q_;

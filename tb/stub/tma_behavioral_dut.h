@@ -46,9 +46,7 @@ class tma_behavioral_dut : public tma::sim::SimTop {
     uint64_t strb;
     uint32_t mask;
   };
-  struct Cpl {
-    uint32_t kind, cta, mbar, bytes, error;
-  };
+  using Cpl = tma::pkg::cpl_t;  // tag: the command's (tag_)
   struct Burst {
     uint64_t line;  // first line address
     uint32_t beats;

@@ -194,11 +194,12 @@ TEST(DescriptorSemantics, Im2colU32FourDExample) {
   want.channels_per_pixel = 8;
   want.pixels_per_column = 16;
   const DescriptorBytes d = EncodeDescriptor(want);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 64, 32), 0x131u);  // control word
+  // the control word: the 32 bits from the mode bit
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescModeLsb, 32), 0x131u);
   const uint8_t bytes55[7] = {0x07, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00};
   for (int i = 0; i < 7; ++i)
     EXPECT_EQ(d[55 + i], bytes55[i]) << "byte " << 55 + i;
-  EXPECT_EQ(GetDescriptorBits(d.data(), 512, 32), 0x200u);  // box bytes 512
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescBoxBytesLsb, num::kDescBoxBytesW), 0x200u);
   TensorMap m;
   ASSERT_TRUE(DecodeDescriptor(d.data(), &m).ok());
   EXPECT_EQ(m, want);
@@ -209,20 +210,20 @@ TEST(DescriptorFields, Tf32IsFormat7PlusBit80) {
   TensorMap m = U16Map();
   m.dtype = DType::kTF32;
   DescriptorBytes d = EncodeDescriptor(m);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), 7u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 80, 1), 1u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTypeLsb, num::kDescTypeW), 7u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTf32Lsb, num::kDescTf32W), 1u);
   m.dtype = DType::kTF32Ftz;
   d = EncodeDescriptor(m);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), 8u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 80, 1), 1u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTypeLsb, num::kDescTypeW), 8u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTf32Lsb, num::kDescTf32W), 1u);
   m.dtype = DType::kF32Ftz;  // driver enum 10 -> hardware code 8, no flag
   d = EncodeDescriptor(m);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), 8u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 80, 1), 0u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTypeLsb, num::kDescTypeW), 8u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTf32Lsb, num::kDescTf32W), 0u);
   m.dtype = DType::kF64;  // driver 8 -> hardware 9
-  EXPECT_EQ(GetDescriptorBits(EncodeDescriptor(m).data(), 71, 4), 9u);
+  EXPECT_EQ(GetDescriptorBits(EncodeDescriptor(m).data(), num::kDescTypeLsb, num::kDescTypeW), 9u);
   m.dtype = DType::kBF16;  // driver 9 -> hardware 10
-  EXPECT_EQ(GetDescriptorBits(EncodeDescriptor(m).data(), 71, 4), 10u);
+  EXPECT_EQ(GetDescriptorBits(EncodeDescriptor(m).data(), num::kDescTypeLsb, num::kDescTypeW), 10u);
 }
 
 TEST(DescriptorFields, StrideHighNibbleAndMaxDim) {
@@ -230,9 +231,10 @@ TEST(DescriptorFields, StrideHighNibbleAndMaxDim) {
   m.strides[0] = (1ull << 40) - 16;  // largest legal stride
   m.dims[1] = 1ull << 32;            // largest legal dim
   const DescriptorBytes d = EncodeDescriptor(m);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 96, 32), 0xFFFFFFFFu);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 224, 4), 0xFu);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 288, 32), 0xFFFFFFFFu);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescStrideLoLsb, num::kDescStrideLoW), 0xFFFFFFFFu);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescStrideHiLsb, num::kDescStrideHiW), 0xFu);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescDimLsb + num::kDescDimW, num::kDescDimW),
+            0xFFFFFFFFu);
   TensorMap back;
   ASSERT_TRUE(DecodeDescriptor(d.data(), &back).ok());
   EXPECT_EQ(back.strides[0], (1ull << 40) - 16);
@@ -252,10 +254,15 @@ TEST(DescriptorFields, SwizzleDerivedAndAtomicity) {
   for (const auto& c : cases) {
     m.swizzle = c.s;
     const DescriptorBytes d = EncodeDescriptor(m);
-    EXPECT_EQ(GetDescriptorBits(d.data(), 77, 2), c.span) << ToString(c.s);
-    EXPECT_EQ(GetDescriptorBits(d.data(), 83, 2), c.atom) << ToString(c.s);
-    EXPECT_EQ(GetDescriptorBits(d.data(), 88, 1), c.b96) << ToString(c.s);
-    EXPECT_EQ(GetDescriptorBits(d.data(), 576, 32), c.repeat) << ToString(c.s);
+    EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescSwizzleSpanLsb, num::kDescSwizzleSpanW), c.span)
+        << ToString(c.s);
+    EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescSwizzleAtomLsb, num::kDescSwizzleAtomW), c.atom)
+        << ToString(c.s);
+    EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescSwizzle96BLsb, num::kDescSwizzle96BW), c.b96)
+        << ToString(c.s);
+    EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescSwizzleRepeatLsb, num::kDescSwizzleRepeatW),
+              c.repeat)
+        << ToString(c.s);
     TensorMap back;
     ASSERT_TRUE(DecodeDescriptor(d.data(), &back).ok()) << ToString(c.s);
     EXPECT_EQ(back.swizzle, c.s);
@@ -274,8 +281,8 @@ TEST(DescriptorFields, SubByteCodes) {
   for (const auto& c : cases) {
     m.dtype = c.t;
     const DescriptorBytes d = EncodeDescriptor(m);
-    EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), c.code);
-    EXPECT_EQ(GetDescriptorBits(d.data(), 512, 32), c.box_bytes);
+    EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescTypeLsb, num::kDescTypeW), c.code);
+    EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescBoxBytesLsb, num::kDescBoxBytesW), c.box_bytes);
     TensorMap back;
     ASSERT_TRUE(DecodeDescriptor(d.data(), &back).ok());
     EXPECT_EQ(back.dtype, c.t);
@@ -287,7 +294,9 @@ TEST(DescriptorFields, BoxBytesUsesFloorOverAllDims) {
   m.element_strides = {3, 3, 1, 1, 1};
   // 2 * floor(64/3) * floor(8/3) = 2 * 21 * 2 = 84 (not the bytes the engine moves).
   EXPECT_EQ(DescriptorBoxBytes(m), 84u);
-  EXPECT_EQ(GetDescriptorBits(EncodeDescriptor(m).data(), 512, 32), 84u);
+  EXPECT_EQ(
+      GetDescriptorBits(EncodeDescriptor(m).data(), num::kDescBoxBytesLsb, num::kDescBoxBytesW),
+      84u);
   m.element_strides = {1, 8, 1, 1, 1};  // floor(8/8) = 1
   EXPECT_EQ(DescriptorBoxBytes(m), 128u);
 }
@@ -306,13 +315,15 @@ TEST(DescriptorFields, Im2colWideLayout) {
   m.wide_mode = WideMode::kW128;
   m.swizzle = Swizzle::k128B;
   const DescriptorBytes d = EncodeDescriptor(m);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 64, 1), 1u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 86, 1), 1u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 87, 1), 1u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 448, 16), static_cast<uint16_t>(-300));
-  EXPECT_EQ(GetDescriptorBits(d.data(), 464, 16), 200u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 440, 8), 63u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 480, 10), 255u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescModeLsb, num::kDescModeW), 1u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescIm2colWideLsb, num::kDescIm2colWideW), 1u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescWideModeLsb, num::kDescWideModeW), 1u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescLowerCornerLsb, num::kDescLowerCornerW),
+            static_cast<uint16_t>(-300));
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescUpperCornerLsb, num::kDescUpperCornerW), 200u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescBox0Lsb, num::kDescBox0W), 63u);
+  EXPECT_EQ(GetDescriptorBits(d.data(), num::kDescPixelsPerColumnLsb, num::kDescPixelsPerColumnW),
+            255u);
   TensorMap back;
   ASSERT_TRUE(DecodeDescriptor(d.data(), &back).ok());
   EXPECT_EQ(back, m);
@@ -332,21 +343,24 @@ TEST(DescriptorDecode, RejectsCodesThatNameNothing) {
     const char* field;
   };
   const Case cases[] = {
-      {71, 4, 14, "elementType"},    // format 14: nothing
-      {71, 4, 15, "elementType"},    // format 15: nothing
-      {80, 1, 1, "elementType"},     // tf32 flag on u16
-      {75, 2, 3, "interleave"},      // interleave 3
-      {68, 3, 5, "rank"},            // rank 6
-      {83, 2, 1, "swizzle"},         // atomicity without the 128B span
-      {86, 1, 1, "mode"},            // im2col-wide flag on a tiled map
-      {90, 1, 1, "reserved"},        // between the enums and the strides
-      {240, 1, 1, "reserved"},       // after the stride high nibbles
-      {435, 1, 1, "reserved"},       // between element strides and box
-      {600, 1, 1, "swizzleRepeat"},  // derived field disagrees
-      {513, 1, 1, "boxBytes"},       // derived field disagrees
-      {1023, 1, 1, "reserved"},      // last bit
-      {85, 1, 1, "reserved"},        // OOB address-generation mode: not modelled
-      {65, 3, 1, "reserved"},        // version
+      {num::kDescTypeLsb, num::kDescTypeW, 14, "elementType"},            // format 14: nothing
+      {num::kDescTypeLsb, num::kDescTypeW, 15, "elementType"},            // format 15: nothing
+      {num::kDescTf32Lsb, num::kDescTf32W, 1, "elementType"},             // tf32 flag on u16
+      {num::kDescInterleaveLsb, num::kDescInterleaveW, 3, "interleave"},  // interleave 3
+      {num::kDescRankLsb, num::kDescRankW, 5, "rank"},                    // rank 6
+      {num::kDescSwizzleAtomLsb, num::kDescSwizzleAtomW, 1, "swizzle"},   // atomicity w/o 128B span
+      {num::kDescIm2colWideLsb, 1, 1, "mode"},          // im2col-wide flag on a tiled map
+      {num::kDescSwizzle96BLsb + 2, 1, 1, "reserved"},  // between the enums and the strides
+      {num::kDescStrideHiLsb + num::kDescStrideHiN * num::kDescStrideHiW, 1, 1,
+       "reserved"},  // after the stride high nibbles
+      {num::kDescElemStrideLsb + num::kDescElemStrideN * num::kDescElemStrideW + 4, 1, 1,
+       "reserved"},                                              // between element strides and box
+      {num::kDescSwizzleRepeatLsb + 24, 1, 1, "swizzleRepeat"},  // derived field disagrees
+      {num::kDescBoxBytesLsb + 1, 1, 1, "boxBytes"},             // derived field disagrees
+      {8 * static_cast<int>(kDescriptorBytes) - 1, 1, 1, "reserved"},  // last bit
+      {num::kDescOobAddrModeLsb, num::kDescOobAddrModeW, 1,
+       "reserved"},  // OOB address-generation mode: not modelled
+      {num::kDescVersionLsb, num::kDescVersionW, 1, "reserved"},  // version
   };
   for (const Case& c : cases) {
     DescriptorBytes d = base;
@@ -357,13 +371,14 @@ TEST(DescriptorDecode, RejectsCodesThatNameNothing) {
   }
   // An im2col map needs rank >= 3.
   DescriptorBytes d = base;
-  SetDescriptorBits(d.data(), 64, 1, 1);
+  SetDescriptorBits(d.data(), num::kDescModeLsb, num::kDescModeW, 1);
   EXPECT_EQ(DecodeStatus(d).field, "rank");
 }
 
 TEST(DescriptorDecode, Rank5Im2colSpareCornerBitIsReserved) {
   DescriptorBytes d = FromWords(kSiliconIm2colWords);
-  SetDescriptorBits(d.data(), 463, 1, 1);  // 3 x 5-bit corners use 448..462
+  // rank 5's three 5-bit lower corners use the 15 bits from their LSB; the next bit is spare
+  SetDescriptorBits(d.data(), num::kDescLowerCornerLsb + 3 * num::kDescCornerWRank5, 1, 1);
   EXPECT_EQ(DecodeStatus(d).field, "reserved");
 }
 

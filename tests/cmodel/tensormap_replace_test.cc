@@ -31,8 +31,17 @@ DescriptorBytes U16Map(bool swizzle128 = false) {
   return d;
 }
 
-uint32_t Word32(const DescriptorBytes& d, int at) {
-  return static_cast<uint32_t>(GetDescriptorBits(d.data(), 8 * at, 32));
+// Field `lsb`, `w` (num::kDesc<Field>Lsb / W) of the descriptor.
+uint64_t Field(const DescriptorBytes& d, int lsb, int w) {
+  return GetDescriptorBits(d.data(), lsb, w);
+}
+uint64_t BoxBytes(const DescriptorBytes& d) {
+  return Field(d, num::kDescBoxBytesLsb, num::kDescBoxBytesW);
+}
+// The control word: the 32 bits from the mode bit (mode, version, rank, type, interleave,
+// swizzle span, fill, tf32, ...), compared whole against words of the measured map.
+uint64_t ControlWord(const DescriptorBytes& d) {
+  return Field(d, num::kDescModeLsb, 32);
 }
 
 Status Replace(DescriptorBytes* d, ReplaceField f, int ord, uint64_t v, Arch a = Arch::kSm90) {
@@ -89,14 +98,14 @@ TEST(TensormapReplaceFields, SwizzleModeGivesThe128BExample) {
 TEST(TensormapReplaceFields, BoxDim) {
   DescriptorBytes d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kBoxDim, 0, 32).ok());
-  EXPECT_EQ(d[55], 31);
-  EXPECT_EQ(Word32(d, 64), 32u * 8 * 2);  // box bytes follow
+  EXPECT_EQ(Field(d, num::kDescBox0Lsb, num::kDescBox0W), 31u);
+  EXPECT_EQ(BoxBytes(d), 32u * 8 * 2);  // box bytes follow
   ASSERT_TRUE(Replace(&d, ReplaceField::kBoxDim, 1, 256).ok());
-  EXPECT_EQ(d[56], 255);
-  EXPECT_EQ(Word32(d, 64), 32u * 256 * 2);
+  EXPECT_EQ(Field(d, num::kDescBox1Lsb, num::kDescBox1W), 255u);
+  EXPECT_EQ(BoxBytes(d), 32u * 256 * 2);
   ASSERT_TRUE(Replace(&d, ReplaceField::kBoxDim, 4, 2).ok());  // beyond the rank
-  EXPECT_EQ(d[59], 1);
-  EXPECT_EQ(Word32(d, 64), 32u * 256 * 2);  // rank 2: box[4] does not count
+  EXPECT_EQ(Field(d, num::kDescBox1Lsb + 3 * num::kDescBox1W, num::kDescBox1W), 1u);
+  EXPECT_EQ(BoxBytes(d), 32u * 256 * 2);  // rank 2: box[4] does not count
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kBoxDim, 0, 0), "box_dim");
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kBoxDim, 0, 257), "box_dim");
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kBoxDim, 5, 8), "ord");
@@ -106,9 +115,9 @@ TEST(TensormapReplaceFields, BoxDim) {
 TEST(TensormapReplaceFields, GlobalDim) {
   DescriptorBytes d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kGlobalDim, 1, 100).ok());
-  EXPECT_EQ(Word32(d, 36), 99u);
+  EXPECT_EQ(Field(d, num::kDescDimLsb + num::kDescDimW, num::kDescDimW), 99u);
   ASSERT_TRUE(Replace(&d, ReplaceField::kGlobalDim, 0, 0xFFFFFFFFu).ok());
-  EXPECT_EQ(Word32(d, 32), 0xFFFFFFFEu);
+  EXPECT_EQ(Field(d, num::kDescDimLsb, num::kDescDimW), 0xFFFFFFFEu);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kGlobalDim, 0, 0), "global_dim");
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kGlobalDim, 0, 1ull << 32), "global_dim");
 }
@@ -116,10 +125,12 @@ TEST(TensormapReplaceFields, GlobalDim) {
 TEST(TensormapReplaceFields, GlobalStrideInBytes) {
   DescriptorBytes d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kGlobalStride, 0, 512).ok());
-  EXPECT_EQ(Word32(d, 12), 0x20u);
+  EXPECT_EQ(Field(d, num::kDescStrideLoLsb, num::kDescStrideLoW), 0x20u);
   ASSERT_TRUE(Replace(&d, ReplaceField::kGlobalStride, 3, 1ull << 39).ok());
-  EXPECT_EQ(Word32(d, 24), 0u);  // (2^39 >> 4) & 0xFFFFFFFF
-  EXPECT_EQ(d[29], 0x80);        // high nibble 8 of stride 3 at bits 236-239
+  EXPECT_EQ(Field(d, num::kDescStrideLoLsb + 3 * num::kDescStrideLoW, num::kDescStrideLoW),
+            0u);  // (2^39 >> 4) & 0xFFFFFFFF
+  EXPECT_EQ(Field(d, num::kDescStrideHiLsb + 3 * num::kDescStrideHiW, num::kDescStrideHiW),
+            8u);  // the high nibble of stride 3
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kGlobalStride, 0, 520), "global_stride");
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kGlobalStride, 0, 1ull << 40), "global_stride");
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kGlobalStride, 4, 512), "ord");
@@ -128,8 +139,9 @@ TEST(TensormapReplaceFields, GlobalStrideInBytes) {
 TEST(TensormapReplaceFields, ElementStride) {
   DescriptorBytes d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kElementStride, 1, 3).ok());
-  EXPECT_EQ(d[52], 2 << 3);               // es[1]-1 = 2 at bits 419-421
-  EXPECT_EQ(Word32(d, 64), 2u * 64 * 2);  // 2 * floor(64/1) * floor(8/3)
+  EXPECT_EQ(Field(d, num::kDescElemStrideLsb + num::kDescElemStrideW, num::kDescElemStrideW),
+            2u);                        // es[1] - 1
+  EXPECT_EQ(BoxBytes(d), 2u * 64 * 2);  // 2 * floor(64/1) * floor(8/3)
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kElementStride, 1, 9), "element_stride");
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kElementStride, 1, 0), "element_stride");
 }
@@ -137,38 +149,38 @@ TEST(TensormapReplaceFields, ElementStride) {
 TEST(TensormapReplaceFields, ElemtypeUsesPtxNumbering) {
   DescriptorBytes d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kElemType, 0, 11).ok());  // .tf32
-  EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), 7u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 80, 1), 1u);
-  EXPECT_EQ(Word32(d, 64), 64u * 8 * 4);
+  EXPECT_EQ(Field(d, num::kDescTypeLsb, num::kDescTypeW), 7u);
+  EXPECT_EQ(Field(d, num::kDescTf32Lsb, num::kDescTf32W), 1u);
+  EXPECT_EQ(BoxBytes(d), 64u * 8 * 4);
   ASSERT_TRUE(Replace(&d, ReplaceField::kElemType, 0, 9).ok());  // .f64: hardware 9
-  EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), 9u);
-  EXPECT_EQ(GetDescriptorBits(d.data(), 80, 1), 0u);
-  EXPECT_EQ(Word32(d, 64), 64u * 8 * 8);
+  EXPECT_EQ(Field(d, num::kDescTypeLsb, num::kDescTypeW), 9u);
+  EXPECT_EQ(Field(d, num::kDescTf32Lsb, num::kDescTf32W), 0u);
+  EXPECT_EQ(BoxBytes(d), 64u * 8 * 8);
   TensorMap m;
   ASSERT_TRUE(DecodeDescriptor(d.data(), &m).ok());
   EXPECT_EQ(m.dtype, DType::kF64);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kElemType, 0, 13), "elemtype");  // sm_90
   ASSERT_TRUE(Replace(&d, ReplaceField::kElemType, 0, 13, Arch::kSm100).ok());
-  EXPECT_EQ(GetDescriptorBits(d.data(), 71, 4), 11u);
+  EXPECT_EQ(Field(d, num::kDescTypeLsb, num::kDescTypeW), 11u);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kElemType, 0, 16, Arch::kSm100), "elemtype");
 }
 
 TEST(TensormapReplaceFields, InterleaveFillRankAddress) {
   DescriptorBytes d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kInterleaveLayout, 0, 2).ok());
-  EXPECT_EQ(Word32(d, 8), 0x1090u);
+  EXPECT_EQ(ControlWord(d), 0x1090u);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kInterleaveLayout, 0, 3), "interleave_layout");
   d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kFillMode, 0, 1).ok());
-  EXPECT_EQ(Word32(d, 8), 0x8090u);
+  EXPECT_EQ(ControlWord(d), 0x8090u);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kFillMode, 0, 2), "fill_mode");
   d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kRank, 0, 2).ok());  // rank 3
-  EXPECT_EQ(Word32(d, 8), 0xA0u);
+  EXPECT_EQ(ControlWord(d), 0xA0u);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kRank, 0, 5), "rank");
   d = U16Map();
   ASSERT_TRUE(Replace(&d, ReplaceField::kGlobalAddress, 0, 0x7f7742000000ull).ok());
-  EXPECT_EQ(GetDescriptorBits(d.data(), 0, 64), 0x7f7742000000ull);
+  EXPECT_EQ(Field(d, num::kDescAddressLsb, num::kDescAddressW), 0x7f7742000000ull);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kGlobalAddress, 0, 0x1008), "global_address");
   // A .b32 field with a value above 32 bits.
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kRank, 0, 1ull << 32), "rank");
@@ -181,8 +193,8 @@ TEST(TensormapReplaceFields, SwizzleModeAndAtomicityPerArch) {
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kSwizzleMode, 0, 5, Arch::kSm103), "swizzle_mode");
   EXPECT_EQ(d, U16Map());  // rejections leave the map alone
   ASSERT_TRUE(Replace(&d, ReplaceField::kSwizzleMode, 0, 4, Arch::kSm103).ok());
-  EXPECT_EQ(GetDescriptorBits(d.data(), 88, 1), 1u);
-  EXPECT_EQ(Word32(d, 72), 256u);
+  EXPECT_EQ(Field(d, num::kDescSwizzle96BLsb, num::kDescSwizzle96BW), 1u);
+  EXPECT_EQ(Field(d, num::kDescSwizzleRepeatLsb, num::kDescSwizzleRepeatW), 256u);
   TensorMap m;
   ASSERT_TRUE(DecodeDescriptor(d.data(), &m).ok());
   EXPECT_EQ(m.swizzle, Swizzle::k96B);
@@ -190,7 +202,7 @@ TEST(TensormapReplaceFields, SwizzleModeAndAtomicityPerArch) {
   d = U16Map(true);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kSwizzleAtomicity, 0, 1), "swizzle_atomicity");
   ASSERT_TRUE(Replace(&d, ReplaceField::kSwizzleAtomicity, 0, 2, Arch::kSm100).ok());
-  EXPECT_EQ(GetDescriptorBits(d.data(), 83, 2), 2u);
+  EXPECT_EQ(Field(d, num::kDescSwizzleAtomLsb, num::kDescSwizzleAtomW), 2u);
   ASSERT_TRUE(DecodeDescriptor(d.data(), &m).ok());
   EXPECT_EQ(m.swizzle, Swizzle::k128BAtom32BFlip8B);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kSwizzleAtomicity, 0, 4, Arch::kSm100),
@@ -199,7 +211,7 @@ TEST(TensormapReplaceFields, SwizzleModeAndAtomicityPerArch) {
 
 TEST(TensormapReplaceFields, RejectsIm2colMap) {
   DescriptorBytes d = U16Map();
-  SetDescriptorBits(d.data(), 64, 1, 1);
+  SetDescriptorBits(d.data(), num::kDescModeLsb, num::kDescModeW, 1);
   EXPECT_INVALID_INSTR(Replace(&d, ReplaceField::kBoxDim, 0, 8), "mode");
 }
 

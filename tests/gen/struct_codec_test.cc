@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The generated struct codecs (tests/rtl/autogen/tma_structs.h) against positions derived by
+// The generated struct codecs (sim/autogen/tma_structs.h) against positions derived by
 // hand from rtl/pkg/tma_pkg.sv: a packed struct's first field is its most significant, a
 // packed array [N-1:0] has element 0 at its least significant end, and Verilator stores a wide
 // port as 32-bit words, bit n in word n / 32. The RTL unit tests (walker, cmd_ctrl) check the
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 
 namespace tma::pkg {
 namespace {

@@ -22,17 +22,17 @@
 #include <gtest/gtest.h>
 
 #include "Vtma_cpl_unit.h"
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
 // tma_pkg::Cpl* and the error classes used here.
-constexpr int kCplTx = 0;
-constexpr int kCplError = 1;
-constexpr int kCplDone = 2;
-constexpr int kErrBusError = 8;
+constexpr int kCplTx = tma::pkg::CplTx;
+constexpr int kCplError = tma::pkg::CplError;
+constexpr int kCplDone = tma::pkg::CplDone;
+constexpr int kErrBusError = tma::pkg::ErrBusError;
 
 struct Info {  // tma_pkg::cpl_info_t
   int kind = kCplTx;

@@ -46,7 +46,7 @@
 #include "Vtma_row_aligner_db16.h"
 #include "Vtma_row_aligner_db32.h"
 #include "Vtma_row_aligner_db64.h"
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
@@ -100,8 +100,8 @@ struct Beat {
 // ---- Port adapter: the only code that names the block's ports and struct layout ----
 // Ports relied on: clk_i, rst_ni, row_valid_i, row_ready_o, row_i (al_row_t), beat_valid_i,
 // beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_o (smem_beat_t),
-// out_data_o, out_strb_o, busy_o.
-// row_i is packed by the codec generated from tma_pkg (tests/rtl/autogen/tma_structs.h).
+// out_data_o, out_strb_o, busy_o. row_i is packed and out_o unpacked by the codecs generated
+// from tma_pkg (sim/autogen/tma_structs.h).
 
 template <class T>
 bool BitOf(const T& v, int i) {
@@ -160,8 +160,8 @@ struct AlignerPorts {
   bool OutReady() const { return m->out_ready_i; }
   bool OutValid() const { return m->out_valid_o; }
   Item ReadOut() const {
-    Item it;
     const auto o = tma::pkg::UnpackU64<tma::pkg::smem_beat_t>(m->out_o);
+    Item it;
     it.wr = o.wr;
     it.addr = o.addr;
     for (int j = 0; j < db; ++j) {
@@ -719,6 +719,10 @@ Outcome RunBench(uint32_t seed, const Knobs& k) {
   res.preloads = ex.preloads;
   res.err_commands = ex.err_commands;
 
+  // Nothing offered during reset (the inputs start at random values).
+  io.DriveRow(false, AlRow{});
+  io.DriveBeat(false, Beat{});
+  io.DriveOutReady(false);
   dut.Reset();
   bool row_shown = false, beat_shown = false;
   const int max_cycles = 20 * static_cast<int>(want_q.size() + beat_q.size()) + 1000;

@@ -26,13 +26,13 @@
 #include "Vtma_cmd_ctrl_ref_db64.h"
 #include "Vtma_frontend_db16.h"
 #include "Vtma_frontend_db64.h"
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
-// The controller's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
+// The controller's ports carry the package structs (sim/autogen/tma_structs.h).
 using Job = pkg::job_t;
 static_assert(sizeof(Vtma_frontend_db16::cmd_i) == 4 * pkg::cmd_t::kWords);
 static_assert(sizeof(Vtma_frontend_db16::job_o) == 4 * Job::kWords);
@@ -50,23 +50,23 @@ void SetDescBits(MapDesc* d, int pos, int width, uint64_t v) {
   }
 }
 
-// log2 of the element's shared-memory bytes; the sub-byte types (11 b4x16, 12 b4x16_p64,
-// 13 b6x16_p32) count 1 byte (b4x16 stores two per byte: the byte sizes are halved).
+// log2 of the element's shared-memory bytes (hw_type: the format code, tma_pkg::Dt*); the
+// sub-byte types count 1 byte (b4x16 stores two per byte: the byte sizes are halved).
 int ElemLog2(int hw_type) {
   switch (hw_type) {
-    case 0:
-    case 11:
-    case 12:
-    case 13:
+    case pkg::DtU8:
+    case pkg::DtB4x16:
+    case pkg::DtB4x16P64:
+    case pkg::DtB6x16P32:
       return 0;
-    case 1:
-    case 6:
-    case 10:
+    case pkg::DtU16:
+    case pkg::DtF16:
+    case pkg::DtBF16:
       return 1;
-    case 2:
-    case 3:
-    case 7:
-    case 8:
+    case pkg::DtU32:
+    case pkg::DtS32:
+    case pkg::DtF32:
+    case pkg::DtF32Ftz:
       return 2;
     default:
       return 3;
@@ -76,7 +76,7 @@ int ElemLog2(int hw_type) {
 struct MapParams {
   bool im2col = false;
   int rank = 2;
-  int type = 1;
+  int type = pkg::DtU16;  // the format code (tma_pkg::Dt*)
   int il = 0;
   int span = 0;
   int atom = 0;
@@ -137,21 +137,21 @@ MapDesc Encode(const MapParams& p) {
                 static_cast<uint64_t>(p.ppc - 1));
     bytes = static_cast<uint64_t>(p.box[0]) * p.ppc << e_log2;
   }
-  if (p.type == 11)
+  if (p.type == pkg::DtB4x16)
     bytes = (bytes + 1) / 2;  // b4x16: nibbles, rounded up to bytes
   SetDescBits(&d, pkg::DescBoxBytesLsb, pkg::DescBoxBytesW,
               bytes + static_cast<uint64_t>(p.boxbytes_delta));
-  int rep = 16;
+  uint32_t rep = pkg::SwzRepeatNone;
   if (p.b96)
-    rep = 256;
-  else if (p.span == 1)
-    rep = 256;
-  else if (p.span == 2)
-    rep = 512;
-  else if (p.span == 3)
-    rep = 1024;  // every 128B span, with or without an atomicity (docs/descriptor.md sec. 3)
+    rep = pkg::SwzRepeat96B;
+  else if (p.span == pkg::SwzSpan32B)
+    rep = pkg::SwzRepeat32B;
+  else if (p.span == pkg::SwzSpan64B)
+    rep = pkg::SwzRepeat64B;
+  else if (p.span == pkg::SwzSpan128B)
+    rep = pkg::SwzRepeat128B;  // with or without an atomicity (docs/descriptor.md sec. 3)
   SetDescBits(&d, pkg::DescSwizzleRepeatLsb, pkg::DescSwizzleRepeatW,
-              static_cast<uint64_t>(p.swzrep_override >= 0 ? p.swzrep_override : rep));
+              p.swzrep_override >= 0 ? static_cast<uint64_t>(p.swzrep_override) : rep);
   return d;
 }
 
@@ -183,7 +183,7 @@ int HwType(const MapDesc& d) {
 }
 
 bool IsSubByteType(int hw_type) {
-  return hw_type >= 11 && hw_type <= 13;
+  return hw_type >= pkg::DtB4x16 && hw_type <= pkg::DtB6x16P32;
 }
 
 pkg::cmd_t ToPkg(const Cmd& c) {
@@ -298,9 +298,7 @@ Outcome RunCmds(const std::vector<Cmd>& cmds, uint32_t seed, double p_rerr,
       pulsed_before = false;
     }
     if (dut->ar_valid_o && dut->ar_ready_i) {
-      // ar_t: {addr[63:0], len[7:0]}
-      const uint64_t addr = (static_cast<uint64_t>(dut->ar_o[2] & 0xFFu) << 56) |
-                            (static_cast<uint64_t>(dut->ar_o[1]) << 24) | (dut->ar_o[0] >> 8);
+      const uint64_t addr = pkg::Unpack<pkg::ar_t>(dut->ar_o.data()).addr;
       out.ars.push_back(addr);
       rq.emplace_back(addr, static_cast<int>(cycle) + 2 + static_cast<int>(rng() % 6));
     }
@@ -361,17 +359,17 @@ MapParams RandomMap(std::mt19937& rng) {
   if (p(0.01))
     m.il = 3;
   m.span = rnd(0, 3);
-  if (m.span == 3 && p(0.3))
+  if (m.span == pkg::SwzSpan128B && p(0.3))
     m.atom = rnd(1, 3);
   if (p(0.02))
     m.atom = rnd(0, 3);
   m.b96 = p(0.05);
   if (m.b96 && p(0.8))
     m.span = m.atom = 0;
-  m.fill = p(0.3) && m.type >= 6 && m.type <= 10;
+  m.fill = p(0.3) && m.type >= pkg::DtF16 && m.type <= pkg::DtBF16;  // the float formats
   if (p(0.02))
     m.fill = true;
-  m.tf32 = p(0.1) && (m.type == 7 || m.type == 8);
+  m.tf32 = p(0.1) && (m.type == pkg::DtF32 || m.type == pkg::DtF32Ftz);
   if (p(0.01))
     m.tf32 = true;
   const int e = 1 << ElemLog2(m.type);
@@ -443,8 +441,8 @@ std::vector<Cmd> RandomCmds(std::mt19937& rng, int n, bool any_offset) {
     c.inval_fetch = p(0.1);
     const MapParams& m = cur[a].second;
     c.hw_type = HwType(cur[a].first);
-    c.op = p(0.9) ? 0 : (p(0.7) ? 3 : rnd(1, 2));
-    c.mode = m.im2col ? 1 : 0;
+    c.op = p(0.9) ? pkg::OpLoad : (p(0.7) ? pkg::OpPrefetch : rnd(pkg::OpStore, pkg::OpReduce));
+    c.mode = m.im2col ? pkg::ModeIm2col : pkg::ModeTile;
     if (p(0.03))
       c.mode = rnd(0, 7);
     c.dim = m.rank;
@@ -522,7 +520,7 @@ TEST(CmdCtrl, BusErrorsMatchReference) {
 TEST(CmdCtrl, HandDerivedTileJobAndLatency) {
   MapParams m;
   m.rank = 2;
-  m.type = 1;
+  m.type = pkg::DtU16;
   m.addr = 0x200000;
   m.dim[0] = 100;
   m.dim[1] = 50;
@@ -579,19 +577,20 @@ TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
   std::vector<int> want_err;  // 0: a data job; 1: invalid_descriptor (tma_pkg::ErrInvalid..)
   uint64_t slot = 0x1000;
   for (int atom = 0; atom < 4; ++atom) {
-    for (int rep : {1024, 512, 256, 16, 2048}) {
+    for (uint32_t rep : {pkg::SwzRepeat128B, pkg::SwzRepeat64B, pkg::SwzRepeat32B,
+                         pkg::SwzRepeatNone, 2 * pkg::SwzRepeat128B}) {
       MapParams m;
       m.rank = 2;
-      m.type = 1;  // u16: box[0] 64 x 2 B = 128 B = the span
+      m.type = pkg::DtU16;  // box[0] 64 x 2 B = 128 B = the span
       m.addr = 0x200000;
       m.dim[0] = 256;
       m.dim[1] = 64;
       m.stride[0] = 512;
       m.box[0] = 64;
       m.box[1] = 8;
-      m.span = 3;
+      m.span = pkg::SwzSpan128B;
       m.atom = atom;
-      m.swzrep_override = rep;
+      m.swzrep_override = static_cast<int>(rep);
       Cmd c;
       c.desc_addr = slot;
       slot += 0x80;
@@ -603,7 +602,7 @@ TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
       c.smem = 0x400;
       c.tag = static_cast<int>(cmds.size());
       cmds.push_back(c);
-      want_err.push_back(rep == 1024 ? 0 : 1);
+      want_err.push_back(rep == pkg::SwzRepeat128B ? 0 : 1);
     }
   }
   const Outcome o = RunCmds<Vtma_frontend_db16, 16>(cmds, 3, 0.0);
@@ -615,12 +614,12 @@ TEST(CmdCtrl, SwizzleRepeatOf128BSpans) {
     const bool marker = j.marker;
     if (want_err[i] == 0) {
       EXPECT_FALSE(marker) << "command " << i;
-      EXPECT_EQ(kind, 0u) << "command " << i;                                // CplTx
-      EXPECT_EQ(swz, 3u + static_cast<uint64_t>(i / 5)) << "command " << i;  // Swz128B + atom
+      EXPECT_EQ(kind, uint64_t{pkg::CplTx}) << "command " << i;
+      EXPECT_EQ(swz, pkg::Swz128B + static_cast<uint64_t>(i / 5)) << "command " << i;  // + atom
     } else {
       EXPECT_TRUE(marker) << "command " << i;
-      EXPECT_EQ(kind, 1u) << "command " << i;  // CplError
-      EXPECT_EQ(err, 1u) << "command " << i;   // ErrInvalidDescriptor
+      EXPECT_EQ(kind, uint64_t{pkg::CplError}) << "command " << i;
+      EXPECT_EQ(err, uint64_t{pkg::ErrInvalidDescriptor}) << "command " << i;
     }
   }
   ExpectSameJobs(o, r, cmds);
@@ -662,7 +661,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   // astart[1] 3 x 128; box bytes 64 x 4 / 2 = 128.
   MapParams a;
   a.rank = 2;
-  a.type = 11;
+  a.type = pkg::DtB4x16;
   a.addr = 0x200000;
   a.dim[0] = 200;
   a.dim[1] = 10;
@@ -690,7 +689,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   // 10 or 21 are invalid
   MapParams a5;
   a5.rank = 1;
-  a5.type = 11;
+  a5.type = pkg::DtB4x16;
   a5.addr = 0x200000;
   a5.dim[0] = 256;
   a5.es[0] = 3;
@@ -704,7 +703,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   MapParams a6;
   a6.im2col = true;
   a6.rank = 3;
-  a6.type = 11;
+  a6.type = pkg::DtB4x16;
   a6.addr = 0x200000;
   a6.dim[0] = 64;
   a6.dim[1] = 8;
@@ -718,7 +717,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   // gaddr 0x300000 + 64, row 128 shared bytes, astart[1] 128, pk 1
   MapParams b;
   b.rank = 2;
-  b.type = 12;
+  b.type = pkg::DtB4x16P64;
   b.addr = 0x300000;
   b.dim[0] = 256;
   b.dim[1] = 4;
@@ -730,7 +729,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   add(b, 64, 1, {3, 0, 0, 0, 0, 0, 0, 0, 0});
   // a 64B swizzle, an address not 32-aligned, box[0] 64: invalid descriptor
   MapParams b2 = b;
-  b2.span = 2;
+  b2.span = pkg::SwzSpan64B;
   add(b2, 0, 0, {1, 0, 0, 0, 0, 0, 0, 0, 0});
   MapParams b3 = b;
   b3.addr = 0x300010;
@@ -742,7 +741,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   // gaddr 0x300000 + 96, astart[1] 384, pk 2; with the 128B swizzle the pitch is the span
   MapParams c;
   c.rank = 2;
-  c.type = 13;
+  c.type = pkg::DtB6x16P32;
   c.addr = 0x300000;
   c.dim[0] = 256;
   c.dim[1] = 4;
@@ -751,7 +750,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
   c.box[1] = 2;
   add(c, 128, 2, {0, 0x300060, 128, 0, 128, 128, 2, 384, 192});
   MapParams c2 = c;
-  c2.span = 3;
+  c2.span = pkg::SwzSpan128B;
   add(c2, -128, 1, {0, 0x300000 - 96, 128, 128, 128, 128, 2, 192, 192});
   // a stride not a multiple of 32: invalid descriptor
   MapParams c3 = c;
@@ -767,7 +766,7 @@ TEST(CmdCtrl, SubByteHandDerived) {
     const uint64_t err = j.cpl.err, kind = j.cpl.kind;
     if (w.err != 0) {
       EXPECT_TRUE(marker) << "case " << i;
-      EXPECT_EQ(kind, 1u) << "case " << i;  // CplError
+      EXPECT_EQ(kind, uint64_t{pkg::CplError}) << "case " << i;
       EXPECT_EQ(err, static_cast<uint64_t>(w.err)) << "case " << i;
       continue;
     }

@@ -47,6 +47,7 @@ namespace {
 using model::DType;
 using model::TensorInstr;
 using model::TensorMap;
+namespace pkg = tma::pkg;
 
 constexpr int kNumCtas = 4;               // the Verilated models use NumCtas = 4
 constexpr uint32_t kWindowBytes = 65536;  // each CTA's shared window
@@ -61,7 +62,7 @@ struct Command {
 };
 
 struct Cpl {
-  int kind = 0;
+  int kind = 0;  // tma::pkg::Cpl*
   int cta = 0;
   uint32_t mbar = 0;
   uint32_t bytes = 0;
@@ -692,9 +693,10 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       r = model::ExecuteTensor(c.map, c.ins, bench.gmem(), ref, opt);
     }
     if (!r.status.ok()) {
-      want.push_back(Cpl{1, c.ins.issuer_cta, c.ins.mbar_addr, 0, static_cast<int>(r.status.cls)});
+      want.push_back(
+          Cpl{pkg::CplError, c.ins.issuer_cta, c.ins.mbar_addr, 0, static_cast<int>(r.status.cls)});
     } else if (c.ins.op == model::Op::kPrefetch) {
-      want.push_back(Cpl{2, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
+      want.push_back(Cpl{pkg::CplDone, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
     } else {
       ++loads_ok;
       const bool i2c = c.ins.mode == model::LoadMode::kIm2col;
@@ -702,7 +704,7 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       ++kinds[(i2c ? 1 : 0) + (il ? 2 : 0)];
       bytes_read += r.global_bytes_read;
       for (const model::CompleteTx& t : r.complete_tx)
-        want.push_back(Cpl{0, t.cta, t.mbar_addr, t.bytes, 0});
+        want.push_back(Cpl{pkg::CplTx, t.cta, t.mbar_addr, t.bytes, 0});
     }
     std::vector<Cpl> got;
     auto it = cpls.find(c.tag);

@@ -26,6 +26,7 @@
 #include "Vtma_swizzle_db128.h"
 #include "Vtma_swizzle_db16.h"
 #include "Vtma_swizzle_db32.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
@@ -103,10 +104,10 @@ TEST(EngineSwizzle, MatchesModelDb128) {
 
 template <class Model>
 void DriveReq(Model* m, uint64_t addr, uint32_t beats) {
-  // rd_req_t = {addr[63:0], nbeats[9:0]}: nbeats in the low bits, addr above.
-  const unsigned __int128 packed = (static_cast<unsigned __int128>(addr) << 10) | beats;
-  for (int w = 0; w < 3; ++w)
-    m->req_i[w] = static_cast<uint32_t>(packed >> (32 * w));
+  tma::pkg::rd_req_t r;
+  r.addr = addr;
+  r.nbeats = static_cast<uint16_t>(beats);
+  tma::pkg::Pack(r, m->req_i.data());
 }
 
 struct Burst {
@@ -115,10 +116,8 @@ struct Burst {
 };
 template <class Model>
 Burst ReadAr(const Model& m) {
-  // ar_t = {addr[63:0], len[7:0]}: 72 bits, len in the low byte.
-  return Burst{(static_cast<uint64_t>(m.ar_o[0]) >> 8) | (static_cast<uint64_t>(m.ar_o[1]) << 24) |
-                   (static_cast<uint64_t>(m.ar_o[2]) << 56),
-               m.ar_o[0] & 0xFFu};
+  const auto ar = tma::pkg::Unpack<tma::pkg::ar_t>(m.ar_o.data());
+  return Burst{ar.addr, ar.len};
 }
 
 // Random requests and AR backpressure: the bursts cover every accepted request in order,

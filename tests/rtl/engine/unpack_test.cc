@@ -23,12 +23,14 @@
 #include "Vtma_unpack_db32.h"
 #include "Vtma_unpack_db32_wires.h"
 #include "Vtma_unpack_db64.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
-enum Mode { kPass = 0, kP8 = 1, kP12 = 2 };
+// The row's packing mode (row_mode_i): pass-through, 8-byte units, 12-byte units.
+constexpr int kPass = tma::pkg::PkNone, kP8 = tma::pkg::PkG8, kP12 = tma::pkg::PkG12;
 
 struct Row {
   int mode = kPass;

@@ -21,7 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "Vtma_nd_walker.h"
-#include "autogen/tma_structs.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::pkg {
@@ -39,7 +39,7 @@ namespace {
 
 constexpr int kDims = pkg::MaxDims;
 
-// The walker's ports carry the package structs (tests/rtl/autogen/tma_structs.h).
+// The walker's ports carry the package structs (sim/autogen/tma_structs.h).
 using Cpl = pkg::cpl_info_t;
 using Row = pkg::row_t;
 static_assert(sizeof(Vtma_nd_walker::job_i) == 4 * pkg::job_t::kWords);
@@ -159,7 +159,7 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
   const int kind = static_cast<int>(rng() % 16);
   if (kind == 0) {
     j.marker = true;
-    j.cpl.kind = 1 + rng() % 2;
+    j.cpl.kind = rng() % 2 == 0 ? pkg::CplError : pkg::CplDone;
     j.cpl.err = rng() % 16;
     j.cpl.cta = rng() % 16;
     j.cpl.mbar_addr = rng() & 0xFFFFFFFFu;
@@ -224,7 +224,7 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
   j.tf32 = rng() & 1;
   j.swz = rng() % 8;
   j.pk = rng() % 3;
-  j.cpl.kind = 0;
+  j.cpl.kind = pkg::CplTx;
   j.cpl.cta_mask = rng() % 65536;
   j.cpl.cta = rng() % 16;
   j.cpl.mbar_addr = rng() & 0xFFFFFFFFu;

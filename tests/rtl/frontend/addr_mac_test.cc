@@ -13,25 +13,26 @@
 
 #include <gtest/gtest.h>
 
-#include "wide_bits.h"
-
 #include "Vtma_addr_mac.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
-constexpr int kSlots = 9;
-constexpr int kDims = 5;
-constexpr int kOpndBits = 2 * kDims * 34 + kDims * 36 + 34 + 36 + 64;  // mac_opnd_t
+namespace pkg = tma::pkg;
+
+constexpr int kSlots = pkg::MacSlots;
+constexpr int kDims = pkg::MaxDims;
 
 struct Slot {
   int64_t a = 0;   // 34-bit signed operand
   uint64_t s = 0;  // 36-bit stride (16-byte units)
 };
 
-// The alo slots (4..7) use the stride of their walker dim, the astart slot's (0..3): the
-// generators below keep slot[4 + k].s == slot[k].s.
+// Slots: astart of walker dim d at MacSlotAstart + d - 1 (0..3), alo at MacSlotAlo + d - 1
+// (4..7), gaddr at MacSlotGaddr (8). The alo slots use the stride of their walker dim, the
+// astart slot's: the generators below keep slot[4 + k].s == slot[k].s.
 struct Job {
   Slot slot[kSlots];
   uint64_t gaddr = 0;
@@ -40,8 +41,8 @@ struct Job {
 
 // The slot list of a job as the job setup forms it (tma_pkg::mac_req_t): the pieces of a
 // (one signed 18-bit piece when a is in [-2^17, 2^17)) times the non-zero pieces of s.
-uint64_t PackReq(const Job& j) {
-  uint64_t req = 0;
+pkg::mac_req_t SlotList(const Job& j) {
+  pkg::mac_req_t req;
   for (int t = 0; t < kSlots; ++t) {
     if (j.skip[t])
       continue;
@@ -53,33 +54,29 @@ uint64_t PackReq(const Job& j) {
         one ? ((au & 0x3FFFF) != 0) : (((au >> 17) & 0x1FFFF) != 0) << 1 | ((au & 0x1FFFF) != 0);
     const int snz =
         ((s >> 34) != 0) << 2 | (((s >> 17) & 0x1FFFF) != 0) << 1 | ((s & 0x1FFFF) != 0);
-    const uint64_t pieces = static_cast<uint64_t>((anz & 2 ? snz : 0) << 3 | (anz & 1 ? snz : 0));
-    req |= pieces << (kSlots + 6 * t);
-    req |= static_cast<uint64_t>(one) << t;
+    req.pieces[t] = static_cast<uint8_t>((anz & 2 ? snz : 0) << 3 | (anz & 1 ? snz : 0));
+    req.one_piece = static_cast<uint16_t>(req.one_piece | one << t);
   }
   return req;
 }
 
-Bits PackOpnd(const Job& j) {
-  Packer p(kOpndBits);
-  for (int d = kDims - 1; d >= 0; --d)  // coord.v[d]: astart slot d - 1
-    p.Put(34, d >= 1 ? static_cast<uint64_t>(j.slot[d - 1].a) & 0x3FFFFFFFFull : 0);
-  for (int d = kDims - 1; d >= 0; --d)  // lo.v[d]: alo slot 4 + d - 1
-    p.Put(34, d >= 1 ? static_cast<uint64_t>(j.slot[3 + d].a) & 0x3FFFFFFFFull : 0);
-  for (int d = kDims - 1; d >= 0; --d) {  // stride.v[d]: shared by the astart and alo slots
-    p.Put(36, d >= 1 ? j.slot[d - 1].s : 0);
+// The slots' operands (tma_pkg::mac_opnd_t; the codec keeps the low 34 bits of a).
+pkg::mac_opnd_t Operands(const Job& j) {
+  pkg::mac_opnd_t o;
+  for (int d = 1; d < kDims; ++d) {
+    o.coord.v[d] = static_cast<uint64_t>(j.slot[pkg::MacSlotAstart + d - 1].a);
+    o.lo.v[d] = static_cast<uint64_t>(j.slot[pkg::MacSlotAlo + d - 1].a);
+    o.stride.v[d] = j.slot[pkg::MacSlotAstart + d - 1].s;  // shared by the astart and alo slots
   }
-  p.Put(34, static_cast<uint64_t>(j.slot[8].a) & 0x3FFFFFFFFull);
-  p.Put(36, j.slot[8].s);
-  p.Put(64, j.gaddr);
-  Bits b(kOpndBits);
-  b.w = p.words();
-  return b;
+  o.fix_coord = static_cast<uint64_t>(j.slot[pkg::MacSlotGaddr].a);
+  o.fix_stride = j.slot[pkg::MacSlotGaddr].s;
+  o.gaddr = j.gaddr;
+  return o;
 }
 
 uint64_t Expected(const Job& j, int t) {
   const uint64_t prod = static_cast<uint64_t>(j.slot[t].a) * j.slot[t].s * 16u;
-  return t == 8 ? j.gaddr + prod : prod;
+  return t == pkg::MacSlotGaddr ? j.gaddr + prod : prod;
 }
 
 int64_t RandOperand(std::mt19937_64& rng) {
@@ -124,10 +121,9 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
     dut->clr_i = 1;
     dut.Cycle();
     dut->clr_i = 0;
-    const Bits opnd = PackOpnd(j);
-    for (size_t i = 0; i < opnd.w.size(); ++i)
-      dut->opnd_i[i] = opnd.w[i];
-    dut->req_i = PackReq(j);
+    const pkg::mac_req_t req = SlotList(j);
+    pkg::Pack(Operands(j), dut->opnd_i.data());
+    dut->req_i = pkg::PackU64(req);
     dut->req_valid_i = 1;
     dut.Settle();
     ASSERT_TRUE(dut->req_ready_o) << "job " << n;
@@ -137,16 +133,17 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
     int products = 0;
     for (int t = 0; t < kSlots; ++t) {
       if (!j.skip[t])
-        products += __builtin_popcountll((PackReq(j) >> (kSlots + 6 * t)) & 63);
+        products += __builtin_popcount(req.pieces[t]);
     }
     int cycles = 0;
     bool aborted = false;
     for (;;) {
       dut.Settle();
       if (dut->wb_valid_o) {
-        const int slot = static_cast<int>(GetBits(dut->wb_o.data(), 64, 4));
+        const auto wb = pkg::Unpack<pkg::mac_wb_t>(dut->wb_o.data());
+        const int slot = wb.slot;
         EXPECT_EQ(got.count(slot), 0u) << "job " << n << " slot " << slot << " written twice";
-        got[slot] = GetBits(dut->wb_o.data(), 0, 64);
+        got[slot] = wb.value;
       }
       if (dut->idle_o)
         break;
@@ -170,11 +167,11 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
       // request's next cycle (the last accumulate is in that cycle; at once without products)
       EXPECT_EQ(cycles, products == 0 ? 0 : products + 4) << "job " << n;
       for (int t = 0; t < kSlots; ++t) {
-        const uint64_t pieces = (PackReq(j) >> (kSlots + 6 * t)) & 63;
-        if (pieces == 0) {
+        if (req.pieces[t] == 0) {
           EXPECT_EQ(got.count(t), 0u) << "job " << n << " slot " << t << " has no products";
           if (!j.skip[t])
-            EXPECT_EQ(Expected(j, t), t == 8 ? j.gaddr : 0u);  // a zero product: nothing to add
+            EXPECT_EQ(Expected(j, t),
+                      t == pkg::MacSlotGaddr ? j.gaddr : 0u);  // a zero product: nothing to add
         } else {
           ASSERT_EQ(got.count(t), 1u) << "job " << n << " slot " << t;
           EXPECT_EQ(got[t], Expected(j, t))

@@ -19,27 +19,21 @@
 #include <gtest/gtest.h>
 
 #include "tma/descriptor.h"
-#include "wide_bits.h"
 
 #include "Vtma_desc_check.h"
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
 namespace {
 
-constexpr int kFieldsBits = 448;   // tma_pkg::desc_fields_t
-constexpr int kChkBits = 71;       // tma_pkg::desc_chk_fields_t
-constexpr int kDerivedBits = 570;  // tma_pkg::map_derived_t
-constexpr uint64_t kMaxBoxBytes = 233472;
-
-// Hardware element formats (docs/descriptor.md sec. 2).
-constexpr int kU8 = 0, kU16 = 1, kU32 = 2, kU64 = 4, kB4x16 = 11;
+namespace pkg = tma::pkg;
 
 struct Map {
   uint64_t addr = 0x200000;
   bool im2col = false;
   int rank = 2;
-  int dtype = kU16;
+  int dtype = pkg::DtU16;  // the hardware element format (docs/descriptor.md sec. 2)
   int il = 0, swz = 0;
   uint64_t stride[4] = {};  // 16-byte units
   uint64_t dim[5] = {1, 1, 1, 1, 1};
@@ -65,41 +59,34 @@ Result Check(const Map& m, uint32_t seed = 1) {
   VerilatedDut<Vtma_desc_check> dut(seed);
   dut->start_i = 0;
   dut.Reset();
-  Packer f(kFieldsBits);
-  f.Put(64, m.addr);
-  f.Put(1, m.im2col);
-  f.Put(3, static_cast<uint64_t>(m.rank - 1));
-  f.Put(4, static_cast<uint64_t>(m.dtype));
-  f.Put(2, static_cast<uint64_t>(m.il));
-  f.Put(3, static_cast<uint64_t>(m.swz));
-  f.Put(1, 0);  // fill_nan
-  f.Put(1, 0);  // tf32
-  for (int i = 3; i >= 0; --i)
-    f.Put(36, m.stride[i]);
-  for (int i = 4; i >= 0; --i)
-    f.Put(32, m.dim[i] - 1);
-  for (int i = 4; i >= 0; --i)
-    f.Put(3, static_cast<uint64_t>(m.es[i] - 1));
-  f.Put(8, static_cast<uint64_t>(m.box[0] - 1));
-  uint32_t box_hi = m.box_hi;
-  if (!m.im2col) {
-    for (int i = 1; i < 5; ++i)
-      box_hi |= static_cast<uint32_t>(m.box[i] - 1) << (8 * (i - 1));
+  pkg::desc_fields_t f;
+  f.addr = m.addr;
+  f.im2col = m.im2col;
+  f.rank_m1 = static_cast<uint8_t>(m.rank - 1);
+  f.dtype = static_cast<uint8_t>(m.dtype);
+  f.il = static_cast<uint8_t>(m.il);
+  f.swz = static_cast<uint8_t>(m.swz);
+  for (int i = 0; i < 4; ++i)
+    f.stride[i] = m.stride[i];
+  for (int i = 0; i < 5; ++i) {
+    f.dim_m1[i] = static_cast<uint32_t>(m.dim[i] - 1);
+    f.es_m1[i] = static_cast<uint8_t>(m.es[i] - 1);
   }
-  f.Put(32, box_hi);
-  f.Put(10, static_cast<uint64_t>(m.ppc - 1));
-  Packer c(kChkBits);
-  c.Put(2, static_cast<uint64_t>(m.span));
-  c.Put(2, static_cast<uint64_t>(m.atom));
-  c.Put(1, 0);  // wide
-  c.Put(1, 0);  // 96B
-  c.Put(1, m.rsv);
-  c.Put(32, m.box_bytes);
-  c.Put(32, m.swz_repeat);
-  for (size_t i = 0; i < f.words().size(); ++i)
-    dut->fields_i[i] = f.words()[i];
-  for (size_t i = 0; i < c.words().size(); ++i)
-    dut->chk_i[i] = c.words()[i];
+  f.box0_m1 = static_cast<uint8_t>(m.box[0] - 1);
+  f.box_hi = m.box_hi;
+  if (!m.im2col) {  // box_hi holds the descriptor's box[1..4] fields
+    for (int i = 1; i < 5; ++i)
+      f.box_hi |= static_cast<uint32_t>(m.box[i] - 1) << (pkg::DescBox1W * (i - 1));
+  }
+  f.ppc_m1 = static_cast<uint16_t>(m.ppc - 1);
+  pkg::desc_chk_fields_t c;
+  c.span = static_cast<uint8_t>(m.span);
+  c.atom = static_cast<uint8_t>(m.atom);
+  c.rsv = m.rsv;
+  c.box_bytes = static_cast<uint32_t>(m.box_bytes);
+  c.swz_repeat = static_cast<uint32_t>(m.swz_repeat);
+  pkg::Pack(f, dut->fields_i.data());
+  pkg::Pack(c, dut->chk_i.data());
   dut->start_i = 1;
   dut.Cycle();
   dut->start_i = 0;
@@ -110,24 +97,17 @@ Result Check(const Map& m, uint32_t seed = 1) {
       break;
     dut.Cycle();
   }
-  // map_t: {bad, fields, derived}; derived from its most significant field
-  r.bad = GetBits(dut->map_o.data(), kFieldsBits + kDerivedBits, 1);
-  Unpacker u(dut->map_o.data(), kDerivedBits);
-  u.Get(7 + 2 + 8 + 1 + 5);  // the decoded flags
-  for (int d = 3; d >= 0; --d)
-    r.kind[d] = static_cast<int>(u.Get(3));
-  for (int d = 3; d >= 0; --d)
-    r.tdim[d] = static_cast<int>(u.Get(3));
-  for (int d = 3; d >= 0; --d)
-    r.step[d] = u.Get(39);
-  for (int d = 3; d >= 0; --d)
-    r.dim_m1[d] = u.Get(32);
-  for (int d = 3; d >= 0; --d)
-    r.es_m1[d] = u.Get(3);
-  for (int d = 3; d >= 0; --d)
-    r.box_m1[d] = u.Get(8);
-  for (int d = 3; d >= 0; --d)
-    r.stride[d] = u.Get(36);
+  const auto map = pkg::Unpack<pkg::map_t>(dut->map_o.data());
+  r.bad = map.bad;
+  for (int d = 0; d < 4; ++d) {
+    r.kind[d] = map.derived.walk_kind[d];
+    r.tdim[d] = map.derived.walk_tdim[d];
+    r.step[d] = map.derived.walk_step[d];
+    r.dim_m1[d] = map.derived.walk_dim_m1[d];
+    r.es_m1[d] = map.derived.walk_es_m1[d];
+    r.box_m1[d] = map.derived.walk_box_m1[d];
+    r.stride[d] = map.derived.walk_stride[d];
+  }
   EXPECT_FALSE(dut.GotError()) << "assertion failed";
   return r;
 }
@@ -147,11 +127,11 @@ Map Tile2d() {
 TEST(DescCheck, HandDerivedTile) {
   const Result r = Check(Tile2d());
   EXPECT_FALSE(r.bad);
-  EXPECT_EQ(r.cycles, 9);   // cycles 0..8 after the start
-  EXPECT_EQ(r.kind[0], 1);  // WalkTile: walker dim 1 is tensor dim 1
+  EXPECT_EQ(r.cycles, 9);               // cycles 0..8 after the start
+  EXPECT_EQ(r.kind[0], pkg::WalkTile);  // walker dim 1 is tensor dim 1
   EXPECT_EQ(r.tdim[0], 1);
   for (int d = 1; d < 4; ++d)
-    EXPECT_EQ(r.kind[d], 0) << d;  // WalkNone
+    EXPECT_EQ(r.kind[d], pkg::WalkNone) << d;
   EXPECT_EQ(r.step[0], 16u);
   EXPECT_EQ(r.dim_m1[0], 49u);
   EXPECT_EQ(r.box_m1[0], 7u);
@@ -190,7 +170,7 @@ TEST(DescCheck, ElementStrides) {
 // {64, 64, 58} = 237,568 nibbles too (the limit counts nibbles: 2 x 233,472).
 TEST(DescCheck, BoxSizeLimit) {
   Map m;
-  m.dtype = kU8;
+  m.dtype = pkg::DtU8;
   m.rank = 3;
   m.dim[0] = m.dim[1] = m.dim[2] = 1000;
   m.stride[0] = 64;
@@ -204,7 +184,7 @@ TEST(DescCheck, BoxSizeLimit) {
   m.box_bytes = 262144;
   EXPECT_TRUE(Check(m).bad);
   Map b = m;
-  b.dtype = kB4x16;
+  b.dtype = pkg::DtB4x16;
   b.box[0] = 64;  // 32 bytes a row
   b.box[1] = 64;
   b.box[2] = 57;
@@ -284,7 +264,7 @@ TEST(DescCheck, ReservedBitsAndSwizzleRepeat) {
 // The product against the C++ model (DescriptorBoxBytes) over random tiled maps.
 TEST(DescCheck, BoxBytesMatchModel) {
   std::mt19937 rng(5);
-  const int types[4] = {kU8, kU16, kU32, kU64};
+  const int types[4] = {pkg::DtU8, pkg::DtU16, pkg::DtU32, pkg::DtU64};
   const model::DType model_types[4] = {model::DType::kU8, model::DType::kU16, model::DType::kU32,
                                        model::DType::kU64};
   int good = 0, over = 0;
@@ -316,12 +296,12 @@ TEST(DescCheck, BoxBytesMatchModel) {
     m.box_bytes = want + static_cast<uint64_t>(delta);
     if (want == 0 && delta < 0)
       m.box_bytes = 0;
-    const bool expect_bad = m.box_bytes != want || want > kMaxBoxBytes;
+    const bool expect_bad = m.box_bytes != want || want > pkg::MaxBoxBytes;
     EXPECT_EQ(Check(m, static_cast<uint32_t>(n)).bad, expect_bad)
         << "map " << n << ": rank " << m.rank << " E " << e << " model " << want << " field "
         << m.box_bytes;
     good += !expect_bad;
-    over += want > kMaxBoxBytes;
+    over += want > pkg::MaxBoxBytes;
   }
   EXPECT_GT(good, 50);
   EXPECT_GT(over, 10);

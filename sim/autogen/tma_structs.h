@@ -14,8 +14,10 @@
 //    T::kWords words, unused high bits 0. PackU64 / UnpackU64 for structs of <= 64 bits
 //    (Verilator's CData/SData/IData/QData ports).
 // Use: `tma::pkg::Pack(cmd, dut->cmd_i.data())`, `tma::pkg::Unpack(dut->job_o.data(), &job)`.
-#ifndef TMA_TESTS_RTL_AUTOGEN_TMA_STRUCTS_H_
-#define TMA_TESTS_RTL_AUTOGEN_TMA_STRUCTS_H_
+// Include as "sim/autogen/tma_structs.h" (CMake: link tma_pkg_structs, sim/CMakeLists.txt):
+// the harness library (sim/), the tests and the benches share it.
+#ifndef TMA_SIM_AUTOGEN_TMA_STRUCTS_H_
+#define TMA_SIM_AUTOGEN_TMA_STRUCTS_H_
 
 #include <array>
 #include <cstdint>
@@ -1490,4 +1492,4 @@ T UnpackU64(uint64_t v) {
 
 }  // namespace tma::pkg
 
-#endif  // TMA_TESTS_RTL_AUTOGEN_TMA_STRUCTS_H_
+#endif  // TMA_SIM_AUTOGEN_TMA_STRUCTS_H_
