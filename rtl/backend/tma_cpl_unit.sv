@@ -118,7 +118,7 @@ module tma_cpl_unit (
 
   `TMA_ASSERT_STABLE(CplHeld_A, cpl_valid_o, cpl_ready_i, cpl_o)
   // The registered flag is the arithmetic one.
-  `TMA_ASSERT(FinalFlag_A, act_q |-> final_q == ((info_q.kind != tma_pkg::CplTx) ||
-                                                 ((left_q & (left_q - 16'd1)) == '0)))
+  `TMA_ASSERT_IMPLY(FinalFlag_A, act_q, final_q == ((info_q.kind != tma_pkg::CplTx) ||
+                                                  ((left_q & (left_q - 16'd1)) == '0)))
 
 endmodule

@@ -463,21 +463,22 @@ module tma_unpack #(
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A,
                    DataBytes == 16 || DataBytes == 32 || DataBytes == 64 || DataBytes == 128)
-  `TMA_ASSERT(RowModeLegal_A, row_valid_i |->
-              row_mode_i == ModePass || row_mode_i == ModeP8 || row_mode_i == ModeP12)
-  `TMA_ASSERT(RowGoffAligned_A, row_valid_i |-> row_goff_i[3:0] == 4'd0)
-  `TMA_ASSERT(RowBeatsLegal_A, row_valid_i |-> row_in_beats_i != '0)
-  `TMA_ASSERT(RowUnitsLegal_A, row_valid_i && row_mode_i != ModePass |->
-              row_units_i >= 4'd1 && row_units_i <= 4'd8)
+  `TMA_ASSERT_IMPLY(RowModeLegal_A, row_valid_i,
+                    row_mode_i == ModePass || row_mode_i == ModeP8 || row_mode_i == ModeP12)
+  `TMA_ASSERT_IMPLY(RowGoffAligned_A, row_valid_i, row_goff_i[3:0] == 4'd0)
+  `TMA_ASSERT_IMPLY(RowBeatsLegal_A, row_valid_i, row_in_beats_i != '0)
+  `TMA_ASSERT_IMPLY(RowUnitsLegal_A, row_valid_i && row_mode_i != ModePass,
+                    row_units_i >= 4'd1 && row_units_i <= 4'd8)
   // Packed rows read exactly the beats of their units.
-  `TMA_ASSERT(RowPackedBeats_A, row_valid_i && row_mode_i != ModePass |->
-              32'(row_in_beats_i) == (32'(row_goff_i) + (row_mode_i == ModeP12 ? 32'd12 : 32'd8)
-                                      * 32'(row_units_i) + DataBytes - 1) / DataBytes)
-  `TMA_ASSERT(LastBeatPopsRest_A, cur_v_q && cur_last_q |-> cur_rem_q <= CntW'(2))
-  `TMA_ASSERT(LastBeatCountsExact_A, cur_v_q && cur_last_q |-> cur_rem_q == CntW'(cur_pop_q))
-  `TMA_ASSERT(PopTwoUsesE1_A, cur_v_q && cur_pop_q == 2'd2 |-> cur_e1_q)
-  `TMA_ASSERT(PopOnlyValid_A, adv && cur_pop_q == 2'd2 |-> e1_v_q)
-  `TMA_ASSERT(E1ImpliesE0_A, e1_v_q |-> e0_v_q)
+  `TMA_ASSERT_IMPLY(RowPackedBeats_A, row_valid_i && row_mode_i != ModePass,
+                    32'(row_in_beats_i) ==
+                    (32'(row_goff_i) + (row_mode_i == ModeP12 ? 32'd12 : 32'd8) *
+                     32'(row_units_i) + DataBytes - 1) / DataBytes)
+  `TMA_ASSERT_IMPLY(LastBeatPopsRest_A, cur_v_q && cur_last_q, cur_rem_q <= CntW'(2))
+  `TMA_ASSERT_IMPLY(LastBeatCountsExact_A, cur_v_q && cur_last_q, cur_rem_q == CntW'(cur_pop_q))
+  `TMA_ASSERT_IMPLY(PopTwoUsesE1_A, cur_v_q && cur_pop_q == 2'd2, cur_e1_q)
+  `TMA_ASSERT_IMPLY(PopOnlyValid_A, adv && cur_pop_q == 2'd2, e1_v_q)
+  `TMA_ASSERT_IMPLY(E1ImpliesE0_A, e1_v_q, e0_v_q)
   `TMA_ASSERT(OkRegistered_A, ok_q == (cur_v_q && e0_v_q && (!cur_e1_q || e1_v_q)))
   `TMA_ASSERT(CeRegistered_A, ce_a_q == (e0_v_q && !e1_v_q) && ce_e_q == !e0_v_q &&
               ce_pop_q == (cur_pop_q != 2'd0) && ce_c_q == (cur_pop_q == 2'd1 && e1_v_q) &&

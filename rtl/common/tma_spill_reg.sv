@@ -155,7 +155,7 @@ module tma_spill_reg #(
     // The output-side copies always equal the flags.
     `TMA_ASSERT(OutCopies_A, na_o_q == !a_full_q && nb_o_q == !b_full_q)
     // Ready is low only when both registers are full.
-    `TMA_ASSERT(ReadyLowOnlyFull_A, !in_ready_o |-> (a_full_q && b_full_q))
+    `TMA_ASSERT_IMPLY(ReadyLowOnlyFull_A, !in_ready_o, (a_full_q && b_full_q))
     `TMA_COVER(BothFull_C, a_full_q && b_full_q)
   end
 

@@ -228,15 +228,15 @@ module tma_burst_split #(
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes >= 16 && DataBytes <= 128)
   `TMA_ASSERT_STABLE(ArHeld_A, ar_valid_o, ar_ready_i, ar_o)
-  `TMA_ASSERT(ReqAligned_A, req_valid_i |-> req_i.addr[SizeLog2-1:0] == '0)
-  `TMA_ASSERT(ReqBeats_A, req_valid_i |-> req_i.nbeats != '0)
-  `TMA_ASSERT(No4kCross_A, ar_valid_o |->
-              32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
-  `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(ar_o.len) < MaxBurstLen)
+  `TMA_ASSERT_IMPLY(ReqAligned_A, req_valid_i, req_i.addr[SizeLog2-1:0] == '0)
+  `TMA_ASSERT_IMPLY(ReqBeats_A, req_valid_i, req_i.nbeats != '0)
+  `TMA_ASSERT_IMPLY(No4kCross_A, ar_valid_o,
+                    32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
+  `TMA_ASSERT_IMPLY(BurstLen_A, ar_valid_o, 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
   `TMA_ASSERT(ReadyFlag_A, rdy_q == (cv_q && fok_q && !cross_q && !cross2_q))
-  `TMA_ASSERT(FlagsFresh_A, go |-> fs_q == sc && ft_q == tc)
+  `TMA_ASSERT_IMPLY(FlagsFresh_A, go, fs_q == sc && ft_q == tc)
   `TMA_ASSERT(InputCopies_A, ncv_i_q == !cv_q && nrdy_i_q == !rdy_q && nfs_i_q == !fs_q)
-  `TMA_ASSERT(PageIncFresh_A, cross2_q |-> pg_inc == pg_q + PgW'(1))
+  `TMA_ASSERT_IMPLY(PageIncFresh_A, cross2_q, pg_inc == pg_q + PgW'(1))
 
 endmodule

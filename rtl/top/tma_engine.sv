@@ -683,23 +683,24 @@ module tma_engine #(
   `TMA_ASSERT_INIT(RowFifoDepthLegal_A, RowFifoDepth >= 2)
   `TMA_ASSERT_INIT(SubByteLegal_A, SubByte <= 1)
   // The fork's sent flags belong to the row in F (and a read's flags to a read row).
-  `TMA_ASSERT(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q) |-> fv_q)
-  `TMA_ASSERT(ForkSentRead_A, (sent_req_q || sent_up_q) |-> f_read_q)
-  `TMA_ASSERT(ForkReadCopy_A, fv_q |-> f_nread_q == !f_read_q)
+  `TMA_ASSERT_IMPLY(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q), fv_q)
+  `TMA_ASSERT_IMPLY(ForkSentRead_A, (sent_req_q || sent_up_q), f_read_q)
+  `TMA_ASSERT_IMPLY(ForkReadCopy_A, fv_q, f_nread_q == !f_read_q)
   // The aligner's granule permutation is the swizzle's own of the beat it goes with.
-  `TMA_ASSERT(SwizzleLane_A, al_valid |->
-              al_lane == tma_pkg::swz_lanes(al_swz, al_addr[9:7], DataBytes))
-  `TMA_ASSERT(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
-              row.dend > row.head |-> row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
-              row.dend - row.head <= 12'd128)
+  `TMA_ASSERT_IMPLY(SwizzleLane_A, al_valid,
+                    al_lane == tma_pkg::swz_lanes(al_swz, al_addr[9:7], DataBytes))
+  `TMA_ASSERT_IMPLY(PackedRowWhole_A, row_valid && row.has_data && row.pk != tma_pkg::PkNone &&
+                                      row.dend > row.head,
+                    row.head[3:0] == 4'd0 && row.dend[3:0] == 4'd0 &&
+                    row.dend - row.head <= 12'd128)
   `TMA_ASSERT_STABLE(SmemHeld_A, smem_wr_valid_o, smem_wr_ready_i,
                      {smem_wr_addr_o, smem_wr_data_o, smem_wr_strb_o, smem_wr_cta_mask_o})
-  `TMA_ASSERT(NoLostDescBeat_A, r_valid_i && r_id_i == tma_pkg::AxiIdDesc |-> r_ready_o)
+  `TMA_ASSERT_IMPLY(NoLostDescBeat_A, r_valid_i && r_id_i == tma_pkg::AxiIdDesc, r_ready_o)
   `TMA_ASSERT(CreditOkMatches_A, credit_ok_q == (credits_q != '0))
   `TMA_ASSERT_NEVER(OutstandingUnderflow_A, rlast_q && !data_ar_fire &&
                                             credits_q == OutW'(MaxOutstanding))
-  `TMA_ASSERT(RowAligned_A, row_valid && row.has_data |->
-              row.smem_addr[3:0] == 4'd0 && row.gaddr[3:0] == 4'd0)
-  `TMA_ASSERT(CmdBeforeEnd_A, dq_out_valid |-> cq_out_valid)
+  `TMA_ASSERT_IMPLY(RowAligned_A, row_valid && row.has_data,
+                    row.smem_addr[3:0] == 4'd0 && row.gaddr[3:0] == 4'd0)
+  `TMA_ASSERT_IMPLY(CmdBeforeEnd_A, dq_out_valid, cq_out_valid)
 
 endmodule
