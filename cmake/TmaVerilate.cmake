@@ -70,6 +70,11 @@ function(tma_verilate target)
     set(ARG_PREFIX V${ARG_TOP})
   endif()
   tma_read_filelist(srcs ${ARG_FILELIST})
+  # The engine's RTL list comes with the protocol checkers bound into it (simulation only).
+  if(ARG_FILELIST STREQUAL "${TMA_RTL_DIR}/tma.f")
+    tma_read_filelist(sva_srcs ${TMA_RTL_DIR}/sva/tma_sva.f)
+    list(APPEND srcs ${sva_srcs})
+  endif()
   # -fno-reloop: Verilator 5.006 re-loops the __Vsampled copies of a $past() of an unpacked
   # array into _eval without declaring the loop variable (__Vilp), which does not compile.
   set(vargs -Wall --assert --x-assign unique --x-initial unique -O3 -fno-reloop

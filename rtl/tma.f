@@ -2,18 +2,13 @@
 # Read by CMake (cmake/TmaVerilate.cmake), tools/lint and the synthesis flow (synth/).
 # ---- packages ----
 pkg/tma_pkg.sv
-# ---- common stream cells (issue 2) ----
+# ---- common cells ----
 common/tma_fifo.sv
 common/tma_fifo_ram.sv
+common/tma_dup_reg.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
-common/tma_dup_reg.sv
-# ---- engine (issue 6) ----
-backend/tma_swizzle.sv
-backend/tma_unpack.sv
-midend/tma_nd_walker.sv
-midend/tma_burst_split.sv
-backend/tma_row_aligner.sv
+# ---- frontend ----
 frontend/tma_cmd_intake.sv
 frontend/tma_desc_cache.sv
 frontend/tma_desc_fetch.sv
@@ -24,6 +19,18 @@ frontend/tma_job_setup.sv
 frontend/tma_addr_mac.sv
 frontend/tma_frontend_seq.sv
 frontend/tma_frontend.sv
+# ---- midend ----
+midend/tma_walk_start.sv
+midend/tma_nd_walker.sv
+midend/tma_row_fork.sv
+midend/tma_burst_split.sv
+# ---- backend ----
+backend/tma_rd_engine.sv
+backend/tma_unpack.sv
+backend/tma_row_aligner.sv
+backend/tma_swizzle.sv
+backend/tma_smem_wr.sv
 backend/tma_cpl_unit.sv
+# ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv

@@ -659,31 +659,45 @@ def cxx_type(t):
     return t.struct.name
 
 
+def emit_words(t, pos, lines, sp, body):
+    """A loop over the 32-bit words of a field wider than 64 bits (type t) at bit offset `pos`:
+    `body` with {pos} the word's bit offset and {width} its width (the last word may be short)."""
+    nw = (t.width + 31) // 32
+    lines.append("%sfor (int k = 0; k < %d; ++k)" % (sp, nw))
+    lines.append(sp + "  " + body.format(pos="%s + 32 * k" % pos,
+                                         width="k == %d ? %d : 32" % (nw - 1,
+                                                                       t.width - 32 * (nw - 1))))
+
+
+def emit_array(t, expr, pos, lines, ind, depth, emit_elem):
+    """A loop over the elements of the packed array `expr` (type t) at bit offset `pos`; each
+    element's code comes from emit_elem (emit_put or emit_get). Element i is SV index i."""
+    sp = " " * ind
+    i = "i%d" % depth
+    off = ("%s * %s" % (t.elem.width, i)) if t.descending else \
+          ("%d * (%d - %s)" % (t.elem.width, t.n - 1, i))
+    lines.append("%sfor (int %s = 0; %s < %d; ++%s)" % (sp, i, i, t.n, i))
+    sub = []
+    emit_elem(t.elem, "%s[%s]" % (expr, i), "%s + %s" % (pos, off), sub, ind + 2, depth + 1)
+    if len(sub) > 1:
+        lines[-1] += " {"
+        lines.extend(sub)
+        lines.append(sp + "}")
+    else:
+        lines.extend(sub)
+
+
 def emit_put(t, expr, pos, lines, ind, depth=0):
     """Code that writes `expr` (of type t) at bit offset `pos` (a C++ expression)."""
     sp = " " * ind
     if isinstance(t, Bits):
         if t.width > 64:
-            nw = (t.width + 31) // 32
-            lines.append("%sfor (int k = 0; k < %d; ++k)" % (sp, nw))
-            lines.append("%s  detail::Put(w, %s + 32 * k, k == %d ? %d : 32, %s[k]);"
-                         % (sp, pos, nw - 1, t.width - 32 * (nw - 1), expr))
+            emit_words(t, pos, lines, sp, "detail::Put(w, {pos}, {width}, %s[k]);" % expr)
         else:
             lines.append("%sdetail::Put(w, %s, %d, static_cast<uint64_t>(%s));"
                          % (sp, pos, t.width, expr))
     elif isinstance(t, Array):
-        i = "i%d" % depth
-        off = ("%s * %s" % (t.elem.width, i)) if t.descending else \
-              ("%d * (%d - %s)" % (t.elem.width, t.n - 1, i))
-        lines.append("%sfor (int %s = 0; %s < %d; ++%s)" % (sp, i, i, t.n, i))
-        sub = []
-        emit_put(t.elem, "%s[%s]" % (expr, i), "%s + %s" % (pos, off), sub, ind + 2, depth + 1)
-        if len(sub) > 1:
-            lines[-1] += " {"
-            lines.extend(sub)
-            lines.append(sp + "}")
-        else:
-            lines.extend(sub)
+        emit_array(t, expr, pos, lines, ind, depth, emit_put)
     else:
         lines.append("%sPackAt(%s, w, %s);" % (sp, expr, pos))
 
@@ -692,10 +706,8 @@ def emit_get(t, expr, pos, lines, ind, depth=0):
     sp = " " * ind
     if isinstance(t, Bits):
         if t.width > 64:
-            nw = (t.width + 31) // 32
-            lines.append("%sfor (int k = 0; k < %d; ++k)" % (sp, nw))
-            lines.append("%s  %s[k] = static_cast<uint32_t>(detail::Get(w, %s + 32 * k, "
-                         "k == %d ? %d : 32));" % (sp, expr, pos, nw - 1, t.width - 32 * (nw - 1)))
+            emit_words(t, pos, lines, sp,
+                       "%s[k] = static_cast<uint32_t>(detail::Get(w, {pos}, {width}));" % expr)
         elif t.width == 1:
             lines.append("%s%s = detail::Get(w, %s, 1) != 0;" % (sp, expr, pos))
         elif t.signed:
@@ -705,20 +717,18 @@ def emit_get(t, expr, pos, lines, ind, depth=0):
             lines.append("%s%s = static_cast<%s>(detail::Get(w, %s, %d));"
                          % (sp, expr, cxx_type(t), pos, t.width))
     elif isinstance(t, Array):
-        i = "i%d" % depth
-        off = ("%s * %s" % (t.elem.width, i)) if t.descending else \
-              ("%d * (%d - %s)" % (t.elem.width, t.n - 1, i))
-        lines.append("%sfor (int %s = 0; %s < %d; ++%s)" % (sp, i, i, t.n, i))
-        sub = []
-        emit_get(t.elem, "%s[%s]" % (expr, i), "%s + %s" % (pos, off), sub, ind + 2, depth + 1)
-        if len(sub) > 1:
-            lines[-1] += " {"
-            lines.extend(sub)
-            lines.append(sp + "}")
-        else:
-            lines.extend(sub)
+        emit_array(t, expr, pos, lines, ind, depth, emit_get)
     else:
         lines.append("%sUnpackAt(w, %s, &%s);" % (sp, pos, expr))
+
+
+def emit_fields(s, ref, lines, emit):
+    """Each field of struct s from the most significant down: emit (emit_put or emit_get) with
+    the field's C++ expression (`ref` % name) and its bit offset."""
+    lsb = s.width
+    for fname, t in s.fields:
+        lsb -= t.width
+        emit(t, ref % fname, "pos + %d" % lsb, lines, 2)
 
 
 def cxx_param_type(typ, val):
@@ -811,16 +821,10 @@ def cxx_structs(params, structs):
         o.append("  return !(a == b);")
         o.append("}")
         o.append("inline void PackAt(const %s& s, uint32_t* w, int pos) {" % s.name)
-        lsb = s.width
-        for fname, t in s.fields:
-            lsb -= t.width
-            emit_put(t, "s.%s" % fname, "pos + %d" % lsb, o, 2)
+        emit_fields(s, "s.%s", o, emit_put)
         o.append("}")
         o.append("inline void UnpackAt(const uint32_t* w, int pos, %s* s) {" % s.name)
-        lsb = s.width
-        for fname, t in s.fields:
-            lsb -= t.width
-            emit_get(t, "s->%s" % fname, "pos + %d" % lsb, o, 2)
+        emit_fields(s, "s->%s", o, emit_get)
         o.append("}")
         o.append("")
     o += ["// ---- Whole structs ----",

@@ -8,9 +8,8 @@
 // are multiples of 16 bytes except the in-bounds end, so the realignment is a rotation by a
 // multiple of 16 bytes of the window {global beat w + 1, global beat w}.
 //
-// Three stages, one output beat per cycle; G and T end in two-entry spill registers
-// (tma_spill_reg), D in a plain register, and the global beats enter through a spill
-// register (B):
+// Three stages, one output beat per cycle; G, D and T each end in a two-entry spill register
+// (tma_spill_reg), and the global beats enter through a spill register (B):
 //   G (geometry): walks the output beats k of the row at the head of the row FIFO. Which of
 //     them are the first / last in-bounds beat and the last beat of the row are equality
 //     compares of k with beat indices the fork computed (no arithmetic per beat); from them it
@@ -28,7 +27,9 @@
 // A row whose first in-bounds output beat needs two global beats spends one extra cycle in D
 // (the preload). Completion-only rows (has_data = 0) pass as one item without a write. A read
 // beat with an error response turns the rest of its command into no-write items; the last item
-// of the command then carries out_err_o (the engine turns its completion into a bus_error).
+// of the command then carries out_o.err (the engine turns its completion into a bus_error).
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -50,15 +51,9 @@ module tma_row_aligner #(
   // Logical shared-memory beats (and completion-only items)
   output logic                  out_valid_o,
   input  logic                  out_ready_i,
-  output logic                  out_wr_o,       // 1: write this beat; 0: no write
-  output logic [31:0]           out_addr_o,     // logical beat address, DataBytes aligned
+  output tma_pkg::smem_beat_t   out_o,          // wr = 0: completion-only item
   output logic [DW-1:0]         out_data_o,
   output logic [DataBytes-1:0]  out_strb_o,
-  output logic [2:0]            out_swz_o,
-  output logic [6:3]            out_lane_o,     // its granule permutation (tma_swizzle lane_i)
-  output logic                  out_last_o,     // last item of a command: complete it
-  output logic                  out_err_o,      // with last: a read of the command failed
-  output logic [15:0]           out_cta_mask_o,
   // Status
   output logic                  busy_o
 );
@@ -361,6 +356,7 @@ module tma_row_aligner #(
   assign d_berr = (u_pop && b_err) || (pre_op && pre_err_q);
 
   localparam int unsigned DQW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 22 * NumTf;
+  logic t_in_ready;   // T's register takes D's item
 
   tma_spill_reg #(
     .Width  (DQW),
@@ -381,11 +377,13 @@ module tma_row_aligner #(
 
   // ======================= T: tf32 rounding, output spill register =======================
   localparam int unsigned TW = 1 + AddrHiW + DW + DataBytes + 3 + 1 + 1 + 16 + 4;
-  logic                 t_in_ready;
   logic [DW-1:0]        t_data;
   logic                 t_wr;
-  logic                 t_wr_o, t_last_o, t_err_o;
+  logic                 t_wr_o, t_last_o, t_err_o;   // T's output register: out_o's fields
   logic [AddrHiW-1:0]   t_beat_o;
+  logic [2:0]           t_swz_o;
+  logic [15:0]          t_cta_mask_o;
+  logic [6:3]           t_lane_o;
 
   assign t_take = dv && t_in_ready;
   // The swizzle's granule permutation of the beat (address bits [6:3] below the beat that its
@@ -398,15 +396,16 @@ module tma_row_aligner #(
   // A read beat with an error response turns the rest of its command into no-write items:
   // the error is accumulated here, in item order, as items move from D to T (a function of
   // flops), and cleared after the command's last item.
-  logic st_err_q, t_err;
-  assign t_err = st_err_q || dq_berr;
-  assign t_wr  = dq_wr && !t_err;
+  logic st_err_d, st_err_q, t_err;
+  assign t_err    = st_err_q || dq_berr;
+  assign t_wr     = dq_wr && !t_err;
+  assign st_err_d = t_err && !dq_last;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_t_err
     if (!rst_ni) begin
       st_err_q <= 1'b0;
     end else if (t_take) begin
-      st_err_q <= t_err && !dq_last;
+      st_err_q <= st_err_d;
     end
   end
 
@@ -438,14 +437,20 @@ module tma_row_aligner #(
                    dq_cta, t_lane}),
     .out_valid_o (out_valid_o),
     .out_ready_i (out_ready_i),
-    .out_data_o  ({t_wr_o, t_beat_o, out_data_o, out_strb_o, out_swz_o, t_last_o, t_err_o,
-                   out_cta_mask_o, out_lane_o})
+    .out_data_o  ({t_wr_o, t_beat_o, out_data_o, out_strb_o, t_swz_o, t_last_o, t_err_o,
+                   t_cta_mask_o, t_lane_o})
   );
 
-  assign out_wr_o   = t_wr_o;
-  assign out_addr_o = {t_beat_o, SizeLog2'(0)};
-  assign out_last_o = t_last_o;
-  assign out_err_o  = t_err_o;
+  always_comb begin : proc_out
+    out_o          = '0;
+    out_o.wr       = t_wr_o;
+    out_o.last     = t_last_o;
+    out_o.err      = t_err_o;
+    out_o.swz      = t_swz_o;
+    out_o.lane     = t_lane_o;
+    out_o.addr     = {t_beat_o, SizeLog2'(0)};
+    out_o.cta_mask = t_cta_mask_o;
+  end
   assign busy_o     = gv || b_valid || dv || out_valid_o;
 
   // Fields not needed at this width (lane bits of the beat address, group bits above Groups).
@@ -457,8 +462,7 @@ module tma_row_aligner #(
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_STABLE(OutHeld_A, out_valid_o, out_ready_i,
-                     {out_wr_o, out_addr_o, out_data_o, out_strb_o, out_swz_o, out_last_o,
-                      out_err_o, out_cta_mask_o})
+                     {out_o, out_data_o, out_strb_o})
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_i, row_ready_o, row_i)
   // Only the first in-bounds beat can need the upper global beat alone.
   `TMA_ASSERT_NEVER(HiOnlyAtFirst_A, g_go && need_hi && !need_lo && !first_inb)
@@ -482,3 +486,5 @@ module tma_row_aligner #(
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
 
 endmodule
+
+`default_nettype wire

@@ -10,8 +10,10 @@
 // LaneIn = 1: the granule permutation comes from lane_i, computed by the producer a register
 // stage earlier from the same mode and address (the row aligner does), so the select of the
 // DataBytes-wide permutation is a flop's output rather than logic of the mode and address
-// (the engine's routed -6 critical path in session 10 ran mode/address -> mask -> 144
-// multiplexers spread over the die). LaneIn = 0: computed here from mode_i and addr_i.
+// (mode/address -> mask -> 8 x DataBytes multiplexers spread over the die would otherwise be
+// one path). LaneIn = 0: computed here from mode_i and addr_i.
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -75,3 +77,5 @@ module tma_swizzle #(
   `TMA_ASSERT_INIT(LaneInBool_A, LaneIn <= 1)
 
 endmodule
+
+`default_nettype wire

@@ -24,6 +24,8 @@
 // that depends on flops only; the output is a tma_spill_reg (OutSpill = 1) or wires.
 // Design note and the engine changes needed to use it: docs/rtl-unpack.md.
 
+`default_nettype none
+
 `include "tma_assert.svh"
 
 module tma_unpack #(
@@ -56,9 +58,6 @@ module tma_unpack #(
   output logic             busy_o
 );
 
-  localparam logic [1:0]  ModePass = 2'd0;
-  localparam logic [1:0]  ModeP8   = 2'd1;
-  localparam logic [1:0]  ModeP12  = 2'd2;
   localparam int unsigned W        = DataBytes / 4;    // 32-bit words per beat
   localparam int unsigned W4       = DataBytes / 16;   // unit slots per beat
   localparam int unsigned OW       = $clog2(W);        // word offset in a beat
@@ -136,8 +135,8 @@ module tma_unpack #(
     for (int i = 0; i < 8; i++) begin
       r_ones[i] = (4'(i) < row_units_i);
     end
-    i_pt  = (row_mode_i == ModePass);
-    i_g12 = (row_mode_i == ModeP12);
+    i_pt  = (row_mode_i == tma_pkg::PkNone);
+    i_g12 = (row_mode_i == tma_pkg::PkG12);
     // S_0 = goff (16 - g) / 16 bytes: g16 words (g = 12) or 2 g16 words (g = 8)
     i_o   = i_g12 ? OW'(r_g16) : OW'({r_g16, 1'b0});
     i_mf  = i_pt ? '0 : MW'(r_ones) << r_g16;
@@ -252,8 +251,10 @@ module tma_unpack #(
       end
     end
     assign adv = adv_q;
-    `TMA_ASSERT(AdvRegistered_A, adv_q == (sp_valid && sp_ready))
-    `TMA_ASSERT(ShadowSpill_A, sp_ready == !(sa_q && sb_q))
+    // Registered a cycle ahead from shadow flags with their own next-state logic (so not a
+    // tma_dup_reg of the spill register's flags, whose next state is inside that cell).
+    `TMA_ASSERT_COPY(AdvCopy_A, adv_q, sp_valid && sp_ready)
+    `TMA_ASSERT_COPY(ShadowSpillCopy_A, !(sa_q && sb_q), sp_ready)
   end else begin : gen_adv_comb
     assign adv = sp_valid && sp_ready;
   end
@@ -330,7 +331,9 @@ module tma_unpack #(
 
       // One copy of the select per 16-bit half word: each select flop drives half the mux
       // bits, so it can sit next to them. The copy of half 1 is stored inverted, so that
-      // synthesis cannot merge the two copies (the inversion folds into the mux LUTs).
+      // synthesis cannot merge the two copies (the inversion folds into the mux LUTs). Each
+      // copy loads with its own enables and holds its own value, which a tma_dup_reg (one
+      // shared input, no enable) cannot express: HalfSelCopy_A ties the two.
       for (genvar h = 0; h < 2; h++) begin : gen_half
         localparam logic [SelW-1:0] Inv = (h == 1) ? '1 : '0;
         logic [SelW-1:0]         sel_q, sel_t;
@@ -354,6 +357,11 @@ module tma_unpack #(
           end
         end
       end
+      // (The copies have no reset: equal from the first row's take on, so whenever a row is
+      // current.)
+      `TMA_ASSERT_IMPLY(HalfSelCopy_A, cur_v_q,
+                        {gen_half[1].sel_q, gen_half[1].keep_q} ==
+                        ~{gen_half[0].sel_q, gen_half[0].keep_q})
     end
 
     assign beat[32*p +: 32] = word;
@@ -464,26 +472,28 @@ module tma_unpack #(
   `TMA_ASSERT_INIT(DataBytesLegal_A,
                    DataBytes == 16 || DataBytes == 32 || DataBytes == 64 || DataBytes == 128)
   `TMA_ASSERT_IMPLY(RowModeLegal_A, row_valid_i,
-                    row_mode_i == ModePass || row_mode_i == ModeP8 || row_mode_i == ModeP12)
+                    row_mode_i == tma_pkg::PkNone || row_mode_i == tma_pkg::PkG8 ||
+                      row_mode_i == tma_pkg::PkG12)
   `TMA_ASSERT_IMPLY(RowGoffAligned_A, row_valid_i, row_goff_i[3:0] == 4'd0)
   `TMA_ASSERT_IMPLY(RowBeatsLegal_A, row_valid_i, row_in_beats_i != '0)
-  `TMA_ASSERT_IMPLY(RowUnitsLegal_A, row_valid_i && row_mode_i != ModePass,
+  `TMA_ASSERT_IMPLY(RowUnitsLegal_A, row_valid_i && row_mode_i != tma_pkg::PkNone,
                     row_units_i >= 4'd1 && row_units_i <= 4'd8)
   // Packed rows read exactly the beats of their units.
-  `TMA_ASSERT_IMPLY(RowPackedBeats_A, row_valid_i && row_mode_i != ModePass,
-                    32'(row_in_beats_i) ==
-                    (32'(row_goff_i) + (row_mode_i == ModeP12 ? 32'd12 : 32'd8) *
-                     32'(row_units_i) + DataBytes - 1) / DataBytes)
+  `TMA_ASSERT_IMPLY(RowPackedBeats_A, row_valid_i && row_mode_i != tma_pkg::PkNone,
+                    32'(row_in_beats_i) == (32'(row_goff_i) +
+                                            (row_mode_i == tma_pkg::PkG12 ? 32'd12 : 32'd8) *
+                                            32'(row_units_i) + DataBytes - 1) / DataBytes)
   `TMA_ASSERT_IMPLY(LastBeatPopsRest_A, cur_v_q && cur_last_q, cur_rem_q <= CntW'(2))
   `TMA_ASSERT_IMPLY(LastBeatCountsExact_A, cur_v_q && cur_last_q, cur_rem_q == CntW'(cur_pop_q))
   `TMA_ASSERT_IMPLY(PopTwoUsesE1_A, cur_v_q && cur_pop_q == 2'd2, cur_e1_q)
   `TMA_ASSERT_IMPLY(PopOnlyValid_A, adv && cur_pop_q == 2'd2, e1_v_q)
   `TMA_ASSERT_IMPLY(E1ImpliesE0_A, e1_v_q, e0_v_q)
-  `TMA_ASSERT(OkRegistered_A, ok_q == (cur_v_q && e0_v_q && (!cur_e1_q || e1_v_q)))
-  `TMA_ASSERT(CeRegistered_A, ce_a_q == (e0_v_q && !e1_v_q) && ce_e_q == !e0_v_q &&
-              ce_pop_q == (cur_pop_q != 2'd0) && ce_c_q == (cur_pop_q == 2'd1 && e1_v_q) &&
-              ce_b_q == ((cur_pop_q == 2'd0 && !e1_v_q) || (cur_pop_q == 2'd1 && e1_v_q)) &&
-              e0_from_e1 == (e1_v_q && cur_pop_q != 2'd2))
+  // Flags registered a cycle ahead (their next state in proc_ok).
+  `TMA_ASSERT_COPY(OkCopy_A, ok_q, cur_v_q && e0_v_q && (!cur_e1_q || e1_v_q))
+  `TMA_ASSERT_COPY(CeCopy_A, {ce_a_q, ce_e_q, ce_pop_q, ce_c_q, ce_b_q, e0_from_e1},
+                   {e0_v_q && !e1_v_q, !e0_v_q, cur_pop_q != 2'd0, cur_pop_q == 2'd1 && e1_v_q,
+                    (cur_pop_q == 2'd0 && !e1_v_q) || (cur_pop_q == 2'd1 && e1_v_q),
+                    e1_v_q && cur_pop_q != 2'd2})
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_i, row_ready_o,
                      {row_mode_i, row_goff_i, row_in_beats_i, row_units_i})
   `TMA_ASSERT_STABLE(InHeld_A, in_valid_i, in_ready_o, {in_data_i, in_err_i})
@@ -492,3 +502,5 @@ module tma_unpack #(
   `TMA_COVER(UsesE1_C, adv && cur_e1_q && !cur_last_q)
 
 endmodule
+
+`default_nettype wire

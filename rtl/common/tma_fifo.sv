@@ -12,6 +12,8 @@
 // clr_i empties the FIFO at the next clock edge; while clr_i is high no handshake happens on
 // either side (in_ready_o and out_valid_o are low), so no item is lost or duplicated.
 
+`default_nettype none
+
 `include "tma_assert.svh"
 
 module tma_fifo #(
@@ -126,3 +128,5 @@ module tma_fifo #(
   `TMA_COVER(FullPushPop_C, full && pop && in_valid_i)
 
 endmodule
+
+`default_nettype wire

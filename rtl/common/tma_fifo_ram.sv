@@ -21,8 +21,9 @@
 //
 // OutReg = 1 puts a fabric register after the RAM's read register (one more item of capacity,
 // one more cycle of latency, still one item per cycle): an ECP5 EBR or xc7 block RAM read port
-// has a clock-to-out of ~4-6 ns, so its data must not go through logic before a flop
-// (docs/rtl.md, fpga.md 4.4). The RAM read register then feeds only that register.
+// has a long clock-to-out (as long as several LUT levels), so its data must not go through
+// logic before a flop (docs/rtl.md, fpga.md 4.4). The RAM read register then feeds only that
+// register.
 //
 // InReg = 1 puts a staging register in front of the RAM: an accepted item is written in the
 // next cycle, so in_valid_i (a late signal from the producer) reaches only the staging valid
@@ -30,6 +31,8 @@
 // latency, still one item per cycle). The write side then counts the write, a cycle after
 // the push, and keeps one entry for the item in the staging register: in_ready_o is low with
 // Depth - 1 counted items (Depth >= 2).
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -216,9 +219,9 @@ module tma_fifo_ram #(
   // Input stream contract, required of the upstream.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
   `TMA_ASSERT(CntInRange_A, wcnt_q <= CntWidth'(Depth))
-  `TMA_ASSERT(FullMatchesCnt_A, full_q == (32'(wcnt_q) >= FullAt))
+  `TMA_ASSERT_COPY(FullCopy_A, full_q, 32'(wcnt_q) >= FullAt)
+  `TMA_ASSERT_COPY(NonEmptyCopy_A, rne_q, rcnt_q != '0)
   // The write side's count is the read side's plus the two items each saw a cycle late.
-  `TMA_ASSERT(NonEmptyFlag_A, rne_q == (rcnt_q != '0))
   `TMA_ASSERT(CountsAgree_A, 32'(wcnt_q) == 32'(rcnt_q) + 32'(wr_q1) + 32'(rd_q1))
   // The RAM never holds more than Depth items (with InReg: counted ones plus the staged one).
   `TMA_ASSERT(RamNotOver_A, 32'(wcnt_q) + 32'(iv_q) <= Depth)
@@ -232,3 +235,5 @@ module tma_fifo_ram #(
   `TMA_COVER(FullPushPop_C, full_q && rd && in_valid_i)
 
 endmodule
+
+`default_nettype wire

@@ -11,17 +11,19 @@
 //
 // The two full flags exist twice: the input side (in_ready_o, the data enables) reads one pair,
 // the output side (out_valid_o and the select of out_data_o, which fans out to Width LUTs
-// beside the consumer) reads a second pair of flops that hold the flags inverted. The inverted
-// polarity (set on reset) keeps synthesis from merging the copies, so the placer can put each
-// pair beside the logic it drives instead of one flop between both ends of the stream.
+// beside the consumer) reads a second pair, stored as empty flags (inverted) with its own
+// next-state logic from the output side's flops, so the placer can put each pair beside the
+// logic it drives instead of one flop between both ends of the stream. TMA_ASSERT_COPY ties
+// each output-side flag to the input-side flag it mirrors.
 //
 // Copies > 1 splits the data into that many slices (contiguous bit ranges, the last one the
-// shortest), and gives each slice its own copies of the flags it reads: the data enables of A
-// and B and the output select (copies of a_full and b_full). A wide register's bits spread over
-// the die next to their consumers; with one select flop every slice's multiplexer waits on a
-// net that crosses that spread, with a copy per slice each copy sits by its slice. The copies
-// are flops of always blocks with the `keep` attribute: Yosys' opt_merge merges identical
-// cells unless both carry it (a `keep` on the net does not reach the cell).
+// shortest) and gives each slice its own copies of the two full flags (a tma_dup_reg of the
+// flags' next state): the data enables of A and B and the output select of a slice read its
+// copies. A wide register's bits spread over the die next to their consumers; with one select
+// flop every slice's multiplexer waits on a net that crosses that spread, with a copy per
+// slice each copy sits by its slice.
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -57,9 +59,9 @@ module tma_spill_reg #(
     logic [Width-1:0] a_data_q, b_data_q;
     logic             a_fill, a_drain;   // A takes an input item; A's item leaves A
     logic             b_fill, b_drain;   // B takes A's item; B's item leaves on the output
-    // Output-side copies of the full flags, inverted, with their own next-state logic.
-    logic             na_o_d, na_o_q, nb_o_d, nb_o_q;
-    logic             o_a_fill, o_a_drain, o_b_fill, o_b_drain;
+    // Output-side copies of the full flags, stored inverted (empty flags)
+    logic             a_empty_out_d, a_empty_out_q, b_empty_out_d, b_empty_out_q;
+    logic             out_a_fill, out_a_drain, out_b_fill, out_b_drain;
 
     // ---- Control ----
     assign a_fill  = in_valid_i && in_ready_o;
@@ -72,15 +74,18 @@ module tma_spill_reg #(
 
     assign in_ready_o  = !a_full_q || !b_full_q;
 
-    // The same transitions on the output-side copies (!na_o_q is a_full_q, !nb_o_q b_full_q).
-    assign o_a_fill  = in_valid_i && (na_o_q || nb_o_q);
-    assign o_a_drain = !na_o_q && nb_o_q;
-    assign o_b_fill  = o_a_drain && !out_ready_i;
-    assign o_b_drain = !nb_o_q && out_ready_i;
-    assign na_o_d    = !(o_a_fill || (!na_o_q && !o_a_drain));
-    assign nb_o_d    = !(o_b_fill || (!nb_o_q && !o_b_drain));
+    // The output side's copies have their own next-state logic: the same transitions written
+    // on the copies (!a_empty_out_q is a_full_q, !b_empty_out_q is b_full_q), so the output
+    // side's flops depend on the output side's flops, in_valid_i and out_ready_i only, not on
+    // the input side's pair.
+    assign out_a_fill    = in_valid_i && (a_empty_out_q || b_empty_out_q);
+    assign out_a_drain   = !a_empty_out_q && b_empty_out_q;
+    assign out_b_fill    = out_a_drain && !out_ready_i;
+    assign out_b_drain   = !b_empty_out_q && out_ready_i;
+    assign a_empty_out_d = !(out_a_fill || (!a_empty_out_q && !out_a_drain));
+    assign b_empty_out_d = !(out_b_fill || (!b_empty_out_q && !out_b_drain));
 
-    assign out_valid_o = !na_o_q || !nb_o_q;
+    assign out_valid_o = !a_empty_out_q || !b_empty_out_q;
 
     // ---- Flops ----
     // (kept: with Copies > 1 the slices' copies would otherwise absorb these, and the
@@ -88,15 +93,15 @@ module tma_spill_reg #(
     (* keep *)
     always_ff @(posedge clk_i or negedge rst_ni) begin : proc_full
       if (!rst_ni) begin
-        a_full_q <= 1'b0;
-        b_full_q <= 1'b0;
-        na_o_q   <= 1'b1;
-        nb_o_q   <= 1'b1;
+        a_full_q      <= 1'b0;
+        b_full_q      <= 1'b0;
+        a_empty_out_q <= 1'b1;
+        b_empty_out_q <= 1'b1;
       end else begin
-        a_full_q <= a_full_d;
-        b_full_q <= b_full_d;
-        na_o_q   <= na_o_d;
-        nb_o_q   <= nb_o_d;
+        a_full_q      <= a_full_d;
+        b_full_q      <= b_full_d;
+        a_empty_out_q <= a_empty_out_d;
+        b_empty_out_q <= b_empty_out_d;
       end
     end
 
@@ -114,37 +119,40 @@ module tma_spill_reg #(
           b_data_q <= a_data_q;
         end
       end
-      assign out_data_o = nb_o_q ? a_data_q : b_data_q;   // B always holds the older item
+      assign out_data_o = b_empty_out_q ? a_data_q : b_data_q;   // B always holds the older item
     end else begin : gen_copies
-      // Slice k holds bits [k SliceW, (k + 1) SliceW) clipped to Width (NumS slices); its flag
-      // copies follow the same transitions as a_full_q and b_full_q (b_full also selects the
-      // slice's output).
+      // Slice k holds bits [k SliceW, (k + 1) SliceW) clipped to Width (NumS slices) and reads
+      // its own copies of a_full_q and b_full_q (bits 1 and 0 of copy k).
       localparam int unsigned SliceW = (Width + Copies - 1) / Copies;
       localparam int unsigned NumS   = (Width + SliceW - 1) / SliceW;
+      logic [2*NumS-1:0] slice_full_q;
+
+      tma_dup_reg #(
+        .Width  (2),
+        .Copies (NumS)
+      ) u_slice_full (
+        .clk_i,
+        .rst_ni,
+        .d_i    ({a_full_d, b_full_d}),
+        .q_o    (slice_full_q)
+      );
+      `TMA_ASSERT_COPY(SliceFullCopy_A, slice_full_q[1:0], {a_full_q, b_full_q})
+
       for (genvar k = 0; k < NumS; k++) begin : gen_slice
         localparam int unsigned Lo = k * SliceW;
         localparam int unsigned Hi = ((k + 1) * SliceW < Width) ? (k + 1) * SliceW : Width;
-        logic ca_full_q, cb_full_q;
-        (* keep *)
-        always_ff @(posedge clk_i or negedge rst_ni) begin : proc_copy
-          if (!rst_ni) begin
-            ca_full_q <= 1'b0;
-            cb_full_q <= 1'b0;
-          end else begin
-            ca_full_q <= a_full_d;
-            cb_full_q <= b_full_d;
-          end
-        end
+        logic slice_a_full, slice_b_full;   // this slice's copies of a_full_q, b_full_q
+        assign slice_a_full = slice_full_q[2*k+1];
+        assign slice_b_full = slice_full_q[2*k];
         always_ff @(posedge clk_i) begin : proc_data
-          if (!ca_full_q || !cb_full_q) begin
+          if (!slice_a_full || !slice_b_full) begin
             a_data_q[Hi-1:Lo] <= in_data_i[Hi-1:Lo];
           end
-          if (!cb_full_q) begin
+          if (!slice_b_full) begin
             b_data_q[Hi-1:Lo] <= a_data_q[Hi-1:Lo];
           end
         end
-        assign out_data_o[Hi-1:Lo] = cb_full_q ? b_data_q[Hi-1:Lo] : a_data_q[Hi-1:Lo];
-        `TMA_ASSERT(SliceCopies_A, ca_full_q == a_full_q && cb_full_q == b_full_q)
+        assign out_data_o[Hi-1:Lo] = slice_b_full ? b_data_q[Hi-1:Lo] : a_data_q[Hi-1:Lo];
       end
     end
 
@@ -152,8 +160,9 @@ module tma_spill_reg #(
     // An item in A or B is never overwritten before it has left.
     `TMA_ASSERT_NEVER(NoOverwriteA_A, a_fill && a_full_q && !a_drain)
     `TMA_ASSERT_NEVER(NoOverwriteB_A, b_fill && b_full_q && !b_drain)
-    // The output-side copies always equal the flags.
-    `TMA_ASSERT(OutCopies_A, na_o_q == !a_full_q && nb_o_q == !b_full_q)
+    // The output side's empty flags are the inverted full flags.
+    `TMA_ASSERT_COPY(OutEmptyCopyA_A, a_empty_out_q, !a_full_q)
+    `TMA_ASSERT_COPY(OutEmptyCopyB_A, b_empty_out_q, !b_full_q)
     // Ready is low only when both registers are full.
     `TMA_ASSERT_IMPLY(ReadyLowOnlyFull_A, !in_ready_o, (a_full_q && b_full_q))
     `TMA_COVER(BothFull_C, a_full_q && b_full_q)
@@ -168,3 +177,5 @@ module tma_spill_reg #(
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
 
 endmodule
+
+`default_nettype wire

@@ -9,6 +9,8 @@
 // do. With LockIn = 0 a newly valid input with priority may take over a stalled output.
 // out_idx_o names the input that drives the output; only that input sees ready.
 
+`default_nettype none
+
 `include "tma_assert.svh"
 
 module tma_stream_arb #(
@@ -115,3 +117,5 @@ module tma_stream_arb #(
   `TMA_COVER(AllValid_C, in_valid_i == '1)
 
 endmodule
+
+`default_nettype wire

@@ -16,6 +16,8 @@
 // recomputed after each). A burst that ends at a page end is followed by two cycles that
 // increment the page number (a row of <= 2048 bytes crosses at most one page boundary).
 
+`default_nettype none
+
 `include "tma_assert.svh"
 
 module tma_burst_split #(
@@ -39,15 +41,15 @@ module tma_burst_split #(
 );
 
   localparam int unsigned OffW  = 12 - SizeLog2;     // beat offset inside a 4 KiB page
-  localparam int unsigned PgW   = 52;                // page number, address bits [63:12]
-  localparam int unsigned HalfW = PgW / 2;
+  localparam int unsigned PageW = 52;                // page number, address bits [63:12]
+  localparam int unsigned HalfW = PageW / 2;
   localparam int unsigned LeftW = OffW + 1;
   localparam int unsigned InW   = tma_pkg::RdReqWidth + LeftW;
 
   // ---- Input slice: the request and its beats to the page end ----
-  logic             iv, iready;
-  tma_pkg::rd_req_t ireq;
-  logic [LeftW-1:0] ileft;                // beats from the request address to the page end
+  logic             in_valid, in_ready;
+  tma_pkg::rd_req_t in_req;
+  logic [LeftW-1:0] in_page_left;         // beats from the request address to the page end
 
   tma_spill_reg #(
     .Width  (InW),
@@ -58,152 +60,178 @@ module tma_burst_split #(
     .in_valid_i  (req_valid_i),
     .in_ready_o  (req_ready_o),
     .in_data_i   ({req_i, LeftW'(1 << OffW) - LeftW'(req_i.addr[11:SizeLog2])}),
-    .out_valid_o (iv),
-    .out_ready_i (iready),
-    .out_data_o  ({ireq, ileft})
+    .out_valid_o (in_valid),
+    .out_ready_i (in_ready),
+    .out_data_o  ({in_req, in_page_left})
   );
 
   // ---- Current request ----
-  logic            cv_d, cv_q;           // a request is being split
-  logic            cross_d, cross_q;     // the last burst ended at a page end: next page ...
-  logic            cross2_q;             // ... taken in the second cycle (pg_inc)
-  logic [PgW-1:0]  pg_d, pg_q;
-  logic [OffW-1:0] off_d, off_q;
-  logic [CntW-1:0] lm_d, lm_q;           // beats left - 1
-  logic            fok_d, fok_q;         // the flags below hold for the current registers
-  logic            fs_d, fs_q;           // one burst takes the rest of the request
-  logic            ft_d, ft_q;           // (else) the burst ends at the page end
-  logic            rdy_d, rdy_q;         // cv_q && fok_q && !cross_q && !cross2_q, a flop
+  logic              cur_valid_d, cur_valid_q;          // a request is being split
+  logic              cross_d, cross_q;       // the last burst ended at a page end: next page ...
+  logic              cross2_q;               // ... taken in the second cycle (page_inc)
+  logic [PageW-1:0]  page_d, page_q;                    // 4 KiB page of the next burst
+  logic [OffW-1:0]   beat_off_d, beat_off_q;            // its beat offset in the page
+  logic [CntW-1:0]   beats_left_m1_d, beats_left_m1_q;  // beats left - 1
+  logic              flags_ok_d, flags_ok_q;  // the flags below hold for the current registers
+  logic              fits_d, fits_q;          // one burst takes the rest of the request
+  logic              to_page_end_d, to_page_end_q;  // (else) the burst ends at the page end
+  logic              emit_ok_d, emit_ok_q;    // cur_valid_q && flags_ok_q && !cross_q &&
+                                              // !cross2_q, a flop: a burst may be emitted
   // ---- AR output spill register ----
-  logic            ar_room;              // it can take a burst (flops only)
+  logic              ar_room;                // it can take a burst (flops only)
 
-  logic [OffW-1:0] tm;                   // beats to the page end - 1
-  logic            sc, tc, sl, tl;       // decision flags from the current regs / the input
-  logic [7:0]      len;
-  logic            go, take, load;
-  // Copies of cv_q, rdy_q and fs_q for the input slice's ready, held inverted so synthesis
-  // keeps them apart from the originals: the slice's flags sit by the fork stage, the current
-  // registers' selects by the splitter, and neither waits for the other's LUTs.
-  logic            ncv_i_q, nrdy_i_q, nfs_i_q;
-  logic [CntW-1:0] lm_after_mx, lm_after_tm;
-  logic [OffW-1:0] off_after_mx;
-  logic [PgW-1:0]  pg_inc;               // pg_q + 1 (pg_q stable for two cycles)
-  logic            pg_lo_all_q;          // &pg_q[HalfW-1:0], registered
+  logic [OffW-1:0]   page_left_m1;           // beats to the page end - 1
+  // Decision flags from the current registers (cur_*) / from the input slice (in_*)
+  logic              cur_fits, cur_to_page_end, in_fits, in_to_page_end;
+  logic [7:0]        burst_len;
+  logic              emit, take, load;
+  // Copies of cur_valid_q, emit_ok_q and fits_q for the input slice's ready, held inverted:
+  // the slice's flags sit by the row fork, the current registers' selects by the splitter, and
+  // neither waits for the other's LUTs.
+  logic              inv_cur_valid_q, inv_emit_ok_q, inv_fits_q;
+  logic [CntW-1:0]   beats_left_m1_after_max, beats_left_m1_after_page;
+  logic [OffW-1:0]   beat_off_after_max;
+  logic [PageW-1:0]  page_inc;               // page_q + 1 (page_q stable for two cycles)
+  logic              page_lo_ones_q;         // &page_q[HalfW-1:0], registered
 
   // Whether a page end comes before MaxBurstLen beats (always, when a page holds no more).
-  logic tm_le_mx, ileft_le_mx;
+  logic page_le_max, in_page_le_max;
   if ((1 << OffW) <= MaxBurstLen) begin : gen_page_le_max
-    assign tm_le_mx    = 1'b1;
-    assign ileft_le_mx = 1'b1;
+    assign page_le_max    = 1'b1;
+    assign in_page_le_max = 1'b1;
   end else begin : gen_page_gt_max
-    assign tm_le_mx    = (32'(tm) <= MaxBurstLen - 1);
-    assign ileft_le_mx = (32'(ileft) <= MaxBurstLen);
+    assign page_le_max    = (32'(page_left_m1) <= MaxBurstLen - 1);
+    assign in_page_le_max = (32'(in_page_left) <= MaxBurstLen);
   end
 
-  assign tm = ~off_q;
-  assign sc = (lm_q <= CntW'(MaxBurstLen - 1)) && (lm_q <= CntW'(tm));
-  assign tc = !sc && tm_le_mx;
-  assign sl = (32'(ireq.nbeats) <= MaxBurstLen) && (CntW'(ireq.nbeats) <= CntW'(ileft));
-  assign tl = !sl && ileft_le_mx;
+  assign page_left_m1    = ~beat_off_q;
+  assign cur_fits        = (beats_left_m1_q <= CntW'(MaxBurstLen - 1)) &&
+                           (beats_left_m1_q <= CntW'(page_left_m1));
+  assign cur_to_page_end = !cur_fits && page_le_max;
+  assign in_fits         = (32'(in_req.nbeats) <= MaxBurstLen) &&
+                           (CntW'(in_req.nbeats) <= CntW'(in_page_left));
+  assign in_to_page_end  = !in_fits && in_page_le_max;
 
-  assign len = fs_q ? 8'(lm_q) : (ft_q ? 8'(tm) : 8'(MaxBurstLen - 1));
+  assign burst_len = fits_q        ? 8'(beats_left_m1_q) :
+                     to_page_end_q ? 8'(page_left_m1) : 8'(MaxBurstLen - 1);
 
-  assign lm_after_mx  = lm_q - CntW'(MaxBurstLen);
-  assign lm_after_tm  = lm_q + ~(CntW'(tm));           // lm - tm - 1
-  assign off_after_mx = off_q + OffW'(MaxBurstLen);
+  assign beats_left_m1_after_max  = beats_left_m1_q - CntW'(MaxBurstLen);
+  assign beats_left_m1_after_page = beats_left_m1_q + ~(CntW'(page_left_m1));   // - page left
+  assign beat_off_after_max       = beat_off_q + OffW'(MaxBurstLen);
+
   // Page + 1, registered every cycle, as two halves; the upper half's carry-in (the AND of
   // the lower half) is itself registered a cycle earlier: the page register is stable for at
-  // least two cycles before a page crossing uses pg_inc (a load, then a burst, then cross_q).
-  always_ff @(posedge clk_i) begin : proc_pg_inc
-    pg_lo_all_q <= &pg_q[HalfW-1:0];
-    pg_inc      <= {pg_q[PgW-1:HalfW] + HalfW'(pg_lo_all_q), pg_q[HalfW-1:0] + HalfW'(1)};
+  // least two cycles before a page crossing uses page_inc (a load, then a burst, then cross_q).
+  logic             page_lo_ones_d;
+  logic [PageW-1:0] page_inc_d;
+  assign page_lo_ones_d = &page_q[HalfW-1:0];
+  assign page_inc_d     = {page_q[PageW-1:HalfW] + HalfW'(page_lo_ones_q),
+                           page_q[HalfW-1:0] + HalfW'(1)};
+
+  always_ff @(posedge clk_i) begin : proc_page_inc
+    page_lo_ones_q <= page_lo_ones_d;
+    page_inc       <= page_inc_d;
   end
 
-  // go is one LUT of flops (rdy_q and the AR spill register's flags). The current registers
-  // take the input slice's request whenever the current request is absent or ends (take, a
-  // LUT of flops: without the slice's valid they load a request that is not there, and cv_q
-  // stays clear); the valid reaches only cv_q, fok_q and rdy_q (load).
-  assign go     = rdy_q && ar_room;
-  assign take   = !cv_q || (go && fs_q);
-  assign load   = iv && take;
-  assign iready = ncv_i_q || (!nrdy_i_q && ar_room && !nfs_i_q);   // take, from the copies
+  // emit is one LUT of flops (emit_ok_q and the AR spill register's flags). The current
+  // registers take the input slice's request whenever the current request is absent or ends
+  // (take, a LUT of flops: without the slice's valid they load a request that is not there,
+  // and cur_valid_q stays clear); the valid reaches only cur_valid_q, flags_ok_q and emit_ok_q
+  // (load).
+  assign emit     = emit_ok_q && ar_room;
+  assign take     = !cur_valid_q || (emit && fits_q);
+  assign load     = in_valid && take;
+  // take, from the inverted copies
+  assign in_ready = inv_cur_valid_q || (!inv_emit_ok_q && ar_room && !inv_fits_q);
 
   always_comb begin : proc_next
-    cv_d    = cv_q;
-    cross_d = cross_q;
-    pg_d    = pg_q;
-    off_d   = off_q;
-    lm_d    = lm_q;
+    cur_valid_d     = cur_valid_q;
+    cross_d         = cross_q;
+    page_d          = page_q;
+    beat_off_d      = beat_off_q;
+    beats_left_m1_d = beats_left_m1_q;
     // Decision flags: recomputed from the current registers whenever they are stale.
-    fok_d   = 1'b1;
-    fs_d    = fok_q ? fs_q : sc;
-    ft_d    = fok_q ? ft_q : tc;
+    flags_ok_d      = 1'b1;
+    fits_d          = flags_ok_q ? fits_q : cur_fits;
+    to_page_end_d   = flags_ok_q ? to_page_end_q : cur_to_page_end;
     if (cross_q) begin
       cross_d = 1'b0;
     end
     if (cross2_q) begin
-      pg_d = pg_inc;
+      page_d = page_inc;
     end
-    if (go) begin
-      if (fs_q) begin
-        cv_d = 1'b0;
-      end else if (ft_q) begin
-        cross_d = 1'b1;
-        off_d   = '0;
-        lm_d    = lm_after_tm;
-        fok_d   = 1'b0;
+    if (emit) begin
+      if (fits_q) begin
+        cur_valid_d = 1'b0;
+      end else if (to_page_end_q) begin
+        cross_d         = 1'b1;
+        beat_off_d      = '0;
+        beats_left_m1_d = beats_left_m1_after_page;
+        flags_ok_d      = 1'b0;
       end else begin
-        off_d = off_after_mx;
-        lm_d  = lm_after_mx;
-        fok_d = 1'b0;
+        beat_off_d      = beat_off_after_max;
+        beats_left_m1_d = beats_left_m1_after_max;
+        flags_ok_d      = 1'b0;
       end
     end
     if (load) begin
-      cv_d  = 1'b1;
+      cur_valid_d = 1'b1;
     end
     if (take) begin
-      pg_d  = ireq.addr[63:12];
-      off_d = ireq.addr[11:SizeLog2];
-      lm_d  = ireq.nbeats - CntW'(1);
-      fok_d = 1'b1;
-      fs_d  = sl;
-      ft_d  = tl;
+      page_d          = in_req.addr[63:12];
+      beat_off_d      = in_req.addr[11:SizeLog2];
+      beats_left_m1_d = in_req.nbeats - CntW'(1);
+      flags_ok_d      = 1'b1;
+      fits_d          = in_fits;
+      to_page_end_d   = in_to_page_end;
     end
   end
 
-  // rdy_d = cv_d && fok_d && !cross_d && !cross2_d: a load makes the new request ready at
-  // once (its flags come from the input slice, and a load never follows a page crossing); a
-  // burst clears it (the request ends, or its flags are recomputed, or a page crossing
-  // follows); in the first crossing cycle it stays clear; otherwise the flags are fresh.
-  assign rdy_d = load || (!go && cv_q && !cross_q);
+  // emit_ok_d = cur_valid_d && flags_ok_d && !cross_d && !cross2_d: a load makes the new
+  // request ready at once (its flags come from the input slice, and a load never follows a
+  // page crossing); a burst clears it (the request ends, or its flags are recomputed, or a
+  // page crossing follows); in the first crossing cycle it stays clear; otherwise the flags
+  // are fresh.
+  assign emit_ok_d = load || (!emit && cur_valid_q && !cross_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
-      cv_q    <= 1'b0;
-      ncv_i_q <= 1'b1;
-      nrdy_i_q <= 1'b1;
-      cross_q <= 1'b0;
-      cross2_q <= 1'b0;
-      fok_q   <= 1'b0;
-      rdy_q   <= 1'b0;
+      cur_valid_q <= 1'b0;
+      cross_q     <= 1'b0;
+      cross2_q    <= 1'b0;
+      flags_ok_q  <= 1'b0;
+      emit_ok_q   <= 1'b0;
     end else begin
-      cv_q    <= cv_d;
-      ncv_i_q <= !cv_d;
-      nrdy_i_q <= !rdy_d;
-      cross_q <= cross_d;
-      cross2_q <= cross_q;
-      fok_q   <= fok_d;
-      rdy_q   <= rdy_d;
+      cur_valid_q <= cur_valid_d;
+      cross_q     <= cross_d;
+      cross2_q    <= cross_q;
+      flags_ok_q  <= flags_ok_d;
+      emit_ok_q   <= emit_ok_d;
     end
   end
 
+  tma_dup_reg #(
+    .Width  (2),
+    .Copies (1),
+    .Invert (1'b1)
+  ) u_in_copies (
+    .clk_i,
+    .rst_ni,
+    .d_i    ({cur_valid_d, emit_ok_d}),
+    .q_o    ({inv_cur_valid_q, inv_emit_ok_q})
+  );
+
   always_ff @(posedge clk_i) begin : proc_data
-    pg_q  <= pg_d;
-    off_q <= off_d;
-    lm_q  <= lm_d;
-    fs_q  <= fs_d;
-    nfs_i_q <= !fs_d;
-    ft_q  <= ft_d;
+    page_q          <= page_d;
+    beat_off_q      <= beat_off_d;
+    beats_left_m1_q <= beats_left_m1_d;
+    fits_q          <= fits_d;
+    to_page_end_q   <= to_page_end_d;
+  end
+
+  // fits_q's copy has no reset, like fits_q (a tma_dup_reg resets its copies): its own flop.
+  always_ff @(posedge clk_i) begin : proc_fits_copy
+    inv_fits_q <= !fits_d;
   end
 
   tma_spill_reg #(
@@ -212,18 +240,18 @@ module tma_burst_split #(
   ) u_ar (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (go),
+    .in_valid_i  (emit),
     .in_ready_o  (ar_room),
-    .in_data_i   ({pg_q, off_q, SizeLog2'(0), len}),
+    .in_data_i   ({page_q, beat_off_q, SizeLog2'(0), burst_len}),
     .out_valid_o (ar_valid_o),
     .out_ready_i (ar_ready_i),
     .out_data_o  ({ar_o.addr, ar_o.len})
   );
 
-  assign busy_o     = iv || cv_q || ar_valid_o;
+  assign busy_o = in_valid || cur_valid_q || ar_valid_o;
 
   logic unused_req;
-  assign unused_req = ^ireq.addr[SizeLog2-1:0];
+  assign unused_req = ^in_req.addr[SizeLog2-1:0];
 
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes >= 16 && DataBytes <= 128)
@@ -234,9 +262,13 @@ module tma_burst_split #(
                     32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
   `TMA_ASSERT_IMPLY(BurstLen_A, ar_valid_o, 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
-  `TMA_ASSERT(ReadyFlag_A, rdy_q == (cv_q && fok_q && !cross_q && !cross2_q))
-  `TMA_ASSERT_IMPLY(FlagsFresh_A, go, fs_q == sc && ft_q == tc)
-  `TMA_ASSERT(InputCopies_A, ncv_i_q == !cv_q && nrdy_i_q == !rdy_q && nfs_i_q == !fs_q)
-  `TMA_ASSERT_IMPLY(PageIncFresh_A, cross2_q, pg_inc == pg_q + PgW'(1))
+  `TMA_ASSERT_COPY(EmitOkFlag_A, emit_ok_q, cur_valid_q && flags_ok_q && !cross_q && !cross2_q)
+  `TMA_ASSERT_IMPLY(FlagsFresh_A, emit, fits_q == cur_fits && to_page_end_q == cur_to_page_end)
+  `TMA_ASSERT_COPY(CurValidCopy_A, inv_cur_valid_q, !cur_valid_q)
+  `TMA_ASSERT_COPY(EmitOkCopy_A, inv_emit_ok_q, !emit_ok_q)
+  `TMA_ASSERT_COPY(FitsCopy_A, inv_fits_q, !fits_q)
+  `TMA_ASSERT_IMPLY(PageIncFresh_A, cross2_q, page_inc == page_q + PageW'(1))
 
 endmodule
+
+`default_nettype wire

@@ -37,10 +37,17 @@
 // leaves P idle for a cycle; the controller delivers a job every 9 or more cycles). The data
 // registers of P and K follow job_i whenever they are free (don't-care until the job is
 // valid), so job_valid_i drives only p_valid_q and p_pend_q.
-// Interface rule beyond valid/ready: job_i's coord, lo, hi and es must already hold their
-// values in the cycle before job_valid_i rises (row 0's wrap distances and flags are computed
-// from them into flops every cycle; JobZFresh_A checks it). tma_cmd_ctrl writes them at least
-// two cycles before it raises the valid.
+// Interface rule beyond valid/ready (docs/interfaces.md, "Walker job timing"): job_i's coord,
+// lo, hi and es must already hold their values in the cycle before job_valid_i rises (row 0's
+// wrap distances and flags are computed from them into flops every cycle by tma_walk_start;
+// its JobZFresh_A checks it). tma_cmd_ctrl writes them at least two cycles before it raises
+// the valid.
+//
+// About 600 lines in one module: P, R and K share the walk's control signals (adv, p_next,
+// the load and accept terms) cycle by cycle, with no stream between them; row 0's set-up
+// (tma_walk_start) is the part that stands alone.
+
+`default_nettype none
 
 `include "tma_assert.svh"
 
@@ -95,7 +102,7 @@ module tma_nd_walker (
   logic            p_first_q;              // P's row is row 0 of its job
   // ---- R: the row address as a carry-save pair ----
   logic            r_valid_q, r_last_q, r_mark_q, r_first_q;
-  logic            r_rd_q;                 // the row reads, unless a dim is beyond its end ...
+  logic            r_rd_d, r_rd_q;         // the row reads, unless a dim is beyond its end ...
   logic [MaxDims-1:1] r_big_q;             // ... (per dim; r_read combines them)
   logic            r_read;
   logic [63:0]     r_s_d, r_s_q, r_c_d, r_c_q;
@@ -110,9 +117,10 @@ module tma_nd_walker (
                                            // row, unless it is row 0 of its job)
   logic [31:0]     tx_q;                   // bytes of the job's rows already in O (ditto)
   logic [31:0]     smem_r, tx_r;           // R's row: its shared address, bytes before it
+  logic [31:0]     smem_d, tx_d;           // ... and of the row after it
   // ---- O: the output register (a spill register: row_ready_i reaches only its flops) ----
   logic            o_ready;                // O takes a row (flops only)
-  logic            room_q;                 // a copy of o_ready as one flop (O's room)
+  logic            room_d, room_q;         // a copy of o_ready as one flop (O's room)
   logic            o_full_n;               // O holds two rows in the next cycle
   tma_pkg::row_t   o_d;
 
@@ -172,25 +180,38 @@ module tma_nd_walker (
   // restarts, else its enable dce is off). zz is the wrap distance one step ahead, so the
   // wrap flag after a step is zz's sign, a flop, and the next cycle's w and chg are LUTs of
   // flops (row 0 of job_i excepted). Each state bit is one small mux after its adder.
-  tma_pkg::dim34_t pos_n, pos_i;
-  tma_pkg::dim36_t zz_n, zz_i, zzlo_i;          // (zz_i, zzlo_i, w_i, wlo_i: of this cycle's
-  tma_pkg::dim36_t izz_q, izzlo_q;               // job_i; registered: i*_q, used at a load)
-  tma_pkg::dim64_t acc_n, acc_i;
+  tma_pkg::dim34_t pos_n, pos_i;                // (*_i: row 0 of job_i, this cycle's; izz_q,
+  tma_pkg::dim36_t zz_n, izz_q, izzlo_q;        // izzlo_q, iw_q, iwlo_q: its wrap values,
+  tma_pkg::dim64_t acc_n, acc_i;                // registered, used at a load: tma_walk_start)
   logic [MaxDims-1:0] accp_n, accp_i;
-  logic [MaxDims-1:0] w_s, w_i, w_n, wlo_i;   // wrap flags: next row, row 0 of job_i, next
+  logic [MaxDims-1:0] w_s, w_n;               // wrap flags: next row, next state
   logic [MaxDims-1:0] iw_q, iwlo_q;
   logic [MaxDims:0]   chg_n;                  // every dim below d wraps in the next state
-  logic [35:0] za, zb, zc, zs, z2;    // 3-operand adds x + es + ~hi: one 3:2 level, one add
-  logic [34:0] zm;
   logic [63:0] sa, sb;                // a[d] and step[d] (loop temporaries)
   logic [32:0] slo;                   // low half sum with its carry
   logic [31:0] shi;                   // high half sum
   logic [35:0] sz;                    // zz (loop temporary)
-  logic [33:0] ic, ih, il;            // coord, hi, lo of job_i (loop temporaries)
-  logic [35:0] izt;                   // z of row 0 (its sign: the wrap flag)
-  logic [63:0] ia;                    // astart[4] of job_i
-  logic [32:0] ilo;                   // its low half plus gaddr's, with the carry
   logic        wrap_s;                // every dim wraps in the next row (tile: it is the last)
+
+  // Row 0 of job_i (its wrap values registered every cycle: the job timing rule)
+  tma_walk_start u_start (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i,
+    .coord_i     (job_i.coord),
+    .lo_i        (job_i.lo),
+    .hi_i        (job_i.hi),
+    .es_i        (job_i.es),
+    .astart_i    (job_i.astart),
+    .gaddr_i     (job_i.gaddr),
+    .pos_o       (pos_i),
+    .acc_o       (acc_i),
+    .accp_o      (accp_i),
+    .zz_q_o      (izz_q),
+    .zzlo_q_o    (izzlo_q),
+    .w_q_o       (iw_q),
+    .wlo_q_o     (iwlo_q)
+  );
 
   always_comb begin : proc_p_step
     pos_n  = pos_q;
@@ -240,72 +261,8 @@ module tma_nd_walker (
     wrap_s = &w_s[MaxDims-1:1];
   end
 
-  always_comb begin : proc_p_init
-    pos_i  = '0;
-    zz_i   = '0;
-    zzlo_i = '0;
-    w_i    = '0;
-    wlo_i  = '0;
-    acc_i  = '0;
-    accp_i = '0;
-    za = '0;
-    zb = '0;
-    zc = '0;
-    zs = '0;
-    z2 = '0;
-    zm = '0;
-    ic = '0;
-    ih = '0;
-    il = '0;
-    izt = '0;
-    for (int d = 1; d < MaxDims; d++) begin
-      ic = job_i.coord.v[d];
-      ih = job_i.hi.v[d];
-      il = job_i.lo.v[d];
-      pos_i.v[d] = job_i.coord.v[d];
-      // z = x + es + ~hi (the wrap flag is z >= 0) and zz = x + 2 es + ~hi, for x = coord and
-      // x = lo: each one 3:2 level and one add
-      zb = 36'(job_i.es.v[d]);
-      z2 = {zb[34:0], 1'b0};
-      zc = ~{{2{ih[33]}}, ih};
-      za = {{2{ic[33]}}, ic};
-      zs = za ^ zb ^ zc;
-      zm = 35'((za & zb) | (za & zc) | (zb & zc));
-      izt = zs + {zm, 1'b0};
-      w_i[d] = !izt[35];
-      zs = za ^ z2 ^ zc;
-      zm = 35'((za & z2) | (za & zc) | (z2 & zc));
-      zz_i.v[d] = zs + {zm, 1'b0};
-      za = {{2{il[33]}}, il};
-      zs = za ^ zb ^ zc;
-      zm = 35'((za & zb) | (za & zc) | (zb & zc));
-      izt = zs + {zm, 1'b0};
-      wlo_i[d] = !izt[35];
-      zs = za ^ z2 ^ zc;
-      zm = 35'((za & z2) | (za & zc) | (z2 & zc));
-      zzlo_i.v[d] = zs + {zm, 1'b0};
-      acc_i.v[d] = job_i.astart.v[d];
-    end
-    // gaddr joins a[4]: two 32-bit adds, the low half's carry pending
-    ia  = job_i.astart.v[MaxDims-1];
-    ilo = 33'(ia[31:0]) + 33'(job_i.gaddr[31:0]);
-    acc_i.v[MaxDims-1] = {ia[63:32] + job_i.gaddr[63:32], ilo[31:0]};
-    accp_i[MaxDims-1]  = ilo[32];
-  end
-
-  // Row 0's wrap distances and flags, registered every cycle: the controller writes a job's
-  // coord, lo, hi and es at least two cycles before it raises job_valid_i and holds them
-  // while it is valid (JobZFresh_A), so at a load the flops equal this cycle's values and
-  // the adders' carry chains end in flops instead of in P's selects.
-  always_ff @(posedge clk_i) begin : proc_p_init_q
-    izz_q   <= zz_i;
-    izzlo_q <= zzlo_i;
-    iw_q    <= w_i;
-    iwlo_q  <= wlo_i;
-  end
-
   // The next cycle's wrap flags and their prefix ANDs (registered, with the state). The
-  // flags of job_i (registered above) each meet one mux.
+  // flags of job_i (registered in tma_walk_start) each meet one mux.
   logic [MaxDims:0] chg_s, chg_i;
 
   always_comb begin : proc_p_flags
@@ -362,6 +319,7 @@ module tma_nd_walker (
     m3   = 63'((s2 & {m2, 1'b0}) | (s2 & xv) | ({m2, 1'b0} & xv));
     r_s_d = s3;
     r_c_d = {m3, 1'b0};
+    r_rd_d = !p_mark_q && p_hasrd_q && !p_neg;
   end
 
   // ---- R -> O: the output row ----
@@ -379,6 +337,8 @@ module tma_nd_walker (
     // front of the adders, so job acceptance (which depends on adv) never reaches them.
     smem_r = r_first_q ? k_smem0_q : smem_q;
     tx_r   = r_first_q ? 32'd0 : tx_q;
+    smem_d = smem_r + 32'(k_pitch_q);
+    tx_d   = tx_r + 32'(k_row_bytes_q);
     o_d    = '0;
     if (r_mark_q) begin
       o_d.last = 1'b1;
@@ -393,7 +353,7 @@ module tma_nd_walker (
       o_d.swz       = k_swz_q;
       o_d.pk        = k_pk_q;
       o_d.cpl       = k_cpl_q;
-      o_d.cpl.bytes = tx_r + 32'(k_row_bytes_q);
+      o_d.cpl.bytes = tx_d;
       if (r_read) begin
         o_d.head = k_head_q;
         o_d.dend = k_dend_q;
@@ -403,6 +363,31 @@ module tma_nd_walker (
       // Carry select: both upper halves are added while the lower half's carry ripples.
       o_d.gaddr = {(o_lo[32] ? o_hi1 : o_hi0), o_lo[31:0]} & {64{r_read}};
     end
+  end
+
+  // ---- P: next row flags (loaded with p_ce) ----
+  logic       p_hasrd_d, p_l0a_d, p_l0b_d, p_lastx_d, p_tile_d, p_first_d;
+  logic       c_nl0a_d, c_nl0b_d, c_nlastx_d;
+  logic [9:0] rleft_d;
+
+  always_comb begin : proc_p_row_flags
+    p_hasrd_d = job_i.dend > job_i.head;
+    p_l0a_d   = !p_next && !job_i.marker && !job_i.i2c && iw_q[1] && iw_q[2];
+    p_l0b_d   = iw_q[3] && iw_q[4];
+    if (p_next) begin
+      rleft_d   = rleft_q - 1'b1;
+      p_lastx_d = (p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1);
+      p_tile_d  = p_tile_q;
+      p_first_d = 1'b0;
+    end else begin
+      rleft_d   = job_i.nrows_m1;
+      p_lastx_d = job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0);
+      p_tile_d  = !job_i.marker && !job_i.i2c;
+      p_first_d = 1'b1;
+    end
+    c_nl0a_d   = !p_l0a_d;
+    c_nl0b_d   = !p_l0b_d;
+    c_nlastx_d = !p_lastx_d;
   end
 
   // ---- Flops ----
@@ -450,7 +435,7 @@ module tma_nd_walker (
         p_head_q   <= job_i.head;
         p_mark_q   <= job_i.marker;
         p_i2c_q    <= job_i.i2c;
-        p_hasrd_q  <= job_i.dend > job_i.head;
+        p_hasrd_q  <= p_hasrd_d;
       end
       p_valid_q <= p_valid_d;
       p_pend_q  <= p_pend_d;
@@ -466,22 +451,15 @@ module tma_nd_walker (
       if (p_ce) begin
         w_q      <= w_n;
         chg_q    <= chg_n[MaxDims-1:0];
-        p_l0a_q  <= !p_next && !job_i.marker && !job_i.i2c && iw_q[1] && iw_q[2];
-        p_l0b_q  <= iw_q[3] && iw_q[4];
-        c_nl0a_q <= !(!p_next && !job_i.marker && !job_i.i2c && iw_q[1] && iw_q[2]);
-        c_nl0b_q <= !(iw_q[3] && iw_q[4]);
-        if (p_next) begin
-          rleft_q    <= rleft_q - 1'b1;
-          p_lastx_q  <= (p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1);
-          c_nlastx_q <= !((p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1));
-          p_first_q  <= 1'b0;
-        end else begin
-          rleft_q    <= job_i.nrows_m1;
-          p_lastx_q  <= job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0);
-          c_nlastx_q <= !(job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0));
-          p_tile_q   <= !job_i.marker && !job_i.i2c;
-          p_first_q  <= 1'b1;
-        end
+        p_l0a_q    <= p_l0a_d;
+        p_l0b_q    <= p_l0b_d;
+        c_nl0a_q   <= c_nl0a_d;
+        c_nl0b_q   <= c_nl0b_d;
+        rleft_q    <= rleft_d;
+        p_lastx_q  <= p_lastx_d;
+        c_nlastx_q <= c_nlastx_d;
+        p_tile_q   <= p_tile_d;
+        p_first_q  <= p_first_d;
       end
     end
   end
@@ -501,7 +479,7 @@ module tma_nd_walker (
       r_last_q  <= p_last;
       r_mark_q  <= p_mark_q;
       r_first_q <= p_first_q;
-      r_rd_q    <= !p_mark_q && p_hasrd_q && !p_neg;
+      r_rd_q    <= r_rd_d;
       r_big_q   <= p_big[MaxDims-1:1];
       r_s_q     <= r_s_d;
       r_c_q     <= r_c_d;
@@ -537,8 +515,8 @@ module tma_nd_walker (
         k_smem0_q     <= job_i.smem_addr;
       end
       if (adv && r_valid_q) begin
-        smem_q <= smem_r + 32'(k_pitch_q);
-        tx_q   <= tx_r + 32'(k_row_bytes_q);
+        smem_q <= smem_d;
+        tx_q   <= tx_d;
       end
     end
   end
@@ -563,12 +541,13 @@ module tma_nd_walker (
   // full now or it holds one row and takes R's. adv fans out to P, R and K from this flop,
   // one LUT of O's flops and row_ready_i ahead of them.
   assign o_full_n = !row_ready_i && (!o_ready || (row_valid_o && r_valid_q));
+  assign room_d   = !o_full_n;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_room_q
     if (!rst_ni) begin
       room_q <= 1'b1;
     end else begin
-      room_q <= !o_full_n;
+      room_q <= room_d;
     end
   end
 
@@ -579,7 +558,7 @@ module tma_nd_walker (
   assign unused_bits = ^{p_step_q.v[0], p_alo_q.v[0], p_alo_q.v[MaxDims-1], p_lo_q.v[0],
                          p_dim_m1_q.v[0], p_es_q.v[0], pos_q.v[0], zz_q.v[0], zzlo_q.v[0],
                          acc_q.v[0], accp_q[0], w_q[0], chg_q[0], wlo_q[0], sz[34:0],
-                         izt[34:0], pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
+                         pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
                          chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], iw_q[0],
                          chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims]};
 
@@ -588,25 +567,31 @@ module tma_nd_walker (
   // The wrap flag halves p_l0a/p_l0b and ChgFlags_A name the walker dims 1..4.
   `TMA_ASSERT_INIT(MaxDims_A, MaxDims == 5)
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
-  // Row 0's registered wrap values are those of the job on job_i whenever it is valid.
-  `TMA_ASSERT_IMPLY(JobZFresh_A, job_valid_i,
-                    izz_q == zz_i && izzlo_q == zzlo_i && iw_q == w_i && iwlo_q == wlo_i)
   `TMA_ASSERT_IMPLY(HeadBeforeEnd_A, row_valid_o && row_o.has_data, row_o.head <= row_o.dend)
   `TMA_ASSERT_IMPLY(RowFits_A, row_valid_o && row_o.has_data, row_o.dend <= row_o.row_bytes)
   // P was loaded from job_i before the handshake: the job must still be offered.
   `TMA_ASSERT_IMPLY(PendOffered_A, p_pend_q, job_valid_i)
   `TMA_ASSERT_NEVER(PendWithoutRow_A, p_pend_q && !p_valid_q)
-  `TMA_ASSERT_NEVER(RoomCopy_A, room_q != o_ready)
-  `TMA_ASSERT_NEVER(LastCopy_A, c_last != p_last)
+  // Kept copies with their own next-state logic, so not a tma_dup_reg (one shared input, no
+  // enable): room_q is O's room computed a cycle ahead from O's flops and row_ready_i; the
+  // control's inverted last-row flags c_n* load with P's enable and hold their own value.
+  `TMA_ASSERT_COPY(RoomCopy_A, room_q, o_ready)
+  `TMA_ASSERT_COPY(LastxCopy_A, c_nlastx_q, !p_lastx_q)
+  `TMA_ASSERT_COPY(L0aCopy_A, c_nl0a_q, !p_l0a_q)
+  `TMA_ASSERT_COPY(L0bCopy_A, c_nl0b_q, !p_l0b_q)
   // The registered prefix ANDs of the wrap flags match their definition.
   `TMA_ASSERT_IMPLY(ChgFlags_A, p_valid_q,
-                    chg_q[MaxDims-1:2] == {&w_q[MaxDims-2:1], &w_q[2:1], w_q[1]})
+                    chg_q[MaxDims-1:2] ==
+                      {&w_q[MaxDims-2:1], &w_q[2:1], w_q[1]})
   // The N dim of an im2col job never wraps, so some dim always steps before the last row.
   // (Assertions name narrow signals only: Verilator 5.006 emits uncompilable code when it
   // samples a vector as wide as a job.)
   `TMA_ASSERT_IMPLY(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last, !(&w_q[MaxDims-1:1]))
   // The last-row flag, computed a cycle ahead, matches its definition on P's row.
   `TMA_ASSERT_IMPLY(LastFlag_A, p_valid_q,
-                    p_last == (p_mark_q || (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
+                    p_last == (p_mark_q ||
+                      (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
 
 endmodule
+
+`default_nettype wire

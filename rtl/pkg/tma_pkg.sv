@@ -435,6 +435,11 @@ package tma_pkg;
   // MacReqWidth: written by hand above (63 bits, checked)
   // MacOpndWidth: written by hand above (654 bits, checked)
   // MacWbWidth: written by hand above (68 bits, checked)
+  // AxiRdReqWidth: written by hand above (83 bits, checked)
+  // AxiRdRspWidth: written by hand above (9 bits, checked)
+  // UpRowWidth: written by hand above (23 bits, checked)
+  // SmemBeatWidth: written by hand above (58 bits, checked)
+  // SmemWrWidth: written by hand above (48 bits, checked)
   // ---- END GENERATED struct widths ----
 
   // ---- Frontend streams ----
@@ -601,6 +606,68 @@ package tma_pkg;
       default:                                      swz_span_bytes = 8'd96;
     endcase
   endfunction
+
+  // ---- Data path streams ----
+  // Payload fields whose width depends on DataBytes (beat data, byte strobes) travel as
+  // vectors beside their stream's struct, named <stream>_data / <stream>_strb: Yosys 0.23 has
+  // no type parameters, and a struct sized for the widest bus would carry dead bits through
+  // every simulation cycle. docs/interfaces.md lists each stream.
+
+  // AXI4 read channels (AR, R) of the engine's manager port as a request / response pair.
+  // R data is the vector beside the response (axi_r_data, DataBytes x 8 bits).
+  typedef struct packed {
+    logic        ar_valid;
+    logic [3:0]  ar_id;     // AxiIdData or AxiIdDesc
+    logic [63:0] ar_addr;
+    logic [7:0]  ar_len;    // beats - 1
+    logic [2:0]  ar_size;   // log2(DataBytes)
+    logic [1:0]  ar_burst;  // AxiBurstIncr
+    logic        r_ready;
+  } axi_rd_req_t;
+  localparam int unsigned AxiRdReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 1;
+
+  typedef struct packed {
+    logic        ar_ready;
+    logic        r_valid;
+    logic [3:0]  r_id;
+    logic [1:0]  r_resp;    // AxiRespOkay .. AxiRespDecErr
+    logic        r_last;
+  } axi_rd_rsp_t;
+  localparam int unsigned AxiRdRspWidth = 1 + 1 + 4 + 2 + 1;
+
+  localparam logic [1:0] AxiBurstIncr  = 2'b01;
+  localparam logic [1:0] AxiRespOkay   = 2'b00;
+  localparam logic [1:0] AxiRespSlvErr = 2'b10;
+  localparam logic [1:0] AxiRespDecErr = 2'b11;
+
+  // Sub-byte unpack item of one read row (row fork -> tma_unpack), in the order of the reads.
+  typedef struct packed {
+    logic [1:0]          pk;        // Pk* (row_mode_i)
+    logic [6:0]          goff;      // gaddr mod DataBytes (the low log2(DataBytes) bits used)
+    logic [BeatCntW-1:0] in_beats;  // global beats of the row's read
+    logic [3:0]          units;     // 16-byte units of the row's shared-memory span
+  } up_row_t;
+  localparam int unsigned UpRowWidth = 2 + 7 + BeatCntW + 4;
+
+  // Logical (unswizzled) shared-memory beat (tma_row_aligner -> tma_smem_wr), beside its
+  // data and strobe vectors; completion-only items have wr = 0.
+  typedef struct packed {
+    logic        wr;        // 1: write the beat; 0: no write (completion-only item)
+    logic        last;      // last item of a command: completes it
+    logic        err;       // with last: a read of the command failed
+    logic [2:0]  swz;       // swizzle function (Swz*)
+    logic [3:0]  lane;      // the beat's 8-byte granule permutation: swz_lanes(swz, addr[9:7])
+    logic [31:0] addr;      // logical beat address, DataBytes aligned
+    logic [15:0] cta_mask;  // destination CTAs
+  } smem_beat_t;
+  localparam int unsigned SmemBeatWidth = 1 + 1 + 1 + 3 + 4 + 32 + 16;
+
+  // Shared-memory write (tma_smem_wr -> engine port), beside its data and strobe vectors.
+  typedef struct packed {
+    logic [31:0] addr;      // swizzled beat address, DataBytes aligned
+    logic [15:0] cta_mask;  // destination CTAs (multicast: several)
+  } smem_wr_t;
+  localparam int unsigned SmemWrWidth = 32 + 16;
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits

@@ -5,6 +5,8 @@
 // channels and the shared-memory read port belong to the store path (a later issue) and are
 // tied off.
 
+`default_nettype none
+
 `include "tma_assert.svh"
 
 module tma_sim_top #(
@@ -99,10 +101,11 @@ module tma_sim_top #(
   output logic [15:0]           err_count_o
 );
 
-  tma_pkg::cmd_t cmd;
-  tma_pkg::ar_t  ar;
-  tma_pkg::cpl_t cpl;
-  logic [3:0]    ar_id;
+  tma_pkg::cmd_t        cmd;
+  tma_pkg::axi_rd_req_t axi_rd_req;
+  tma_pkg::axi_rd_rsp_t axi_rd_rsp;
+  tma_pkg::smem_wr_t    smem_wr;
+  tma_pkg::cpl_t        cpl;
 
   always_comb begin : proc_cmd
     cmd           = '0;
@@ -138,22 +141,14 @@ module tma_sim_top #(
     .cmd_ready_o,
     .cmd_i              (cmd),
     .desc_inval_i,
-    .ar_valid_o         (m_axi_arvalid_o),
-    .ar_ready_i         (m_axi_arready_i),
-    .ar_id_o            (ar_id),
-    .ar_o               (ar),
-    .r_valid_i          (m_axi_rvalid_i),
-    .r_ready_o          (m_axi_rready_o),
-    .r_id_i             (4'(m_axi_rid_i)),
-    .r_data_i           (m_axi_rdata_i),
-    .r_resp_i           (m_axi_rresp_i),
-    .r_last_i           (m_axi_rlast_i),
+    .axi_rd_req_o       (axi_rd_req),
+    .axi_rd_rsp_i       (axi_rd_rsp),
+    .axi_r_data_i       (m_axi_rdata_i),
     .smem_wr_valid_o,
     .smem_wr_ready_i,
-    .smem_wr_addr_o,
+    .smem_wr_o          (smem_wr),
     .smem_wr_data_o,
     .smem_wr_strb_o,
-    .smem_wr_cta_mask_o,
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o              (cpl),
@@ -161,11 +156,26 @@ module tma_sim_top #(
     .err_count_o
   );
 
-  assign m_axi_arid_o    = AxiIdWidth'(ar_id);
-  assign m_axi_araddr_o  = AddrWidth'(ar.addr);
-  assign m_axi_arlen_o   = ar.len;
-  assign m_axi_arsize_o  = 3'($clog2(DataBytes));
-  assign m_axi_arburst_o = 2'b01;   // INCR
+  // AXI4 read channels: the engine's request / response pair as flat ports.
+  assign m_axi_arvalid_o = axi_rd_req.ar_valid;
+  assign m_axi_arid_o    = AxiIdWidth'(axi_rd_req.ar_id);
+  assign m_axi_araddr_o  = AddrWidth'(axi_rd_req.ar_addr);
+  assign m_axi_arlen_o   = axi_rd_req.ar_len;
+  assign m_axi_arsize_o  = axi_rd_req.ar_size;
+  assign m_axi_arburst_o = axi_rd_req.ar_burst;
+  assign m_axi_rready_o  = axi_rd_req.r_ready;
+
+  always_comb begin : proc_axi_rd_rsp
+    axi_rd_rsp          = '0;
+    axi_rd_rsp.ar_ready = m_axi_arready_i;
+    axi_rd_rsp.r_valid  = m_axi_rvalid_i;
+    axi_rd_rsp.r_id     = 4'(m_axi_rid_i);
+    axi_rd_rsp.r_resp   = m_axi_rresp_i;
+    axi_rd_rsp.r_last   = m_axi_rlast_i;
+  end
+
+  assign smem_wr_addr_o     = smem_wr.addr;
+  assign smem_wr_cta_mask_o = smem_wr.cta_mask;
 
   assign cpl_kind_o      = cpl.kind;
   assign cpl_cta_o       = cpl.cta;
@@ -198,3 +208,5 @@ module tma_sim_top #(
   `TMA_ASSERT_INIT(AxiIdWidthLegal_A, AxiIdWidth >= 1 && AxiIdWidth <= 4)
 
 endmodule
+
+`default_nettype wire

@@ -252,6 +252,15 @@ inline constexpr uint8_t MacSlotGaddr = 8;
 inline constexpr uint32_t MacReqWidth = 63;
 inline constexpr uint32_t MacOpndWidth = 654;
 inline constexpr uint32_t MacWbWidth = 68;
+inline constexpr uint32_t AxiRdReqWidth = 83;
+inline constexpr uint32_t AxiRdRspWidth = 9;
+inline constexpr uint8_t AxiBurstIncr = 1;
+inline constexpr uint8_t AxiRespOkay = 0;
+inline constexpr uint8_t AxiRespSlvErr = 2;
+inline constexpr uint8_t AxiRespDecErr = 3;
+inline constexpr uint32_t UpRowWidth = 23;
+inline constexpr uint32_t SmemBeatWidth = 58;
+inline constexpr uint32_t SmemWrWidth = 48;
 
 namespace detail {
 // Bits [pos, pos + width) of a little-endian word array, width 1..64.
@@ -1265,6 +1274,181 @@ inline void PackAt(const mac_wb_t& s, uint32_t* w, int pos) {
 inline void UnpackAt(const uint32_t* w, int pos, mac_wb_t* s) {
   s->slot = static_cast<uint8_t>(detail::Get(w, pos + 64, 4));
   s->value = static_cast<uint64_t>(detail::Get(w, pos + 0, 64));
+}
+
+// tma_pkg::axi_rd_req_t, 83 bits.
+struct axi_rd_req_t {
+  bool ar_valid{};
+  uint8_t ar_id{};
+  uint64_t ar_addr{};
+  uint8_t ar_len{};
+  uint8_t ar_size{};
+  uint8_t ar_burst{};
+  bool r_ready{};
+  static constexpr int kBits = 83;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const axi_rd_req_t& a, const axi_rd_req_t& b) {
+  return a.ar_valid == b.ar_valid &&
+         a.ar_id == b.ar_id &&
+         a.ar_addr == b.ar_addr &&
+         a.ar_len == b.ar_len &&
+         a.ar_size == b.ar_size &&
+         a.ar_burst == b.ar_burst &&
+         a.r_ready == b.r_ready;
+}
+inline bool operator!=(const axi_rd_req_t& a, const axi_rd_req_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const axi_rd_req_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 82, 1, static_cast<uint64_t>(s.ar_valid));
+  detail::Put(w, pos + 78, 4, static_cast<uint64_t>(s.ar_id));
+  detail::Put(w, pos + 14, 64, static_cast<uint64_t>(s.ar_addr));
+  detail::Put(w, pos + 6, 8, static_cast<uint64_t>(s.ar_len));
+  detail::Put(w, pos + 3, 3, static_cast<uint64_t>(s.ar_size));
+  detail::Put(w, pos + 1, 2, static_cast<uint64_t>(s.ar_burst));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.r_ready));
+}
+inline void UnpackAt(const uint32_t* w, int pos, axi_rd_req_t* s) {
+  s->ar_valid = detail::Get(w, pos + 82, 1) != 0;
+  s->ar_id = static_cast<uint8_t>(detail::Get(w, pos + 78, 4));
+  s->ar_addr = static_cast<uint64_t>(detail::Get(w, pos + 14, 64));
+  s->ar_len = static_cast<uint8_t>(detail::Get(w, pos + 6, 8));
+  s->ar_size = static_cast<uint8_t>(detail::Get(w, pos + 3, 3));
+  s->ar_burst = static_cast<uint8_t>(detail::Get(w, pos + 1, 2));
+  s->r_ready = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::axi_rd_rsp_t, 9 bits.
+struct axi_rd_rsp_t {
+  bool ar_ready{};
+  bool r_valid{};
+  uint8_t r_id{};
+  uint8_t r_resp{};
+  bool r_last{};
+  static constexpr int kBits = 9;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const axi_rd_rsp_t& a, const axi_rd_rsp_t& b) {
+  return a.ar_ready == b.ar_ready &&
+         a.r_valid == b.r_valid &&
+         a.r_id == b.r_id &&
+         a.r_resp == b.r_resp &&
+         a.r_last == b.r_last;
+}
+inline bool operator!=(const axi_rd_rsp_t& a, const axi_rd_rsp_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const axi_rd_rsp_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 8, 1, static_cast<uint64_t>(s.ar_ready));
+  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.r_valid));
+  detail::Put(w, pos + 3, 4, static_cast<uint64_t>(s.r_id));
+  detail::Put(w, pos + 1, 2, static_cast<uint64_t>(s.r_resp));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.r_last));
+}
+inline void UnpackAt(const uint32_t* w, int pos, axi_rd_rsp_t* s) {
+  s->ar_ready = detail::Get(w, pos + 8, 1) != 0;
+  s->r_valid = detail::Get(w, pos + 7, 1) != 0;
+  s->r_id = static_cast<uint8_t>(detail::Get(w, pos + 3, 4));
+  s->r_resp = static_cast<uint8_t>(detail::Get(w, pos + 1, 2));
+  s->r_last = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::up_row_t, 23 bits.
+struct up_row_t {
+  uint8_t pk{};
+  uint8_t goff{};
+  uint16_t in_beats{};
+  uint8_t units{};
+  static constexpr int kBits = 23;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const up_row_t& a, const up_row_t& b) {
+  return a.pk == b.pk &&
+         a.goff == b.goff &&
+         a.in_beats == b.in_beats &&
+         a.units == b.units;
+}
+inline bool operator!=(const up_row_t& a, const up_row_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const up_row_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 21, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 14, 7, static_cast<uint64_t>(s.goff));
+  detail::Put(w, pos + 4, 10, static_cast<uint64_t>(s.in_beats));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.units));
+}
+inline void UnpackAt(const uint32_t* w, int pos, up_row_t* s) {
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 21, 2));
+  s->goff = static_cast<uint8_t>(detail::Get(w, pos + 14, 7));
+  s->in_beats = static_cast<uint16_t>(detail::Get(w, pos + 4, 10));
+  s->units = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+}
+
+// tma_pkg::smem_beat_t, 58 bits.
+struct smem_beat_t {
+  bool wr{};
+  bool last{};
+  bool err{};
+  uint8_t swz{};
+  uint8_t lane{};
+  uint32_t addr{};
+  uint16_t cta_mask{};
+  static constexpr int kBits = 58;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const smem_beat_t& a, const smem_beat_t& b) {
+  return a.wr == b.wr &&
+         a.last == b.last &&
+         a.err == b.err &&
+         a.swz == b.swz &&
+         a.lane == b.lane &&
+         a.addr == b.addr &&
+         a.cta_mask == b.cta_mask;
+}
+inline bool operator!=(const smem_beat_t& a, const smem_beat_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const smem_beat_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 57, 1, static_cast<uint64_t>(s.wr));
+  detail::Put(w, pos + 56, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 55, 1, static_cast<uint64_t>(s.err));
+  detail::Put(w, pos + 52, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 48, 4, static_cast<uint64_t>(s.lane));
+  detail::Put(w, pos + 16, 32, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.cta_mask));
+}
+inline void UnpackAt(const uint32_t* w, int pos, smem_beat_t* s) {
+  s->wr = detail::Get(w, pos + 57, 1) != 0;
+  s->last = detail::Get(w, pos + 56, 1) != 0;
+  s->err = detail::Get(w, pos + 55, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 52, 3));
+  s->lane = static_cast<uint8_t>(detail::Get(w, pos + 48, 4));
+  s->addr = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
+}
+
+// tma_pkg::smem_wr_t, 48 bits.
+struct smem_wr_t {
+  uint32_t addr{};
+  uint16_t cta_mask{};
+  static constexpr int kBits = 48;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const smem_wr_t& a, const smem_wr_t& b) {
+  return a.addr == b.addr &&
+         a.cta_mask == b.cta_mask;
+}
+inline bool operator!=(const smem_wr_t& a, const smem_wr_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const smem_wr_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 16, 32, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.cta_mask));
+}
+inline void UnpackAt(const uint32_t* w, int pos, smem_wr_t* s) {
+  s->addr = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
 }
 
 // ---- Whole structs ----

@@ -21,10 +21,10 @@
 
 #include <gtest/gtest.h>
 
-#include "Vtma_frontend_db16.h"
-#include "Vtma_frontend_db64.h"
 #include "Vtma_cmd_ctrl_ref_db16.h"
 #include "Vtma_cmd_ctrl_ref_db64.h"
+#include "Vtma_frontend_db16.h"
+#include "Vtma_frontend_db64.h"
 #include "autogen/tma_structs.h"
 #include "verilated_dut.h"
 

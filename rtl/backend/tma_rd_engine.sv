@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_rd_engine: the engine's AXI4 read manager. Two AR streams share the AR channel: the
+// controller's descriptor fetches (ID AxiIdDesc) and the burst splitter's data bursts (ID
+// AxiIdData). Each enters through a spill register, so neither source's ready depends on the
+// AR port or the arbiter; a round-robin arbiter (tma_stream_arb, grant held while stalled)
+// picks one per AR handshake. Data bursts are limited to MaxOutstanding in flight by a credit
+// counter. R beats are routed by ID: descriptor beats go, registered, to the controller (which
+// takes every beat of its fetch, so they are always accepted); data beats go to the data beat
+// stream (unpacker or aligner) with its ready. All data reads use one ID, so AXI4 returns them
+// in order.
+//
+// Streams: descriptor AR in, data AR in (ar_t); AXI4 read request out / response in
+// (axi_rd_req_t / axi_rd_rsp_t, R data beside the response); descriptor beats out (valid,
+// data, err; no ready); data beats out (valid/ready, data, err).
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_rd_engine #(
+  parameter  int unsigned DataBytes      = 16,
+  parameter  int unsigned MaxOutstanding = 512,   // data bursts in flight, 1 .. 1024
+  localparam int unsigned DW             = DataBytes * 8
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // Descriptor fetch bursts (from the command controller)
+  input  logic                 desc_ar_valid_i,
+  output logic                 desc_ar_ready_o,
+  input  tma_pkg::ar_t         desc_ar_i,
+  // Data bursts (from the burst splitter)
+  input  logic                 data_ar_valid_i,
+  output logic                 data_ar_ready_o,
+  input  tma_pkg::ar_t         data_ar_i,
+  // AXI4 read channels
+  output tma_pkg::axi_rd_req_t axi_req_o,
+  input  tma_pkg::axi_rd_rsp_t axi_rsp_i,
+  input  logic [DW-1:0]        axi_r_data_i,
+  // Descriptor beats (to the command controller: registered, always accepted)
+  output logic                 desc_r_valid_o,
+  output logic [DW-1:0]        desc_r_data_o,
+  output logic                 desc_r_err_o,
+  // Data beats (to the unpacker / aligner)
+  output logic                 beat_valid_o,
+  input  logic                 beat_ready_i,
+  output logic [DW-1:0]        beat_data_o,
+  output logic                 beat_err_o,
+  // Status
+  output logic                 busy_o
+);
+
+  localparam int unsigned CreditW = $clog2(MaxOutstanding + 1);
+
+  // ---- Signals ----
+  logic               desc_slice_valid, desc_slice_ready;  // descriptor ARs out of their slice
+  tma_pkg::ar_t       desc_slice_ar;
+  logic               data_slice_valid, data_slice_ready;  // data ARs out of their slice
+  tma_pkg::ar_t       data_slice_ar;
+  logic               data_arb_valid, data_arb_ready;      // data ARs at the arbiter
+  logic [1:0]         arb_ready;
+  logic               arb_idx;                             // 1: the descriptor AR is granted
+  logic               ar_valid;
+  tma_pkg::ar_t       ar;
+  logic [CreditW-1:0] credits_d, credits_q;   // data bursts that may still be issued
+  logic               credit_ok_q;            // credits_q != 0, registered with credits_q
+  logic               data_ar_fire;           // a data burst's AR handshake
+  logic               data_r_last_fire;       // the last beat of a data burst is taken
+  logic               rlast_q;                // ... registered: its credit returns
+  logic               r_is_desc;              // the R beat on the port is a descriptor beat
+  logic               r_err;                  // its response is not OKAY
+  logic               desc_r_valid_d;         // a descriptor beat is on the port
+  logic               credit_ok_d;            // credits_d != 0
+
+  // ---- AR slices ----
+  // Descriptor AR slice: the controller's AR handshake ends at flops (its valid is a compare
+  // of its fetch counters), so the arbiter's grant does not reach into the controller.
+  tma_spill_reg #(
+    .Width  (tma_pkg::ArWidth),
+    .Bypass (0)
+  ) u_desc_ar_slice (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (desc_ar_valid_i),
+    .in_ready_o  (desc_ar_ready_o),
+    .in_data_i   (desc_ar_i),
+    .out_valid_o (desc_slice_valid),
+    .out_ready_i (desc_slice_ready),
+    .out_data_o  (desc_slice_ar)
+  );
+
+  // Data AR slice: the splitter's ready path ends here, so the AR port, the arbiter and the
+  // credit test do not reach the splitter.
+  tma_spill_reg #(
+    .Width  (tma_pkg::ArWidth),
+    .Bypass (0)
+  ) u_data_ar_slice (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (data_ar_valid_i),
+    .in_ready_o  (data_ar_ready_o),
+    .in_data_i   (data_ar_i),
+    .out_valid_o (data_slice_valid),
+    .out_ready_i (data_slice_ready),
+    .out_data_o  (data_slice_ar)
+  );
+
+  // ---- AR arbitration ----
+  // A data burst competes only while a credit is left (credit_ok_q, a flop).
+  assign data_arb_valid   = data_slice_valid && credit_ok_q;
+  assign data_slice_ready = data_arb_ready && credit_ok_q;
+
+  tma_stream_arb #(
+    .NumIn  (2),
+    .Width  (tma_pkg::ArWidth),
+    .LockIn (1)
+  ) u_ar_arb (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  ({desc_slice_valid, data_arb_valid}),
+    .in_ready_o  (arb_ready),
+    .in_data_i   ({desc_slice_ar, data_slice_ar}),
+    .out_valid_o (ar_valid),
+    .out_ready_i (axi_rsp_i.ar_ready),
+    .out_data_o  (ar),
+    .out_idx_o   (arb_idx)
+  );
+  assign data_arb_ready   = arb_ready[0];
+  assign desc_slice_ready = arb_ready[1];
+
+  always_comb begin : proc_axi_req
+    axi_req_o          = '0;
+    axi_req_o.ar_valid = ar_valid;
+    axi_req_o.ar_id    = arb_idx ? tma_pkg::AxiIdDesc : tma_pkg::AxiIdData;
+    axi_req_o.ar_addr  = ar.addr;
+    axi_req_o.ar_len   = ar.len;
+    axi_req_o.ar_size  = 3'($clog2(DataBytes));
+    axi_req_o.ar_burst = tma_pkg::AxiBurstIncr;
+    axi_req_o.r_ready  = r_is_desc || beat_ready_i;
+  end
+
+  // ---- R routing by ID ----
+  assign r_is_desc    = (axi_rsp_i.r_id == tma_pkg::AxiIdDesc);
+  assign r_err        = (axi_rsp_i.r_resp != tma_pkg::AxiRespOkay);
+  assign beat_valid_o = axi_rsp_i.r_valid && !r_is_desc;
+  assign beat_data_o  = axi_r_data_i;
+  assign beat_err_o   = r_err;
+
+  // Descriptor beats reach the controller a cycle after the port. The controller loads its
+  // decoded map's fields with each beat, an enable of several hundred flops; registering the
+  // beat keeps the ID compare, the valid and the controller's beat count out of that enable's
+  // path. Data and response are copied every cycle: only the valid is qualified.
+  assign desc_r_valid_d = axi_rsp_i.r_valid && r_is_desc;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_desc_r
+    if (!rst_ni) begin
+      desc_r_valid_o <= 1'b0;
+      desc_r_err_o   <= 1'b0;
+    end else begin
+      desc_r_valid_o <= desc_r_valid_d;
+      desc_r_err_o   <= r_err;
+    end
+  end
+  always_ff @(posedge clk_i) begin : proc_desc_r_data
+    desc_r_data_o <= axi_r_data_i;
+  end
+
+  // ---- Credits ----
+  // At most MaxOutstanding data bursts in flight. A burst's credit returns one cycle after its
+  // last beat (rlast_q), so the R handshake (which reaches back through the aligner's ready)
+  // does not meet the counter's adder and zero test in the same cycle.
+  assign data_ar_fire     = data_arb_valid && data_arb_ready;
+  assign data_r_last_fire = beat_valid_o && beat_ready_i && axi_rsp_i.r_last;
+
+  always_comb begin : proc_credits
+    credits_d = credits_q;
+    if (data_ar_fire && !rlast_q) credits_d = credits_q - 1'b1;
+    if (!data_ar_fire && rlast_q) credits_d = credits_q + 1'b1;
+  end
+  assign credit_ok_d = (credits_d != '0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_credit_q
+    if (!rst_ni) begin
+      credits_q   <= CreditW'(MaxOutstanding);
+      credit_ok_q <= 1'b1;
+      rlast_q     <= 1'b0;
+    end else begin
+      credits_q   <= credits_d;
+      credit_ok_q <= credit_ok_d;
+      rlast_q     <= data_r_last_fire;
+    end
+  end
+
+  assign busy_o = desc_slice_valid || data_slice_valid ||
+                  (credits_q != CreditW'(MaxOutstanding));
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(MaxOutstandingLegal_A, MaxOutstanding >= 1 && MaxOutstanding <= 1024)
+  `TMA_ASSERT_INIT(AxiRdReqWidth_A, tma_pkg::AxiRdReqWidth == $bits(tma_pkg::axi_rd_req_t))
+  `TMA_ASSERT_INIT(AxiRdRspWidth_A, tma_pkg::AxiRdRspWidth == $bits(tma_pkg::axi_rd_rsp_t))
+  `TMA_ASSERT_IMPLY(NoLostDescBeat_A, axi_rsp_i.r_valid && r_is_desc, axi_req_o.r_ready)
+  // credit_ok_q is a registered copy of the zero test of credits_q.
+  `TMA_ASSERT_COPY(CreditOkCopy_A, credit_ok_q, credits_q != '0)
+  `TMA_ASSERT_NEVER(OutstandingUnderflow_A, rlast_q && !data_ar_fire &&
+                                            credits_q == CreditW'(MaxOutstanding))
+
+endmodule
+
+`default_nettype wire
