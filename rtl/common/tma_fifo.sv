@@ -118,7 +118,7 @@ module tma_fifo #(
   // Input stream contract, required of the upstream (a flush may withdraw the input).
   `TMA_ASSERT_STABLE_FLUSH(InStable_A, in_valid_i, in_ready_o, in_data_i, clr_i)
   // No overflow, no underflow, and the pointers agree with the count.
-  `TMA_ASSERT(UsageInRange_A, usage_q <= UsageWidth'(Depth))
+  `TMA_ASSERT(UsageInRange_A, 32'(usage_q) <= Depth)
   `TMA_ASSERT_NEVER(Overflow_A, write && full)
   `TMA_ASSERT_NEVER(Underflow_A, pop && empty && !bypass)
   `TMA_ASSERT(PtrsInRange_A, (32'(rd_ptr_q) < Depth) && (32'(wr_ptr_q) < Depth))
