@@ -99,8 +99,8 @@ struct Beat {
 
 // ---- Port adapter: the only code that names the block's ports and struct layout ----
 // Ports relied on: clk_i, rst_ni, row_valid_i, row_ready_o, row_i (al_row_t), beat_valid_i,
-// beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_wr_o, out_addr_o,
-// out_data_o, out_strb_o, out_swz_o, out_lane_o, out_last_o, out_err_o, out_cta_mask_o, busy_o.
+// beat_ready_o, beat_data_i, beat_err_i, out_valid_o, out_ready_i, out_o (smem_beat_t),
+// out_data_o, out_strb_o, busy_o.
 // row_i is packed by the codec generated from tma_pkg (tests/rtl/autogen/tma_structs.h).
 
 template <class T>
@@ -161,17 +161,18 @@ struct AlignerPorts {
   bool OutValid() const { return m->out_valid_o; }
   Item ReadOut() const {
     Item it;
-    it.wr = m->out_wr_o;
-    it.addr = m->out_addr_o;
+    const auto o = tma::pkg::UnpackU64<tma::pkg::smem_beat_t>(m->out_o);
+    it.wr = o.wr;
+    it.addr = o.addr;
     for (int j = 0; j < db; ++j) {
       it.data.push_back(ByteOf(m->out_data_o, j));
       it.strb.push_back(BitOf(m->out_strb_o, j));
     }
-    it.swz = m->out_swz_o;
-    it.lane = m->out_lane_o;
-    it.last = m->out_last_o;
-    it.err = m->out_err_o;
-    it.cta_mask = m->out_cta_mask_o;
+    it.swz = o.swz;
+    it.lane = o.lane;
+    it.last = o.last;
+    it.err = o.err;
+    it.cta_mask = o.cta_mask;
     return it;
   }
   bool Busy() const { return m->busy_o; }
