@@ -138,8 +138,9 @@ module tma_cpl_unit (
   // ---- Assertions ----
   `TMA_ASSERT_STABLE(CplHeld_A, cpl_valid_o, cpl_ready_i, cpl_o)
   // The registered flag is the arithmetic one.
-  `TMA_ASSERT(FinalFlag_A, active_q |-> final_q == ((info_q.kind != tma_pkg::CplTx) ||
-                                                 ((ctas_left_q & (ctas_left_q - 16'd1)) == '0)))
+  `TMA_ASSERT_IMPLY(FinalFlag_A, active_q,
+                    final_q == ((info_q.kind != tma_pkg::CplTx) ||
+                                ((ctas_left_q & (ctas_left_q - 16'd1)) == '0)))
 
 endmodule
 

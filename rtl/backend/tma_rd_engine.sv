@@ -198,7 +198,7 @@ module tma_rd_engine #(
   `TMA_ASSERT_INIT(MaxOutstandingLegal_A, MaxOutstanding >= 1 && MaxOutstanding <= 1024)
   `TMA_ASSERT_INIT(AxiRdReqWidth_A, tma_pkg::AxiRdReqWidth == $bits(tma_pkg::axi_rd_req_t))
   `TMA_ASSERT_INIT(AxiRdRspWidth_A, tma_pkg::AxiRdRspWidth == $bits(tma_pkg::axi_rd_rsp_t))
-  `TMA_ASSERT(NoLostDescBeat_A, axi_rsp_i.r_valid && r_is_desc |-> axi_req_o.r_ready)
+  `TMA_ASSERT_IMPLY(NoLostDescBeat_A, axi_rsp_i.r_valid && r_is_desc, axi_req_o.r_ready)
   // credit_ok_q is a registered copy of the zero test of credits_q.
   `TMA_ASSERT_COPY(CreditOkCopy_A, credit_ok_q, credits_q != '0)
   `TMA_ASSERT_NEVER(OutstandingUnderflow_A, rlast_q && !data_ar_fire &&

@@ -467,22 +467,22 @@ module tma_row_aligner #(
   // Only the first in-bounds beat can need the upper global beat alone.
   `TMA_ASSERT_NEVER(HiOnlyAtFirst_A, g_go && need_hi && !need_lo && !first_inb)
   // The registered beat compares agree with the beat counter.
-  `TMA_ASSERT(BeatFlags_A, row_valid_i |-> k_zero_q == (k_q == '0) && is_h == (k_q == kh) &&
-              is_d == (k_q == kd) && is_l == (k_q == kl))
+  `TMA_ASSERT_IMPLY(BeatFlags_A, row_valid_i, k_zero_q == (k_q == '0) && is_h == (k_q == kh) &&
+                    is_d == (k_q == kd) && is_l == (k_q == kl))
   // The in-bounds beats lie inside the row, the first before the last.
-  `TMA_ASSERT(InbInRow_A, row_valid_i && row_i.has_read |-> kh <= kd && kd <= kl)
+  `TMA_ASSERT_IMPLY(InbInRow_A, row_valid_i && row_i.has_read, kh <= kd && kd <= kl)
   // The tf32 flags describe D's data wherever they are used.
   for (genvar g = 0; g < NumTf; g++) begin : gen_tf_chk
-    `TMA_ASSERT(TfFlags_A, dv |->
-                dq_nan[g] == (dq_tf[g] && dq_data[g*32+23 +: 8] == 8'hFF &&
-                              dq_data[g*32 +: 23] != '0) &&
-                dq_up[g] == (dq_tf[g] && dq_data[g*32+12] &&
-                             (dq_data[g*32+13] || dq_data[g*32 +: 12] != '0)) &&
-                (!dq_tf[g] || dq_inc[19*g +: 19] == dq_data[g*32+13 +: 19] + 19'd1))
+    `TMA_ASSERT_IMPLY(TfFlags_A, dv,
+                      dq_nan[g] == (dq_tf[g] && dq_data[g*32+23 +: 8] == 8'hFF &&
+                                    dq_data[g*32 +: 23] != '0) &&
+                      dq_up[g] == (dq_tf[g] && dq_data[g*32+12] &&
+                                   (dq_data[g*32+13] || dq_data[g*32 +: 12] != '0)) &&
+                      (!dq_tf[g] || dq_inc[19*g +: 19] == dq_data[g*32+13 +: 19] + 19'd1))
   end
   // A global beat is taken only while a micro-operation asks for one.
   // Without rotation G never asks for a preload or the previous beat.
-  `TMA_ASSERT(NoRotOneGroup_A, gv |-> Rot || (!u_pre && u_lo_new))
+  `TMA_ASSERT_IMPLY(NoRotOneGroup_A, gv, Rot || (!u_pre && u_lo_new))
   `TMA_ASSERT_NEVER(BeatWithoutOp_A, b_ready && !gv)
 
 endmodule

@@ -145,12 +145,12 @@ module tma_smem_wr #(
   `TMA_ASSERT_INIT(SmemWrWidth_A, tma_pkg::SmemWrWidth == $bits(tma_pkg::smem_wr_t))
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
   // The aligner's granule permutation is the swizzle's own of the beat it goes with.
-  `TMA_ASSERT(SwizzleLane_A, beat_valid_i |->
-              beat_i.lane == tma_pkg::swz_lanes(beat_i.swz, beat_i.addr[9:7], DataBytes))
+  `TMA_ASSERT_IMPLY(SwizzleLane_A, beat_valid_i,
+                    beat_i.lane == tma_pkg::swz_lanes(beat_i.swz, beat_i.addr[9:7], DataBytes))
   `TMA_ASSERT_STABLE(SmemHeld_A, smem_valid_o, smem_ready_i, {smem_o, smem_data_o, smem_strb_o})
   `TMA_ASSERT_STABLE(DoneHeld_A, done_valid_o, done_ready_i, done_o)
   // The command FIFO holds every command whose end the done FIFO holds.
-  `TMA_ASSERT(CmdBeforeEnd_A, done_out_valid |-> info_valid_i)
+  `TMA_ASSERT_IMPLY(CmdBeforeEnd_A, done_out_valid, info_valid_i)
 
 endmodule
 

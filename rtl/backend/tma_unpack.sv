@@ -359,8 +359,9 @@ module tma_unpack #(
       end
       // (The copies have no reset: equal from the first row's take on, so whenever a row is
       // current.)
-      `TMA_ASSERT(HalfSelCopy_A, cur_v_q |-> {gen_half[1].sel_q, gen_half[1].keep_q} ==
-                                             ~{gen_half[0].sel_q, gen_half[0].keep_q})
+      `TMA_ASSERT_IMPLY(HalfSelCopy_A, cur_v_q,
+                        {gen_half[1].sel_q, gen_half[1].keep_q} ==
+                        ~{gen_half[0].sel_q, gen_half[0].keep_q})
     end
 
     assign beat[32*p +: 32] = word;
@@ -470,23 +471,23 @@ module tma_unpack #(
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A,
                    DataBytes == 16 || DataBytes == 32 || DataBytes == 64 || DataBytes == 128)
-  `TMA_ASSERT(RowModeLegal_A, row_valid_i |->
-              row_mode_i == tma_pkg::PkNone || row_mode_i == tma_pkg::PkG8 ||
-              row_mode_i == tma_pkg::PkG12)
-  `TMA_ASSERT(RowGoffAligned_A, row_valid_i |-> row_goff_i[3:0] == 4'd0)
-  `TMA_ASSERT(RowBeatsLegal_A, row_valid_i |-> row_in_beats_i != '0)
-  `TMA_ASSERT(RowUnitsLegal_A, row_valid_i && row_mode_i != tma_pkg::PkNone |->
-              row_units_i >= 4'd1 && row_units_i <= 4'd8)
+  `TMA_ASSERT_IMPLY(RowModeLegal_A, row_valid_i,
+                    row_mode_i == tma_pkg::PkNone || row_mode_i == tma_pkg::PkG8 ||
+                      row_mode_i == tma_pkg::PkG12)
+  `TMA_ASSERT_IMPLY(RowGoffAligned_A, row_valid_i, row_goff_i[3:0] == 4'd0)
+  `TMA_ASSERT_IMPLY(RowBeatsLegal_A, row_valid_i, row_in_beats_i != '0)
+  `TMA_ASSERT_IMPLY(RowUnitsLegal_A, row_valid_i && row_mode_i != tma_pkg::PkNone,
+                    row_units_i >= 4'd1 && row_units_i <= 4'd8)
   // Packed rows read exactly the beats of their units.
-  `TMA_ASSERT(RowPackedBeats_A, row_valid_i && row_mode_i != tma_pkg::PkNone |->
-              32'(row_in_beats_i) == (32'(row_goff_i) +
-                                      (row_mode_i == tma_pkg::PkG12 ? 32'd12 : 32'd8) *
-                                      32'(row_units_i) + DataBytes - 1) / DataBytes)
-  `TMA_ASSERT(LastBeatPopsRest_A, cur_v_q && cur_last_q |-> cur_rem_q <= CntW'(2))
-  `TMA_ASSERT(LastBeatCountsExact_A, cur_v_q && cur_last_q |-> cur_rem_q == CntW'(cur_pop_q))
-  `TMA_ASSERT(PopTwoUsesE1_A, cur_v_q && cur_pop_q == 2'd2 |-> cur_e1_q)
-  `TMA_ASSERT(PopOnlyValid_A, adv && cur_pop_q == 2'd2 |-> e1_v_q)
-  `TMA_ASSERT(E1ImpliesE0_A, e1_v_q |-> e0_v_q)
+  `TMA_ASSERT_IMPLY(RowPackedBeats_A, row_valid_i && row_mode_i != tma_pkg::PkNone,
+                    32'(row_in_beats_i) == (32'(row_goff_i) +
+                                            (row_mode_i == tma_pkg::PkG12 ? 32'd12 : 32'd8) *
+                                            32'(row_units_i) + DataBytes - 1) / DataBytes)
+  `TMA_ASSERT_IMPLY(LastBeatPopsRest_A, cur_v_q && cur_last_q, cur_rem_q <= CntW'(2))
+  `TMA_ASSERT_IMPLY(LastBeatCountsExact_A, cur_v_q && cur_last_q, cur_rem_q == CntW'(cur_pop_q))
+  `TMA_ASSERT_IMPLY(PopTwoUsesE1_A, cur_v_q && cur_pop_q == 2'd2, cur_e1_q)
+  `TMA_ASSERT_IMPLY(PopOnlyValid_A, adv && cur_pop_q == 2'd2, e1_v_q)
+  `TMA_ASSERT_IMPLY(E1ImpliesE0_A, e1_v_q, e0_v_q)
   // Flags registered a cycle ahead (their next state in proc_ok).
   `TMA_ASSERT_COPY(OkCopy_A, ok_q, cur_v_q && e0_v_q && (!cur_e1_q || e1_v_q))
   `TMA_ASSERT_COPY(CeCopy_A, {ce_a_q, ce_e_q, ce_pop_q, ce_c_q, ce_b_q, e0_from_e1},

@@ -114,13 +114,11 @@ module tma_fifo #(
   `TMA_ASSERT_INIT(DepthPositive_A, Depth >= 1)
   `TMA_ASSERT_INIT(FallThroughBool_A, FallThrough <= 1)
   // Output stream contract (a flush may withdraw the output).
-  `TMA_ASSERT(OutStable_A, (out_valid_o && !out_ready_i && !clr_i) |=>
-              (clr_i || (out_valid_o && $stable(out_data_o))))
+  `TMA_ASSERT_STABLE_FLUSH(OutStable_A, out_valid_o, out_ready_i, out_data_o, clr_i)
   // Input stream contract, required of the upstream (a flush may withdraw the input).
-  `TMA_ASSERT(InStable_A, (in_valid_i && !in_ready_o && !clr_i) |=>
-              (clr_i || (in_valid_i && $stable(in_data_i))))
+  `TMA_ASSERT_STABLE_FLUSH(InStable_A, in_valid_i, in_ready_o, in_data_i, clr_i)
   // No overflow, no underflow, and the pointers agree with the count.
-  `TMA_ASSERT(UsageInRange_A, usage_q <= UsageWidth'(Depth))
+  `TMA_ASSERT(UsageInRange_A, 32'(usage_q) <= Depth)
   `TMA_ASSERT_NEVER(Overflow_A, write && full)
   `TMA_ASSERT_NEVER(Underflow_A, pop && empty && !bypass)
   `TMA_ASSERT(PtrsInRange_A, (32'(rd_ptr_q) < Depth) && (32'(wr_ptr_q) < Depth))

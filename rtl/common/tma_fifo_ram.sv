@@ -218,7 +218,7 @@ module tma_fifo_ram #(
   `TMA_ASSERT_STABLE(OutStable_A, out_valid_o, out_ready_i, out_data_o)
   // Input stream contract, required of the upstream.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o, in_data_i)
-  `TMA_ASSERT(CntInRange_A, wcnt_q <= CntWidth'(Depth))
+  `TMA_ASSERT(CntInRange_A, 32'(wcnt_q) <= Depth)
   `TMA_ASSERT_COPY(FullCopy_A, full_q, 32'(wcnt_q) >= FullAt)
   `TMA_ASSERT_COPY(NonEmptyCopy_A, rne_q, rcnt_q != '0)
   // The write side's count is the read side's plus the two items each saw a cycle late.

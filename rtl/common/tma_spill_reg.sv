@@ -164,7 +164,7 @@ module tma_spill_reg #(
     `TMA_ASSERT_COPY(OutEmptyCopyA_A, a_empty_out_q, !a_full_q)
     `TMA_ASSERT_COPY(OutEmptyCopyB_A, b_empty_out_q, !b_full_q)
     // Ready is low only when both registers are full.
-    `TMA_ASSERT(ReadyLowOnlyFull_A, !in_ready_o |-> (a_full_q && b_full_q))
+    `TMA_ASSERT_IMPLY(ReadyLowOnlyFull_A, !in_ready_o, (a_full_q && b_full_q))
     `TMA_COVER(BothFull_C, a_full_q && b_full_q)
   end
 

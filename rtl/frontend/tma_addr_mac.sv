@@ -283,12 +283,11 @@ module tma_addr_mac (
     if (!rst_ni) running_q <= 1'b0;
     else running_q <= !clr_i && (req_go || (running_q && !idle_o));
   end
-  always_ff @(posedge clk_i) begin : proc_opnd_held
+  always_ff @(posedge clk_i) begin : proc_opnd_last
     opnd_hold_q <= running_q && !idle_o && !clr_i;
     if (running_q && !idle_o && !clr_i) opnd_q <= opnd_i[64 +: OpndHeldW];
-    if (rst_ni && opnd_hold_q) assert (clr_i || opnd_i[64 +: OpndHeldW] == opnd_q)
-      else $error("[%m] assertion OpndHeld_A failed");
   end
+  `TMA_ASSERT_IMPLY(OpndHeld_A, opnd_hold_q, clr_i || opnd_i[64 +: OpndHeldW] == opnd_q)
 `endif
 
 endmodule

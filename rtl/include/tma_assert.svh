@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_assert.svh: assertion macros for OpenTMA RTL. Default clock clk_i, default disable
-// !rst_ni. Under SYNTHESIS every macro expands to nothing. Only the SVA subset accepted by
-// both Yosys 0.23 and Verilator 5.006 is used (no ##N, no sequence blocks).
+// !rst_ni. Under SYNTHESIS every macro expands to nothing.
+//
+// Every check is an immediate assertion in a clocked block: at each rising edge outside reset
+// it tests the values the signals had before the edge (the values a concurrent assertion
+// samples), and a check over two cycles registers what it needs from the first. Concurrent
+// assertions (assert property) are not used: a simulator keeps a sampled copy of every signal
+// they reference and refreshes all of them at every evaluation, which cost the Verilated engine
+// more than a third of its time (docs/performance.md); the immediate forms check the same.
 // (No comment line may start with the word Verilator: it is read as a meta-comment.)
 
 `ifndef TMA_ASSERT_SVH
@@ -10,15 +16,20 @@
 
 `ifndef SYNTHESIS
 
-// Concurrent assertion: prop must hold on every clock edge outside reset.
+// prop (a boolean of the cycle's values) holds at every clock edge outside reset.
 `define TMA_ASSERT(__name, __prop, __clk = clk_i, __rst = !rst_ni) \
-  __name: assert property (@(posedge __clk) disable iff (__rst) (__prop)) \
-    else $error("[%m] assertion %s failed", `"__name`");
+  always_ff @(posedge __clk) begin : __name \
+    if (!(__rst)) assert (__prop) else $error("[%m] assertion %s failed", `"__name`"); \
+  end
 
-// Immediate check at every clock edge outside reset: prop (a boolean) must never hold. Checked
-// in a clocked block, on the values before the edge as a concurrent assertion would sample
-// them, but without the per-evaluation copies of every referenced signal that a simulator
-// keeps for concurrent assertions (docs/performance.md).
+// Whenever cond holds, prop holds (cond |-> prop, both of the same cycle).
+`define TMA_ASSERT_IMPLY(__name, __cond, __prop, __clk = clk_i, __rst = !rst_ni) \
+  always_ff @(posedge __clk) begin : __name \
+    if (!(__rst) && (__cond)) assert (__prop) \
+      else $error("[%m] assertion %s failed", `"__name`"); \
+  end
+
+// prop (a boolean) never holds at a clock edge outside reset.
 `define TMA_ASSERT_NEVER(__name, __prop, __clk = clk_i, __rst = !rst_ni) \
   always_ff @(posedge __clk) begin : __name \
     if (!(__rst)) assert (!(__prop)) else $error("[%m] assertion %s failed", `"__name`"); \
@@ -30,18 +41,30 @@
     if (!(__prop)) $fatal(1, "[%m] parameter check %s failed", `"__name`"); \
   end
 
-// Stream contract: once valid is high it stays high, with a stable payload, until ready.
-// Written out rather than as `(valid && !ready) |=> (valid && $stable(data))`, the same check:
-// the payload is registered only in a cycle that holds (valid and not ready) and compared in
-// the next one, so a simulator copies it only while the stream stalls.
+// Stream contract: once valid is high it stays high, with a stable payload, until ready:
+// (valid && !ready) |=> (valid && $stable(data)), an attempt that starts in reset disabled.
+// hold_q: the previous cycle held (valid and not ready, outside reset); data_q: its payload,
+// registered only in a cycle that holds (the stream's payload is not copied while it flows).
+// The registers and the check are separate blocks, so a simulator need not shadow them.
 `define TMA_ASSERT_STABLE(__name, __valid, __ready, __data, __clk = clk_i, __rst = !rst_ni) \
+  `TMA_STABLE_CHECK(__name, __valid, __ready, __data, 1'b0, __clk, __rst)
+
+// The same with a flush that may withdraw the item:
+// (valid && !ready && !flush) |=> (flush || (valid && $stable(data))).
+`define TMA_ASSERT_STABLE_FLUSH(__name, __valid, __ready, __data, __flush) \
+  `TMA_STABLE_CHECK(__name, __valid, __ready, __data, __flush, clk_i, !rst_ni)
+
+// (The body of the two above.)
+`define TMA_STABLE_CHECK(__name, __valid, __ready, __data, __flush, __clk, __rst) \
   if (1) begin : __name \
     logic                     hold_q; \
     logic [$bits(__data)-1:0] data_q; \
+    always_ff @(posedge __clk) begin : proc_last \
+      hold_q <= !(__rst) && (__valid) && !(__ready) && !(__flush); \
+      if ((__valid) && !(__ready) && !(__flush)) data_q <= (__data); \
+    end \
     always_ff @(posedge __clk) begin : proc_check \
-      hold_q <= !(__rst) && (__valid) && !(__ready); \
-      if ((__valid) && !(__ready)) data_q <= (__data); \
-      if (!(__rst) && hold_q) assert ((__valid) && (__data) == data_q) \
+      if (!(__rst) && hold_q) assert ((__flush) || ((__valid) && (__data) == data_q)) \
         else $error("[%m] stream contract %s broken: valid dropped or payload changed", \
                     `"__name`"); \
     end \
@@ -49,23 +72,26 @@
 
 // Kept register copy: a copy held apart for timing (tma_dup_reg, a sliced spill register, a flag
 // registered a cycle ahead) must equal the value it stands for, written from its definition.
-// Checked at every clock edge outside reset, as TMA_ASSERT_NEVER.
 `define TMA_ASSERT_COPY(__name, __copy, __definition, __clk = clk_i, __rst = !rst_ni) \
   always_ff @(posedge __clk) begin : __name \
     if (!(__rst)) assert ((__copy) == (__definition)) \
       else $error("[%m] kept copy %s differs from its definition", `"__name`"); \
   end
 
-// Functional cover point.
+// Functional cover point: counts the clock edges outside reset at which prop holds.
 `define TMA_COVER(__name, __prop, __clk = clk_i, __rst = !rst_ni) \
-  __name: cover property (@(posedge __clk) disable iff (__rst) (__prop));
+  always_ff @(posedge __clk) begin : __name \
+    if (!(__rst)) cover (__prop); \
+  end
 
 `else  // SYNTHESIS
 
 `define TMA_ASSERT(__name, __prop, __clk = clk_i, __rst = !rst_ni)
+`define TMA_ASSERT_IMPLY(__name, __cond, __prop, __clk = clk_i, __rst = !rst_ni)
 `define TMA_ASSERT_NEVER(__name, __prop, __clk = clk_i, __rst = !rst_ni)
 `define TMA_ASSERT_INIT(__name, __prop)
 `define TMA_ASSERT_STABLE(__name, __valid, __ready, __data, __clk = clk_i, __rst = !rst_ni)
+`define TMA_ASSERT_STABLE_FLUSH(__name, __valid, __ready, __data, __flush)
 `define TMA_ASSERT_COPY(__name, __copy, __definition, __clk = clk_i, __rst = !rst_ni)
 `define TMA_COVER(__name, __prop, __clk = clk_i, __rst = !rst_ni)
 

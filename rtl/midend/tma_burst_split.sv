@@ -256,18 +256,18 @@ module tma_burst_split #(
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes >= 16 && DataBytes <= 128)
   `TMA_ASSERT_STABLE(ArHeld_A, ar_valid_o, ar_ready_i, ar_o)
-  `TMA_ASSERT(ReqAligned_A, req_valid_i |-> req_i.addr[SizeLog2-1:0] == '0)
-  `TMA_ASSERT(ReqBeats_A, req_valid_i |-> req_i.nbeats != '0)
-  `TMA_ASSERT(No4kCross_A, ar_valid_o |->
-              32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
-  `TMA_ASSERT(BurstLen_A, ar_valid_o |-> 32'(ar_o.len) < MaxBurstLen)
+  `TMA_ASSERT_IMPLY(ReqAligned_A, req_valid_i, req_i.addr[SizeLog2-1:0] == '0)
+  `TMA_ASSERT_IMPLY(ReqBeats_A, req_valid_i, req_i.nbeats != '0)
+  `TMA_ASSERT_IMPLY(No4kCross_A, ar_valid_o,
+                    32'(ar_o.addr[11:0]) + ((32'(ar_o.len) + 32'd1) << SizeLog2) <= 32'd4096)
+  `TMA_ASSERT_IMPLY(BurstLen_A, ar_valid_o, 32'(ar_o.len) < MaxBurstLen)
   // The registered decision matches the current registers when it is used.
   `TMA_ASSERT_COPY(EmitOkFlag_A, emit_ok_q, cur_valid_q && flags_ok_q && !cross_q && !cross2_q)
-  `TMA_ASSERT(FlagsFresh_A, emit |-> fits_q == cur_fits && to_page_end_q == cur_to_page_end)
+  `TMA_ASSERT_IMPLY(FlagsFresh_A, emit, fits_q == cur_fits && to_page_end_q == cur_to_page_end)
   `TMA_ASSERT_COPY(CurValidCopy_A, inv_cur_valid_q, !cur_valid_q)
   `TMA_ASSERT_COPY(EmitOkCopy_A, inv_emit_ok_q, !emit_ok_q)
   `TMA_ASSERT_COPY(FitsCopy_A, inv_fits_q, !fits_q)
-  `TMA_ASSERT(PageIncFresh_A, cross2_q |-> page_inc == page_q + PageW'(1))
+  `TMA_ASSERT_IMPLY(PageIncFresh_A, cross2_q, page_inc == page_q + PageW'(1))
 
 endmodule
 

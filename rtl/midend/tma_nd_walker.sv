@@ -567,10 +567,10 @@ module tma_nd_walker (
   // The wrap flag halves p_l0a/p_l0b and ChgFlags_A name the walker dims 1..4.
   `TMA_ASSERT_INIT(MaxDims_A, MaxDims == 5)
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
-  `TMA_ASSERT(HeadBeforeEnd_A, row_valid_o && row_o.has_data |-> row_o.head <= row_o.dend)
-  `TMA_ASSERT(RowFits_A, row_valid_o && row_o.has_data |-> row_o.dend <= row_o.row_bytes)
+  `TMA_ASSERT_IMPLY(HeadBeforeEnd_A, row_valid_o && row_o.has_data, row_o.head <= row_o.dend)
+  `TMA_ASSERT_IMPLY(RowFits_A, row_valid_o && row_o.has_data, row_o.dend <= row_o.row_bytes)
   // P was loaded from job_i before the handshake: the job must still be offered.
-  `TMA_ASSERT(PendOffered_A, p_pend_q |-> job_valid_i)
+  `TMA_ASSERT_IMPLY(PendOffered_A, p_pend_q, job_valid_i)
   `TMA_ASSERT_NEVER(PendWithoutRow_A, p_pend_q && !p_valid_q)
   // Kept copies with their own next-state logic, so not a tma_dup_reg (one shared input, no
   // enable): room_q is O's room computed a cycle ahead from O's flops and row_ready_i; the
@@ -580,15 +580,17 @@ module tma_nd_walker (
   `TMA_ASSERT_COPY(L0aCopy_A, c_nl0a_q, !p_l0a_q)
   `TMA_ASSERT_COPY(L0bCopy_A, c_nl0b_q, !p_l0b_q)
   // The registered prefix ANDs of the wrap flags match their definition.
-  `TMA_ASSERT(ChgFlags_A, p_valid_q |-> chg_q[MaxDims-1:2] ==
-      {&w_q[MaxDims-2:1], &w_q[2:1], w_q[1]})
+  `TMA_ASSERT_IMPLY(ChgFlags_A, p_valid_q,
+                    chg_q[MaxDims-1:2] ==
+                      {&w_q[MaxDims-2:1], &w_q[2:1], w_q[1]})
   // The N dim of an im2col job never wraps, so some dim always steps before the last row.
   // (Assertions name narrow signals only: Verilator 5.006 emits uncompilable code when it
   // samples a vector as wide as a job.)
-  `TMA_ASSERT(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last |-> !(&w_q[MaxDims-1:1]))
+  `TMA_ASSERT_IMPLY(Im2colSteps_A, p_valid_q && p_i2c_q && !p_last, !(&w_q[MaxDims-1:1]))
   // The last-row flag, computed a cycle ahead, matches its definition on P's row.
-  `TMA_ASSERT(LastFlag_A, p_valid_q |-> p_last == (p_mark_q ||
-      (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
+  `TMA_ASSERT_IMPLY(LastFlag_A, p_valid_q,
+                    p_last == (p_mark_q ||
+                      (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
 
 endmodule
 

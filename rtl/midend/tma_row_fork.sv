@@ -350,16 +350,17 @@ module tma_row_fork #(
   `TMA_ASSERT_INIT(AlRowWidth_A, tma_pkg::AlRowWidth == $bits(tma_pkg::al_row_t))
   `TMA_ASSERT_INIT(UpRowWidth_A, tma_pkg::UpRowWidth == $bits(tma_pkg::up_row_t))
   // The sent flags belong to the row in the fork register (and a read's flags to a read row).
-  `TMA_ASSERT(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q) |-> fork_valid)
-  `TMA_ASSERT(ForkSentRead_A, (sent_req_q || sent_up_q) |-> read_q)
+  `TMA_ASSERT_IMPLY(ForkSentHeld_A, (sent_row_q || sent_req_q || sent_up_q), fork_valid)
+  `TMA_ASSERT_IMPLY(ForkSentRead_A, (sent_req_q || sent_up_q), read_q)
   // no_read_q is the inverted copy of read_q (both bits of one register entry, so equal while
   // the register holds a row; its data flops have no reset).
-  `TMA_ASSERT(ForkReadCopy_A, fork_valid |-> no_read_q == !read_q)
-  `TMA_ASSERT(PackedRowWhole_A, row_valid_i && row_i.has_data && row_i.pk != tma_pkg::PkNone &&
-              row_i.dend > row_i.head |-> row_i.head[3:0] == 4'd0 && row_i.dend[3:0] == 4'd0 &&
-              row_i.dend - row_i.head <= 12'd128)
-  `TMA_ASSERT(RowAligned_A, row_valid_i && row_i.has_data |->
-              row_i.smem_addr[3:0] == 4'd0 && row_i.gaddr[3:0] == 4'd0)
+  `TMA_ASSERT_IMPLY(ForkReadCopy_A, fork_valid, no_read_q == !read_q)
+  `TMA_ASSERT_IMPLY(PackedRowWhole_A, row_valid_i && row_i.has_data &&
+                                      row_i.pk != tma_pkg::PkNone && row_i.dend > row_i.head,
+                    row_i.head[3:0] == 4'd0 && row_i.dend[3:0] == 4'd0 &&
+                    row_i.dend - row_i.head <= 12'd128)
+  `TMA_ASSERT_IMPLY(RowAligned_A, row_valid_i && row_i.has_data,
+                    row_i.smem_addr[3:0] == 4'd0 && row_i.gaddr[3:0] == 4'd0)
   `TMA_ASSERT_STABLE(AlRowHeld_A, al_row_valid_o, al_row_ready_i, al_row_o)
   `TMA_ASSERT_STABLE(RdReqHeld_A, rd_req_valid_o, rd_req_ready_i, rd_req_o)
 

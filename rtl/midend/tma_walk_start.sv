@@ -116,8 +116,8 @@ module tma_walk_start (
   // ---- Assertions ----
   `TMA_ASSERT_INIT(MaxDims_A, MaxDims == 5)
   // The registered wrap values are those of the job on the input whenever it is valid.
-  `TMA_ASSERT(JobZFresh_A, job_valid_i |-> zz_q_o == zz_d && zzlo_q_o == zzlo_d &&
-                                          w_q_o == w_d && wlo_q_o == wlo_d)
+  `TMA_ASSERT_IMPLY(JobZFresh_A, job_valid_i,
+                    zz_q_o == zz_d && zzlo_q_o == zzlo_d && w_q_o == w_d && wlo_q_o == wlo_d)
 
 endmodule
 

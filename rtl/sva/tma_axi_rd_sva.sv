@@ -84,17 +84,18 @@ module tma_axi_rd_sva #(
   // ---- AR channel (manager) ----
   `TMA_ASSERT_STABLE(ArHeld_A, req_i.ar_valid, rsp_i.ar_ready,
                      {req_i.ar_id, req_i.ar_addr, req_i.ar_len, req_i.ar_size, req_i.ar_burst})
-  `TMA_ASSERT(ArIncr_A, req_i.ar_valid |-> req_i.ar_burst == tma_pkg::AxiBurstIncr &&
-                                           req_i.ar_size == 3'($clog2(DataBytes)))
-  `TMA_ASSERT(ArAligned_A, req_i.ar_valid |-> req_i.ar_addr[$clog2(DataBytes)-1:0] == '0)
-  `TMA_ASSERT(ArInPage_A, req_i.ar_valid |-> ar_page_end <= 13'd4096)
-  `TMA_ASSERT(ArCheckerRoom_A, ar_fire |-> ar_outstanding < (PtrW + 1)'(MaxBursts))
+  `TMA_ASSERT_IMPLY(ArIncr_A, req_i.ar_valid,
+                    req_i.ar_burst == tma_pkg::AxiBurstIncr &&
+                    req_i.ar_size == 3'($clog2(DataBytes)))
+  `TMA_ASSERT_IMPLY(ArAligned_A, req_i.ar_valid, req_i.ar_addr[$clog2(DataBytes)-1:0] == '0)
+  `TMA_ASSERT_IMPLY(ArInPage_A, req_i.ar_valid, ar_page_end <= 13'd4096)
+  `TMA_ASSERT_IMPLY(ArCheckerRoom_A, ar_fire, ar_outstanding < (PtrW + 1)'(MaxBursts))
   // ---- R channel (subordinate) ----
   `TMA_ASSERT_STABLE(RHeld_A, rsp_i.r_valid, req_i.r_ready,
                      {rsp_i.r_id, rsp_i.r_resp, rsp_i.r_last, r_data_i})
-  `TMA_ASSERT(RAfterAr_A, rsp_i.r_valid |-> r_outstanding != '0)
-  `TMA_ASSERT(RLastCount_A, rsp_i.r_valid && r_outstanding != '0 |->
-                            rsp_i.r_last == (r_beats == r_len))
+  `TMA_ASSERT_IMPLY(RAfterAr_A, rsp_i.r_valid, r_outstanding != '0)
+  `TMA_ASSERT_IMPLY(RLastCount_A, rsp_i.r_valid && r_outstanding != '0,
+                    rsp_i.r_last == (r_beats == r_len))
   `TMA_COVER(ArStall_C, req_i.ar_valid && !rsp_i.ar_ready)
   `TMA_COVER(RStall_C, rsp_i.r_valid && !req_i.r_ready)
   `TMA_COVER(RError_C, r_fire && rsp_i.r_resp != tma_pkg::AxiRespOkay)
