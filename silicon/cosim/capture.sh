@@ -4,7 +4,7 @@
 # builds silicon/cosim/cosim_capture.cu for sm_90a, runs the GEMM, im2col-convolution and
 # split-K kernels, gzips their otma-trace files and checks them with check_trace.py.
 #   silicon/cosim/capture.sh [--out DIR] [--kernels "gemm conv splitk"] [--no-hash]
-# Writes DIR/{gemm,conv,splitk}.jsonl.gz, DIR/build.log and DIR/capture.log; the binary goes to
+# Writes DIR/{gemm,conv,splitk,gemm_timing}.jsonl.gz, DIR/build.log and DIR/capture.log; the binary goes to
 # a temporary folder. Exit status: 0 when every kernel ran, matched its CPU reference and the
 # traces reach the acceptance counts.
 set -uo pipefail
@@ -48,6 +48,17 @@ for k in $kernels; do
   [ $st -ne 0 ] && rc=$st
   [ -f "$out/$k.jsonl" ] && gzip -9 -f "$out/$k.jsonl"
 done
+# Timing capture of the GEMM: no stage hashes, no store sources (docs/cosim/capture.md).
+if [ "${#extra[@]}" -eq 0 ] && [[ " $kernels " == *" gemm "* ]]; then
+  t0=$(date +%s.%N)
+  "$bin" --kernel gemm --name gemm_timing --no-hash --no-src --out "$out" --source "$source" \
+    --driver "$drv" --clk-mhz "$clk" >> "$log" 2>&1
+  st=$?
+  t1=$(date +%s.%N)
+  echo "gemm_timing: exit $st, $(awk "BEGIN{print $t1 - $t0}") s" >> "$log"
+  [ $st -ne 0 ] && rc=$st
+  [ -f "$out/gemm_timing.jsonl" ] && gzip -9 -f "$out/gemm_timing.jsonl"
+fi
 end=$(date +%s.%N)
 echo "build $(awk "BEGIN{print $built - $start}") s, capture $(awk "BEGIN{print $end - $built}") s" >> "$log"
 cat "$log"

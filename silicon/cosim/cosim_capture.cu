@@ -4,7 +4,9 @@
 // (docs/cosim/trace-format.md, docs/cosim/capture.md).
 //
 //   cosim_capture --kernel gemm|conv|splitk --out DIR --source STR --driver STR --clk-mhz F
-//                 [--no-hash]
+//                 [--no-hash] [--no-src] [--name STEM]
+// --no-hash / --no-src leave out the stage hashes / store sources (a timing capture: the
+// consumers then release each stage as soon as their math is done, as a real kernel would).
 //
 // One warp-specialized kernel serves all three captures: warp 0 (one thread) is the TMA
 // producer, warps 1..4 are consumers computing a 128x64 output tile with plain FMA (TMA is what
@@ -63,6 +65,7 @@ struct Params {
   int out_f32;     // staging element type: 1 = f32 (reduce), 0 = bf16 (store)
   int conv_H, conv_W;
   int hash;
+  int dump_src;  // copy store / reduce sources into the dump (trace `src_hex`)
   Rec* log;
   unsigned* log_count;
   unsigned log_cap;
@@ -461,7 +464,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (r) {
           if (p.hash)
             Sha256(src_ptr, box_bytes, r->hash);
-          const unsigned slot = atomicAdd(p.dump_count, 1u);
+          const unsigned slot = p.dump_src ? atomicAdd(p.dump_count, 1u) : 0xffffffffu;
           r->aux = slot;
           if (slot < p.dump_cap && box_bytes <= kDumpSlot) {
             const uint4* s4 = reinterpret_cast<const uint4*>(src_ptr);
@@ -551,8 +554,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 struct Args {
   std::string kernel = "gemm", out = ".", source = "silicon:unknown", driver = "unknown";
+  std::string name;  // output file stem (default: the kernel)
   double clk_mhz = 0;
   bool hash = true;
+  bool src = true;
 };
 
 static std::string IntsInit(uint64_t seed, int lo, int hi) {
@@ -816,6 +821,7 @@ static int Run(const Args& a) {
   p.conv_H = pr.conv_H;
   p.conv_W = pr.conv_W;
   p.hash = a.hash ? 1 : 0;
+  p.dump_src = a.src ? 1 : 0;
   p.log = dLog;
   p.log_count = dCounts;
   p.log_cap = log_cap;
@@ -955,16 +961,16 @@ static int Run(const Args& a) {
   char capj[512];
   std::snprintf(capj, sizeof(capj),
                 "{\"kernel_ms\":%.3f,\"records\":%u,\"reference_check\":\"%s\","
-                "\"reference_elements\":%llu,\"stage_hash\":%s}",
+                "\"reference_elements\":%llu,\"stage_hash\":%s,\"store_sources\":%s}",
                 ms, counts[0], pass ? "pass" : "fail", static_cast<unsigned long long>(checked),
-                a.hash ? "true" : "false");
+                a.hash ? "true" : "false", a.src ? "true" : "false");
   cap.capture_json = capj;
   cap.buffers = {A, B, C};
   cap.tensors = {tA, tB, tC};
   cap.dump = dump.data();
   cap.dump_slot = kDumpSlot;
   cap.dump_slots = counts[1];
-  const std::string path = a.out + "/" + a.kernel + ".jsonl";
+  const std::string path = a.out + "/" + (a.name.empty() ? a.kernel : a.name) + ".jsonl";
   FILE* f = std::fopen(path.c_str(), "w");
   if (!f) {
     std::fprintf(stderr, "cannot write %s\n", path.c_str());
@@ -1005,6 +1011,10 @@ int main(int argc, char** argv) {
       a.clk_mhz = std::atof(next().c_str());
     else if (s == "--no-hash")
       a.hash = false;
+    else if (s == "--no-src")
+      a.src = false;
+    else if (s == "--name")
+      a.name = next();
     else {
       std::fprintf(stderr, "unknown argument %s\n", s.c_str());
       return 2;
