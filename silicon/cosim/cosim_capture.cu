@@ -23,15 +23,14 @@
 // log; the first consumer warp hashes every stage it consumed (SHA-256, on the GPU) before it
 // releases it. The host checks the outputs against an exact CPU reference (integer-valued
 // inputs make every f32 sum exact) and writes the trace.
-#include <cuda.h>
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -267,10 +266,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int s = 0; s < kStages; ++s) {
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(base + kBarOff + 8u * s)
                    : "memory");
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
-                       base + kBarOff + 8u * (kStages + s)),
-                   "r"(kConsumerWarps * p.cluster)
-                   : "memory");
+      asm volatile(
+          "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(base + kBarOff + 8u * (kStages + s)),
+          "r"(kConsumerWarps * p.cluster)
+          : "memory");
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
@@ -434,7 +433,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int i = 0; i < 8; ++i)
 #pragma unroll
         for (int j = 0; j < 8; ++j)
-          st[(tr * 8 + i) * kBN + tc * 8 + j] = __bfloat16_as_ushort(__float2bfloat16_rn(acc[i][j]));
+          st[(tr * 8 + i) * kBN + tc * 8 + j] =
+              __bfloat16_as_ushort(__float2bfloat16_rn(acc[i][j]));
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     asm volatile("bar.sync 1, 128;" ::: "memory");
@@ -577,7 +577,8 @@ static std::vector<uint8_t> IntsBf16(uint64_t seed, size_t elems, int lo, int hi
 }
 
 static int IntAt(const std::vector<uint8_t>& b, size_t i) {
-  const uint32_t u = (static_cast<uint32_t>(b[2 * i + 1]) << 24) | (static_cast<uint32_t>(b[2 * i]) << 16);
+  const uint32_t u =
+      (static_cast<uint32_t>(b[2 * i + 1]) << 24) | (static_cast<uint32_t>(b[2 * i]) << 16);
   float f;
   std::memcpy(&f, &u, 4);
   return static_cast<int>(f);
@@ -596,10 +597,9 @@ static void Encode2d(TensorDesc* t, void* addr, uint64_t d0, uint64_t d1, uint64
   cuuint32_t box[2] = {b0, b1}, es[2] = {1, 1};
   CUtensorMap map;
   std::memset(&map, 0, sizeof(map));
-  CUresult r = cuTensorMapEncodeTiled(&map, dt, 2, addr, dims, strides, box, es,
-                                      CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
-                                      CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r = cuTensorMapEncodeTiled(
+      &map, dt, 2, addr, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::fprintf(stderr, "cuTensorMapEncodeTiled(%s) failed: %d\n", t->name.c_str(), r);
     std::exit(7);
@@ -619,10 +619,10 @@ static void Encode2d(TensorDesc* t, void* addr, uint64_t d0, uint64_t d1, uint64
                    "],\"element_strides\":[1,1],\"interleave\":\"none\",\"swizzle\":\"" + swname +
                    "\",\"l2_promotion\":\"128B\",\"oob_fill\":\"zero\",\"box\":[" +
                    std::to_string(b0) + "," + std::to_string(b1) + "]}";
-  t->encode_json = "{\"call\":\"cuTensorMapEncodeTiled\",\"dataType\":" +
-                   std::to_string(static_cast<int>(dt)) + ",\"swizzle\":" +
-                   std::to_string(static_cast<int>(sw)) +
-                   ",\"l2Promotion\":2,\"oobFill\":0,\"interleave\":0}";
+  t->encode_json =
+      "{\"call\":\"cuTensorMapEncodeTiled\",\"dataType\":" + std::to_string(static_cast<int>(dt)) +
+      ",\"swizzle\":" + std::to_string(static_cast<int>(sw)) +
+      ",\"l2Promotion\":2,\"oobFill\":0,\"interleave\":0}";
 }
 
 static void EncodeIm2col(TensorDesc* t, void* addr, int C, int W, int H, int NB) {
@@ -634,12 +634,11 @@ static void EncodeIm2col(TensorDesc* t, void* addr, int C, int W, int H, int NB)
   cuuint32_t es[4] = {1, 1, 1, 1};
   CUtensorMap map;
   std::memset(&map, 0, sizeof(map));
-  CUresult r = cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, addr, dims,
-                                       strides, lower, upper, static_cast<cuuint32_t>(kBK),
-                                       static_cast<cuuint32_t>(kBM), es,
-                                       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r = cuTensorMapEncodeIm2col(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, addr, dims, strides, lower, upper,
+      static_cast<cuuint32_t>(kBK), static_cast<cuuint32_t>(kBM), es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::fprintf(stderr, "cuTensorMapEncodeIm2col failed: %d\n", r);
     std::exit(7);
@@ -655,14 +654,15 @@ static void EncodeIm2col(TensorDesc* t, void* addr, int C, int W, int H, int NB)
   t->cpp = kBK;
   t->ppc = kBM;
   t->esize = 2;
-  t->tensor_json = "{\"dtype\":\"bf16\",\"rank\":4,\"dims\":[" + std::to_string(C) + "," +
-                   std::to_string(W) + "," + std::to_string(H) + "," + std::to_string(NB) +
-                   "],\"strides\":[" + std::to_string(strides[0]) + "," +
-                   std::to_string(strides[1]) + "," + std::to_string(strides[2]) +
-                   "],\"element_strides\":[1,1,1,1],\"interleave\":\"none\",\"swizzle\":\"128B\","
-                   "\"l2_promotion\":\"128B\",\"oob_fill\":\"zero\",\"lower\":[-1,-1],\"upper\":[-1,"
-                   "-1],\"channels_per_pixel\":" +
-                   std::to_string(kBK) + ",\"pixels_per_column\":" + std::to_string(kBM) + "}";
+  t->tensor_json =
+      "{\"dtype\":\"bf16\",\"rank\":4,\"dims\":[" + std::to_string(C) + "," + std::to_string(W) +
+      "," + std::to_string(H) + "," + std::to_string(NB) + "],\"strides\":[" +
+      std::to_string(strides[0]) + "," + std::to_string(strides[1]) + "," +
+      std::to_string(strides[2]) +
+      "],\"element_strides\":[1,1,1,1],\"interleave\":\"none\",\"swizzle\":\"128B\","
+      "\"l2_promotion\":\"128B\",\"oob_fill\":\"zero\",\"lower\":[-1,-1],\"upper\":[-1,"
+      "-1],\"channels_per_pixel\":" +
+      std::to_string(kBK) + ",\"pixels_per_column\":" + std::to_string(kBM) + "}";
   t->encode_json =
       "{\"call\":\"cuTensorMapEncodeIm2col\",\"dataType\":10,\"swizzle\":3,\"l2Promotion\":2,"
       "\"oobFill\":0,\"interleave\":0}";
@@ -677,10 +677,11 @@ static std::string DeviceJsonProblem(const Problem& pr, const std::string& kerne
                   ",\"splits\":" + std::to_string(pr.splits) +
                   ",\"store_rows\":" + std::to_string(pr.store_rows);
   if (kernel == "conv")
-    s += ",\"conv\":{\"N\":" + std::to_string(pr.conv_NB) + ",\"H\":" + std::to_string(pr.conv_H) +
-         ",\"W\":" + std::to_string(pr.conv_W) + ",\"C\":" + std::to_string(pr.conv_C) +
-         ",\"K\":" + std::to_string(pr.N) +
-         ",\"R\":3,\"S\":3,\"stride\":1,\"pad\":1,\"layout\":\"NHWC\",\"weights\":\"[K][R][S][C]\"}";
+    s +=
+        ",\"conv\":{\"N\":" + std::to_string(pr.conv_NB) + ",\"H\":" + std::to_string(pr.conv_H) +
+        ",\"W\":" + std::to_string(pr.conv_W) + ",\"C\":" + std::to_string(pr.conv_C) +
+        ",\"K\":" + std::to_string(pr.N) +
+        ",\"R\":3,\"S\":3,\"stride\":1,\"pad\":1,\"layout\":\"NHWC\",\"weights\":\"[K][R][S][C]\"}";
   return s + "}";
 }
 
@@ -790,8 +791,8 @@ static int Run(const Args& a) {
            CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, "bf16", CU_TENSOR_MAP_SWIZZLE_128B, "128B");
   Encode2d(&tC, dC, pr.N, pr.M, static_cast<uint64_t>(pr.N) * c_esize, kBN, pr.store_rows,
            pr.out_f32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-           static_cast<uint32_t>(c_esize), pr.out_f32 ? "f32" : "bf16",
-           CU_TENSOR_MAP_SWIZZLE_NONE, "none");
+           static_cast<uint32_t>(c_esize), pr.out_f32 ? "f32" : "bf16", CU_TENSOR_MAP_SWIZZLE_NONE,
+           "none");
   CUtensorMap mA, mB, mC;
   std::memcpy(&mA, tA.desc, 128);
   std::memcpy(&mB, tB.desc, 128);
@@ -907,7 +908,8 @@ static int Run(const Args& a) {
         const bool in = ih >= 0 && ih < pr.conv_H && iw >= 0 && iw < pr.conv_W;
         for (int c = 0; c < pr.conv_C; ++c)
           col[tap * pr.conv_C + c] =
-              in ? av[((static_cast<size_t>(img) * pr.conv_H + ih) * pr.conv_W + iw) * pr.conv_C + c]
+              in ? av[((static_cast<size_t>(img) * pr.conv_H + ih) * pr.conv_W + iw) * pr.conv_C +
+                      c]
                  : 0;
       }
     } else {
@@ -941,15 +943,14 @@ static int Run(const Args& a) {
   for (size_t i = c_bytes; i < C.final_.size(); ++i)
     guard_bad += C.final_[i] != c_init;
   const bool inputs_same = A.final_ == A.initial && B.final_ == B.initial;
-  const double ref_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
+  const double ref_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
   const bool pass = mismatches == 0 && guard_bad == 0 && inputs_same;
-  std::printf("%s: reference %s: %llu elements, %llu mismatches, %llu guard bytes changed, "
-              "inputs %s (%.1f s)\n",
-              a.kernel.c_str(), pass ? "pass" : "FAIL",
-              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatches),
-              static_cast<unsigned long long>(guard_bad), inputs_same ? "unchanged" : "CHANGED",
-              ref_s);
+  std::printf(
+      "%s: reference %s: %llu elements, %llu mismatches, %llu guard bytes changed, "
+      "inputs %s (%.1f s)\n",
+      a.kernel.c_str(), pass ? "pass" : "FAIL", static_cast<unsigned long long>(checked),
+      static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(guard_bad),
+      inputs_same ? "unchanged" : "CHANGED", ref_s);
 
   cap.grid[0] = grid_x;
   cap.grid[1] = grid_y;

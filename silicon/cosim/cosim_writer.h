@@ -13,24 +13,19 @@
 #include <string>
 #include <vector>
 
+#include "../sha256_lite.h"
 #include "cosim_trace.h"
 
 namespace cosim {
 
+// Host-side hashes use the oracle's independent SHA-256 (silicon/sha256_lite.h), so a stage hash
+// the GPU computed with Sha256() above agrees with the host only if both implementations do.
 inline std::string HexOf(const uint8_t* p, size_t n) {
-  static const char* hx = "0123456789abcdef";
-  std::string r(2 * n, '0');
-  for (size_t k = 0; k < n; ++k) {
-    r[2 * k] = hx[p[k] >> 4];
-    r[2 * k + 1] = hx[p[k] & 0xF];
-  }
-  return r;
+  return tma::silicon::Hex(p, n);
 }
 
 inline std::string Sha256HexOf(const uint8_t* p, size_t n) {
-  uint8_t d[32];
-  Sha256(p, n, d);
-  return HexOf(d, 32);
+  return tma::silicon::Sha256Hex(p, n);
 }
 
 inline std::string Q(const std::string& s) {
@@ -49,9 +44,9 @@ struct BufferDesc {
   std::string name, role, dtype;
   uint64_t bytes = 0;
   uint64_t va = 0;
-  std::string init_json;           // the `init` object
-  std::vector<uint8_t> initial;    // contents before the kernel
-  std::vector<uint8_t> final_;     // contents after the kernel
+  std::string init_json;         // the `init` object
+  std::vector<uint8_t> initial;  // contents before the kernel
+  std::vector<uint8_t> final_;   // contents after the kernel
 };
 
 struct TensorDesc {
@@ -67,7 +62,7 @@ struct TensorDesc {
   uint32_t box[5] = {};  // tile mode
   int32_t lower[3] = {}, upper[3] = {};
   uint32_t cpp = 0, ppc = 0, esize = 0;
-  int dims_in_ptx = 0;   // the instruction's .Nd
+  int dims_in_ptx = 0;  // the instruction's .Nd
 };
 
 struct Capture {
@@ -140,9 +135,9 @@ inline std::string RecJson(const Capture& c, const Rec& r, uint32_t seq, Counts*
       if (t.mode == "im2col" && r.kind == kRecLoad)
         s += ",\"im2col\":" + JArr(r.offs, t.rank - 2);
       if (r.kind == kRecLoad && c.cluster[0] * c.cluster[1] * c.cluster[2] > 1) {
-        s += ",\"cluster\":{\"ctas\":" +
-             std::to_string(c.cluster[0] * c.cluster[1] * c.cluster[2]) +
-             ",\"issuer\":" + std::to_string(r.rank);
+        s +=
+            ",\"cluster\":{\"ctas\":" + std::to_string(c.cluster[0] * c.cluster[1] * c.cluster[2]) +
+            ",\"issuer\":" + std::to_string(r.rank);
         if (r.mask)
           s += ",\"cta_mask\":" + std::to_string(r.mask);
         s += "}";
@@ -227,7 +222,8 @@ inline Counts WriteTrace(const Capture& c, FILE* f) {
     order[i] = i;
   auto lin = [&](const Rec& r) {
     return static_cast<int64_t>(r.cta[0]) +
-           static_cast<int64_t>(c.grid[0]) * (r.cta[1] + static_cast<int64_t>(c.grid[1]) * r.cta[2]);
+           static_cast<int64_t>(c.grid[0]) *
+               (r.cta[1] + static_cast<int64_t>(c.grid[1]) * r.cta[2]);
   };
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const Rec& x = c.recs[a];
@@ -273,10 +269,11 @@ inline Counts WriteTrace(const Capture& c, FILE* f) {
   h += "],\"tensors\":[";
   for (size_t i = 0; i < c.tensors.size(); ++i) {
     const TensorDesc& t = c.tensors[i];
-    h += std::string(i ? "," : "") + "{\"name\":" + Q(t.name) + ",\"buffer\":" +
-         Q(c.buffers.at(t.buffer).name) + ",\"offset\":" + std::to_string(t.offset) +
-         ",\"mode\":" + Q(t.mode) + ",\"tensor\":" + t.tensor_json + ",\"desc\":" +
-         Q(HexOf(t.desc, 128)) + ",\"encode\":" + t.encode_json + "}";
+    h += std::string(i ? "," : "") + "{\"name\":" + Q(t.name) +
+         ",\"buffer\":" + Q(c.buffers.at(t.buffer).name) +
+         ",\"offset\":" + std::to_string(t.offset) + ",\"mode\":" + Q(t.mode) +
+         ",\"tensor\":" + t.tensor_json + ",\"desc\":" + Q(HexOf(t.desc, 128)) +
+         ",\"encode\":" + t.encode_json + "}";
   }
   h += "],\"hash\":\"sha256\",\"counts\":" + counts + ",\"capture\":" + c.capture_json + "}";
   std::fprintf(f, "%s\n", h.c_str());

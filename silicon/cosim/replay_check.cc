@@ -16,8 +16,6 @@
 // (stage, phase) are checked, phase by phase (every load of a phase writes inside its stage,
 // which check_trace.py verifies); stores and reductions then run with their recorded sources.
 // Exit status: 0 every comparison matched, 1 a mismatch, 2 usage or file error.
-#include <zlib.h>
-
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -26,6 +24,7 @@
 #include <string>
 #include <tuple>
 #include <vector>
+#include <zlib.h>
 
 #include "cosim_trace.h"
 #include "cosim_writer.h"
@@ -121,8 +120,8 @@ bool Generate(const json& b, std::vector<uint8_t>* out, std::string* err) {
 }
 
 struct Totals {
-  uint64_t loads = 0, stores = 0, reductions = 0, waits = 0, wait_ok = 0, phases = 0,
-           phase_ok = 0, finals = 0, final_ok = 0, errors = 0;
+  uint64_t loads = 0, stores = 0, reductions = 0, waits = 0, wait_ok = 0, phases = 0, phase_ok = 0,
+           finals = 0, final_ok = 0, errors = 0;
   uint64_t tensor_bytes = 0;
   uint64_t stores_without_src = 0;
 };
@@ -179,8 +178,8 @@ int ReplayFile(const std::string& path, Totals* t) {
       Error(t, path, "buffer " + b["name"].get<std::string>() + ": regenerated fill hash differs");
     gmem.Write(b["va"].get<uint64_t>(), init.data(), init.size());
   }
-  const int csize = h["cluster"][0].get<int>() * h["cluster"][1].get<int>() *
-                    h["cluster"][2].get<int>();
+  const int csize =
+      h["cluster"][0].get<int>() * h["cluster"][1].get<int>() * h["cluster"][2].get<int>();
   // Records by cluster; loads and waits keyed by (phase, mbar offset).
   using Key = std::tuple<int, uint32_t>;  // phase, mbar offset
   struct ClusterRecs {
@@ -222,8 +221,9 @@ int ReplayFile(const std::string& path, Totals* t) {
       TensorMap tm;
       Status st = DecodeDescriptor(d.data(), &tm);
       if (!st.ok()) {
-        Error(t, path, "seq " + std::to_string(r["seq"].get<int64_t>()) +
-                           ": descriptor does not decode: " + st.ToString());
+        Error(t, path,
+              "seq " + std::to_string(r["seq"].get<int64_t>()) +
+                  ": descriptor does not decode: " + st.ToString());
         return false;
       }
       it = maps.emplace(hex, tm).first;
@@ -248,8 +248,9 @@ int ReplayFile(const std::string& path, Totals* t) {
         ++t->loads;
         t->tensor_bytes += r["bytes"].get<uint64_t>();
         if (!er.status.ok()) {
-          Error(t, path, "seq " + std::to_string(r["seq"].get<int64_t>()) + ": model says " +
-                             er.status.ToString());
+          Error(t, path,
+                "seq " + std::to_string(r["seq"].get<int64_t>()) + ": model says " +
+                    er.status.ToString());
           continue;
         }
         for (const CompleteTx& tx : er.complete_tx)
@@ -269,10 +270,10 @@ int ReplayFile(const std::string& path, Totals* t) {
         if (sha == w["stage_sha256"].get<std::string>())
           ++t->wait_ok;
         else
-          Error(t, path, "wait seq " + std::to_string(w["seq"].get<int64_t>()) + " (cta " +
-                             w["cta"].dump() + ", phase " + std::to_string(std::get<0>(k)) +
-                             "): model stage " + sha + " != silicon " +
-                             w["stage_sha256"].get<std::string>());
+          Error(t, path,
+                "wait seq " + std::to_string(w["seq"].get<int64_t>()) + " (cta " + w["cta"].dump() +
+                    ", phase " + std::to_string(std::get<0>(k)) + "): model stage " + sha +
+                    " != silicon " + w["stage_sha256"].get<std::string>());
       }
     }
     for (const auto& [key, tx] : c.armed) {
@@ -282,11 +283,11 @@ int ReplayFile(const std::string& path, Totals* t) {
       if (got == tx)
         ++t->phase_ok;
       else
-        Error(t, path, "cluster " + json(cid).dump() + " rank " +
-                           std::to_string(std::get<0>(key)) + " mbarrier +" +
-                           std::to_string(std::get<1>(key)) + " phase " +
-                           std::to_string(std::get<2>(key)) + ": complete-tx " +
-                           std::to_string(got) + " != expect_tx " + std::to_string(tx));
+        Error(t, path,
+              "cluster " + json(cid).dump() + " rank " + std::to_string(std::get<0>(key)) +
+                  " mbarrier +" + std::to_string(std::get<1>(key)) + " phase " +
+                  std::to_string(std::get<2>(key)) + ": complete-tx " + std::to_string(got) +
+                  " != expect_tx " + std::to_string(tx));
     }
     for (const json& r : c.stores) {
       TensorMap m;
@@ -304,8 +305,9 @@ int ReplayFile(const std::string& path, Totals* t) {
       (r["op"] == "store" ? t->stores : t->reductions) += 1;
       t->tensor_bytes += r["bytes"].get<uint64_t>();
       if (!er.status.ok())
-        Error(t, path, "seq " + std::to_string(r["seq"].get<int64_t>()) + ": model says " +
-                           er.status.ToString());
+        Error(t, path,
+              "seq " + std::to_string(r["seq"].get<int64_t>()) + ": model says " +
+                  er.status.ToString());
     }
   }
   for (const json& f : finals) {
@@ -322,8 +324,8 @@ int ReplayFile(const std::string& path, Totals* t) {
       if (sha == f["sha256"].get<std::string>())
         ++t->final_ok;
       else
-        Error(t, path, "final " + name + ": model " + sha + " != silicon " +
-                           f["sha256"].get<std::string>());
+        Error(t, path,
+              "final " + name + ": model " + sha + " != silicon " + f["sha256"].get<std::string>());
     }
   }
   return 0;
@@ -348,9 +350,8 @@ int main(int argc, char** argv) {
         "phases %llu/%llu, final buffers %llu/%llu%s%s\n",
         argv[i], (unsigned long long)t.loads, (unsigned long long)t.stores,
         (unsigned long long)t.reductions, (unsigned long long)t.wait_ok,
-        (unsigned long long)t.waits, (unsigned long long)t.phase_ok,
-        (unsigned long long)t.phases, (unsigned long long)t.final_ok,
-        (unsigned long long)t.finals,
+        (unsigned long long)t.waits, (unsigned long long)t.phase_ok, (unsigned long long)t.phases,
+        (unsigned long long)t.final_ok, (unsigned long long)t.finals,
         t.stores_without_src ? " (timing capture: no stage hashes or store sources)" : "",
         t.errors ? "  MISMATCH" : "");
     if (t.errors || r)

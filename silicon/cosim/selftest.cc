@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Host checks of the capture's GPU-independent pieces: SHA-256 against FIPS 180-4 vectors and
-// lengths around the block boundary (compared with Python's hashlib by selftest.py), bf16
-// rounding, the out-of-bounds counts, and a trace written from fabricated records.
+// Host checks of the capture's GPU-independent pieces: the SHA-256 the GPU runs (compiled for
+// the host) against FIPS 180-4 vectors and against silicon/sha256_lite.h at lengths around the
+// block boundary (`cosim_selftest x` also prints them for a comparison with Python's hashlib),
+// bf16 rounding, the out-of-bounds counts, and a trace written from fabricated records.
 //   g++ -std=c++17 -O2 -o /tmp/cosim_selftest silicon/cosim/selftest.cc && /tmp/cosim_selftest
 #include <cstdio>
 #include <string>
@@ -21,21 +22,30 @@ static void Expect(bool ok, const std::string& what) {
 }
 
 int main(int argc, char**) {
+  // The GPU's SHA-256 (cosim::Sha256, compiled here for the host) against FIPS 180-4.
+  auto gpu_sha = [](const uint8_t* p, size_t n) {
+    uint8_t d[32];
+    Sha256(p, n, d);
+    return HexOf(d, 32);
+  };
   const std::string abc = "abc";
-  Expect(Sha256HexOf(reinterpret_cast<const uint8_t*>(abc.data()), 3) ==
+  Expect(gpu_sha(reinterpret_cast<const uint8_t*>(abc.data()), 3) ==
              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
          "sha256(abc)");
-  Expect(Sha256HexOf(nullptr, 0) ==
-             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-         "sha256()");
+  Expect(
+      Sha256HexOf(nullptr, 0) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      "sha256()");
   // Lengths 0..200 and a 24 KiB stage of splitmix64 bytes: printed for selftest.py.
   std::vector<uint8_t> buf(24576);
   for (size_t i = 0; i < buf.size(); ++i)
     buf[i] = static_cast<uint8_t>(SplitMix64(5 + i));
   if (argc > 1) {
     for (int n : {0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 200, 4096, 24576})
-      std::printf("%d %s\n", n, Sha256HexOf(buf.data(), n).c_str());
+      std::printf("%d %s\n", n, gpu_sha(buf.data(), n).c_str());
   }
+  for (int n : {0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 200, 4096, 24576})
+    Expect(gpu_sha(buf.data(), n) == Sha256HexOf(buf.data(), n),
+           "GPU SHA-256 == silicon/sha256_lite.h at " + std::to_string(n) + " bytes");
   Expect(Bf16Rne(1.0f) == 0x3f80, "bf16(1)");
   Expect(Bf16Rne(-4.0f) == 0xc080, "bf16(-4)");
   Expect(Bf16Rne(257.0f) == 0x4380, "bf16(257) rounds to even (256)");
