@@ -10,6 +10,8 @@
 #include <thread>
 #include <utility>
 
+#include "tma/fw/names.h"
+
 namespace tma::fw {
 namespace {
 
@@ -71,19 +73,7 @@ const char* ToString(Status s) {
 }
 
 const char* ToString(ErrorClass c) {
-  static const char* const kNames[] = {
-      "ok",
-      "invalid_descriptor",
-      "misaligned",
-      "misaligned_coordinate",
-      "invalid_coordinate",
-      "unsupported_reduction",
-      "invalid_instruction",
-      "unsupported",
-      "bus_error",
-  };
-  const auto i = static_cast<size_t>(c);
-  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
+  return NameOf(kErrorClassNames, c);
 }
 
 std::string Error::ToString() const {

@@ -124,17 +124,18 @@ void CheckCommon(const TensorMapFields& m, Arch arch, Checker* c) {
     c->Add(6, "oobFill",
            std::string("NaN fill needs a floating-point type (got ") + ToString(m.dtype) + ")");
   }
-  // Rule 7: global address alignment (a null address is accepted).
+  // Rules 7 and 9: address and stride alignment, 32 with 32B interleave or a packed 16-byte
+  // type, else 16 (a null address is accepted).
+  uint64_t align = 16;
+  std::string why;
+  if (m.interleave == TensorMapInterleave::k32B) {
+    align = 32;
+    why = " with 32B interleave";
+  } else if (dtype_ok && IsPacked16B(m.dtype)) {
+    align = 32;
+    why = std::string(" for ") + ToString(m.dtype);
+  }
   {
-    uint64_t align = 16;
-    std::string why;
-    if (m.interleave == TensorMapInterleave::k32B) {
-      align = 32;
-      why = " with 32B interleave";
-    } else if (dtype_ok && IsPacked16B(m.dtype)) {
-      align = 32;
-      why = std::string(" for ") + ToString(m.dtype);
-    }
     if (m.global_address % align != 0) {
       c->Add(7, "globalAddress",
              "must be a multiple of " + to_string(align) + why + " (got " +
@@ -158,15 +159,6 @@ void CheckCommon(const TensorMapFields& m, Arch arch, Checker* c) {
   }
   // Rule 9: strides (no ordering or overlap check).
   {
-    uint64_t align = 16;
-    std::string why;
-    if (m.interleave == TensorMapInterleave::k32B) {
-      align = 32;
-      why = " with 32B interleave";
-    } else if (dtype_ok && IsPacked16B(m.dtype)) {
-      align = 32;
-      why = std::string(" for ") + ToString(m.dtype);
-    }
     for (int i = 0; i + 1 < r; ++i) {
       const uint64_t s = m.strides[i];
       if (s % align != 0) {

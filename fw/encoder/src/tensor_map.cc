@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tma/fw/encoder.h"
+#include "tma/fw/names.h"
 
 #include "tma/autogen/numbering.h"
 
@@ -22,22 +23,7 @@ static_assert(n::kDescBytes == kTensorMapBytes);
 static_assert(n::kMaxBoxBytes == kMaxBoxBytes);
 static_assert(n::kMaxDims == kMaxRank);
 
-constexpr const char* kDataTypeNames[] = {
-    "u8",  "u16",  "u32",     "s32",  "u64",      "s64",   "f16",       "f32",
-    "f64", "bf16", "f32.ftz", "tf32", "tf32.ftz", "b4x16", "b4x16_p64", "b6x16_p32",
-};
-constexpr const char* kInterleaveNames[] = {"none", "16B", "32B"};
-constexpr const char* kSwizzleNames[] = {
-    "none", "32B", "64B", "128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B", "96B",
-};
-constexpr const char* kArchNames[] = {"sm_90", "sm_100", "sm_103"};
 static_assert(sizeof(kDataTypeNames) / sizeof(kDataTypeNames[0]) == kNumDataTypes);
-
-template <size_t N, typename E>
-const char* NameOf(const char* const (&names)[N], E v) {
-  const auto i = static_cast<size_t>(v);
-  return i < N ? names[i] : "?";
-}
 
 int ElemIndex(TensorMapDataType t) {
   return static_cast<int>(t) & (n::kNumElemTypes - 1);
