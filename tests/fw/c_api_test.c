@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The firmware's C API (tma/tma_fw.h) from pure C99 (built with -std=c99 -pedantic -Werror).
- * Expected bytes derived by hand from docs/descriptor.md's field table; exit status 0 = pass.
+ * The firmware's C API (tma/tma_fw.h) from pure C99 (built with -std=c99 -pedantic -Werror):
+ * the encoder (expected bytes derived by hand from docs/descriptor.md's field table) and the
+ * driver over a link and an engine queue written here in C (completions by the engine's rules,
+ * docs/interfaces.md). Exit status 0 = pass.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -110,8 +112,178 @@ static void names(void) {
   CHECK(strcmp(tma_fw_arch_name(TMA_FW_ARCH_SM103), "sm_103") == 0);
 }
 
+/* ---- The driver over a C link (a word array) and a C queue ---- */
+#define GMEM_BASE 0x10000000u
+static uint32_t gmem[1024];
+
+static tma_fw_link_status_t mem_read(void* ctx, uint64_t a, uint32_t* v) {
+  (void)ctx;
+  if (a % 4 != 0 || a < GMEM_BASE || a >= GMEM_BASE + sizeof gmem)
+    return TMA_FW_LINK_BAD_ARGUMENT;
+  *v = gmem[(a - GMEM_BASE) / 4];
+  return TMA_FW_LINK_OK;
+}
+
+static tma_fw_link_status_t mem_write(void* ctx, uint64_t a, uint32_t v) {
+  (void)ctx;
+  if (a % 4 != 0 || a < GMEM_BASE || a >= GMEM_BASE + sizeof gmem)
+    return TMA_FW_LINK_BAD_ARGUMENT;
+  gmem[(a - GMEM_BASE) / 4] = v;
+  return TMA_FW_LINK_OK;
+}
+
+typedef struct {
+  tma_fw_cmd_t cmds[16];
+  int ncmds;
+  tma_fw_cpl_t cpl[64];
+  int head, tail;
+  int invals;
+  int fail_tag;
+  int hold; /* accept commands but never complete them */
+} queue_t;
+
+static void emit(queue_t* q, uint8_t kind, uint8_t cta, uint8_t err, uint8_t tag) {
+  tma_fw_cpl_t* c = &q->cpl[q->tail++ % 64];
+  memset(c, 0, sizeof *c);
+  c->kind = kind;
+  c->cta = cta;
+  c->bytes = kind == 0 ? 512 : 0;
+  c->err = err;
+  c->tag = tag;
+}
+
+static tma_fw_status_t q_push(void* ctx, const tma_fw_cmd_t* cmd) {
+  queue_t* q = (queue_t*)ctx;
+  int cta;
+  if (q->ncmds == 16)
+    return TMA_FW_QUEUE_FULL;
+  q->cmds[q->ncmds++] = *cmd;
+  if (q->hold)
+    return TMA_FW_OK;
+  if (cmd->tag == q->fail_tag) {
+    emit(q, 1, cmd->issuer, 4, cmd->tag); /* one error completion: invalid_coordinate */
+  } else if (cmd->op == 0) {
+    for (cta = 0; cta < 16; ++cta) {
+      const unsigned mask = cmd->multicast ? cmd->cta_mask : 1u << cmd->dst_cta;
+      if ((mask >> cta) & 1)
+        emit(q, 0, (uint8_t)cta, 0, cmd->tag); /* one complete-tx per destination */
+    }
+  } else {
+    emit(q, 2, cmd->issuer, 0, cmd->tag); /* one done */
+  }
+  return TMA_FW_OK;
+}
+
+static tma_fw_status_t q_pop(void* ctx, tma_fw_cpl_t* cpl, int* got) {
+  queue_t* q = (queue_t*)ctx;
+  *got = q->head != q->tail;
+  if (*got)
+    *cpl = q->cpl[q->head++ % 64];
+  return TMA_FW_OK;
+}
+
+static tma_fw_status_t q_inval(void* ctx) {
+  ((queue_t*)ctx)->invals++;
+  return TMA_FW_OK;
+}
+
+static tma_fw_status_t q_ack(void* ctx) {
+  (void)ctx;
+  return TMA_FW_OK;
+}
+
+static void driver(void) {
+  const tma_fw_link_ops_t lops = {mem_read, mem_write, NULL}; /* no interrupt: polling */
+  const tma_fw_queue_ops_t qops = {q_push, q_pop, q_inval, q_ack};
+  tma_fw_device_config_t cfg;
+  queue_t q;
+  tma_fw_link_t* link;
+  tma_fw_device_t* dev;
+  tma_fw_tensor_operands_t t;
+  tma_fw_load_options_t lo;
+  tma_fw_error_t err;
+  tma_fw_tensor_map_t map;
+  const uint64_t dims[1] = {256};
+  const uint32_t box[1] = {64}, es[1] = {1};
+  uint8_t tag = 0xff, tag2 = 0xff;
+  int k;
+
+  memset(&q, 0, sizeof q);
+  q.fail_tag = -1;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.gmem_link_base = GMEM_BASE;
+  cfg.arch = TMA_FW_ARCH_SM90;
+  cfg.num_ctas = 4;
+  cfg.use_interrupt = 1;
+  link = tma_fw_link_from_ops(&lops, NULL);
+  CHECK(link != NULL);
+  dev = tma_fw_device_create(link, &qops, &q, &cfg);
+  CHECK(dev != NULL);
+  if (link == NULL || dev == NULL)
+    return;
+
+  /* A map written through the driver lands in global memory as little-endian words. */
+  CHECK(tma_fw_encode_tiled(&map, TMA_FW_DATA_TYPE_FLOAT32, 1, 0x2000, dims, NULL, box, es,
+                            TMA_FW_INTERLEAVE_NONE, TMA_FW_SWIZZLE_NONE, TMA_FW_L2_PROMOTION_NONE,
+                            TMA_FW_FLOAT_OOB_FILL_NONE, TMA_FW_ARCH_SM90, NULL) == TMA_FW_SUCCESS);
+  CHECK(tma_fw_write_tensor_map(dev, 0x100, &map, &err) == TMA_FW_OK);
+  for (k = 0; k < 32; ++k)
+    CHECK(gmem[0x100 / 4 + k] == (uint32_t)(map.opaque[k / 2] >> (32 * (k % 2))));
+  CHECK(tma_fw_invalidate_descriptors(dev, &err) == TMA_FW_OK);
+  CHECK(q.invals == 1);
+
+  /* A multicast load to CTAs 0 and 2: one command, done after two complete-tx. */
+  memset(&t, 0, sizeof t);
+  t.tensor_map = 0x100;
+  t.dim = 1;
+  t.coords[0] = -8;
+  t.num_coords = 1;
+  t.smem = 0x200;
+  t.cta = 1;
+  memset(&lo, 0, sizeof lo);
+  lo.mbar = 0x10;
+  lo.dst_cta = -1;
+  lo.cta_mask = 0x5;
+  CHECK(tma_fw_load_tensor(dev, &t, &lo, &tag, &err) == TMA_FW_OK);
+  CHECK(q.ncmds == 1);
+  CHECK(q.cmds[0].op == 0 && q.cmds[0].multicast == 1 && q.cmds[0].cta_mask == 0x5);
+  CHECK(q.cmds[0].coords[0] == 0xfffffff8u && q.cmds[0].issuer == 1 && q.cmds[0].tag == tag);
+  CHECK(tma_fw_wait(dev, tag, 100000, &err) == TMA_FW_OK);
+  CHECK(tma_fw_tx_bytes(dev, 0) == 512 && tma_fw_tx_bytes(dev, 1) == 0 &&
+        tma_fw_tx_bytes(dev, 2) == 512);
+
+  /* A store that fails: the group's wait reports the class and the tag. */
+  q.fail_tag = tag + 2;
+  CHECK(tma_fw_store_tensor(dev, &t, &tag2, &err) == TMA_FW_OK);
+  CHECK(tma_fw_reduce_tensor(dev, 1, &t, &tag2, &err) == TMA_FW_OK);
+  CHECK(q.cmds[2].op == 2 && q.cmds[2].redop == 1);
+  tma_fw_commit_group(dev);
+  CHECK(tma_fw_wait_group(dev, 0, 100000, &err) == TMA_FW_ENGINE_ERROR);
+  CHECK(err.error_class == 4 && err.tag == tag2);
+
+  /* Operand lists the instruction does not allow never reach the engine. */
+  t.num_coords = 2;
+  CHECK(tma_fw_store_tensor(dev, &t, NULL, &err) == TMA_FW_BAD_ARGUMENT);
+  CHECK(strcmp(err.field, "coords") == 0);
+  CHECK(q.ncmds == 3);
+
+  /* A command the engine never finishes: the wait times out, it does not hang. */
+  t.num_coords = 1;
+  q.hold = 1;
+  CHECK(tma_fw_prefetch_tensor(dev, &t, &tag, &err) == TMA_FW_OK);
+  CHECK(tma_fw_wait(dev, tag, 2000, &err) == TMA_FW_TIMEOUT);
+  CHECK(err.status == TMA_FW_TIMEOUT && err.tag == tag);
+
+  tma_fw_device_destroy(dev);
+  CHECK(tma_fw_link_read32(link, GMEM_BASE + 0x100, &gmem[0]) == TMA_FW_LINK_OK);
+  CHECK(tma_fw_link_read32(link, 0x4, &gmem[1]) == TMA_FW_LINK_BAD_ARGUMENT);
+  tma_fw_link_close(link);
+  CHECK(tma_fw_link_open_uartbone("/nonexistent/tty", 115200) == NULL);
+}
+
 int main(void) {
   tiled_u16();
+  driver();
   rejected();
   im2col();
   names();

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <map>
+#include <stdlib.h>
 #include <string>
 #include <sys/socket.h>
 #include <thread>
@@ -209,6 +210,31 @@ TEST(UartBoneLink, LiteXFramingOverASocket) {
   uint32_t v = 0;
   const LinkStatus s = l->Read32(0x0, &v);
   EXPECT_TRUE(s == LinkStatus::kTimeout || s == LinkStatus::kIoError) << ToString(s);
+}
+
+// The same framing through a pseudo-terminal opened as a tty (UartBoneLink::Open: raw 8N1 at
+// 3 Mbaud), the way a Verilated board top exports its UART.
+TEST(UartBoneLink, OverAPty) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(grantpt(master), 0);
+  ASSERT_EQ(unlockpt(master), 0);
+  std::string err;
+  auto l = UartBoneLink::Open(ptsname(master), 3000000, &err);
+  ASSERT_NE(l, nullptr) << err;
+  Responder r(master);
+  r.mem[0x10] = 0x0badf00d;
+  uint32_t v = 0;
+  ASSERT_EQ(l->Read32(0x40, &v), LinkStatus::kOk);
+  EXPECT_EQ(v, 0x0badf00du);
+  const uint32_t w[2] = {0x80ff0a0d, 0x11};  // bytes a tty in cooked mode would alter
+  ASSERT_EQ(l->WriteBlock(0x44, w, 2), LinkStatus::kOk);
+  uint32_t back[2] = {};
+  ASSERT_EQ(l->ReadBlock(0x44, back, 2), LinkStatus::kOk);
+  EXPECT_EQ(back[0], 0x80ff0a0du);
+  EXPECT_EQ(back[1], 0x11u);
+  EXPECT_EQ(UartBoneLink::Open("/dev/null", 1234, &err), nullptr);  // no such baud rate
+  l.reset();  // closing the slave ends the responder's read on the master
 }
 
 }  // namespace

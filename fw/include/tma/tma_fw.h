@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The C API of the OpenTMA firmware's tensor-map encoder (C99; the C++ API is
- * tma/fw/encoder.h, which this wraps). The three encoders take the CUDA driver's parameters
+ * The C API of the OpenTMA firmware (C99): the tensor-map encoder (the C++ API is
+ * tma/fw/encoder.h, which this wraps), and the driver and its links (tma/fw/device.h,
+ * tma/fw/link.h; section "Driver" below). The three encoders take the CUDA driver's parameters
  * (cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col / cuTensorMapEncodeIm2colWide), in the
  * driver's order, with the driver's enum values, plus the target architecture and an optional
  * diagnostic; they return the driver's verdict (TMA_FW_SUCCESS, or
  * TMA_FW_ERROR_INVALID_VALUE = CUDA_ERROR_INVALID_VALUE) and the driver's 128 bytes.
- * Link with tma_fw_c (CMake), which brings tma_fw_encoder and the C++ runtime.
+ * Link with tma_fw_c (CMake), which brings tma_fw and the C++ runtime.
  */
 #ifndef TMA_TMA_FW_H_
 #define TMA_TMA_FW_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -120,6 +122,143 @@ tma_fw_result_t tma_fw_encode_im2col_wide(
 const char* tma_fw_data_type_name(tma_fw_data_type_t t);
 const char* tma_fw_swizzle_name(tma_fw_swizzle_t s);
 const char* tma_fw_arch_name(tma_fw_arch_t a);
+
+/* ==== Driver =================================================================================
+ * Links (the HAL), the engine's queue as C callbacks, and the driver's calls. Every driver
+ * call returns a tma_fw_status_t and, when `err` is not NULL, fills it (status TMA_FW_OK and
+ * tag -1 on success). docs/fw.md has the semantics; they are tma::fw::Device's. */
+
+typedef enum {
+  TMA_FW_LINK_OK = 0,
+  TMA_FW_LINK_TIMEOUT = 1,
+  TMA_FW_LINK_BUS_ERROR = 2,
+  TMA_FW_LINK_IO_ERROR = 3,
+  TMA_FW_LINK_UNSUPPORTED = 4,
+  TMA_FW_LINK_BAD_ARGUMENT = 5
+} tma_fw_link_status_t;
+
+typedef struct tma_fw_link tma_fw_link_t;
+typedef struct tma_fw_device tma_fw_device_t;
+
+/* A link whose operations are the caller's (a bare-metal CPU's loads and stores, a bridge);
+ * wait_interrupt may be NULL (no interrupt: the driver polls). */
+typedef struct {
+  tma_fw_link_status_t (*read32)(void* ctx, uint64_t addr, uint32_t* value);
+  tma_fw_link_status_t (*write32)(void* ctx, uint64_t addr, uint32_t value);
+  tma_fw_link_status_t (*wait_interrupt)(void* ctx, uint32_t timeout_us);
+} tma_fw_link_ops_t;
+
+/* NULL on failure. */
+tma_fw_link_t* tma_fw_link_from_ops(const tma_fw_link_ops_t* ops, void* ctx);
+tma_fw_link_t* tma_fw_link_open_devmem(uint64_t phys_base, size_t bytes);
+tma_fw_link_t* tma_fw_link_open_uio(const char* dev, size_t bytes, int map_index);
+tma_fw_link_t* tma_fw_link_open_uartbone(const char* tty, uint32_t baud);
+void tma_fw_link_close(tma_fw_link_t* link);
+tma_fw_link_status_t tma_fw_link_read32(tma_fw_link_t* link, uint64_t addr, uint32_t* value);
+tma_fw_link_status_t tma_fw_link_write32(tma_fw_link_t* link, uint64_t addr, uint32_t value);
+
+/* The engine's command and completion (tma_pkg cmd_t / cpl_t, field for field). */
+typedef struct {
+  uint8_t op; /* 0 load, 1 store, 2 reduce, 3 prefetch */
+  uint8_t mode, redop, dim;
+  uint64_t desc_addr;
+  uint32_t coords[5];
+  uint16_t im2col[3];
+  uint32_t smem_addr, mbar_addr;
+  uint8_t multicast;
+  uint16_t cta_mask;
+  uint8_t issuer, dst_cta, cta_group, tag;
+} tma_fw_cmd_t;
+
+typedef struct {
+  uint8_t kind; /* 0 complete-tx, 1 error, 2 done */
+  uint8_t cta;
+  uint32_t mbar_addr, bytes;
+  uint8_t err, tag;
+} tma_fw_cpl_t;
+
+typedef enum {
+  TMA_FW_OK = 0,
+  TMA_FW_BAD_ARGUMENT = 1,
+  TMA_FW_UNSUPPORTED = 2,
+  TMA_FW_QUEUE_FULL = 3,
+  TMA_FW_TIMEOUT = 4,
+  TMA_FW_LINK_ERROR = 5,
+  TMA_FW_ENGINE_ERROR = 6
+} tma_fw_status_t;
+
+typedef struct {
+  tma_fw_status_t status;
+  int error_class; /* the engine's: 0 none, 1 invalid_descriptor, ... 8 bus_error */
+  int tag;         /* the failing command's, or -1 */
+  tma_fw_link_status_t link_status;
+  char field[40];
+  char message[200];
+} tma_fw_error_t;
+
+/* The engine's queues (the SoC glue's EngineQueue, tma/fw/device.h): push returns
+ * TMA_FW_QUEUE_FULL when there is no room; pop sets *got to 0 when no completion waits. */
+typedef struct {
+  tma_fw_status_t (*push)(void* ctx, const tma_fw_cmd_t* cmd);
+  tma_fw_status_t (*pop)(void* ctx, tma_fw_cpl_t* cpl, int* got);
+  tma_fw_status_t (*invalidate_descriptors)(void* ctx);
+  tma_fw_status_t (*acknowledge_interrupt)(void* ctx);
+} tma_fw_queue_ops_t;
+
+typedef struct {
+  uint64_t gmem_link_base; /* link address of global address 0 */
+  tma_fw_arch_t arch;
+  int num_ctas;
+  int use_interrupt;
+  uint32_t poll_interval_us;
+} tma_fw_device_config_t;
+
+/* The link and the queue context must outlive the device. NULL on a bad argument. */
+tma_fw_device_t* tma_fw_device_create(tma_fw_link_t* link, const tma_fw_queue_ops_t* queue,
+                                      void* queue_ctx, const tma_fw_device_config_t* cfg);
+void tma_fw_device_destroy(tma_fw_device_t* dev);
+
+typedef struct {
+  uint64_t tensor_map; /* global address of the map */
+  int dim;             /* .Nd */
+  int mode;            /* 0 tile, 1 im2col, 2 im2col::w, 3 im2col::w::128, 4 gather4, 5 scatter4 */
+  int32_t coords[5];
+  int num_coords;
+  uint16_t im2col[3];
+  int num_im2col;
+  uint32_t smem;
+  int cta;
+} tma_fw_tensor_operands_t;
+
+typedef struct {
+  uint32_t mbar;
+  int dst_cta;       /* -1: the issuer */
+  uint16_t cta_mask; /* 0: no multicast */
+  int cta_group;     /* 0, 1 or 2 */
+} tma_fw_load_options_t;
+
+/* `tag` (may be NULL) receives the command's tag. */
+tma_fw_status_t tma_fw_load_tensor(tma_fw_device_t* dev, const tma_fw_tensor_operands_t* t,
+                                   const tma_fw_load_options_t* o, uint8_t* tag,
+                                   tma_fw_error_t* err);
+tma_fw_status_t tma_fw_store_tensor(tma_fw_device_t* dev, const tma_fw_tensor_operands_t* t,
+                                    uint8_t* tag, tma_fw_error_t* err);
+tma_fw_status_t tma_fw_reduce_tensor(tma_fw_device_t* dev, int redop,
+                                     const tma_fw_tensor_operands_t* t, uint8_t* tag,
+                                     tma_fw_error_t* err);
+tma_fw_status_t tma_fw_prefetch_tensor(tma_fw_device_t* dev, const tma_fw_tensor_operands_t* t,
+                                       uint8_t* tag, tma_fw_error_t* err);
+void tma_fw_commit_group(tma_fw_device_t* dev);
+tma_fw_status_t tma_fw_wait_group(tma_fw_device_t* dev, int n, uint32_t timeout_us,
+                                  tma_fw_error_t* err);
+tma_fw_status_t tma_fw_wait(tma_fw_device_t* dev, uint8_t tag, uint32_t timeout_us,
+                            tma_fw_error_t* err);
+tma_fw_status_t tma_fw_poll(tma_fw_device_t* dev, tma_fw_error_t* err);
+tma_fw_status_t tma_fw_write_tensor_map(tma_fw_device_t* dev, uint64_t global_addr,
+                                        const tma_fw_tensor_map_t* map, tma_fw_error_t* err);
+tma_fw_status_t tma_fw_invalidate_descriptors(tma_fw_device_t* dev, tma_fw_error_t* err);
+/* complete-tx bytes signalled to CTA `cta` so far. */
+uint64_t tma_fw_tx_bytes(const tma_fw_device_t* dev, int cta);
 
 #ifdef __cplusplus
 }
