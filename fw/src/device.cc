@@ -22,11 +22,7 @@ static_assert(static_cast<int>(ErrorClass::kBusError) == pkg::ErrBusError);
 static_assert(static_cast<int>(RedOp::kXor) == pkg::RedXor);
 
 Error Fail(Status s, std::string field, std::string message) {
-  Error e;
-  e.status = s;
-  e.field = std::move(field);
-  e.message = std::move(message);
-  return e;
+  return Error::Make(s, std::move(field), std::move(message));
 }
 
 // Coordinates the mode and .Nd qualifier take (tensor-semantics / seed 001): tile and im2col
@@ -74,6 +70,14 @@ const char* ToString(Status s) {
 
 const char* ToString(ErrorClass c) {
   return NameOf(kErrorClassNames, c);
+}
+
+Error Error::Make(Status s, std::string field, std::string message) {
+  Error e;
+  e.status = s;
+  e.field = std::move(field);
+  e.message = std::move(message);
+  return e;
 }
 
 std::string Error::ToString() const {

@@ -14,11 +14,7 @@ static_assert(static_cast<int>(m::ErrorClass::kBusError) ==
               static_cast<int>(ErrorClass::kBusError));
 
 Error Bad(Status s, std::string field, std::string msg) {
-  Error e;
-  e.status = s;
-  e.field = std::move(field);
-  e.message = std::move(msg);
-  return e;
+  return Error::Make(s, std::move(field), std::move(msg));
 }
 
 // The value of an operand: an immediate, or a bound register / symbol.

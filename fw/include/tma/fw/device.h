@@ -75,6 +75,7 @@ struct Error {
   std::string message;
   bool ok() const { return status == Status::kOk; }
   std::string ToString() const;
+  static Error Make(Status s, std::string field, std::string message);
 };
 
 // ---- The queue interface the SoC glue implements ------------------------------------------------
