@@ -118,5 +118,34 @@ TEST(FwPtx, TensormapReplaceInGlobalMemoryThenInvalidate) {
   EXPECT_EQ(r.engine.events().size(), 1u);
 }
 
+TEST(FwPtx, BlockOfStatements) {
+  Rig r;
+  m::PtxBindings b;
+  b.values = {{"tmap", 0x2000}, {"c0", 0}, {"c1", 8}, {"smem", 0x400}};
+  const std::string block = R"(
+    .reg .b32 c0, c1;            // declarations are skipped
+    cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [tmap, {c0, c1}], [smem];
+    cp.async.bulk.prefetch.tensor.2d.L2.global [tmap, {c0, c1}];  // comment; with a ';'
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group.read 0;
+  )";
+  int ran = 0;
+  const Error e = RunPtxBlock(&r.dev, block, b, {}, &ran);
+  ASSERT_TRUE(e.ok()) << e.ToString();
+  EXPECT_EQ(ran, 4);
+  ASSERT_EQ(r.engine.commands().size(), 2u);
+  EXPECT_EQ(r.engine.commands()[0].op, pkg::OpStore);
+  EXPECT_EQ(r.engine.commands()[1].op, pkg::OpPrefetch);
+  EXPECT_EQ(r.dev.pending_groups(), 0);
+  // The second statement fails: the first ran, the third did not.
+  const Error f = RunPtxBlock(&r.dev,
+                              "cp.async.bulk.commit_group; cp.async.bulk.wait_group x; "
+                              "cp.async.bulk.commit_group;",
+                              b, {}, &ran);
+  EXPECT_FALSE(f.ok());
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(f.message.rfind("statement 2: ", 0), 0u) << f.message;
+}
+
 }  // namespace
 }  // namespace tma::fw

@@ -164,4 +164,39 @@ Error RunPtx(Device* dev, const std::string& text, const m::PtxBindings& b,
   }
 }
 
+Error RunPtxBlock(Device* dev, const std::string& text, const m::PtxBindings& b,
+                  const PtxRunOptions& opt, int* ran) {
+  // Comments go first: a ';' inside one must not split a statement.
+  std::string code;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    const size_t c = line.find("//");
+    if (c != std::string::npos)
+      line.erase(c);
+    code += line + "\n";
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  int n = 0;
+  if (ran != nullptr)
+    *ran = 0;
+  for (size_t pos = 0; pos < code.size();) {
+    const size_t semi = code.find(';', pos);
+    const std::string stmt =
+        code.substr(pos, semi == std::string::npos ? std::string::npos : semi - pos);
+    pos = semi == std::string::npos ? code.size() : semi + 1;
+    if (stmt.find_first_not_of(" \t\r\n") == std::string::npos || m::ParseRegDecl(stmt + ";"))
+      continue;
+    Error e = RunPtx(dev, stmt + ";", b, opt);
+    ++n;
+    if (!e.ok()) {
+      e.message = "statement " + std::to_string(n) + ": " + e.message;
+      return e;
+    }
+    if (ran != nullptr)
+      *ran = n;
+  }
+  return {};
+}
+
 }  // namespace tma::fw

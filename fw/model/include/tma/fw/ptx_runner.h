@@ -42,6 +42,13 @@ struct PtxRunOptions {
 Error RunPtx(Device* dev, const std::string& text, const tma::model::PtxBindings& b,
              const PtxRunOptions& opt = {}, Ticket* ticket = nullptr);
 
+// A block of statements separated by ';' (as the seeds' examples are written): `//` comments
+// and `.reg` declarations are skipped, the rest run in order; the first failure stops the
+// block and is returned with "statement N: " (1-based, counting run statements) before its
+// message. *ran, if given, receives how many statements ran successfully.
+Error RunPtxBlock(Device* dev, const std::string& text, const tma::model::PtxBindings& b,
+                  const PtxRunOptions& opt = {}, int* ran = nullptr);
+
 }  // namespace tma::fw
 
 #endif  // TMA_FW_PTX_RUNNER_H_
