@@ -7,3 +7,4 @@ frontend/tma_desc_fetch.sv
 frontend/tma_desc_decode.sv
 frontend/tma_desc_check.sv
 frontend/tma_addr_mac.sv
+../tests/rtl/frontend/tma_desc_fetch_tb.sv
