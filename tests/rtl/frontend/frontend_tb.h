@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -23,6 +24,8 @@
 #include "sim/axi_read_slave.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
+#include "tma/memory.h"
+#include "verilated_dut.h"
 
 namespace tma::tb {
 
@@ -48,6 +51,35 @@ tma::model::Status ModelDescVerdict(const DescBytes& d, tma::model::TensorMap* m
 // (an sm_103 encoder rule, rule 4, that tma_desc_check does not check; a driver never hands
 // such a map to an engine). The tests count these and do not compare their verdicts.
 bool OutsideRtlChecks(const tma::model::TensorMap& m);
+
+
+constexpr int kNumCtas = 4;  // NumCtas of the Verilated frontend and instruction check
+
+// The decoded fields of 128 bytes, from the field positions (docs/descriptor.md): the decode's
+// contract (tma_pkg::desc_fields_t; swz is the 3-bit swizzle code: 96B if its bit is set, else
+// the 128B span plus the atomicity, else the span).
+tma::pkg::desc_fields_t FieldsOf(const DescBytes& d);
+
+// The instruction checks' verdict on a command and its (valid) map: the model's
+// CheckInstruction with the RTL's two rules of its own (docs/differences.md, "RTL vs model") at
+// their place in its order (tma_instr_check): after the qualifier and operand checks, before F2.
+tma::model::Status InstrVerdict(const tma::pkg::cmd_t& c, const tma::model::TensorMap& m);
+
+// A command of the frontend tests, with its stimulus.
+struct FeCmd {
+  pkg::cmd_t cmd;
+  bool inval_before = false;  // pulse desc_inval_i before this command (all earlier done)
+  bool inval_fetch = false;   // pulse it with the first descriptor beat of this command
+  bool rewrite = false;       // the map at desc_addr becomes `map` (all earlier done)
+  DescBytes map{};
+  int err_beat = -1;       // this beat of the command's map reads answers with an error
+  uint32_t err_resp = 2;   // SLVERR or DECERR
+};
+
+// Random commands over a few map slots (rewritten now and then with RandomDescriptor): every
+// error class the frontend decides, prefetch, multicast, im2col, large and negative
+// coordinates; any_offset: map addresses not aligned to 64 bytes.
+std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset);
 
 // A random map through the model's encoder: mostly valid, some fields out of range, 10 % with
 // one flipped bit anywhere (broken codes, reserved bits, derived fields).
@@ -118,6 +150,100 @@ class DescAxi {
   int size_log2_ = 4;
   std::vector<uint64_t> ars_;
   uint64_t beats_ = 0, errors_ = 0;
+};
+
+// The descriptor fetch + decode + check (tma_desc_fetch_tb) over DescAxi: Fetch() runs one
+// fetch as the sequencer does (start, then fetching until the last beat) and waits for the
+// check.
+struct FetchResult {
+  bool ended = false, bad = false, ok = false;
+  int fetch_cycles = 0;  // start to the last beat
+  int chk_cycles = -1;   // last beat to map valid
+  std::vector<uint64_t> ars;
+  tma::pkg::desc_fields_t fields;
+  tma::pkg::map_t map;
+};
+
+template <class M, int kDataBytes>
+class FetchBench {
+ public:
+  FetchBench(uint32_t seed, int lat_hi, int ready_pct)
+      : dut_(seed), rng_(seed), axi_(kDataBytes, &mem_, seed, Config(lat_hi, ready_pct)) {
+    dut_->start_i = 0;
+    dut_->fetching_i = 0;
+    dut_->start_addr_i = 0;
+    axi_.Drive(dut_.operator->());
+    dut_.Reset();
+  }
+  static sim::AxiReadConfig Config(int lat_hi, int ready_pct) {
+    sim::AxiReadConfig c;
+    c.SetLatency(0, lat_hi);
+    c.arready_pct = ready_pct;
+    c.rvalid_pct = ready_pct;
+    c.full_width = true;
+    return c;
+  }
+  tma::model::SparseGlobalMemory& mem() { return mem_; }
+  DescAxi<M>& axi() { return axi_; }
+  bool GotError() const { return dut_.GotError(); }
+
+  // Fetches the map at `addr` (16-byte aligned) after `idle` idle cycles.
+  FetchResult Fetch(uint64_t addr, int idle) {
+    FetchResult r;
+    axi_.ClearArs();
+    for (int i = 0; i < idle; ++i)
+      Step(false, false, rng_());
+    Step(true, false, addr >> 4);
+    for (r.fetch_cycles = 1; r.fetch_cycles < 2000; ++r.fetch_cycles) {
+      axi_.Drive(dut_.operator->());
+      dut_->start_i = 0;
+      dut_->fetching_i = 1;
+      dut_->start_addr_i = rng_() >> 4;  // the command stream has moved on
+      dut_.Settle();
+      const bool end = dut_->end_o;
+      if (end) {
+        r.ended = true;
+        r.bad = dut_->bad_o;
+        r.ok = dut_->ok_o;
+      }
+      axi_.Tick(dut_.operator->(), cycle_++);
+      dut_.Cycle();
+      if (end)
+        break;
+    }
+    for (int i = 1; i <= 12; ++i) {
+      axi_.Drive(dut_.operator->());
+      dut_->fetching_i = 0;
+      dut_.Settle();
+      EXPECT_FALSE(dut_->ar_valid_o);
+      if (dut_->map_valid_o && r.chk_cycles < 0) {
+        r.chk_cycles = i;
+        r.fields = tma::pkg::Unpack<tma::pkg::desc_fields_t>(dut_->fields_o.data());
+        r.map = tma::pkg::Unpack<tma::pkg::map_t>(dut_->map_o.data());
+      }
+      axi_.Tick(dut_.operator->(), cycle_++);
+      dut_.Cycle();
+    }
+    r.ars = axi_.ars();
+    return r;
+  }
+
+ private:
+  void Step(bool start, bool fetching, uint64_t start_addr) {
+    axi_.Drive(dut_.operator->());
+    dut_->start_i = start;
+    dut_->fetching_i = fetching;
+    dut_->start_addr_i = start_addr & 0x0FFF'FFFF'FFFF'FFFFull;
+    dut_.Settle();
+    axi_.Tick(dut_.operator->(), cycle_++);
+    dut_.Cycle();
+  }
+
+  VerilatedDut<M> dut_;
+  std::mt19937_64 rng_;
+  tma::model::SparseGlobalMemory mem_;
+  DescAxi<M> axi_;
+  uint64_t cycle_ = 0;
 };
 
 }  // namespace tma::tb

@@ -55,18 +55,6 @@ namespace model = tma::model;
 namespace num = tma::model::num;
 using Job = pkg::job_t;
 
-constexpr int kNumCtas = 4;  // the tops' NumCtas (CMakeLists.txt)
-
-struct FeCmd {
-  pkg::cmd_t cmd;
-  bool inval_before = false;  // pulse desc_inval_i before this command (all earlier done)
-  bool inval_fetch = false;   // pulse it with the first descriptor beat of this command
-  bool rewrite = false;       // the map at desc_addr becomes `map` (all earlier done)
-  DescBytes map{};
-  int err_beat = -1;       // this beat of the command's map reads answers with an error
-  uint32_t err_resp = 2;   // SLVERR or DECERR
-};
-
 struct Outcome {
   std::vector<Job> jobs;
   std::vector<std::vector<uint64_t>> reads;  // per command
@@ -240,21 +228,7 @@ std::vector<Want> Expect(const std::vector<FeCmd>& cmds, int cache_entries) {
         w.outside = model::DecodeDescriptor(bytes.data(), &dec).ok() && OutsideRtlChecks(dec);
         if (s.ok()) {
           w.have_map = true;
-          const model::TensorInstr ins = sim::CmdCodec::Decode(c).instr;
-          s = model::CheckInstruction(w.map, ins, ArchOf(w.map), kNumCtas);
-          // The RTL's own rules (docs/differences.md, "RTL vs model"), at their place in its
-          // order (tma_instr_check): after the qualifier and operand checks, before F2.
-          const bool late = s.ok() || s.cls == model::ErrorClass::kMisaligned ||
-                            s.cls == model::ErrorClass::kMisalignedCoordinate ||
-                            s.cls == model::ErrorClass::kInvalidCoordinate;
-          if (late && c.op == pkg::OpLoad && c.multicast && c.cta_mask == 0) {
-            s = model::Status::Error(model::ErrorClass::kInvalidInstruction, "cta_mask",
-                                     "RTL: a multicast to no CTA");
-          } else if (late && model::IsSubByte(w.map.dtype) &&
-                     w.map.mode == model::MapMode::kIm2col) {
-            s = model::Status::Error(model::ErrorClass::kUnsupported, "dtype",
-                                     "RTL: sub-byte types in im2col mode");
-          }
+          s = InstrVerdict(c, w.map);
         }
         w.err = ErrOf(s.cls);
         w.why = s.ToString();
@@ -353,83 +327,6 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
           << at << " dim " << d;
     }
   }
-}
-
-// ---- Random stimulus ----
-std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset) {
-  auto rnd = [&](int lo, int hi) {
-    return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
-  };
-  auto p = [&](double x) { return (rng() % 10000) < x * 10000; };
-  const std::vector<uint64_t> slots = {0x1000, 0x1080, 0x2000, 0x3040,
-                                       0x4000, 0x5010, 0x8000'0000'0000'1000ull};
-  std::map<uint64_t, model::TensorMap> cur;  // the map last written at each slot (as encoded)
-  std::map<uint64_t, DescBytes> cur_bytes;
-  std::vector<FeCmd> cmds;
-  for (int i = 0; i < n; ++i) {
-    FeCmd f;
-    pkg::cmd_t& c = f.cmd;
-    uint64_t a = slots[rng() % slots.size()];
-    if (!any_offset)
-      a &= ~uint64_t{63};
-    c.desc_addr = a;
-    if (!cur.count(a) || p(0.15)) {
-      model::TensorMap m;
-      f.map = RandomDescriptor(rng, &m);
-      cur[a] = m;
-      cur_bytes[a] = f.map;
-      f.rewrite = true;
-      f.inval_before = p(0.7);
-    }
-    if (p(0.05))
-      f.inval_before = true;
-    f.inval_fetch = p(0.1);
-    if (p(0.04)) {
-      f.err_beat = rnd(0, 8);
-      f.err_resp = p(0.5) ? 2 : 3;
-    }
-    // The command follows the map the slot holds (decoded: a flipped bit may change it).
-    model::TensorMap m = cur[a];
-    model::TensorMap dec;
-    const bool decoded = model::DecodeDescriptor(cur_bytes[a].data(), &dec).ok();
-    if (decoded)
-      m = dec;
-    const bool sm100 = Sm100Only(m);
-    c.op = static_cast<uint8_t>(p(0.9) ? pkg::OpLoad
-                                       : (p(0.7) ? pkg::OpPrefetch : rnd(pkg::OpStore, pkg::OpReduce)));
-    c.mode = m.mode == model::MapMode::kIm2col ? pkg::ModeIm2col : pkg::ModeTile;
-    if (p(0.03))
-      c.mode = static_cast<uint8_t>(sm100 ? rnd(0, 1) : rnd(0, 7));
-    c.dim = static_cast<uint8_t>(m.rank);
-    if (p(0.03))
-      c.dim = static_cast<uint8_t>(rnd(0, 7));
-    for (int d = 0; d < 5; ++d) {
-      int32_t v = p(0.8) ? rnd(-20, 300) : static_cast<int32_t>(rng());
-      if (p(0.3))
-        v = 0;
-      c.coords.v[static_cast<size_t>(d)] = static_cast<uint32_t>(v);
-    }
-    const int e = std::max(1, model::SmemElementBits(m.dtype) / 8);
-    if (p(0.85)) {
-      const int q = model::IsSubByte(m.dtype) ? 128 : 16 / std::min(e, 16);
-      const int32_t c0 = static_cast<int32_t>(c.coords.v[0]);
-      c.coords.v[0] = static_cast<uint32_t>(c0 / q * q);
-    }
-    for (int k = 0; k < 3; ++k)
-      c.im2col.v[static_cast<size_t>(k)] = static_cast<uint16_t>(p(0.7) ? rnd(0, 5) : rnd(0, 300));
-    c.smem_addr = p(0.95) ? static_cast<uint32_t>(rnd(0, 100)) * 128 : static_cast<uint32_t>(rng());
-    c.mbar_addr = p(0.95) ? static_cast<uint32_t>(rnd(0, 100)) * 8 : static_cast<uint32_t>(rng());
-    c.multicast = p(0.2);
-    c.cta_mask = static_cast<uint16_t>(p(0.95) ? rnd(0, 15) : rng());
-    c.issuer = static_cast<uint8_t>(p(0.95) ? rnd(0, 3) : rnd(0, 15));
-    c.dst_cta = static_cast<uint8_t>(p(0.95) ? rnd(0, 3) : rnd(0, 15));
-    c.cta_group = static_cast<uint8_t>(p(0.95) ? 0 : (sm100 ? (p(0.5) ? 1 : 3) : rnd(0, 3)));
-    c.tag = static_cast<uint8_t>(rnd(0, 255));
-    if (p(0.02))
-      c.desc_addr |= static_cast<uint64_t>(rnd(1, 15));
-    cmds.push_back(f);
-  }
-  return cmds;
 }
 
 template <class M, int kDataBytes>
