@@ -269,9 +269,15 @@ void RandomRuns(int entries) {
   EXPECT_GT(inv_lookup, 5);
 }
 
-TEST(DescCache, RandomEntries1) { RandomRuns<Vtma_desc_cache_e1>(1); }
-TEST(DescCache, RandomEntries2) { RandomRuns<Vtma_desc_cache_e2>(2); }
-TEST(DescCache, RandomEntries4) { RandomRuns<Vtma_desc_cache_e4>(4); }
+TEST(DescCache, RandomEntries1) {
+  RandomRuns<Vtma_desc_cache_e1>(1);
+}
+TEST(DescCache, RandomEntries2) {
+  RandomRuns<Vtma_desc_cache_e2>(2);
+}
+TEST(DescCache, RandomEntries4) {
+  RandomRuns<Vtma_desc_cache_e4>(4);
+}
 
 // Hand-written sequences, no invalidation: the hit/miss of each command derived by hand.
 template <class M>
@@ -290,9 +296,9 @@ TEST(DescCache, HandSequences) {
   EXPECT_EQ(HitPattern<Vtma_desc_cache_e2>(2, {a, b, a, c, b, a}),
             (std::vector<bool>{false, false, true, false, true, false}));
   // Four entries: a b c d fill 0..3; a b c d hit; a fifth (0) replaces a (round robin)
-  EXPECT_EQ(HitPattern<Vtma_desc_cache_e4>(4, {a, b, c, d, a, b, c, d, 0, a, b}),
-            (std::vector<bool>{false, false, false, false, true, true, true, true, false, false,
-                               false}));
+  EXPECT_EQ(
+      HitPattern<Vtma_desc_cache_e4>(4, {a, b, c, d, a, b, c, d, 0, a, b}),
+      (std::vector<bool>{false, false, false, false, true, true, true, true, false, false, false}));
 }
 
 }  // namespace

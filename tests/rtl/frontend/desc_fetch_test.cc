@@ -31,6 +31,7 @@
 
 #include <gtest/gtest.h>
 
+#include "frontend_tb.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
@@ -40,7 +41,6 @@
 #include "Vtma_desc_fetch_tb_db16.h"
 #include "Vtma_desc_fetch_tb_db32.h"
 #include "Vtma_desc_fetch_tb_db64.h"
-#include "frontend_tb.h"
 #include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
@@ -92,8 +92,8 @@ void AssemblyAndReads(uint32_t seed) {
   for (int rep = 0; rep < 40; ++rep) {
     for (uint64_t off = 0; off < 128; off += 16) {
       // a page boundary inside the map every other time
-      const uint64_t base = (rep % 2 ? 0x4000'0000'0000ull : 0x20'0000ull) +
-                            static_cast<uint64_t>(rep) * 0x1000;
+      const uint64_t base =
+          (rep % 2 ? 0x4000'0000'0000ull : 0x20'0000ull) + static_cast<uint64_t>(rep) * 0x1000;
       const uint64_t addr = base + (rep % 4 < 2 ? 0x1000 - 64 : 0x200) + off;
       Bytes d;
       for (auto& x : d)
@@ -163,13 +163,18 @@ void BusErrors(uint32_t seed) {
     EXPECT_TRUE(r.fields == FieldsOf(d));
   }
   EXPECT_FALSE(b.GotError()) << "assertion failed";
-  std::printf("DataBytes %d: %d fetches with one error beat each, all bus errors\n", kDataBytes,
-              n);
+  std::printf("DataBytes %d: %d fetches with one error beat each, all bus errors\n", kDataBytes, n);
 }
 
-TEST(DescFetch, BusErrorsDb16) { BusErrors<Vtma_desc_fetch_tb_db16, 16>(3); }
-TEST(DescFetch, BusErrorsDb32) { BusErrors<Vtma_desc_fetch_tb_db32, 32>(4); }
-TEST(DescFetch, BusErrorsDb64) { BusErrors<Vtma_desc_fetch_tb_db64, 64>(5); }
+TEST(DescFetch, BusErrorsDb16) {
+  BusErrors<Vtma_desc_fetch_tb_db16, 16>(3);
+}
+TEST(DescFetch, BusErrorsDb32) {
+  BusErrors<Vtma_desc_fetch_tb_db32, 32>(4);
+}
+TEST(DescFetch, BusErrorsDb64) {
+  BusErrors<Vtma_desc_fetch_tb_db64, 64>(5);
+}
 
 // ---- Decode and check against the model ----
 // The distinct maps of the silicon vectors, encoded by the model.
@@ -235,9 +240,10 @@ void AgainstModel(const std::vector<Bytes>& maps, uint32_t seed, const char* wha
     (want_bad ? bad : good) += 1;
   }
   EXPECT_FALSE(b.GotError()) << "assertion failed";
-  std::printf("%s, DataBytes %d: %zu maps (%d valid, %d invalid per the model, %d outside the "
-              "RTL's checks), %d verdicts differ\n",
-              what, kDataBytes, maps.size(), good, bad, outside, mismatched);
+  std::printf(
+      "%s, DataBytes %d: %zu maps (%d valid, %d invalid per the model, %d outside the "
+      "RTL's checks), %d verdicts differ\n",
+      what, kDataBytes, maps.size(), good, bad, outside, mismatched);
 }
 
 TEST(DescDecode, SiliconMapsMatchModel) {

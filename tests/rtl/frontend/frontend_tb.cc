@@ -48,11 +48,10 @@ pkg::desc_fields_t FieldsOf(const DescBytes& d) {
   }
   f.box0_m1 = static_cast<uint8_t>(Bits(d, num::kDescBox0Lsb, num::kDescBox0W));
   f.box_hi = static_cast<uint32_t>(Bits(d, num::kDescBox1Lsb, num::kDescBox1W * num::kDescBox1N));
-  f.ppc_m1 = static_cast<uint16_t>(
-      Bits(d, num::kDescPixelsPerColumnLsb, num::kDescPixelsPerColumnW));
+  f.ppc_m1 =
+      static_cast<uint16_t>(Bits(d, num::kDescPixelsPerColumnLsb, num::kDescPixelsPerColumnW));
   return f;
 }
-
 
 model::Status InstrVerdict(const pkg::cmd_t& c, const model::TensorMap& m) {
   const model::TensorInstr ins = sim::CmdCodec::Decode(c).instr;
@@ -75,8 +74,8 @@ std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset) {
     return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
   };
   auto p = [&](double x) { return (rng() % 10000) < x * 10000; };
-  const std::vector<uint64_t> slots = {0x1000, 0x1080, 0x2000, 0x3040,
-                                       0x4000, 0x5010, 0x8000'0000'0000'1000ull};
+  const std::vector<uint64_t> slots = {
+      0x1000, 0x1080, 0x2000, 0x3040, 0x4000, 0x5010, 0x8000'0000'0000'1000ull};
   std::map<uint64_t, model::TensorMap> cur;  // the map last written at each slot (as encoded)
   std::map<uint64_t, DescBytes> cur_bytes;
   std::vector<FeCmd> cmds;
@@ -109,8 +108,8 @@ std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset) {
     if (decoded)
       m = dec;
     const bool sm100 = Sm100Only(m);
-    c.op = static_cast<uint8_t>(p(0.9) ? pkg::OpLoad
-                                       : (p(0.7) ? pkg::OpPrefetch : rnd(pkg::OpStore, pkg::OpReduce)));
+    c.op = static_cast<uint8_t>(
+        p(0.9) ? pkg::OpLoad : (p(0.7) ? pkg::OpPrefetch : rnd(pkg::OpStore, pkg::OpReduce)));
     c.mode = m.mode == model::MapMode::kIm2col ? pkg::ModeIm2col : pkg::ModeTile;
     if (p(0.03))
       c.mode = static_cast<uint8_t>(sm100 ? rnd(0, 1) : rnd(0, 7));
@@ -145,7 +144,6 @@ std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset) {
   }
   return cmds;
 }
-
 
 std::vector<uint64_t> WantDescReads(uint64_t addr, int data_bytes) {
   const uint64_t db = static_cast<uint64_t>(data_bytes);
@@ -196,7 +194,8 @@ DescBytes RandomDescriptor(std::mt19937_64& rng, model::TensorMap* out) {
   m.swizzle = static_cast<model::Swizzle>(p(50) ? 0 : (p(80) ? rnd(1, 3) : rnd(1, 7)));
   m.oob_fill = p(20) ? model::OobFill::kNan : model::OobFill::kZero;
   m.l2_promotion = static_cast<model::L2Promotion>(rnd(0, 3));
-  m.global_address = (rng() & 0xFFFF'FFFF'FF00ull) + (p(90) ? 0 : 16u * static_cast<uint64_t>(rnd(1, 15)));
+  m.global_address =
+      (rng() & 0xFFFF'FFFF'FF00ull) + (p(90) ? 0 : 16u * static_cast<uint64_t>(rnd(1, 15)));
   for (int d = 0; d < 5; ++d) {
     m.dims[d] = d < m.rank ? static_cast<uint64_t>(p(90) ? rnd(1, 300) : rnd(1, 1 << 30)) : 1;
     m.element_strides[d] = d < m.rank && p(25) ? static_cast<uint32_t>(rnd(1, 8)) : 1;
@@ -228,7 +227,8 @@ DescBytes RandomDescriptor(std::mt19937_64& rng, model::TensorMap* out) {
   DescBytes d = model::EncodeDescriptor(m);
   if (p(10)) {
     const int bit = rnd(0, 1023);
-    d[static_cast<size_t>(bit / 8)] = static_cast<uint8_t>(d[static_cast<size_t>(bit / 8)] ^ (1u << (bit % 8)));
+    d[static_cast<size_t>(bit / 8)] =
+        static_cast<uint8_t>(d[static_cast<size_t>(bit / 8)] ^ (1u << (bit % 8)));
   }
   if (out)
     *out = m;

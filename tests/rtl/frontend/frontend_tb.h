@@ -20,11 +20,12 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/autogen/tma_structs.h"
 #include "sim/axi_read_slave.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
+
+#include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
@@ -52,7 +53,6 @@ tma::model::Status ModelDescVerdict(const DescBytes& d, tma::model::TensorMap* m
 // such a map to an engine). The tests count these and do not compare their verdicts.
 bool OutsideRtlChecks(const tma::model::TensorMap& m);
 
-
 constexpr int kNumCtas = 4;  // NumCtas of the Verilated frontend and instruction check
 
 // The decoded fields of 128 bytes, from the field positions (docs/descriptor.md): the decode's
@@ -72,8 +72,8 @@ struct FeCmd {
   bool inval_fetch = false;   // pulse it with the first descriptor beat of this command
   bool rewrite = false;       // the map at desc_addr becomes `map` (all earlier done)
   DescBytes map{};
-  int err_beat = -1;       // this beat of the command's map reads answers with an error
-  uint32_t err_resp = 2;   // SLVERR or DECERR
+  int err_beat = -1;      // this beat of the command's map reads answers with an error
+  uint32_t err_resp = 2;  // SLVERR or DECERR
 };
 
 // Random commands over a few map slots (rewritten now and then with RandomDescriptor): every
@@ -92,11 +92,12 @@ class DescAxi {
           const sim::AxiReadConfig& cfg)
       : rng_(seed),
         src_(mem),
-        slave_(&src_, &rng_,
-               [](const std::string& id, const std::string& msg) {
-                 ADD_FAILURE() << "AXI read slave: " << id << ": " << msg;
-               },
-               cfg) {
+        slave_(
+            &src_, &rng_,
+            [](const std::string& id, const std::string& msg) {
+              ADD_FAILURE() << "AXI read slave: " << id << ": " << msg;
+            },
+            cfg) {
     pins_.data_bytes = data_bytes;
     pins_.rst_n = true;
     pins_.rready = true;

@@ -35,6 +35,8 @@
 
 #include <gtest/gtest.h>
 
+#include "frontend_tb.h"
+#include "sim/cmd_port.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
@@ -42,9 +44,7 @@
 
 #include "Vtma_frontend_db16.h"
 #include "Vtma_frontend_db64.h"
-#include "frontend_tb.h"
 #include "sim/autogen/tma_structs.h"
-#include "sim/cmd_port.h"
 #include "verilated_dut.h"
 
 namespace tma::tb {
@@ -63,7 +63,7 @@ struct Outcome {
 
 template <class M, int kDataBytes>
 Outcome RunFrontend(const std::vector<FeCmd>& cmds, uint32_t seed, int job_ready_pct = 60,
-            int lat_hi = 6, int axi_ready_pct = 70) {
+                    int lat_hi = 6, int axi_ready_pct = 70) {
   VerilatedDut<M> dut(seed);
   std::mt19937_64 rng(seed);
   auto chance = [&](int pct) { return static_cast<int>(rng() % 100) < pct; };
@@ -167,7 +167,9 @@ struct Want {
   std::string why;
 };
 
-int ErrOf(model::ErrorClass c) { return static_cast<int>(c); }  // the same numbering
+int ErrOf(model::ErrorClass c) {
+  return static_cast<int>(c);
+}  // the same numbering
 
 std::vector<Want> Expect(const std::vector<FeCmd>& cmds, int cache_entries) {
   struct Entry {
@@ -279,8 +281,9 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
       const bool ok = j.marker && j.cpl.kind == (is_err ? pkg::CplError : pkg::CplDone) &&
                       j.cpl.err == (is_err ? w.err : 0) && j.cpl.cta == c.issuer;
       if (!ok && shown++ < 12) {
-        ADD_FAILURE() << at << ": want " << (is_err ? "error " : "done ") << w.err << ", got marker "
-                      << j.marker << " kind " << int(j.cpl.kind) << " err " << int(j.cpl.err);
+        ADD_FAILURE() << at << ": want " << (is_err ? "error " : "done ") << w.err
+                      << ", got marker " << j.marker << " kind " << int(j.cpl.kind) << " err "
+                      << int(j.cpl.err);
       }
       ++t->by_err[w.err];
       (is_err ? t->markers : t->done) += 1;
@@ -309,9 +312,8 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
     const int64_t c0 = static_cast<int32_t>(c.coords.v[0]);
     EXPECT_EQ(j.gaddr, m.global_address + static_cast<uint64_t>(c0) * e) << at;
     EXPECT_EQ(j.row_bytes, m.box[0] * e) << at;
-    EXPECT_EQ(j.pitch, m.swizzle == model::Swizzle::kNone
-                           ? m.box[0] * e
-                           : model::SwizzleSpanBytes(m.swizzle))
+    EXPECT_EQ(j.pitch, m.swizzle == model::Swizzle::kNone ? m.box[0] * e
+                                                          : model::SwizzleSpanBytes(m.swizzle))
         << at;
     for (int d = 1; d < m.rank; ++d) {
       const int64_t cd = static_cast<int32_t>(c.coords.v[static_cast<size_t>(d)]);
@@ -438,9 +440,10 @@ TEST(Frontend, HandDerivedTileJobAndLatency) {
     const Outcome l = RunFrontend<Vtma_frontend_db16, 16>(cmds, 1, 100, lat, 100);
     const int miss = static_cast<int>(l.job_valid[0] - l.accept[0]);
     const int after_beat = static_cast<int>(l.job_valid[0] - l.last_beat[0]);
-    std::printf("AXI latency 0..%d: accept -> job valid: miss %d (last beat -> job %d), hit %d %d\n",
-                lat, miss, after_beat, static_cast<int>(l.job_valid[1] - l.accept[1]),
-                static_cast<int>(l.job_valid[2] - l.accept[2]));
+    std::printf(
+        "AXI latency 0..%d: accept -> job valid: miss %d (last beat -> job %d), hit %d %d\n", lat,
+        miss, after_beat, static_cast<int>(l.job_valid[1] - l.accept[1]),
+        static_cast<int>(l.job_valid[2] - l.accept[2]));
     EXPECT_EQ(after_beat, 18);
     EXPECT_EQ(l.job_valid[1] - l.accept[1], 10);
     EXPECT_EQ(l.job_valid[2] - l.accept[2], 10);
@@ -510,7 +513,8 @@ TEST(Frontend, SubByteHandDerived) {
     if (boxbytes_delta != 0) {
       model::SetDescriptorBits(
           f.map.data(), num::kDescBoxBytesLsb, num::kDescBoxBytesW,
-          static_cast<uint64_t>(static_cast<int64_t>(model::DescriptorBoxBytes(m)) + boxbytes_delta));
+          static_cast<uint64_t>(static_cast<int64_t>(model::DescriptorBoxBytes(m)) +
+                                boxbytes_delta));
     }
     f.cmd.tag = static_cast<uint8_t>(cmds.size());
     cmds.push_back(f);

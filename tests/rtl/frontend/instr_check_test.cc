@@ -23,13 +23,13 @@
 
 #include <gtest/gtest.h>
 
+#include "frontend_tb.h"
 #include "tma/descriptor.h"
 #include "tma/tensor_copy.h"
 
 #include "Vtma_cmd_intake.h"
 #include "Vtma_desc_fetch_tb_db16.h"
 #include "Vtma_instr_check.h"
-#include "frontend_tb.h"
 #include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
@@ -69,8 +69,8 @@ TEST(CmdIntake, ClassReadyAndRegisters) {
   for (size_t i = 0; i < cmds.size(); ++i) {
     pkg::cmd_t c = cmds[i].cmd;
     if (i % 3 == 0) {  // extreme coordinates for the flags
-      const int32_t edge[] = {0,       1,       -1,       65535,      65536,      -65536,
-                              -65537,  131071,  131072,   -131072,    -131073,    0x7FFFFFFF,
+      const int32_t edge[] = {0,         1,       -1,       65535,      65536,      -65536,
+                              -65537,    131071,  131072,   -131072,    -131073,    0x7FFFFFFF,
                               INT32_MIN, 0x20000, -0x20001, 0x12345678, -0x12345678};
       for (int d = 0; d < 5; ++d)
         c.coords.v[static_cast<size_t>(d)] = static_cast<uint32_t>(edge[rng() % 17]);
@@ -207,9 +207,8 @@ TEST(InstrCheck, RandomCommandsAgainstModel) {
     dut.Settle();
     const model::Status s = InstrVerdict(c, m);
     const int want = static_cast<int>(s.cls);
-    EXPECT_EQ(dut->err_o, want) << "command " << n << ": " << s.ToString() << " (op "
-                                << int(c.op) << " mode " << int(c.mode) << " dim " << int(c.dim)
-                                << ")";
+    EXPECT_EQ(dut->err_o, want) << "command " << n << ": " << s.ToString() << " (op " << int(c.op)
+                                << " mode " << int(c.mode) << " dim " << int(c.dim) << ")";
     EXPECT_EQ(static_cast<bool>(dut->abort_o), want != 0 || c.op == pkg::OpPrefetch)
         << "command " << n;
     ++by_class[want];
