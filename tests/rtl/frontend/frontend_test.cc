@@ -14,9 +14,11 @@
 //        then the map's verdict (DecodeDescriptor + encoder rules), then CheckInstruction,
 //        with the RTL's two documented rules of its own (docs/differences.md: a multicast to
 //        no CTA is invalid_instruction, a sub-byte im2col map unsupported);
-//      * the job fields of a tiled whole-byte load, hand derived (job_t's field comments):
-//        gaddr = address + c0 x E, per walker dim d the coordinate, dim, es, step es x stride,
-//        astart c x stride; row bytes box[0] x E, pitch, swizzle, shared address;
+//      * the job fields of a whole-byte load without interleave (tile and im2col), hand
+//        derived (job_t's field comments): gaddr = address + c0 x E, the row's bytes and its
+//        in-bounds range [head, dend), pitch, rows of an im2col column; per walker dim d the
+//        position, restart and wrap (spatial dims: offset, lower, dim - 1 + upper), dim, es,
+//        step es x stride, astart and alo = position x stride; swizzle, shared address;
 //      * the descriptor reads: a command whose map is not cached reads exactly its map's
 //        beats; one whose map is cached reads nothing (cache contract: round robin over
 //        CacheEntries, desc_inval_i clears it, a map fetched across an invalidation or with a
@@ -303,30 +305,50 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
     EXPECT_EQ(j.swz, static_cast<int>(m.swizzle)) << at;
     EXPECT_EQ(j.i2c, m.mode == model::MapMode::kIm2col) << at;
     EXPECT_EQ(j.fill_nan, m.oob_fill == model::OobFill::kNan) << at;
-    if (m.mode != model::MapMode::kTiled || m.interleave != model::Interleave::kNone ||
-        model::IsSubByte(m.dtype))
+    if (m.interleave != model::Interleave::kNone || model::IsSubByte(m.dtype))
       continue;
-    // Tiled, whole-byte, no interleave: the walker fields, hand derived.
+    // Whole-byte types, no interleave (tile and im2col): the walker fields, hand derived from
+    // job_t's field comments. Walker dim d is tensor dim d; im2col: dims 1 .. rank-2 spatial
+    // (position = coordinate + offset, restart at lower + offset, wrap after
+    // dim - 1 + upper + offset), dim rank-1 is N (never wraps).
     ++t->fields;
+    const bool i2c = m.mode == model::MapMode::kIm2col;
     const uint64_t e = static_cast<uint64_t>(model::ElementBytes(m.dtype));
     const int64_t c0 = static_cast<int32_t>(c.coords.v[0]);
+    const int64_t n0 = i2c ? m.channels_per_pixel : m.box[0];  // elements of a row
+    const uint64_t m34 = (1ull << 34) - 1;
     EXPECT_EQ(j.gaddr, m.global_address + static_cast<uint64_t>(c0) * e) << at;
-    EXPECT_EQ(j.row_bytes, m.box[0] * e) << at;
-    EXPECT_EQ(j.pitch, m.swizzle == model::Swizzle::kNone ? m.box[0] * e
+    EXPECT_EQ(j.row_bytes, static_cast<uint64_t>(n0) * e) << at;
+    EXPECT_EQ(j.pitch, m.swizzle == model::Swizzle::kNone ? static_cast<uint64_t>(n0) * e
                                                           : model::SwizzleSpanBytes(m.swizzle))
         << at;
+    if (i2c)
+      EXPECT_EQ(j.nrows_m1, m.pixels_per_column - 1) << at;
+    if (m.element_strides[0] == 1) {  // the row's in-bounds bytes [head, dend)
+      const int64_t lo = std::clamp<int64_t>(-c0, 0, n0);
+      const int64_t end = std::clamp<int64_t>(static_cast<int64_t>(m.dims[0]) - c0, 0, n0);
+      EXPECT_EQ(j.head, static_cast<uint64_t>(lo) * e) << at;
+      EXPECT_EQ(j.dend, static_cast<uint64_t>(end) * e) << at;
+    }
     for (int d = 1; d < m.rank; ++d) {
-      const int64_t cd = static_cast<int32_t>(c.coords.v[static_cast<size_t>(d)]);
-      const uint64_t stride = m.strides[static_cast<size_t>(d - 1)];
-      EXPECT_EQ(j.coord.v[static_cast<size_t>(d)], static_cast<uint64_t>(cd) & ((1ull << 34) - 1))
-          << at << " dim " << d;
-      EXPECT_EQ(j.dim_m1.v[static_cast<size_t>(d)], m.dims[static_cast<size_t>(d)] - 1) << at;
-      EXPECT_EQ(j.es.v[static_cast<size_t>(d)], m.element_strides[static_cast<size_t>(d)]) << at;
-      EXPECT_EQ(j.step.v[static_cast<size_t>(d)],
-                m.element_strides[static_cast<size_t>(d)] * stride)
-          << at << " dim " << d;
-      EXPECT_EQ(j.astart.v[static_cast<size_t>(d)], static_cast<uint64_t>(cd) * stride)
-          << at << " dim " << d;
+      const size_t ds = static_cast<size_t>(d);
+      const int64_t cd = static_cast<int32_t>(c.coords.v[ds]);
+      const uint64_t stride = m.strides[ds - 1];
+      const bool spatial = i2c && d <= m.rank - 2;
+      const int64_t off = spatial ? c.im2col.v[ds - 1] : 0;
+      const int64_t lo = spatial ? m.lower[ds - 1] + off : cd;
+      const int64_t hi = spatial ? static_cast<int64_t>(m.dims[ds]) - 1 + m.upper[ds - 1] + off
+                         : i2c   ? int64_t{(1ll << 33) - 1}  // N: no wrap
+                                 : cd + m.box[ds] - 1;
+      EXPECT_EQ(j.coord.v[ds], static_cast<uint64_t>(cd + off) & m34) << at << " dim " << d;
+      EXPECT_EQ(j.lo.v[ds], static_cast<uint64_t>(lo) & m34) << at << " dim " << d;
+      EXPECT_EQ(j.hi.v[ds], static_cast<uint64_t>(hi) & m34) << at << " dim " << d;
+      EXPECT_EQ(j.dim_m1.v[ds], m.dims[ds] - 1) << at;
+      EXPECT_EQ(j.es.v[ds], m.element_strides[ds]) << at;
+      EXPECT_EQ(j.step.v[ds], m.element_strides[ds] * stride) << at << " dim " << d;
+      EXPECT_EQ(j.astart.v[ds], static_cast<uint64_t>(cd + off) * stride) << at << " dim " << d;
+      if (spatial)
+        EXPECT_EQ(j.alo.v[ds], static_cast<uint64_t>(lo) * stride) << at << " dim " << d;
     }
   }
 }
@@ -342,7 +364,7 @@ void RandomAgainstModel(uint32_t seed, int n) {
   for (const auto& [k, v] : t.by_err)
     errs += " " + std::to_string(k) + ":" + std::to_string(v);
   std::printf(
-      "seed %u DataBytes %d: %d data jobs (%d with hand-derived walker fields), %d prefetch "
+      "seed %u DataBytes %d: %d data jobs (%d with hand-derived job fields), %d prefetch "
       "done, %d error markers (by class%s), %d fetches, %d cached, %d not compared (96B "
       "swizzle with interleave)\n",
       seed, kDataBytes, t.data, t.fields, t.done, t.markers, errs.c_str(), t.fetches, t.hits,
