@@ -3,7 +3,7 @@
 // The generated struct codecs (sim/autogen/tma_structs.h) against positions derived by
 // hand from rtl/pkg/tma_pkg.sv: a packed struct's first field is its most significant, a
 // packed array [N-1:0] has element 0 at its least significant end, and Verilator stores a wide
-// port as 32-bit words, bit n in word n / 32. The RTL unit tests (walker, cmd_ctrl) check the
+// port as 32-bit words, bit n in word n / 32. The RTL unit tests (walker, frontend) check the
 // same codecs against the Verilated structs.
 #include <cstdint>
 #include <random>

@@ -1,5 +1,4 @@
-# tma_frontend and the reference controller (paths relative to rtl/): the unit test Verilates
-# only these.
+# tma_frontend (paths relative to rtl/): its test Verilates only these.
 pkg/tma_pkg.sv
 common/tma_dup_reg.sv
 frontend/tma_cmd_intake.sv
@@ -12,4 +11,3 @@ frontend/tma_job_setup.sv
 frontend/tma_addr_mac.sv
 frontend/tma_frontend_seq.sv
 frontend/tma_frontend.sv
-../tests/rtl/engine/tma_cmd_ctrl_ref.sv
