@@ -1391,7 +1391,10 @@ Status Value(const PtxOperand& o, const PtxBindings& b, const char* what, int64_
     }
     base = it->second;
   }
-  *v = base + (o.kind == Kind::kAddr ? o.value : 0);
+  // [reg+imm]: the sum must fit 64 bits (a wrapped address would name another location).
+  if (__builtin_add_overflow(base, o.kind == Kind::kAddr ? o.value : 0, v)) {
+    return Bad(o.name, std::string(what) + ": register + offset overflows 64 bits");
+  }
   return Status::Ok();
 }
 

@@ -190,6 +190,9 @@ def t_numeric_options(a, d):
                 ["--global-bytes", "-5"], ["--expect-tx", "-3"], ["--max-case-bytes", "0"]):
         run(ex + opt, 2)
     run(ex + ["--arch", "sm_100a"], 0, "result: ok")
+    # A register + offset that overflows 64 bits is refused (it wrapped to 0x8000000000000007).
+    run([a.tma, "exec", "--ptx", "cp.async.bulk.prefetch.L2.global [%rd1+8], 16;", "--set",
+         "rd1=0x7fffffffffffffff"], 1, "register + offset overflows 64 bits")
     if a.tma_rtl:
         tile = os.path.join(a.vectors, "hand", "tile.jsonl")
         for opt in (["--limit", "abc"], ["--limit", "-5"], ["--limit", "0"], ["--limit=12x"],
