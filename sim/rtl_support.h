@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// What the RTL engine (tma_sim_top) implements: the ONE list every harness consults (the
-// golden replay skips a case outside it, the end-to-end test expects `unsupported` for a
-// command outside it). The RTL has no arch input: it runs the sm_90 loads and prefetches (tile,
-// im2col), and of an sm_100+ case only what behaves as on sm_90 apart from the element types
-// and swizzles it knows: tile-mode loads (multicast and remote destinations included).
-// gather4, im2col::w / ::w::128 and .cta_group::2 answer `unsupported`; stores and reductions
-// too (no AXI write path yet). Element types: every whole-byte type and the sub-byte types
-// (b4x16 as a byte copy; b4x16_p64 / b6x16_p32 through the unpacker, only in a top built with
-// SubByte = 1: tma_sim_top's default for DataBytes <= 32).
+// What the RTL engine (tma_sim_top) implements: the ONE list every harness consults. It is
+// built from the claims generated out of the numbering source (rtl/data/tma_numbering.json
+// "rtl_claims" -> kClaim* of cmodel/include/tma/autogen/numbering.h) and the top's SubByte
+// parameter. The RTL has no arch input: of an sm_90 case it claims loads and prefetches in
+// tile and im2col mode; of an sm_100+ case tile-mode loads (multicast and remote destinations
+// included); gather4, im2col::w / ::w::128, .cta_group::2, stores and reductions are not
+// claimed. Element types: every whole-byte type and b4x16 (a byte copy); b4x16_p64 /
+// b6x16_p32 only in a top built with SubByte = 1 (tma_sim_top's default for DataBytes <= 32).
+//
+// The skip policy (docs/verification.md): a case outside the claims is SKIP with the reason;
+// a case inside them runs, and an `unsupported` answer to it is a FAIL. A case that expects
+// `unsupported` runs whatever the claims (the RTL must decline it).
 #ifndef TMA_SIM_RTL_SUPPORT_H_
 #define TMA_SIM_RTL_SUPPORT_H_
 
 #include <string>
 
+#include "tma/encoder.h"
 #include "tma/golden.h"
 #include "tma/types.h"
 
@@ -33,9 +37,23 @@ struct RtlBuild {
   }
 };
 
-bool RtlImplementsOp(tma::model::Op op);  // loads and prefetches
+// What decides a claim: the command's op, mode and .cta_group, the map's element type and the
+// arch generation of the case (the RTL runs sm_90 semantics).
+struct RtlCommandKind {
+  tma::model::Op op = tma::model::Op::kLoad;
+  tma::model::LoadMode mode = tma::model::LoadMode::kTile;
+  tma::model::DType dtype = tma::model::DType::kU8;
+  tma::model::Arch arch = tma::model::Arch::kSm90;
+  int cta_group = 0;
+};
+// Why the RTL does not claim a command of this kind (empty: it claims it).
+std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b);
+
+bool RtlImplementsOp(tma::model::Op op);  // claimed for some arch: loads and prefetches
 bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
-// Why the RTL cannot run golden case `c` (empty: it can), before any map is built.
+// Why the RTL cannot run golden case `c` (empty: it can): outside the claims, or a case the
+// host would refuse on sm_90 (the RTL has no arch input). The element type and swizzle are the
+// map's: decoded from descriptor_hex when the case has one.
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 
 }  // namespace tma::sim

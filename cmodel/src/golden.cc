@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 #include <openssl/evp.h>
-#include <regex>
 #include <sstream>
 #include <zlib.h>
 
@@ -507,6 +506,11 @@ bool ParseGoldenCase(const json& j, GoldenCase* out, std::string* error) {
     return false;
   }
   c.id = id->get<std::string>();
+  if (c.id.size() > kGoldenMaxIdChars) {
+    *error = "case id of " + std::to_string(c.id.size()) + " characters (at most " +
+             std::to_string(kGoldenMaxIdChars) + "): '" + c.id.substr(0, 40) + "...'";
+    return false;
+  }
   try {
     ParseCaseBody(j, &c);
   } catch (const KeyError& e) {
@@ -589,56 +593,116 @@ json GoldenCaseToJson(const GoldenCase& c) {
   return j;
 }
 
-bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error) {
+bool CheckGoldenLimits(const GoldenCase& c, const GoldenLimits& limits, std::string* error) {
+  // Each term is at most 2^64 - 1 and the product at most 16 x 2^30: no overflow below.
+  const uint64_t smem = c.smem ? static_cast<uint64_t>(c.smem->bytes) * c.NumCtas() : 0;
+  const uint64_t g = c.global.bytes;
+  if (g > limits.max_case_bytes || smem > limits.max_case_bytes - g) {
+    *error = "case '" + c.id + "': declares " +
+             (g > limits.max_case_bytes
+                  ? "global.bytes " + std::to_string(g)
+                  : std::to_string(g) + " global + " + std::to_string(smem) + " shared bytes") +
+             ", more than the limit of " + std::to_string(limits.max_case_bytes) +
+             " bytes per case (--max-case-bytes raises it)";
+    return false;
+  }
+  return true;
+}
+
+bool ForEachGoldenCase(const std::string& path, const GoldenLimits& limits,
+                       const std::function<bool(GoldenCase&&)>& fn, std::string* error) {
   gzFile f = gzopen(path.c_str(), "rb");  // reads plain files transparently
   if (f == nullptr) {
     *error = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
-  std::string text;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof(buf))) > 0) {
-    text.append(buf, static_cast<size_t>(n));
-  }
-  int errnum = 0;
-  const char* zmsg = gzerror(f, &errnum);
-  if (n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
-    *error = path + ": read error: " + (zmsg ? zmsg : "?");
-    gzclose(f);
-    return false;
-  }
-  gzclose(f);
-  size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) {
-      end = text.size();
-    }
-    std::string line = text.substr(pos, end - pos);
-    pos = end + 1;
+  std::string line;  // the current line, up to limits.max_line_bytes
+  int64_t line_no = 0;
+  bool blank = true;  // only blanks so far on this line (nothing of it is kept)
+  bool ok = true;
+  bool stop = false;
+  // One complete line: parse it unless it is blank or a comment.
+  auto finish = [&]() {
     ++line_no;
-    size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') {
-      continue;
+    const bool skip = line[0] == '#';  // line starts with its first non-blank character
+    std::string text;
+    text.swap(line);
+    blank = true;
+    if (skip) {
+      return true;
     }
     json j;
     try {
-      j = json::parse(line);
+      j = json::parse(text);
     } catch (const json::exception& e) {
       *error = path + ":" + std::to_string(line_no) + ": not valid JSON: " + e.what();
       return false;
     }
+    text.clear();
+    text.shrink_to_fit();
     GoldenCase c;
     std::string err;
-    if (!ParseGoldenCase(j, &c, &err)) {
+    if (!ParseGoldenCase(j, &c, &err) || !CheckGoldenLimits(c, limits, &err)) {
       *error = path + ":" + std::to_string(line_no) + ": " + err;
       return false;
     }
-    out->push_back(std::move(c));
+    stop = !fn(std::move(c));
+    return true;
+  };
+  static constexpr size_t kChunk = size_t{1} << 16;
+  std::vector<char> buf(kChunk);
+  int n = 0;
+  while (ok && !stop && (n = gzread(f, buf.data(), static_cast<unsigned>(kChunk))) > 0) {
+    for (int i = 0; i < n && ok && !stop;) {
+      if (blank) {  // blank lines and leading blanks are skipped here, nothing of them kept
+        while (i < n && (buf[i] == '\n' || buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r')) {
+          line_no += buf[i] == '\n';
+          ++i;
+        }
+        if (i == n) {
+          break;
+        }
+        blank = false;
+      }
+      const char* p = buf.data() + i;
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(n - i)));
+      const size_t len = nl ? static_cast<size_t>(nl - p) : static_cast<size_t>(n - i);
+      if (line.size() + len > limits.max_line_bytes) {
+        *error = path + ":" + std::to_string(line_no + 1) + ": line longer than the limit of " +
+                 std::to_string(limits.max_line_bytes) + " bytes (--max-line-bytes raises it)";
+        ok = false;
+        break;
+      }
+      line.append(p, len);
+      i += static_cast<int>(len) + (nl ? 1 : 0);
+      if (nl) {
+        ok = finish();
+      }
+    }
   }
-  return true;
+  if (ok && !stop) {
+    int errnum = 0;
+    const char* zmsg = gzerror(f, &errnum);
+    if (n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
+      *error = path + ": read error: " + (zmsg ? zmsg : "?");
+      ok = false;
+    } else if (!blank) {
+      ok = finish();  // a last line without '\n'
+    }
+  }
+  gzclose(f);
+  return ok;
+}
+
+bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error,
+                    const GoldenLimits& limits) {
+  return ForEachGoldenCase(
+      path, limits,
+      [out](GoldenCase&& c) {
+        out->push_back(std::move(c));
+        return true;
+      },
+      error);
 }
 
 bool WriteGoldenFile(const std::string& path, const std::vector<GoldenCase>& cases,
@@ -864,10 +928,15 @@ TensorInstr CaseInstr(const GoldenCase& c) {
   in.op = c.op;
   in.mode = c.mode;
   in.dim = c.tensor.rank;
-  static const std::regex kDim(R"(\.tensor\.([1-9])d)");
-  std::smatch m;
-  if (std::regex_search(c.ptx, m, kDim)) {
-    in.dim = m[1].str()[0] - '0';
+  // The first ".tensor.Nd" of the ptx text, N in 1..9 (a plain scan: no recursion on long text).
+  static constexpr char kTensor[] = ".tensor.";
+  static constexpr size_t kLen = sizeof(kTensor) - 1;
+  for (size_t at = c.ptx.find(kTensor); at != std::string::npos; at = c.ptx.find(kTensor, at + 1)) {
+    if (at + kLen + 1 < c.ptx.size() && c.ptx[at + kLen] >= '1' && c.ptx[at + kLen] <= '9' &&
+        c.ptx[at + kLen + 1] == 'd') {
+      in.dim = c.ptx[at + kLen] - '0';
+      break;
+    }
   }
   in.redop = c.redop;
   in.coords = c.coords;

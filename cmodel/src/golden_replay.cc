@@ -280,10 +280,15 @@ ReplayResult ReplayCase(const GoldenCase& c, CaseEngine& engine) {
   }
   const GoldenExpect& x = c.expect;
   const std::optional<ErrorClass> want_err = x.error;
+  // The skip policy (docs/verification.md): an engine declines a case only before it runs,
+  // through `supported` (a case outside what it claims). An `unsupported` answer from a case it
+  // ran is a failure like any other wrong answer, so an engine that answered `unsupported` to
+  // everything could not pass.
   if (out.status.cls == ErrorClass::kUnsupported &&
       (!want_err || *want_err != ErrorClass::kUnsupported)) {
-    res.verdict = Verdict::kSkip;
-    res.reason = engine.Name() + " reports " + out.status.ToString();
+    check.Fail(engine.Name() + " answered " + out.status.ToString() +
+               " to a case it claims (expected " +
+               (want_err ? std::string(ToString(*want_err)) : std::string("success")) + ")");
     return res;
   }
   if (want_err) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -125,9 +126,30 @@ struct GoldenCase {
 bool ParseGoldenCase(const nlohmann::json& j, GoldenCase* out, std::string* error);
 nlohmann::json GoldenCaseToJson(const GoldenCase& c);
 
-// Read a .jsonl or .jsonl.gz file (gzip is detected from the content, not the name).
+// ---- Limits (docs/verification.md, "Limits") -----------------------------------------------
+// What a case file may declare, checked before anything is allocated for it. The tools take
+// --max-case-bytes / --max-line-bytes to raise them.
+struct GoldenLimits {
+  // global.bytes + CTAs x smem.bytes: the memory one replay allocates (it holds about three
+  // images of it: the generated one, the engine's and the expected one).
+  uint64_t max_case_bytes = uint64_t{256} << 20;
+  // One line of a case file (one case's JSON text). Blank and comment lines are not kept.
+  uint64_t max_line_bytes = uint64_t{64} << 20;
+};
+// Longest case id the reader accepts (ids are names; they go into replay commands and regexes).
+inline constexpr size_t kGoldenMaxIdChars = 1024;
+// False (and a sentence naming the limit and the option that raises it) when `c` declares more
+// memory than `limits` allow.
+bool CheckGoldenLimits(const GoldenCase& c, const GoldenLimits& limits, std::string* error);
+
+// Read a .jsonl or .jsonl.gz file (gzip is detected from the content, not the name), one line
+// at a time: memory is bounded by the longest line, whatever the file's size.
 // Blank lines and lines starting with '#' are skipped. Errors carry "path:line: ".
-bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error);
+// ForEachGoldenCase calls `fn` with each case as it is read; `fn` returns false to stop.
+bool ForEachGoldenCase(const std::string& path, const GoldenLimits& limits,
+                       const std::function<bool(GoldenCase&&)>& fn, std::string* error);
+bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error,
+                    const GoldenLimits& limits = GoldenLimits{});
 // Write one case per line; gzip-compressed when the path ends in ".gz".
 bool WriteGoldenFile(const std::string& path, const std::vector<GoldenCase>& cases,
                      std::string* error);

@@ -266,6 +266,21 @@ inline constexpr int kDescCornerWRank4 = 8;
 // corner width of a rank-5 im2col map
 inline constexpr int kDescCornerWRank5 = 5;
 
+// ---- What the RTL claims to implement (rtl_claims; sim/rtl_support.h) ----
+// What the RTL engine (tma_engine / tma_sim_top) implements: ops, load modes per arch generation,
+// .cta_group::2, and the element types that need the SubByte unpacker (a parameter of the top).
+// tools/gen_numbering.py turns it into the kClaim* masks of numbering.h; sim/rtl_support.cc builds
+// the ONE claim list of every harness from them. The golden replay, the bench and tools/regress run
+// every case inside the claims, and an `unsupported` answer to one of them is a failure, not a skip
+// (docs/verification.md). Change this when the RTL gains an op or a mode.
+// Bit k set: code k (kOp*, kMode*) is claimed.
+inline constexpr uint32_t kClaimOpsSm90 = 0x9;
+inline constexpr uint32_t kClaimOpsSm100 = 0x1;
+inline constexpr uint32_t kClaimModesSm90 = 0x3;
+inline constexpr uint32_t kClaimModesSm100 = 0x1;
+inline constexpr bool kClaimCtaGroup2 = false;
+// The packed sub-byte types (kPkG8, kPkG12) are claimed by a top built with SubByte = 1.
+
 }  // namespace tma::model::num
 
 #endif  // TMA_AUTOGEN_NUMBERING_H_
