@@ -9,7 +9,7 @@
 //
 // How the constants combine (one op alone, internal memory):
 //   latency(B) = cmd_to_start + desc_hit + mem_latency + cpl_latency + B / agu_bytes_per_cycle
-//              = 24 + 12 + 240 + 24 + B / 96      (anchors' fit: 290 + B / 93)
+//              = 24 + 12 + 240 + 24 + B / 100     (anchors' fit: 290 + B / 93)
 // Back-to-back issue from one thread is bound by the command port (cmd_interval); the steady
 // state with one try_wait per op by cmd_interval + trywait_success (the issuer's loop).
 #ifndef OTMA_CALIBRATION_H_
@@ -26,9 +26,11 @@ struct Calibration {
   uint32_t cmd_to_start = 24;    // accept -> descriptor lookup
   uint32_t desc_hit = 12;        // descriptor-cache hit -> address generation starts
   uint32_t desc_cache_entries = 8;
-  uint32_t agu_bytes_per_cycle = 96;  // address generation (table (a) slope: ~93-100 B/clk)
+  uint32_t agu_bytes_per_cycle = 100;  // address generation (table (a) slope: ~93-100 B/clk;
+                                       // table (b) per-SM ceiling 101.8-103.7 B/clk)
   uint32_t im2col_extra = 94;         // im2col ops start this much later (table (c): +94 clk)
-  uint32_t max_outstanding = 512;     // requests in flight per engine
+  uint32_t max_outstanding = 768;     // requests in flight per engine: 768 x 32 B over the
+                                      // 240-cycle round trip = 102 B/clk (the per-SM ceiling)
   uint32_t smem_bytes_per_cycle = 128;  // shared-memory write (load) / read (store) port
   uint32_t cpl_latency = 24;            // last byte in shared memory -> complete_tx
   // ---- the engine's own memory model (no mem_req callback): L2-resident data -----------------
