@@ -89,6 +89,10 @@ class TestHost {
   std::vector<uint8_t>& g() { return g_; }
   std::vector<uint8_t>& s(int r) { return s_[static_cast<size_t>(r)]; }
   uint64_t gbase() const { return gbase_; }
+  uint64_t Sum(uint32_t rank, uint32_t mbar) const {
+    auto it = tx_sum.find({rank, mbar});
+    return it == tx_sum.end() ? 0 : it->second;
+  }
   // The events of op t.
   const Ev* Find(otma_token t, uint32_t ev) const {
     for (const Ev& x : events) {
@@ -146,6 +150,13 @@ inline otma_op Load2D(const std::vector<uint8_t>& map, int32_t c0, int32_t c1, u
   op.mbar_rank = -1;
   op.issuer_rank = issuer;
   return op;
+}
+
+// otma_submit, ticking while the command port is busy (TIMED).
+inline otma_status SubmitRetry(otma_engine* e, const otma_op* op, otma_token* t) {
+  otma_status st;
+  while ((st = otma_submit(e, op, t)) == OTMA_E_BUSY) otma_tick(e, 1);
+  return st;
 }
 
 }  // namespace cosim_test
