@@ -133,7 +133,8 @@ void otma_checker::CompleteTx(otma_token op, uint32_t rank, uint32_t mbar, uint3
   }
   if (f != nullptr) {
     auto it = f->phase_at_issue.find(k);
-    const bool local = !f->multicast && rank == f->issuer;
+    // The issuer's own barrier: a producer arms it before it issues (multicast included).
+    const bool local = rank == f->issuer;
     PhaseInfo& ph = phase_[k];
     if (!f->reported && local && !ph.armed && b->pending() == b->expected() &&
         b->expected() > 0) {
