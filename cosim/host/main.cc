@@ -22,9 +22,17 @@ int main(int argc, char** argv) {
   app.add_option("--mutate", opt.mutate,
                  "plant a bug in record --mutate-seq: misaligned, misaligned_coordinate, "
                  "invalid_coordinate, unsupported_reduction, expect_tx_low, expect_tx_high, "
-                 "skip_release, multicast_unarmed");
-  app.add_option("--mutate-seq", opt.mutate_seq, "sequence number of the mutated record");
+                 "phase_early, skip_release, multicast_unarmed");
+  std::string mseq;
+  app.add_option("--mutate-seq", mseq, "sequence number of the mutated record, or 'auto'");
+  std::string expect_fault, expect_check;
+  app.add_option("--expect-fault", expect_fault,
+                 "exit 0 iff the mutated trace faults with this class and does not hang");
+  app.add_option("--expect-check", expect_check,
+                 "exit 0 iff the checker reports this class: tx_underflow, tx_overflow, "
+                 "phase_early, unarmed, stage_overwrite");
   CLI11_PARSE(app, argc, argv);
+  if (!mseq.empty()) opt.mutate_seq = mseq == "auto" ? -2 : std::stoll(mseq);
   opt.mode = mode == "functional" ? OTMA_MODE_FUNCTIONAL :
              mode == "timed"      ? OTMA_MODE_TIMED : OTMA_MODE_RTL;
   std::vector<otma_trace::Result> rs;
@@ -40,6 +48,24 @@ int main(int argc, char** argv) {
     rs.push_back(std::move(r));
   }
   otma_trace::PrintSummary(rs, opt, std::cout);
+  if (!expect_fault.empty() || !expect_check.empty()) {
+    // A mutation run: the planted bug must be found (and a fault must not hang the replay).
+    const char* names[] = {"", "tx_underflow", "tx_overflow", "phase_early", "unarmed",
+                           "stage_overwrite"};
+    bool found = true;
+    for (const auto& r : rs) {
+      std::cout << "mutated record seq " << r.mutated_seq << "\n";
+      if (r.mutated_seq < 0) found = false;
+      if (!expect_fault.empty()) {
+        found = found && !r.hang && !r.fault_classes.empty() && r.fault_classes[0] == expect_fault;
+      }
+      for (uint32_t c = 1; c < OTMA_CHK_NUM_CLASSES && !expect_check.empty(); ++c) {
+        if (expect_check == names[c]) found = found && r.check_by_class[c] > 0;
+      }
+    }
+    std::cout << "tma cosim: planted bug " << (found ? "found" : "NOT found") << "\n";
+    return found ? 0 : 1;
+  }
   std::cout << "tma cosim: " << (ok ? "PASS" : "FAIL") << "\n";
   return ok ? 0 : 1;
 }

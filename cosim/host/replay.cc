@@ -34,10 +34,11 @@ uint32_t Off(uint64_t a) {
   return static_cast<uint32_t>(a & 0xFFFFFFu);
 }
 
-// Wall time of the calling thread (vDSO: no system call); the engine's share of a replay.
+// CPU time of the calling thread: the engine's share of a replay on a shared machine.
 double CpuNow() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 bool ReadLines(const std::string& path, std::vector<std::string>* lines) {
@@ -158,6 +159,7 @@ struct Sm {
   uint32_t accepted = 0;  // requests accepted this cycle
   std::deque<std::pair<uint64_t, uint64_t>> inflight;  // (due cycle, tag)
   std::map<otma_token, const Rec*> ops;
+  const Rec* submitting = nullptr;  // the record inside otma_submit (callbacks during submit)
 };
 
 class Replay {
@@ -205,6 +207,12 @@ class Replay {
   std::map<std::pair<int, otma_token>, const Rec*> tok_rec_;
   std::vector<std::vector<const Rec*>> clusters_;
   std::vector<double> ratios_;
+  uint64_t epoch_ = 0;  // counts state changes (hang detection: blocked since the last one)
+  bool trapped_ = false;
+  int64_t mutated_seq_ = -1;
+
+ public:
+  int64_t mutated_seq() const { return mutated_seq_; }
 };
 
 Buffer* Replay::Find(uint64_t a, uint32_t n) {
@@ -247,6 +255,7 @@ int Replay::SWrite(uint32_t r, uint32_t a, const void* s, uint32_t n) {
 }
 
 void Replay::CompleteTx(uint32_t r, uint32_t mbar, uint32_t bytes) {
+  ++epoch_;
   Bar& b = bars_[{r, Off(mbar)}];
   if (!b.mb.initialized()) b.mb.Init(1);
   b.tx[static_cast<int>(b.mb.phase())] += bytes;
@@ -261,9 +270,10 @@ int Replay::MemReq(Sm& sm, const otma_mem_req* q) {
 }
 
 void Replay::OpDone(Sm& sm, otma_token t, uint32_t ev, otma_status s) {
+  ++epoch_;
   if (ev != OTMA_EV_FAULT) return;
   auto it = sm.ops.find(t);
-  const Rec* rec = it == sm.ops.end() ? nullptr : it->second;
+  const Rec* rec = it == sm.ops.end() ? sm.submitting : it->second;
   if (s == OTMA_E_UNSUPPORTED && opt_.mode == OTMA_MODE_RTL) {
     ++res_.skipped;
     --res_.executed;
@@ -277,6 +287,7 @@ void Replay::OpDone(Sm& sm, otma_token t, uint32_t ev, otma_status s) {
            otma_status_str(s) + "); silicon ran it");
   if (rec != nullptr && rec->kind == RK::kLoad) faulted_.insert({rec->mbar, rec->phase});
   if (rec != nullptr && rec->kind == RK::kStore) any_store_skipped_ = true;
+  trapped_ = true;  // on silicon a TMA fault traps the kernel (CUDA error 715/716): stop here
 }
 
 void Replay::CheckReport(const otma_check_report* r) {
@@ -337,7 +348,24 @@ bool Replay::Load(const std::string& path, std::string* err) {
       r.t = j.value("t", uint64_t{0});
       r.rank = j.value("rank", 0);
       r.warp = j.value("warp", 0);
-      if (opt_.mutate_seq >= 0 && r.seq == opt_.mutate_seq) {
+      if (opt_.mutate_seq == -2 && !opt_.mutate.empty() && mutated_seq_ < 0) {
+        // --mutate-seq auto: the first record the mutation applies to.
+        const std::string& mu = opt_.mutate;
+        const std::string op = j.value("op", "");
+        const bool fits =
+            ((mu == "misaligned" || mu == "misaligned_coordinate") && kind == "tma" &&
+             op == "load") ||
+            ((mu == "invalid_coordinate" || mu == "unsupported_reduction") && kind == "tma" &&
+             op != "load") ||
+            ((mu == "expect_tx_low" || mu == "expect_tx_high" || mu == "phase_early") &&
+             kind == "arm") ||
+            (mu == "skip_release" && kind == "wait") ||
+            (mu == "multicast_unarmed" && kind == "tma" && j.contains("cluster") &&
+             j["cluster"].contains("cta_mask"));
+        if (fits) mutated_seq_ = r.seq;
+      }
+      if (opt_.mutate_seq >= 0 && r.seq == opt_.mutate_seq) mutated_seq_ = r.seq;
+      if (mutated_seq_ >= 0 && r.seq == mutated_seq_) {
         const std::string& mu = opt_.mutate;
         if (mu == "misaligned") j["smem_addr"] = j["smem_addr"].get<uint64_t>() + 16;
         if (mu == "misaligned_coordinate") j["coords"][0] = j["coords"][0].get<int>() + 1;
@@ -346,8 +374,8 @@ bool Replay::Load(const std::string& path, std::string* err) {
           j["op"] = "reduce";
           j["redop"] = "inc";
         }
-        if (mu == "expect_tx_low") j["expect_tx"] = j["expect_tx"].get<uint32_t>() - 128;
-        if (mu == "expect_tx_high") j["expect_tx"] = j["expect_tx"].get<uint32_t>() + 128;
+        if (mu == "expect_tx_low") j["expect_tx"] = j["expect_tx"].get<uint32_t>() - 16;
+        if (mu == "expect_tx_high") j["expect_tx"] = j["expect_tx"].get<uint32_t>() + 16;
       }
       if (kind == "tma") {
         const std::string op = j.at("op");
@@ -439,6 +467,20 @@ bool Replay::Load(const std::string& path, std::string* err) {
       recs_.push_back(std::move(r));
       order.emplace_back(std::move(cid), recs_.size() - 1);
     }
+    if (opt_.mutate == "phase_early" && mutated_seq_ >= 0) {
+      // The arm expects the bytes of every load of its phase but the last one: the phase
+      // completes before that load has delivered.
+      Rec* arm = nullptr;
+      Rec* last = nullptr;
+      for (Rec& r : recs_) {
+        if (r.seq == mutated_seq_ && r.kind == RK::kArm) arm = &r;
+        if (arm != nullptr && r.kind == RK::kLoad && r.rank == arm->rank && r.warp == arm->warp &&
+            r.mbar == arm->mbar && r.phase == arm->phase) {
+          last = &r;
+        }
+      }
+      if (arm != nullptr && last != nullptr) arm->expect_tx -= static_cast<uint32_t>(last->bytes);
+    }
     // Clusters in order of first appearance.
     std::map<std::vector<int>, std::vector<const Rec*>> by_cluster;
     std::vector<std::vector<int>> seen;
@@ -460,12 +502,12 @@ bool Replay::Load(const std::string& path, std::string* err) {
 void Replay::Run() {
   for (auto& c : clusters_) {
     RunCluster(c);
-    if (res_.hang) break;
+    if (res_.hang || trapped_) break;
   }
   // Final buffers (A3): only when every store could run with its recorded source.
   for (const json& f : finals_) {
     const std::string name = f.at("buffer");
-    if (res_.timing_capture || any_store_skipped_ || res_.hang) {
+    if (res_.timing_capture || any_store_skipped_ || res_.hang || trapped_) {
       ++res_.finals_skipped;
       continue;
     }
@@ -518,7 +560,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     }
     if (opt_.mutate == "multicast_unarmed") {
       for (const Rec* r : recs) {
-        if (r->seq == opt_.mutate_seq && r->kind == RK::kLoad) {
+        if (r->seq == mutated_seq_ && r->kind == RK::kLoad) {
           for (int k = 0; k < cluster_size_; ++k) {
             if (k != r->rank && ((r->op.cta_mask >> k) & 1)) inits.erase({k, r->mbar});
           }
@@ -585,6 +627,8 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     std::vector<const Rec*> recs;
     size_t pc = 0;
     uint64_t busy = 0;
+    bool blocked = false;  // its last attempt waited on another warp, an engine or a release
+    uint64_t blocked_epoch = 0;  // epoch_ of that attempt
   };
   std::map<std::pair<int, int>, Warp> warps;
   std::map<std::pair<uint32_t, int>, int> wait_total, released;
@@ -628,6 +672,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     // Releases and memory responses due now.
     while (!releases.empty() && releases.begin()->first <= now_) {
       const Release& rl = releases.begin()->second;
+      ++epoch_;
       ++released[{rl.mbar, rl.phase}];
       if (ck_ != nullptr && !rl.skip_checker) otma_checker_release(ck_, rl.rank, rl.addr, rl.bytes);
       releases.erase(releases.begin());
@@ -636,8 +681,9 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
       sm->accepted = 0;
       while (!sm->inflight.empty() && sm->inflight.front().first <= now_) {
         const uint64_t tag = sm->inflight.front().second;
+        ++epoch_;
         sm->inflight.pop_front();
-        timed_call([&] { sm->port->MemResp(tag, OTMA_OK); });
+        sm->port->MemResp(tag, OTMA_OK);
       }
     }
     bool all_done = true;
@@ -677,7 +723,9 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
             otma_token t = 0;
             otma_status st = OTMA_OK;
             ++res_.executed;
+            sm.submitting = r;
             timed_call([&] { st = sm.port->Submit(r->op, &t); });
+            sm.submitting = nullptr;
             if (st == OTMA_E_BUSY) {
               --res_.executed;
               w.busy = now_ + 1;
@@ -722,7 +770,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
               }
             }
             const uint64_t hold = timed && r->t_release > r->t_done ? r->t_release - r->t_done : 0;
-            const bool skip_ck = opt_.mutate == "skip_release" && r->seq == opt_.mutate_seq;
+            const bool skip_ck = opt_.mutate == "skip_release" && r->seq == mutated_seq_;
             releases.emplace(now_ + ok_cost + hold,
                              Release{r->mbar, r->phase, static_cast<uint32_t>(r->rank),
                                      r->stage_addr, r->stage_bytes, skip_ck});
@@ -746,11 +794,14 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
           default:
             ++w.pc;
         }
+        w.blocked = blocked;
+        w.blocked_epoch = epoch_;
         if (blocked) {
           if (w.busy <= now_) w.busy = now_ + retry_cost;
           break;
         }
         last_progress = now_;
+        ++epoch_;
       }
       if (w.pc < w.recs.size()) all_done = false;
     }
@@ -768,20 +819,25 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
       }
     }
     if (all_done && !engines_busy && releases.empty()) break;
+    if (trapped_) break;
     for (auto& [key, w] : warps) {
       if (w.pc < w.recs.size()) nxt = std::min(nxt, std::max(w.busy, now_ + 1));
     }
     if (!releases.empty()) nxt = std::min(nxt, std::max(releases.begin()->first, now_ + 1));
-    if (nxt == UINT64_MAX || now_ - last_progress > kHang) {
+    bool all_blocked = true;
+    for (auto& [key, w] : warps) {
+      if (w.pc < w.recs.size() && (!w.blocked || w.blocked_epoch != epoch_)) all_blocked = false;
+    }
+    if (nxt == UINT64_MAX || now_ - last_progress > kHang ||
+        (all_blocked && !engines_busy && releases.empty())) {
       res_.hang = true;
       Mismatch("no progress: the replay hangs at cycle " + std::to_string(now_));
       break;
     }
-    if (engines_busy) last_progress = std::max(last_progress, now_ > kHang / 2 ? 0 : last_progress);
     const uint64_t step = nxt - now_;
     now_ = nxt;
     for (auto& sm : sms_) {
-      timed_call([&] { sm->port->Tick(step); });
+      sm->port->Tick(step);
     }
   }
   if (ck_ != nullptr) {
@@ -868,6 +924,7 @@ bool ReplayTrace(const std::string& path, const Options& opt, Result* out, std::
   out->file = path;
   Replay r(opt, out);
   if (!r.Load(path, err)) return false;
+  out->mutated_seq = r.mutated_seq();
   r.Run();
   out->wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

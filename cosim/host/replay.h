@@ -63,11 +63,12 @@ struct Options {
   int max_mismatch_lines = 20;
   PortFactory port = MakeDirectPort;
   std::string port_name = "direct";
-  // Mutations for the robustness tests: applied to the record with this sequence number.
+  // Mutations for the robustness tests: applied to the record with this sequence number
+  // (-2: the first record the mutation applies to).
   int64_t mutate_seq = -1;
   std::string mutate;  // "misaligned", "misaligned_coordinate", "invalid_coordinate",
                        // "unsupported_reduction", "expect_tx_low", "expect_tx_high",
-                       // "skip_release", "multicast_unarmed"
+                       // "phase_early", "skip_release", "multicast_unarmed"
 };
 
 struct Result {
@@ -86,9 +87,11 @@ struct Result {
   std::vector<std::string> mismatches;  // the first few, one line each
   std::vector<std::string> fault_classes;  // the status of every faulted op
   bool hang = false;
+  int64_t mutated_seq = -1;  // the record a mutation changed
   // time
   uint64_t sim_cycles = 0;          // TIMED/RTL: host cycles of all clusters
-  double engine_seconds = 0;        // CPU time inside otma_submit / otma_tick
+  double engine_seconds = 0;        // thread CPU time inside otma_submit (FUNCTIONAL: the
+                                    // whole op; TIMED: the command only)
   double wall_seconds = 0;          // the whole replay, trace parsing included
   uint64_t tensor_bytes = 0;        // bytes moved by the engine (box bytes x destinations)
   // A6 timeline: per CTA, simulated span vs silicon span (first tma issue -> last wait done)

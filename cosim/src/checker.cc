@@ -79,6 +79,7 @@ void otma_checker::ArriveExpectTx(uint32_t rank, uint32_t mbar, uint32_t tx) {
   const uint64_t old = b->phase();
   if (tx > 0) {
     phase_[k].armed = true;
+    phase_[k].ever_armed = true;
   }
   const tma::model::MbarArriveResult r = tx > 0 ? b->ArriveExpectTx(tx) : b->Arrive(1);
   if (r.status.code == tma::model::MbarError::kTxOverflow) {
@@ -94,6 +95,7 @@ void otma_checker::ExpectTx(uint32_t rank, uint32_t mbar, uint32_t tx) {
     return;
   }
   phase_[k].armed = true;
+  phase_[k].ever_armed = true;
   const uint64_t old = b->phase();
   const tma::model::MbarStatus st = b->ExpectTx(tx);
   if (st.code == tma::model::MbarError::kTxOverflow) {
@@ -133,10 +135,14 @@ void otma_checker::CompleteTx(otma_token op, uint32_t rank, uint32_t mbar, uint3
   }
   if (f != nullptr) {
     auto it = f->phase_at_issue.find(k);
-    // The issuer's own barrier: a producer arms it before it issues (multicast included).
+    // The issuer's own barrier, which it armed for an earlier phase but not for this one: a
+    // producer arms its barrier before it issues into it (multicast included), so these bytes
+    // were meant for the previous phase. (A peer's multicast may legally arrive before the
+    // receiver arms, so peers are not judged by this rule; in TIMED mode AfterChange sees
+    // the early completion itself.)
     const bool local = rank == f->issuer;
     PhaseInfo& ph = phase_[k];
-    if (!f->reported && local && !ph.armed && b->pending() == b->expected() &&
+    if (!f->reported && local && !ph.armed && ph.ever_armed && b->pending() == b->expected() &&
         b->expected() > 0) {
       f->reported = true;
       Report(OTMA_CHK_PHASE_EARLY, rank, mbar, op, cycle,

@@ -51,7 +51,8 @@ struct otma_checker {
     }
   };
   struct PhaseInfo {
-    bool armed = false;  // an expect_tx was made in the current phase
+    bool armed = false;       // an expect_tx was made in the current phase
+    bool ever_armed = false;  // in any phase so far
   };
   struct InFlight {
     bool multicast = false;

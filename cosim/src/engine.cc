@@ -215,7 +215,21 @@ void otma_engine::Done(otma_token t, uint32_t ev, otma_status s) {
 
 m::Status otma_engine::ResolveMap(const otma_op& op, bool fetch, m::TensorMap* out) {
   if (op.desc_bytes != nullptr) {
-    return m::DecodeDescriptor(op.desc_bytes, out);
+    // Decoded maps of recent descriptor bytes (a kernel uses a few maps for many ops).
+    for (DecodedMap& d : decoded) {
+      if (d.valid && std::memcmp(d.bytes, op.desc_bytes, 128) == 0) {
+        *out = d.map;
+        return m::Status::Ok();
+      }
+    }
+    const m::Status st = m::DecodeDescriptor(op.desc_bytes, out);
+    if (st.ok()) {
+      DecodedMap& d = decoded[decoded_next++ % decoded.size()];
+      std::memcpy(d.bytes, op.desc_bytes, 128);
+      d.map = *out;
+      d.valid = true;
+    }
+    return st;
   }
   if (op.desc != nullptr) {
     *out = otma_impl::ParamsToMap(*op.desc);

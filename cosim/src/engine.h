@@ -9,6 +9,7 @@
 #ifndef OTMA_ENGINE_H_
 #define OTMA_ENGINE_H_
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -100,6 +101,13 @@ struct otma_engine {
   otma_token next_token = 1;
   tma::model::BulkGroupSet groups;
   std::map<otma_token, uint32_t> group_warp;  // bulk-group ops in flight -> issuing warp
+  struct DecodedMap {
+    bool valid = false;
+    uint8_t bytes[128];
+    tma::model::TensorMap map;
+  };
+  std::array<DecodedMap, 8> decoded{};
+  uint32_t decoded_next = 0;
 
   // ---- TIMED --------------------------------------------------------------------------------
   void Step();
