@@ -473,11 +473,13 @@ bool Replay::Load(const std::string& path, std::string* err) {
       Rec* arm = nullptr;
       Rec* last = nullptr;
       for (Rec& r : recs_) {
-        if (r.seq == mutated_seq_ && r.kind == RK::kArm) arm = &r;
-        if (arm != nullptr && r.kind == RK::kLoad && r.rank == arm->rank && r.warp == arm->warp &&
-            r.mbar == arm->mbar && r.phase == arm->phase) {
-          last = &r;
+        if (r.seq == mutated_seq_ && r.kind == RK::kArm) {
+          arm = &r;
+          continue;
         }
+        if (arm == nullptr || r.rank != arm->rank || r.warp != arm->warp) continue;
+        if (r.kind == RK::kArm) break;  // the next arm of this producer: the phase's loads end
+        if (r.kind == RK::kLoad && r.mbar == arm->mbar && r.phase == arm->phase) last = &r;
       }
       if (arm != nullptr && last != nullptr) arm->expect_tx -= static_cast<uint32_t>(last->bytes);
     }
