@@ -162,7 +162,7 @@ struct Sm {
   const Rec* submitting = nullptr;  // the record inside otma_submit (callbacks during submit)
 };
 
-class Replay {
+class Replay : public MemoryView {
  public:
   Replay(const Options& o, Result* res) : opt_(o), res_(*res) {}
   bool Load(const std::string& path, std::string* err);
@@ -177,6 +177,23 @@ class Replay {
   void OpDone(Sm& sm, otma_token t, uint32_t ev, otma_status s);
   int MemReq(Sm& sm, const otma_mem_req* q);
   void CheckReport(const otma_check_report* r);
+  bool GlobalRegion(uint64_t addr, uint8_t** base, uint64_t* start,
+                    uint64_t* bytes) const override {
+    for (const Buffer& b : bufs_) {
+      if (addr >= b.va && addr < b.va + b.data.size()) {
+        *base = const_cast<uint8_t*>(b.data.data());
+        *start = b.va;
+        *bytes = b.data.size();
+        return true;
+      }
+    }
+    return false;
+  }
+  uint8_t* Window(uint32_t rank, uint32_t* bytes) const override {
+    if (rank >= win_.size()) return nullptr;
+    *bytes = kWindow;
+    return const_cast<uint8_t*>(win_[rank].data());
+  }
 
  private:
   void RunCluster(std::vector<const Rec*>& recs);
@@ -616,7 +633,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     c.cluster_size = static_cast<uint32_t>(cluster_size_);
     c.watchdog_cycles = 200000;
     std::string err;
-    sm->port = opt_.port(c, h, static_cast<uint32_t>(k), &err);
+    sm->port = opt_.port(c, h, static_cast<uint32_t>(k), *this, &err);
     if (!sm->port) {
       Mismatch("cannot create the engine of rank " + std::to_string(k) + ": " + err);
       res_.hang = true;
@@ -904,8 +921,10 @@ class DirectPort : public EnginePort {
 }  // namespace
 
 std::unique_ptr<EnginePort> MakeDirectPort(const otma_config& cfg, const otma_host& host,
-                                           uint32_t rank, std::string* err) {
+                                           uint32_t rank, const MemoryView& mem,
+                                           std::string* err) {
   (void)rank;
+  (void)mem;
   otma_engine* e = nullptr;
   const otma_status st = otma_create(&cfg, &host, &e);
   if (st != OTMA_OK) {

@@ -49,12 +49,25 @@ class EnginePort {
   virtual uint64_t Cycle() = 0;
 };
 
+// The replay's memories as raw storage, for ports that give direct access (TLM DMI).
+class MemoryView {
+ public:
+  virtual ~MemoryView() = default;
+  // The global buffer holding `addr`: its storage and address range; false if none.
+  virtual bool GlobalRegion(uint64_t addr, uint8_t** base, uint64_t* start,
+                            uint64_t* bytes) const = 0;
+  // The shared window of cluster rank `rank` (bytes: its size); null if none.
+  virtual uint8_t* Window(uint32_t rank, uint32_t* bytes) const = 0;
+};
+
 // Makes the port of CTA `rank` from the config and host callbacks the replay prepared;
 // returns null (and sets *err) on failure.
 using PortFactory = std::function<std::unique_ptr<EnginePort>(
-    const otma_config& cfg, const otma_host& host, uint32_t rank, std::string* err)>;
+    const otma_config& cfg, const otma_host& host, uint32_t rank, const MemoryView& mem,
+    std::string* err)>;
 std::unique_ptr<EnginePort> MakeDirectPort(const otma_config& cfg, const otma_host& host,
-                                           uint32_t rank, std::string* err);
+                                           uint32_t rank, const MemoryView& mem,
+                                           std::string* err);
 
 struct Options {
   uint32_t mode = OTMA_MODE_FUNCTIONAL;
