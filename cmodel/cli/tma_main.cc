@@ -94,6 +94,29 @@ int ExecRtlEngine(const RunArgs& a) {
   return 2;
 }
 
+// `tma cosim ...`: replace this process by `tma-cosim ...` from the same folder (the
+// co-simulation trace host, cosim/host; docs/cosim/abi.md).
+int ExecCosim(const std::vector<std::string>& rest) {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string dir = ".";
+  if (n > 0) {
+    self[n] = 0;
+    dir = std::string(self);
+    dir = dir.substr(0, dir.find_last_of('/'));
+  }
+  std::vector<std::string> args = {dir + "/tma-cosim"};
+  args.insert(args.end(), rest.begin(), rest.end());
+  std::vector<char*> argv;
+  for (std::string& s : args) {
+    argv.push_back(s.data());
+  }
+  argv.push_back(nullptr);
+  execv(args[0].c_str(), argv.data());
+  std::cerr << "tma cosim: needs " << args[0] << " (cmake --build build --target tma-cosim)\n";
+  return 2;
+}
+
 int CmdRun(const RunArgs& a) {
   if (a.engine == "rtl") {
     return ExecRtlEngine(a);
@@ -752,6 +775,10 @@ int main(int argc, char** argv) {
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the version and exit");
 
+  CLI::App* cosim_cmd = app.add_subcommand(
+      "cosim", "Replay captured TMA traces through the co-simulation library (tma-cosim --help)");
+  cosim_cmd->prefix_command();
+
   // `tma regress` (run the regression suites: vectors x engines, with a summary) is added here
   // by its owner: a subcommand object, its options, and a branch below.
 
@@ -762,6 +789,9 @@ int main(int argc, char** argv) {
   }
   if (run_cmd->parsed()) {
     return CmdRun(run);
+  }
+  if (cosim_cmd->parsed()) {
+    return ExecCosim(cosim_cmd->remaining());
   }
   if (exec_cmd->parsed()) {
     if (!ex.ptx.empty()) {
