@@ -14,8 +14,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> traces;
   std::string mode = "functional";
   otma_trace::Options opt;
-  app.add_option("--trace,traces", traces, "otma-trace v1 files (.jsonl or .jsonl.gz)")
-      ->required();
+  app.add_option("--trace,traces", traces, "otma-trace v1 files (.jsonl or .jsonl.gz)")->required();
   app.add_option("--mode", mode, "functional | timed | rtl")
       ->check(CLI::IsMember({"functional", "timed", "rtl"}));
   app.add_flag("--check", opt.check, "mbarrier / async-proxy checker on");
@@ -32,9 +31,11 @@ int main(int argc, char** argv) {
                  "exit 0 iff the checker reports this class: tx_underflow, tx_overflow, "
                  "phase_early, unarmed, stage_overwrite");
   CLI11_PARSE(app, argc, argv);
-  if (!mseq.empty()) opt.mutate_seq = mseq == "auto" ? -2 : std::stoll(mseq);
-  opt.mode = mode == "functional" ? OTMA_MODE_FUNCTIONAL :
-             mode == "timed"      ? OTMA_MODE_TIMED : OTMA_MODE_RTL;
+  if (!mseq.empty())
+    opt.mutate_seq = mseq == "auto" ? -2 : std::stoll(mseq);
+  opt.mode = mode == "functional" ? OTMA_MODE_FUNCTIONAL
+             : mode == "timed"    ? OTMA_MODE_TIMED
+                                  : OTMA_MODE_RTL;
   std::vector<otma_trace::Result> rs;
   bool ok = true;
   for (const std::string& t : traces) {
@@ -50,17 +51,19 @@ int main(int argc, char** argv) {
   otma_trace::PrintSummary(rs, opt, std::cout);
   if (!expect_fault.empty() || !expect_check.empty()) {
     // A mutation run: the planted bug must be found (and a fault must not hang the replay).
-    const char* names[] = {"", "tx_underflow", "tx_overflow", "phase_early", "unarmed",
-                           "stage_overwrite"};
+    const char* names[] = {"",        "tx_underflow",   "tx_overflow", "phase_early",
+                           "unarmed", "stage_overwrite"};
     bool found = true;
     for (const auto& r : rs) {
       std::cout << "mutated record seq " << r.mutated_seq << "\n";
-      if (r.mutated_seq < 0) found = false;
+      if (r.mutated_seq < 0)
+        found = false;
       if (!expect_fault.empty()) {
         found = found && !r.hang && !r.fault_classes.empty() && r.fault_classes[0] == expect_fault;
       }
       for (uint32_t c = 1; c < OTMA_CHK_NUM_CLASSES && !expect_check.empty(); ++c) {
-        if (expect_check == names[c]) found = found && r.check_by_class[c] > 0;
+        if (expect_check == names[c])
+          found = found && r.check_by_class[c] > 0;
       }
     }
     std::cout << "tma cosim: planted bug " << (found ? "found" : "NOT found") << "\n";

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "replay.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <zlib.h>
 
 #include "calibration.h"
 #include "tma/golden.h"
@@ -68,9 +67,12 @@ bool ReadLines(const std::string& path, std::vector<std::string>* lines) {
 }
 
 int ElemBytes(const std::string& dt) {
-  if (dt == "u8" || dt == "s8") return 1;
-  if (dt == "u16" || dt == "f16" || dt == "bf16") return 2;
-  if (dt == "u64" || dt == "s64" || dt == "f64") return 8;
+  if (dt == "u8" || dt == "s8")
+    return 1;
+  if (dt == "u16" || dt == "f16" || dt == "bf16")
+    return 2;
+  if (dt == "u64" || dt == "s64" || dt == "f64")
+    return 8;
   return 4;
 }
 
@@ -84,7 +86,8 @@ bool Generate(const json& b, std::vector<uint8_t>* out, std::string* err) {
     std::fill(out->begin(), out->end(), init.at("value").get<uint8_t>());
   } else if (kind == "splitmix64") {
     const uint64_t s = init.at("seed");
-    for (size_t i = 0; i < n; ++i) (*out)[i] = static_cast<uint8_t>(m::SplitMix64(s + i));
+    for (size_t i = 0; i < n; ++i)
+      (*out)[i] = static_cast<uint8_t>(m::SplitMix64(s + i));
   } else if (kind == "ints") {
     const uint64_t s = init.at("seed");
     const int64_t lo = init.at("lo"), hi = init.at("hi");
@@ -106,7 +109,8 @@ bool Generate(const json& b, std::vector<uint8_t>* out, std::string* err) {
       } else {
         bits = static_cast<uint64_t>(v);
       }
-      for (int k = 0; k < es; ++k) (*out)[i + k] = static_cast<uint8_t>(bits >> (8 * k));
+      for (int k = 0; k < es; ++k)
+        (*out)[i + k] = static_cast<uint8_t>(bits >> (8 * k));
     }
   } else {
     *err = "fill '" + kind + "' is not known";
@@ -156,7 +160,7 @@ struct Sm {
   Replay* r = nullptr;
   uint32_t rank = 0;
   std::unique_ptr<EnginePort> port;
-  uint32_t accepted = 0;  // requests accepted this cycle
+  uint32_t accepted = 0;                               // requests accepted this cycle
   std::deque<std::pair<uint64_t, uint64_t>> inflight;  // (due cycle, tag)
   std::map<otma_token, const Rec*> ops;
   const Rec* submitting = nullptr;  // the record inside otma_submit (callbacks during submit)
@@ -190,7 +194,8 @@ class Replay : public MemoryView {
     return false;
   }
   uint8_t* Window(uint32_t rank, uint32_t* bytes) const override {
-    if (rank >= win_.size()) return nullptr;
+    if (rank >= win_.size())
+      return nullptr;
     *bytes = kWindow;
     return const_cast<uint8_t*>(win_[rank].data());
   }
@@ -235,7 +240,8 @@ class Replay : public MemoryView {
 Buffer* Replay::Find(uint64_t a, uint32_t n) {
   if (last_buf_ < bufs_.size()) {
     Buffer& b = bufs_[last_buf_];
-    if (a >= b.va && a + n <= b.va + b.data.size()) return &b;
+    if (a >= b.va && a + n <= b.va + b.data.size())
+      return &b;
   }
   for (size_t i = 0; i < bufs_.size(); ++i) {
     Buffer& b = bufs_[i];
@@ -249,23 +255,27 @@ Buffer* Replay::Find(uint64_t a, uint32_t n) {
 
 int Replay::GRead(uint64_t a, void* d, uint32_t n) {
   Buffer* b = Find(a, n);
-  if (b == nullptr) return 1;
+  if (b == nullptr)
+    return 1;
   std::memcpy(d, b->data.data() + (a - b->va), n);
   return 0;
 }
 int Replay::GWrite(uint64_t a, const void* s, uint32_t n) {
   Buffer* b = Find(a, n);
-  if (b == nullptr) return 1;
+  if (b == nullptr)
+    return 1;
   std::memcpy(b->data.data() + (a - b->va), s, n);
   return 0;
 }
 int Replay::SRead(uint32_t r, uint32_t a, void* d, uint32_t n) {
-  if (r >= win_.size() || a + static_cast<uint64_t>(n) > kWindow) return 1;
+  if (r >= win_.size() || a + static_cast<uint64_t>(n) > kWindow)
+    return 1;
   std::memcpy(d, win_[r].data() + a, n);
   return 0;
 }
 int Replay::SWrite(uint32_t r, uint32_t a, const void* s, uint32_t n) {
-  if (r >= win_.size() || a + static_cast<uint64_t>(n) > kWindow) return 1;
+  if (r >= win_.size() || a + static_cast<uint64_t>(n) > kWindow)
+    return 1;
   std::memcpy(win_[r].data() + a, s, n);
   res_.tensor_bytes += n;
   return 0;
@@ -274,13 +284,15 @@ int Replay::SWrite(uint32_t r, uint32_t a, const void* s, uint32_t n) {
 void Replay::CompleteTx(uint32_t r, uint32_t mbar, uint32_t bytes) {
   ++epoch_;
   Bar& b = bars_[{r, Off(mbar)}];
-  if (!b.mb.initialized()) b.mb.Init(1);
+  if (!b.mb.initialized())
+    b.mb.Init(1);
   b.tx[static_cast<int>(b.mb.phase())] += bytes;
   b.mb.CompleteTx(bytes);
 }
 
 int Replay::MemReq(Sm& sm, const otma_mem_req* q) {
-  if (sm.accepted >= kSmReqPerCycle) return 1;
+  if (sm.accepted >= kSmReqPerCycle)
+    return 1;
   ++sm.accepted;
   sm.inflight.emplace_back(now_ + otma_impl::DefaultCalibration().mem_latency, q->tag);
   return 0;
@@ -288,28 +300,34 @@ int Replay::MemReq(Sm& sm, const otma_mem_req* q) {
 
 void Replay::OpDone(Sm& sm, otma_token t, uint32_t ev, otma_status s) {
   ++epoch_;
-  if (ev != OTMA_EV_FAULT) return;
+  if (ev != OTMA_EV_FAULT)
+    return;
   auto it = sm.ops.find(t);
   const Rec* rec = it == sm.ops.end() ? sm.submitting : it->second;
   if (s == OTMA_E_UNSUPPORTED && opt_.mode == OTMA_MODE_RTL) {
     ++res_.skipped;
     --res_.executed;
-    if (rec != nullptr && rec->kind == RK::kStore) any_store_skipped_ = true;
-    if (rec != nullptr && rec->kind == RK::kLoad) faulted_.insert({rec->mbar, rec->phase});
+    if (rec != nullptr && rec->kind == RK::kStore)
+      any_store_skipped_ = true;
+    if (rec != nullptr && rec->kind == RK::kLoad)
+      faulted_.insert({rec->mbar, rec->phase});
     return;
   }
   ++res_.faults;
   res_.fault_classes.push_back(otma_status_str(s));
   Mismatch("seq " + std::to_string(rec ? rec->seq : -1) + ": the engine faulted (" +
            otma_status_str(s) + "); silicon ran it");
-  if (rec != nullptr && rec->kind == RK::kLoad) faulted_.insert({rec->mbar, rec->phase});
-  if (rec != nullptr && rec->kind == RK::kStore) any_store_skipped_ = true;
+  if (rec != nullptr && rec->kind == RK::kLoad)
+    faulted_.insert({rec->mbar, rec->phase});
+  if (rec != nullptr && rec->kind == RK::kStore)
+    any_store_skipped_ = true;
   trapped_ = true;  // on silicon a TMA fault traps the kernel (CUDA error 715/716): stop here
 }
 
 void Replay::CheckReport(const otma_check_report* r) {
   ++res_.check_reports;
-  if (r->cls < OTMA_CHK_NUM_CLASSES) ++res_.check_by_class[r->cls];
+  if (r->cls < OTMA_CHK_NUM_CLASSES)
+    ++res_.check_by_class[r->cls];
   std::string who;
   for (auto& [k, rec] : tok_rec_) {
     if (k.second == r->op && rec != nullptr) {
@@ -379,20 +397,27 @@ bool Replay::Load(const std::string& path, std::string* err) {
             (mu == "skip_release" && kind == "wait") ||
             (mu == "multicast_unarmed" && kind == "tma" && j.contains("cluster") &&
              j["cluster"].contains("cta_mask"));
-        if (fits) mutated_seq_ = r.seq;
+        if (fits)
+          mutated_seq_ = r.seq;
       }
-      if (opt_.mutate_seq >= 0 && r.seq == opt_.mutate_seq) mutated_seq_ = r.seq;
+      if (opt_.mutate_seq >= 0 && r.seq == opt_.mutate_seq)
+        mutated_seq_ = r.seq;
       if (mutated_seq_ >= 0 && r.seq == mutated_seq_) {
         const std::string& mu = opt_.mutate;
-        if (mu == "misaligned") j["smem_addr"] = j["smem_addr"].get<uint64_t>() + 16;
-        if (mu == "misaligned_coordinate") j["coords"][0] = j["coords"][0].get<int>() + 1;
-        if (mu == "invalid_coordinate") j["coords"][1] = -1 - j["coords"][1].get<int>();
+        if (mu == "misaligned")
+          j["smem_addr"] = j["smem_addr"].get<uint64_t>() + 16;
+        if (mu == "misaligned_coordinate")
+          j["coords"][0] = j["coords"][0].get<int>() + 1;
+        if (mu == "invalid_coordinate")
+          j["coords"][1] = -1 - j["coords"][1].get<int>();
         if (mu == "unsupported_reduction") {
           j["op"] = "reduce";
           j["redop"] = "inc";
         }
-        if (mu == "expect_tx_low") j["expect_tx"] = j["expect_tx"].get<uint32_t>() - 16;
-        if (mu == "expect_tx_high") j["expect_tx"] = j["expect_tx"].get<uint32_t>() + 16;
+        if (mu == "expect_tx_low")
+          j["expect_tx"] = j["expect_tx"].get<uint32_t>() - 16;
+        if (mu == "expect_tx_high")
+          j["expect_tx"] = j["expect_tx"].get<uint32_t>() + 16;
       }
       if (kind == "tma") {
         const std::string op = j.at("op");
@@ -401,20 +426,23 @@ bool Replay::Load(const std::string& path, std::string* err) {
         otma_op& o = r.op;
         std::memset(&o, 0, sizeof o);
         o.struct_size = sizeof o;
-        o.kind = op == "load"     ? OTMA_OP_TENSOR_LOAD :
-                 op == "store"    ? OTMA_OP_TENSOR_STORE :
-                 op == "prefetch" ? OTMA_OP_TENSOR_PREFETCH :
-                                    OTMA_OP_TENSOR_REDUCE;
-        if (op == "prefetch") r.kind = RK::kLoad;
+        o.kind = op == "load"       ? OTMA_OP_TENSOR_LOAD
+                 : op == "store"    ? OTMA_OP_TENSOR_STORE
+                 : op == "prefetch" ? OTMA_OP_TENSOR_PREFETCH
+                                    : OTMA_OP_TENSOR_REDUCE;
+        if (op == "prefetch")
+          r.kind = RK::kLoad;
         const std::string mode = j.value("mode", "tile");
         const auto lm = m::ParseLoadMode(mode);
         o.load_mode = lm ? static_cast<uint32_t>(*lm) : 0;
         o.dim = j.at("tensor").at("rank");
         const auto& co = j.at("coords");
-        for (size_t k = 0; k < co.size() && k < 5; ++k) o.coords[k] = co[k];
+        for (size_t k = 0; k < co.size() && k < 5; ++k)
+          o.coords[k] = co[k];
         if (j.contains("im2col")) {
           const auto& ic = j["im2col"];
-          for (size_t k = 0; k < ic.size() && k < 3; ++k) o.im2col_info[k] = ic[k].get<uint16_t>();
+          for (size_t k = 0; k < ic.size() && k < 3; ++k)
+            o.im2col_info[k] = ic[k].get<uint16_t>();
         }
         if (j.contains("redop")) {
           const auto ro = m::ParseRedOp(j["redop"].get<std::string>());
@@ -444,17 +472,23 @@ bool Replay::Load(const std::string& path, std::string* err) {
             r.ndest = __builtin_popcount(o.cta_mask);
           }
           ++res_.loads;
-          if (o.flags & OTMA_OPF_MULTICAST) ++res_.multicast;
-          if (mode != "tile") ++res_.im2col;
+          if (o.flags & OTMA_OPF_MULTICAST)
+            ++res_.multicast;
+          if (mode != "tile")
+            ++res_.im2col;
         } else {
           o.flags |= OTMA_OPF_SHARED_CTA;
           if (j.contains("src_hex")) {
             m::FromHex(j["src_hex"].get<std::string>(), &r.src);
             r.have_src = true;
           }
-          if (op == "store") ++res_.stores; else ++res_.reduces;
+          if (op == "store")
+            ++res_.stores;
+          else
+            ++res_.reduces;
         }
-        if (j.value("oob_bytes", uint64_t{0}) > 0) ++res_.oob_ops;
+        if (j.value("oob_bytes", uint64_t{0}) > 0)
+          ++res_.oob_ops;
         ++res_.ops;
       } else if (kind == "arm") {
         r.kind = RK::kArm;
@@ -494,22 +528,28 @@ bool Replay::Load(const std::string& path, std::string* err) {
           arm = &r;
           continue;
         }
-        if (arm == nullptr || r.rank != arm->rank || r.warp != arm->warp) continue;
-        if (r.kind == RK::kArm) break;  // the next arm of this producer: the phase's loads end
-        if (r.kind == RK::kLoad && r.mbar == arm->mbar && r.phase == arm->phase) last = &r;
+        if (arm == nullptr || r.rank != arm->rank || r.warp != arm->warp)
+          continue;
+        if (r.kind == RK::kArm)
+          break;  // the next arm of this producer: the phase's loads end
+        if (r.kind == RK::kLoad && r.mbar == arm->mbar && r.phase == arm->phase)
+          last = &r;
       }
-      if (arm != nullptr && last != nullptr) arm->expect_tx -= static_cast<uint32_t>(last->bytes);
+      if (arm != nullptr && last != nullptr)
+        arm->expect_tx -= static_cast<uint32_t>(last->bytes);
     }
     // Clusters in order of first appearance.
     std::map<std::vector<int>, std::vector<const Rec*>> by_cluster;
     std::vector<std::vector<int>> seen;
     for (auto& [cid, i] : order) {
       auto& v = by_cluster[cid];
-      if (v.empty()) seen.push_back(cid);
+      if (v.empty())
+        seen.push_back(cid);
       v.push_back(&recs_[i]);
     }
     clusters_.clear();
-    for (const auto& cid : seen) clusters_.push_back(std::move(by_cluster[cid]));
+    for (const auto& cid : seen)
+      clusters_.push_back(std::move(by_cluster[cid]));
   } catch (const std::exception& e) {
     *err = path + ": " + e.what();
     return false;
@@ -517,11 +557,11 @@ bool Replay::Load(const std::string& path, std::string* err) {
   return true;
 }
 
-
 void Replay::Run() {
   for (auto& c : clusters_) {
     RunCluster(c);
-    if (res_.hang || trapped_) break;
+    if (res_.hang || trapped_)
+      break;
   }
   // Final buffers (A3): only when every store could run with its recorded source.
   for (const json& f : finals_) {
@@ -532,7 +572,8 @@ void Replay::Run() {
     }
     ++res_.finals;
     for (const Buffer& b : bufs_) {
-      if (b.name != name) continue;
+      if (b.name != name)
+        continue;
       const std::string sha = m::Sha256Hex(b.data.data(), b.data.size());
       if (sha == f.at("sha256").get<std::string>()) {
         ++res_.finals_ok;
@@ -575,13 +616,15 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     // The kernel initialises every barrier it arms (count 1: the producer's arrive).
     std::set<std::pair<int, uint32_t>> inits;
     for (const Rec* r : recs) {
-      if (r->kind == RK::kArm) inits.insert({r->rank, r->mbar});
+      if (r->kind == RK::kArm)
+        inits.insert({r->rank, r->mbar});
     }
     if (opt_.mutate == "multicast_unarmed") {
       for (const Rec* r : recs) {
         if (r->seq == mutated_seq_ && r->kind == RK::kLoad) {
           for (int k = 0; k < cluster_size_; ++k) {
-            if (k != r->rank && ((r->op.cta_mask >> k) & 1)) inits.erase({k, r->mbar});
+            if (k != r->rank && ((r->op.cta_mask >> k) & 1))
+              inits.erase({k, r->mbar});
           }
         }
       }
@@ -646,7 +689,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     std::vector<const Rec*> recs;
     size_t pc = 0;
     uint64_t busy = 0;
-    bool blocked = false;  // its last attempt waited on another warp, an engine or a release
+    bool blocked = false;        // its last attempt waited on another warp, an engine or a release
     uint64_t blocked_epoch = 0;  // epoch_ of that attempt
   };
   std::map<std::pair<int, int>, Warp> warps;
@@ -658,11 +701,14 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
       sim_last(static_cast<size_t>(cluster_size_), 0);
   for (const Rec* r : recs) {
     warps[{r->rank, r->warp}].recs.push_back(r);
-    if (r->kind == RK::kWait) ++wait_total[{r->mbar, r->phase}];
+    if (r->kind == RK::kWait)
+      ++wait_total[{r->mbar, r->phase}];
     const size_t rk = static_cast<size_t>(r->rank);
     if (rk < sil_first.size()) {
-      if (r->kind == RK::kLoad) sil_first[rk] = std::min(sil_first[rk], r->t);
-      if (r->kind == RK::kWait) sil_last[rk] = std::max(sil_last[rk], r->t_done);
+      if (r->kind == RK::kLoad)
+        sil_first[rk] = std::min(sil_first[rk], r->t);
+      if (r->kind == RK::kWait)
+        sil_last[rk] = std::max(sil_last[rk], r->t_done);
     }
   }
   struct Release {
@@ -673,10 +719,12 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
   };
   std::multimap<uint64_t, Release> releases;
   auto can_produce = [&](const Rec* r) {
-    if (r->phase == 0) return true;
+    if (r->phase == 0)
+      return true;
     const auto key = std::make_pair(r->mbar, r->phase - 1);
     auto t = wait_total.find(key);
-    if (t == wait_total.end()) return true;
+    if (t == wait_total.end())
+      return true;
     auto d = released.find(key);
     return d != released.end() && d->second >= t->second;
   };
@@ -693,7 +741,8 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
       const Release& rl = releases.begin()->second;
       ++epoch_;
       ++released[{rl.mbar, rl.phase}];
-      if (ck_ != nullptr && !rl.skip_checker) otma_checker_release(ck_, rl.rank, rl.addr, rl.bytes);
+      if (ck_ != nullptr && !rl.skip_checker)
+        otma_checker_release(ck_, rl.rank, rl.addr, rl.bytes);
       releases.erase(releases.begin());
     }
     for (auto& sm : sms_) {
@@ -718,7 +767,8 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
               break;
             }
             Bar& b = bars_[{static_cast<uint32_t>(r->rank), r->mbar}];
-            if (!b.mb.initialized()) b.mb.Init(1);
+            if (!b.mb.initialized())
+              b.mb.Init(1);
             b.mb.ArriveExpectTx(r->expect_tx);
             armed[{r->rank, r->mbar, r->phase}] = r->expect_tx;
             if (ck_ != nullptr) {
@@ -777,8 +827,10 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
             } else if (!r->stage_sha.empty()) {
               ++res_.waits;
               const std::vector<uint8_t>& wdata = win_[static_cast<size_t>(r->rank)];
-              const std::string sha = r->stage_addr + static_cast<uint64_t>(r->stage_bytes) <= kWindow ?
-                  m::Sha256Hex(wdata.data() + r->stage_addr, r->stage_bytes) : "";
+              const std::string sha =
+                  r->stage_addr + static_cast<uint64_t>(r->stage_bytes) <= kWindow
+                      ? m::Sha256Hex(wdata.data() + r->stage_addr, r->stage_bytes)
+                      : "";
               if (sha == r->stage_sha) {
                 ++res_.waits_ok;
               } else {
@@ -816,13 +868,15 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
         w.blocked = blocked;
         w.blocked_epoch = epoch_;
         if (blocked) {
-          if (w.busy <= now_) w.busy = now_ + retry_cost;
+          if (w.busy <= now_)
+            w.busy = now_ + retry_cost;
           break;
         }
         last_progress = now_;
         ++epoch_;
       }
-      if (w.pc < w.recs.size()) all_done = false;
+      if (w.pc < w.recs.size())
+        all_done = false;
     }
     bool engines_busy = false;
     uint64_t nxt = UINT64_MAX;
@@ -837,15 +891,20 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
         nxt = std::min(nxt, std::max(sm->inflight.front().first, now_ + 1));
       }
     }
-    if (all_done && !engines_busy && releases.empty()) break;
-    if (trapped_) break;
+    if (all_done && !engines_busy && releases.empty())
+      break;
+    if (trapped_)
+      break;
     for (auto& [key, w] : warps) {
-      if (w.pc < w.recs.size()) nxt = std::min(nxt, std::max(w.busy, now_ + 1));
+      if (w.pc < w.recs.size())
+        nxt = std::min(nxt, std::max(w.busy, now_ + 1));
     }
-    if (!releases.empty()) nxt = std::min(nxt, std::max(releases.begin()->first, now_ + 1));
+    if (!releases.empty())
+      nxt = std::min(nxt, std::max(releases.begin()->first, now_ + 1));
     bool all_blocked = true;
     for (auto& [key, w] : warps) {
-      if (w.pc < w.recs.size() && (!w.blocked || w.blocked_epoch != epoch_)) all_blocked = false;
+      if (w.pc < w.recs.size() && (!w.blocked || w.blocked_epoch != epoch_))
+        all_blocked = false;
     }
     if (nxt == UINT64_MAX || now_ - last_progress > kHang ||
         (all_blocked && !engines_busy && releases.empty())) {
@@ -865,7 +924,8 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
   // A3: per barrier phase, the complete-tx sum equals the kernel's expect_tx (every rank).
   for (const auto& [key, tx] : armed) {
     const auto [rank, mb, phase] = key;
-    if (faulted_.count({mb, phase})) continue;
+    if (faulted_.count({mb, phase}))
+      continue;
     ++res_.phases;
     const Bar& b = bars_[{static_cast<uint32_t>(rank), mb}];
     auto it = b.tx.find(phase);
@@ -874,8 +934,8 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
       ++res_.phases_ok;
     } else {
       Mismatch("rank " + std::to_string(rank) + " mbar +" + std::to_string(mb) + " phase " +
-               std::to_string(phase) + ": complete-tx " + std::to_string(got) +
-               " != expect_tx " + std::to_string(tx));
+               std::to_string(phase) + ": complete-tx " + std::to_string(got) + " != expect_tx " +
+               std::to_string(tx));
     }
   }
   if (timed) {
@@ -889,11 +949,13 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
   }
   res_.sim_cycles += now_;
   for (auto& sm : sms_) {
-    if (opt_.mode == OTMA_MODE_RTL) res_.sim_cycles += sm->port->Cycle();
+    if (opt_.mode == OTMA_MODE_RTL)
+      res_.sim_cycles += sm->port->Cycle();
   }
   sms_.clear();
   if (ck_ != nullptr) {
-    for (uint32_t c = 1; c < OTMA_CHK_NUM_CLASSES; ++c) (void)c;
+    for (uint32_t c = 1; c < OTMA_CHK_NUM_CLASSES; ++c)
+      (void)c;
     otma_checker_destroy(ck_);
     ck_ = nullptr;
   }
@@ -921,8 +983,7 @@ class DirectPort : public EnginePort {
 }  // namespace
 
 std::unique_ptr<EnginePort> MakeDirectPort(const otma_config& cfg, const otma_host& host,
-                                           uint32_t rank, const MemoryView& mem,
-                                           std::string* err) {
+                                           uint32_t rank, const MemoryView& mem, std::string* err) {
   (void)rank;
   (void)mem;
   otma_engine* e = nullptr;
@@ -935,8 +996,8 @@ std::unique_ptr<EnginePort> MakeDirectPort(const otma_config& cfg, const otma_ho
 }
 
 bool Result::ok() const {
-  return !hang && faults == 0 && waits_ok == waits && phases_ok == phases &&
-         finals_ok == finals && check_reports == 0 && mismatches.empty();
+  return !hang && faults == 0 && waits_ok == waits && phases_ok == phases && finals_ok == finals &&
+         check_reports == 0 && mismatches.empty();
 }
 
 bool ReplayTrace(const std::string& path, const Options& opt, Result* out, std::string* err) {
@@ -944,25 +1005,26 @@ bool ReplayTrace(const std::string& path, const Options& opt, Result* out, std::
   *out = Result{};
   out->file = path;
   Replay r(opt, out);
-  if (!r.Load(path, err)) return false;
+  if (!r.Load(path, err))
+    return false;
   out->mutated_seq = r.mutated_seq();
   r.Run();
-  out->wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out->wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return true;
 }
 
 void PrintSummary(const std::vector<Result>& rs, const Options& opt, std::ostream& os) {
-  const char* mode = opt.mode == OTMA_MODE_FUNCTIONAL ? "functional" :
-                     opt.mode == OTMA_MODE_TIMED      ? "timed" : "rtl";
+  const char* mode = opt.mode == OTMA_MODE_FUNCTIONAL ? "functional"
+                     : opt.mode == OTMA_MODE_TIMED    ? "timed"
+                                                      : "rtl";
   os << "tma cosim: mode " << mode << ", port " << opt.port_name
      << (opt.check ? ", checker on" : "") << "\n";
-  os << std::left << std::setw(22) << "trace" << std::right << std::setw(6) << "ops"
-     << std::setw(7) << "mcast" << std::setw(7) << "im2col" << std::setw(5) << "oob"
-     << std::setw(6) << "store" << std::setw(6) << "red" << std::setw(7) << "groups"
-     << std::setw(6) << "skip" << std::setw(12) << "stage hash" << std::setw(12) << "tx phases"
-     << std::setw(8) << "finals" << std::setw(7) << "check" << std::setw(12) << "cycles"
-     << std::setw(9) << "GB/s" << "  verdict\n";
+  os << std::left << std::setw(22) << "trace" << std::right << std::setw(6) << "ops" << std::setw(7)
+     << "mcast" << std::setw(7) << "im2col" << std::setw(5) << "oob" << std::setw(6) << "store"
+     << std::setw(6) << "red" << std::setw(7) << "groups" << std::setw(6) << "skip" << std::setw(12)
+     << "stage hash" << std::setw(12) << "tx phases" << std::setw(8) << "finals" << std::setw(7)
+     << "check" << std::setw(12) << "cycles" << std::setw(9) << "GB/s"
+     << "  verdict\n";
   for (const Result& r : rs) {
     std::string name = r.file.substr(r.file.find_last_of('/') + 1);
     std::ostringstream hs, ps, fs;
@@ -970,25 +1032,26 @@ void PrintSummary(const std::vector<Result>& rs, const Options& opt, std::ostrea
     ps << r.phases_ok << "/" << r.phases;
     fs << r.finals_ok << "/" << r.finals;
     const double gbs = r.engine_seconds > 0 ? r.tensor_bytes / r.engine_seconds / 1e9 : 0;
-    os << std::left << std::setw(22) << name << std::right << std::setw(6) << r.ops
-       << std::setw(7) << r.multicast << std::setw(7) << r.im2col << std::setw(5) << r.oob_ops
-       << std::setw(6) << r.stores << std::setw(6) << r.reduces << std::setw(7) << r.groups
-       << std::setw(6) << r.skipped << std::setw(12) << hs.str() << std::setw(12) << ps.str()
-       << std::setw(8) << fs.str() << std::setw(7) << r.check_reports << std::setw(12)
-       << r.sim_cycles << std::setw(9) << std::fixed << std::setprecision(2) << gbs << "  "
+    os << std::left << std::setw(22) << name << std::right << std::setw(6) << r.ops << std::setw(7)
+       << r.multicast << std::setw(7) << r.im2col << std::setw(5) << r.oob_ops << std::setw(6)
+       << r.stores << std::setw(6) << r.reduces << std::setw(7) << r.groups << std::setw(6)
+       << r.skipped << std::setw(12) << hs.str() << std::setw(12) << ps.str() << std::setw(8)
+       << fs.str() << std::setw(7) << r.check_reports << std::setw(12) << r.sim_cycles
+       << std::setw(9) << std::fixed << std::setprecision(2) << gbs << "  "
        << (r.ok() ? "PASS" : "FAIL") << (r.timing_capture ? " (timing capture)" : "")
        << (r.hang ? " HANG" : "") << "\n";
     if (r.timeline_ratio_median > 0) {
       os << "    timeline (first load issue -> last consumer wait, per CTA): simulated / silicon "
-         << std::setprecision(3) << r.timeline_ratio_median << " median, "
-         << r.timeline_ratio_min << " .. " << r.timeline_ratio_max << "\n";
+         << std::setprecision(3) << r.timeline_ratio_median << " median, " << r.timeline_ratio_min
+         << " .. " << r.timeline_ratio_max << "\n";
     }
     if (r.skipped > 0) {
       os << "    " << r.skipped << " ops skipped (not implemented by this mode); "
          << r.waits_skipped << " waits and " << r.finals_skipped
          << " final buffers depending on them not compared\n";
     }
-    for (const std::string& m : r.mismatches) os << "    " << m << "\n";
+    for (const std::string& m : r.mismatches)
+      os << "    " << m << "\n";
   }
 }
 

@@ -66,8 +66,7 @@ using PortFactory = std::function<std::unique_ptr<EnginePort>(
     const otma_config& cfg, const otma_host& host, uint32_t rank, const MemoryView& mem,
     std::string* err)>;
 std::unique_ptr<EnginePort> MakeDirectPort(const otma_config& cfg, const otma_host& host,
-                                           uint32_t rank, const MemoryView& mem,
-                                           std::string* err);
+                                           uint32_t rank, const MemoryView& mem, std::string* err);
 
 struct Options {
   uint32_t mode = OTMA_MODE_FUNCTIONAL;
@@ -97,16 +96,16 @@ struct Result {
   uint64_t finals = 0, finals_ok = 0, finals_skipped = 0;
   uint64_t check_reports = 0;
   std::vector<uint64_t> check_by_class = std::vector<uint64_t>(OTMA_CHK_NUM_CLASSES, 0);
-  std::vector<std::string> mismatches;  // the first few, one line each
+  std::vector<std::string> mismatches;     // the first few, one line each
   std::vector<std::string> fault_classes;  // the status of every faulted op
   bool hang = false;
   int64_t mutated_seq = -1;  // the record a mutation changed
   // time
-  uint64_t sim_cycles = 0;          // TIMED/RTL: host cycles of all clusters
-  double engine_seconds = 0;        // thread CPU time inside otma_submit (FUNCTIONAL: the
-                                    // whole op; TIMED: the command only)
-  double wall_seconds = 0;          // the whole replay, trace parsing included
-  uint64_t tensor_bytes = 0;        // bytes moved by the engine (box bytes x destinations)
+  uint64_t sim_cycles = 0;    // TIMED/RTL: host cycles of all clusters
+  double engine_seconds = 0;  // thread CPU time inside otma_submit (FUNCTIONAL: the
+                              // whole op; TIMED: the command only)
+  double wall_seconds = 0;    // the whole replay, trace parsing included
+  uint64_t tensor_bytes = 0;  // bytes moved by the engine (box bytes x destinations)
   // A6 timeline: per CTA, simulated span vs silicon span (first tma issue -> last wait done)
   double timeline_ratio_median = 0, timeline_ratio_min = 0, timeline_ratio_max = 0;
   bool ok() const;

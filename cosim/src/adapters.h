@@ -18,7 +18,7 @@ namespace m = tma::model;
 struct Recorder {
   bool on = false;
   uint32_t g = 32;
-  std::vector<uint64_t> reads;   // sector addresses
+  std::vector<uint64_t> reads;  // sector addresses
   std::vector<uint64_t> writes;
   static void Add(std::vector<uint64_t>& v, uint32_t g, uint64_t a, size_t n) {
     if (n == 0) {
@@ -92,9 +92,9 @@ class HostShared : public m::SharedMemoryIf {
   bool Write(int cta, uint32_t addr, const uint8_t* src, size_t n) override {
     bytes_ += n;
     if (deferred_) {
-      pend_.push_back(PendingWrite{true, static_cast<uint32_t>(cta), addr,
-                                   no_data_ ? std::vector<uint8_t>(n) :
-                                              std::vector<uint8_t>(src, src + n)});
+      pend_.push_back(
+          PendingWrite{true, static_cast<uint32_t>(cta), addr,
+                       no_data_ ? std::vector<uint8_t>(n) : std::vector<uint8_t>(src, src + n)});
       return true;
     }
     if (e_.checker != nullptr) {

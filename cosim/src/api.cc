@@ -41,23 +41,40 @@ uint32_t otma_abi_version(void) {
 
 const char* otma_status_str(otma_status s) {
   switch (s) {
-    case OTMA_OK: return "ok";
-    case OTMA_E_INVALID_DESCRIPTOR: return "invalid_descriptor";
-    case OTMA_E_MISALIGNED: return "misaligned";
-    case OTMA_E_MISALIGNED_COORDINATE: return "misaligned_coordinate";
-    case OTMA_E_INVALID_COORDINATE: return "invalid_coordinate";
-    case OTMA_E_UNSUPPORTED_REDUCTION: return "unsupported_reduction";
-    case OTMA_E_INVALID_INSTRUCTION: return "invalid_instruction";
-    case OTMA_E_UNSUPPORTED: return "unsupported";
-    case OTMA_E_BUS_ERROR: return "bus_error";
-    case OTMA_E_BUSY: return "busy";
-    case OTMA_E_TX_WATCHDOG: return "tx_watchdog";
-    case OTMA_E_VERSION: return "abi_version_mismatch";
-    case OTMA_E_STRUCT_SIZE: return "struct_size_too_small";
-    case OTMA_E_ARGUMENT: return "bad_argument";
-    case OTMA_E_NO_BACKEND: return "no_backend";
-    case OTMA_E_UNKNOWN_TAG: return "unknown_tag";
-    default: return "unknown_status";
+    case OTMA_OK:
+      return "ok";
+    case OTMA_E_INVALID_DESCRIPTOR:
+      return "invalid_descriptor";
+    case OTMA_E_MISALIGNED:
+      return "misaligned";
+    case OTMA_E_MISALIGNED_COORDINATE:
+      return "misaligned_coordinate";
+    case OTMA_E_INVALID_COORDINATE:
+      return "invalid_coordinate";
+    case OTMA_E_UNSUPPORTED_REDUCTION:
+      return "unsupported_reduction";
+    case OTMA_E_INVALID_INSTRUCTION:
+      return "invalid_instruction";
+    case OTMA_E_UNSUPPORTED:
+      return "unsupported";
+    case OTMA_E_BUS_ERROR:
+      return "bus_error";
+    case OTMA_E_BUSY:
+      return "busy";
+    case OTMA_E_TX_WATCHDOG:
+      return "tx_watchdog";
+    case OTMA_E_VERSION:
+      return "abi_version_mismatch";
+    case OTMA_E_STRUCT_SIZE:
+      return "struct_size_too_small";
+    case OTMA_E_ARGUMENT:
+      return "bad_argument";
+    case OTMA_E_NO_BACKEND:
+      return "no_backend";
+    case OTMA_E_UNKNOWN_TAG:
+      return "unknown_tag";
+    default:
+      return "unknown_status";
   }
 }
 
@@ -78,9 +95,8 @@ otma_status otma_create(const otma_config* cfg, const otma_host* host, otma_engi
       (c.req_bytes != 0 && c.req_bytes != 32 && c.req_bytes != 64 && c.req_bytes != 128)) {
     return OTMA_E_ARGUMENT;
   }
-  if (c.mode == OTMA_MODE_FUNCTIONAL &&
-      (h.gmem_read == nullptr || h.smem_write == nullptr || h.smem_read == nullptr ||
-       h.gmem_write == nullptr)) {
+  if (c.mode == OTMA_MODE_FUNCTIONAL && (h.gmem_read == nullptr || h.smem_write == nullptr ||
+                                         h.smem_read == nullptr || h.gmem_write == nullptr)) {
     return OTMA_E_ARGUMENT;  // FUNCTIONAL moves data: every data callback is needed
   }
   try {
@@ -222,7 +238,8 @@ otma_status otma_encode_tensor_map(const otma_tensor_params* p, uint32_t arch, u
   }
   const otma_tensor_params q = Widen(p);
   const tma::model::TensorMap m = otma_impl::ParamsToMap(q);
-  const tma::model::Status st = tma::model::ValidateTensorMap(m, static_cast<tma::model::Arch>(arch));
+  const tma::model::Status st =
+      tma::model::ValidateTensorMap(m, static_cast<tma::model::Arch>(arch));
   if (!st.ok()) {
     return otma_impl::FromModel(st);
   }

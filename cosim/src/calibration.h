@@ -21,21 +21,21 @@ namespace otma_impl {
 
 struct Calibration {
   // ---- engine -------------------------------------------------------------------------------
-  uint32_t cmd_interval = 63;    // cycles between two accepted commands (table (b): 62.6 clk/op)
-  uint32_t cmd_queue = 4;        // commands accepted but not yet started
-  uint32_t cmd_to_start = 24;    // accept -> descriptor lookup
-  uint32_t desc_hit = 12;        // descriptor-cache hit -> address generation starts
+  uint32_t cmd_interval = 63;  // cycles between two accepted commands (table (b): 62.6 clk/op)
+  uint32_t cmd_queue = 4;      // commands accepted but not yet started
+  uint32_t cmd_to_start = 24;  // accept -> descriptor lookup
+  uint32_t desc_hit = 12;      // descriptor-cache hit -> address generation starts
   uint32_t desc_cache_entries = 8;
-  uint32_t agu_bytes_per_cycle = 100;  // address generation (table (a) slope: ~93-100 B/clk;
-                                       // table (b) per-SM ceiling 101.8-103.7 B/clk)
-  uint32_t im2col_extra = 94;         // im2col ops start this much later (table (c): +94 clk)
-  uint32_t max_outstanding = 768;     // requests in flight per engine: 768 x 32 B over the
-                                      // 240-cycle round trip = 102 B/clk (the per-SM ceiling)
+  uint32_t agu_bytes_per_cycle = 100;   // address generation (table (a) slope: ~93-100 B/clk;
+                                        // table (b) per-SM ceiling 101.8-103.7 B/clk)
+  uint32_t im2col_extra = 94;           // im2col ops start this much later (table (c): +94 clk)
+  uint32_t max_outstanding = 768;       // requests in flight per engine: 768 x 32 B over the
+                                        // 240-cycle round trip = 102 B/clk (the per-SM ceiling)
   uint32_t smem_bytes_per_cycle = 128;  // shared-memory write (load) / read (store) port
   uint32_t cpl_latency = 24;            // last byte in shared memory -> complete_tx
   // ---- the engine's own memory model (no mem_req callback): L2-resident data -----------------
-  uint32_t mem_latency = 240;           // request -> response (H100 config: l2_rop_latency 237)
-  uint32_t mem_bytes_per_cycle = 128;   // response bandwidth into one SM
+  uint32_t mem_latency = 240;          // request -> response (H100 config: l2_rop_latency 237)
+  uint32_t mem_bytes_per_cycle = 128;  // response bandwidth into one SM
   // ---- issuer side (used by the cosim host, not by the engine) -------------------------------
   uint32_t trywait_success = 100;  // a try_wait on a completed phase + loop, per op (table (b):
                                    // 163 clk/op steady state = this + cmd_interval)

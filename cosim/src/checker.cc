@@ -15,8 +15,8 @@ std::string Hex(uint32_t v) {
 otma_checker::otma_checker(const otma_checker_config& cfg)
     : cfg_(cfg), bars_(cfg.cluster_size == 0 ? 1 : static_cast<int>(cfg.cluster_size)) {}
 
-void otma_checker::Report(uint32_t cls, uint32_t rank, uint32_t addr, otma_token op,
-                          uint64_t cycle, const std::string& msg) {
+void otma_checker::Report(uint32_t cls, uint32_t rank, uint32_t addr, otma_token op, uint64_t cycle,
+                          const std::string& msg) {
   if (cls < OTMA_CHK_NUM_CLASSES) {
     ++counts_[cls];
   }
@@ -127,10 +127,9 @@ void otma_checker::CompleteTx(otma_token op, uint32_t rank, uint32_t mbar, uint3
   tma::model::Mbarrier* b = bars_.Find(static_cast<int>(rank), mbar);
   if (b == nullptr || !b->initialized() || b->invalidated()) {
     Report(OTMA_CHK_UNARMED, rank, mbar, op, cycle,
-           std::string(multicast ? "multicast " : "") + "complete_tx of op " +
-               std::to_string(op) + " (" + std::to_string(bytes) + " B) to rank " +
-               std::to_string(rank) + " mbarrier " + Hex(mbar) +
-               ": the barrier is not initialised there");
+           std::string(multicast ? "multicast " : "") + "complete_tx of op " + std::to_string(op) +
+               " (" + std::to_string(bytes) + " B) to rank " + std::to_string(rank) + " mbarrier " +
+               Hex(mbar) + ": the barrier is not initialised there");
     return;
   }
   if (f != nullptr) {
@@ -251,8 +250,7 @@ void otma_checker::Finish(uint64_t cycle) {
     if (b != nullptr && b->initialized() && b->pending() == 0 && b->tx_count() > 0) {
       Report(OTMA_CHK_TX_OVERFLOW, k.rank, k.mbar, 0, cycle,
              "phase " + std::to_string(b->phase()) + " of rank " + std::to_string(k.rank) +
-                 " mbarrier " + Hex(k.mbar) + " still expects " +
-                 std::to_string(b->tx_count()) +
+                 " mbarrier " + Hex(k.mbar) + " still expects " + std::to_string(b->tx_count()) +
                  " bytes with every arrival in: expect_tx exceeds what the TMA delivered");
     }
   }

@@ -46,9 +46,7 @@ struct otma_checker {
   struct Key {
     uint32_t rank;
     uint32_t mbar;
-    bool operator<(const Key& o) const {
-      return rank != o.rank ? rank < o.rank : mbar < o.mbar;
-    }
+    bool operator<(const Key& o) const { return rank != o.rank ? rank < o.rank : mbar < o.mbar; }
   };
   struct PhaseInfo {
     bool armed = false;       // an expect_tx was made in the current phase

@@ -79,10 +79,18 @@ void MapToParams(const m::TensorMap& t, otma_tensor_params* p) {
 m::TensorInstr ToTensorInstr(const otma_op& op) {
   m::TensorInstr in;
   switch (op.kind) {
-    case OTMA_OP_TENSOR_STORE: in.op = m::Op::kStore; break;
-    case OTMA_OP_TENSOR_REDUCE: in.op = m::Op::kReduce; break;
-    case OTMA_OP_TENSOR_PREFETCH: in.op = m::Op::kPrefetch; break;
-    default: in.op = m::Op::kLoad; break;
+    case OTMA_OP_TENSOR_STORE:
+      in.op = m::Op::kStore;
+      break;
+    case OTMA_OP_TENSOR_REDUCE:
+      in.op = m::Op::kReduce;
+      break;
+    case OTMA_OP_TENSOR_PREFETCH:
+      in.op = m::Op::kPrefetch;
+      break;
+    default:
+      in.op = m::Op::kLoad;
+      break;
   }
   in.mode = static_cast<m::LoadMode>(op.load_mode);
   in.dim = static_cast<int>(op.dim);
@@ -119,7 +127,6 @@ bool IsTensorLoadIm2col(const otma_op& op) {
          (op.load_mode == OTMA_LOAD_IM2COL || op.load_mode == OTMA_LOAD_IM2COL_W ||
           op.load_mode == OTMA_LOAD_IM2COL_W128 || op.load_mode == OTMA_LOAD_IM2COL_NO_OFFS);
 }
-
 
 // ---- TIMED job ----------------------------------------------------------------------------------
 enum class JobState { kQueued, kDescWait, kDescReady, kGen, kWait, kCpl };
@@ -373,8 +380,7 @@ OpEffects otma_engine::Execute(const otma_op& op, otma_token t, const m::TensorM
         break;
       }
       fx.status = m::TensormapReplace(b, static_cast<m::ReplaceField>(op.replace_field - 1),
-                                      static_cast<int>(op.replace_ordinal), op.replace_value,
-                                      arch);
+                                      static_cast<int>(op.replace_ordinal), op.replace_value, arch);
       if (fx.status.ok() && !g.Write(op.desc_va, b, 128)) {
         fx.status = m::Status::Error(m::ErrorClass::kBusError, "tmap", "writing the map failed");
       }
@@ -417,10 +423,9 @@ otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
     if (fx.status.ok() && checker != nullptr && op.kind == OTMA_OP_TENSOR_LOAD) {
       const m::TensorInstr in = otma_impl::ToTensorInstr(op);
       std::vector<otma_checker::Dest> d;
-      for (const m::CompleteTx& c :
-           m::CompleteTxEvents(in.multicast, in.cta_mask,
-                               in.dst_cta < 0 ? in.issuer_cta : in.dst_cta, in.mbar_cta,
-                               in.cta_group, in.mbar_addr, 0)) {
+      for (const m::CompleteTx& c : m::CompleteTxEvents(
+               in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta, in.mbar_cta,
+               in.cta_group, in.mbar_addr, 0)) {
         d.push_back({static_cast<uint32_t>(c.cta), c.mbar_addr});
       }
       checker->OpIssued(t, d, in.multicast, op.issuer_rank, cycle);
@@ -435,9 +440,10 @@ otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
     }
     if (fx.bulk_group) {
       group_warp[t] = op.issuer_warp;
-      groups.For(op.issuer_warp).Issue(t, op.kind == OTMA_OP_TENSOR_REDUCE ||
-                                                  op.kind == OTMA_OP_BULK_REDUCE ?
-                                              m::BulkOpKind::kReduce : m::BulkOpKind::kStore);
+      groups.For(op.issuer_warp)
+          .Issue(t, op.kind == OTMA_OP_TENSOR_REDUCE || op.kind == OTMA_OP_BULK_REDUCE
+                        ? m::BulkOpKind::kReduce
+                        : m::BulkOpKind::kStore);
       Done(t, OTMA_EV_READ_DONE, OTMA_OK);
     }
     Signal(t, fx.complete_tx);
@@ -488,18 +494,18 @@ otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
          ((op.kind == OTMA_OP_BULK_COPY || op.kind == OTMA_OP_BULK_REDUCE) &&
           op.bulk_dir == OTMA_BULK_S2G))) {
       group_warp[j->token] = op.issuer_warp;
-      groups.For(op.issuer_warp).Issue(j->token, op.kind == OTMA_OP_TENSOR_REDUCE ||
-                                                         op.kind == OTMA_OP_BULK_REDUCE ?
-                                                     m::BulkOpKind::kReduce :
-                                                     m::BulkOpKind::kStore);
+      groups.For(op.issuer_warp)
+          .Issue(j->token, op.kind == OTMA_OP_TENSOR_REDUCE || op.kind == OTMA_OP_BULK_REDUCE
+                               ? m::BulkOpKind::kReduce
+                               : m::BulkOpKind::kStore);
     }
   }
   if (checker != nullptr && op.kind == OTMA_OP_TENSOR_LOAD) {
     const m::TensorInstr in = otma_impl::ToTensorInstr(op);
     std::vector<otma_checker::Dest> d;
-    for (const m::CompleteTx& c : m::CompleteTxEvents(
-             in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta, in.mbar_cta,
-             in.cta_group, in.mbar_addr, 0)) {
+    for (const m::CompleteTx& c :
+         m::CompleteTxEvents(in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta,
+                             in.mbar_cta, in.cta_group, in.mbar_addr, 0)) {
       d.push_back({static_cast<uint32_t>(c.cta), c.mbar_addr});
     }
     checker->OpIssued(j->token, d, in.multicast, op.issuer_rank, cycle);
@@ -683,8 +689,7 @@ void otma_engine::Step() {
             }
           }
           j.state = JobState::kDescReady;
-          j.t = cycle + cal.desc_hit +
-                (IsTensorLoadIm2col(j.op) ? cal.im2col_extra : 0);
+          j.t = cycle + cal.desc_hit + (IsTensorLoadIm2col(j.op) ? cal.im2col_extra : 0);
         }
         break;
       case JobState::kDescReady:
@@ -834,8 +839,9 @@ uint64_t otma_engine::NextEvent() const {
         }
         if (host.mem_req != nullptr) {
           // waiting for the host: the watchdog is the only internal event
-          best = std::min(best, j.last_progress + cfg.watchdog_cycles + 1 > cycle ?
-                                    j.last_progress + cfg.watchdog_cycles + 1 - cycle : 1);
+          best = std::min(best, j.last_progress + cfg.watchdog_cycles + 1 > cycle
+                                    ? j.last_progress + cfg.watchdog_cycles + 1 - cycle
+                                    : 1);
         }
         break;
       default:

@@ -47,13 +47,13 @@ struct PendingWrite {
 struct OpEffects {
   tma::model::Status status;
   std::vector<tma::model::CompleteTx> complete_tx;
-  std::vector<PendingWrite> writes;         // deferred mode only
-  std::vector<uint64_t> sectors;            // distinct global sectors touched (granularity g)
+  std::vector<PendingWrite> writes;  // deferred mode only
+  std::vector<uint64_t> sectors;     // distinct global sectors touched (granularity g)
   uint32_t req_kind = OTMA_REQ_READ;
-  uint64_t payload = 0;       // complete_tx bytes per destination (or bytes moved)
-  uint64_t oob = 0;           // out-of-bounds bytes of a load
-  uint64_t smem_bytes = 0;    // bytes through the shared-memory port
-  bool bulk_group = false;    // completes through the issuer's bulk async-group
+  uint64_t payload = 0;     // complete_tx bytes per destination (or bytes moved)
+  uint64_t oob = 0;         // out-of-bounds bytes of a load
+  uint64_t smem_bytes = 0;  // bytes through the shared-memory port
+  bool bulk_group = false;  // completes through the issuer's bulk async-group
 };
 
 class RtlBackend;  // rtl_backend.cc

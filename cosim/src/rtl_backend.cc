@@ -9,11 +9,12 @@
 // implement (sim/rtl_support.h: stores, reductions, bulk copies, tensormap.replace, gather4,
 // im2col::w, cta_group::2 on sm_100+) answer OTMA_E_UNSUPPORTED with op_done(FAULT): a host
 // lists them as skipped.
+#include "rtl_backend.h"
+
 #include <string>
 
 #include "adapters.h"
 #include "engine.h"
-#include "rtl_backend.h"
 #include "tb/golden/rtl_engine.h"
 #include "tma/golden.h"
 

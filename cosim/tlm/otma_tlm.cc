@@ -19,7 +19,8 @@ Memory::Memory(sc_core::sc_module_name name, sc_core::sc_time access_delay)
 void Memory::b_transport(tlm_generic_payload& p, sc_core::sc_time& delay) {
   ++transports_;
   p.set_response_status(::tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  if (backing_ == nullptr) return;
+  if (backing_ == nullptr)
+    return;
   const uint64_t a = p.get_address();
   TxExt* tx = nullptr;
   p.get_extension(tx);
@@ -30,8 +31,8 @@ void Memory::b_transport(tlm_generic_payload& p, sc_core::sc_time& delay) {
     return;
   }
   const uint32_t n = p.get_data_length();
-  const bool ok = p.is_read() ? backing_->Read(a, p.get_data_ptr(), n) :
-                                backing_->Write(a, p.get_data_ptr(), n);
+  const bool ok = p.is_read() ? backing_->Read(a, p.get_data_ptr(), n)
+                              : backing_->Write(a, p.get_data_ptr(), n);
   if (ok) {
     p.set_response_status(::tlm::TLM_OK_RESPONSE);
     uint8_t* base;
@@ -42,10 +43,11 @@ void Memory::b_transport(tlm_generic_payload& p, sc_core::sc_time& delay) {
 }
 
 unsigned int Memory::transport_dbg(tlm_generic_payload& p) {
-  if (backing_ == nullptr) return 0;
+  if (backing_ == nullptr)
+    return 0;
   const uint32_t n = p.get_data_length();
-  const bool ok = p.is_read() ? backing_->Read(p.get_address(), p.get_data_ptr(), n) :
-                                backing_->Write(p.get_address(), p.get_data_ptr(), n);
+  const bool ok = p.is_read() ? backing_->Read(p.get_address(), p.get_data_ptr(), n)
+                              : backing_->Write(p.get_address(), p.get_data_ptr(), n);
   return ok ? n : 0;
 }
 
@@ -76,12 +78,14 @@ Engine::Engine(sc_core::sc_module_name name, sc_core::sc_time clock)
 }
 
 Engine::~Engine() {
-  if (e_ != nullptr) otma_destroy(e_);
+  if (e_ != nullptr)
+    otma_destroy(e_);
 }
 
 void Engine::invalidate(bool smem_side, sc_dt::uint64 lo, sc_dt::uint64 hi) {
   for (Dmi& r : dmi_[smem_side ? 1 : 0]) {
-    if (r.valid && r.d.get_start_address() <= hi && r.d.get_end_address() >= lo) r.valid = false;
+    if (r.valid && r.d.get_start_address() <= hi && r.d.get_end_address() >= lo)
+      r.valid = false;
   }
 }
 
@@ -114,7 +118,8 @@ int Engine::Access(bool smem_side, bool write, uint64_t addr, uint8_t* data, uin
   sock->b_transport(p, delay);
   qk_->set(delay);
   ++transports_;
-  if (p.get_response_status() != ::tlm::TLM_OK_RESPONSE) return 1;
+  if (p.get_response_status() != ::tlm::TLM_OK_RESPONSE)
+    return 1;
   if (p.is_dmi_allowed()) {
     tlm_dmi d;
     p.set_address(addr);
@@ -143,7 +148,8 @@ void Engine::CompleteTx(uint32_t rank, uint32_t mbar, uint32_t bytes) {
 }
 
 otma_status Engine::Reset(const otma_config& cfg, const otma_host& host) {
-  if (e_ != nullptr) otma_destroy(e_);
+  if (e_ != nullptr)
+    otma_destroy(e_);
   e_ = nullptr;
   dmi_[0].clear();
   dmi_[1].clear();
@@ -172,7 +178,8 @@ otma_status Engine::Reset(const otma_config& cfg, const otma_host& host) {
   };
   h.op_done = [](void* u, otma_token t, uint32_t ev, otma_status s) {
     Engine* e = static_cast<Engine*>(u);
-    if (e->user_.op_done != nullptr) e->user_.op_done(e->user_.user, t, ev, s);
+    if (e->user_.op_done != nullptr)
+      e->user_.op_done(e->user_.user, t, ev, s);
   };
   if (host.mem_req != nullptr) {
     h.mem_req = [](void* u, const otma_mem_req* q) {
@@ -182,7 +189,8 @@ otma_status Engine::Reset(const otma_config& cfg, const otma_host& host) {
   }
   h.log = [](void* u, int level, const char* msg) {
     Engine* e = static_cast<Engine*>(u);
-    if (e->user_.log != nullptr) e->user_.log(e->user_.user, level, msg);
+    if (e->user_.log != nullptr)
+      e->user_.log(e->user_.user, level, msg);
   };
   return otma_create(&cfg, &h, &e_);
 }
@@ -210,10 +218,13 @@ void Engine::cmd_b_transport(tlm_generic_payload& p, sc_core::sc_time& delay) {
 }
 
 void Engine::Tick(uint64_t cycles, bool advance_time) {
-  if (e_ != nullptr) otma_tick(e_, cycles);
-  if (!advance_time) return;
+  if (e_ != nullptr)
+    otma_tick(e_, cycles);
+  if (!advance_time)
+    return;
   qk_->inc(clock_ * static_cast<double>(cycles));
-  if (qk_->need_sync()) qk_->sync();
+  if (qk_->need_sync())
+    qk_->sync();
 }
 
 }  // namespace otma::tlm

@@ -20,12 +20,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 #include <vector>
+
+#include <systemc>
+#include <tlm>
 
 #include "opentma/cosim.h"
 

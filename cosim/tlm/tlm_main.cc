@@ -56,7 +56,8 @@ class SharedBacking : public Backing {
   bool Region(uint64_t a, uint8_t** base, uint64_t* start, uint64_t* bytes) override {
     uint32_t n = 0;
     uint8_t* w = m_.Window(Rank(a), &n);
-    if (w == nullptr) return false;
+    if (w == nullptr)
+      return false;
     *base = w;
     *start = static_cast<uint64_t>(Rank(a)) << 24;
     *bytes = n;
@@ -91,8 +92,8 @@ struct Platform : sc_core::sc_module {
       engines.push_back(std::make_unique<Engine>(("engine" + s).c_str(), clk));
       gmems.push_back(std::make_unique<Memory>(("gmem" + s).c_str(), sc_core::SC_ZERO_TIME));
       smems.push_back(std::make_unique<Memory>(("smem" + s).c_str(), sc_core::SC_ZERO_TIME));
-      cmds.push_back(std::make_unique<tlm_utils::simple_initiator_socket<Platform>>(
-          ("cmd" + s).c_str()));
+      cmds.push_back(
+          std::make_unique<tlm_utils::simple_initiator_socket<Platform>>(("cmd" + s).c_str()));
       engines[k]->gmem.bind(gmems[k]->socket);
       engines[k]->smem.bind(smems[k]->socket);
       cmds[k]->bind(engines[k]->cmd);
@@ -129,17 +130,18 @@ class TlmPort : public otma_trace::EnginePort {
     sc_core::sc_time delay = p_.qk.get_local_time();
     (*p_.cmds[rank_])->b_transport(pl, delay);
     p_.qk.set(delay);
-    if (p_.qk.need_sync()) p_.qk.sync();
+    if (p_.qk.need_sync())
+      p_.qk.sync();
     pl.clear_extension(&ext);
-    if (pl.get_response_status() != tlm::TLM_OK_RESPONSE) return OTMA_E_ARGUMENT;
-    if (t != nullptr) *t = ext.token;
+    if (pl.get_response_status() != tlm::TLM_OK_RESPONSE)
+      return OTMA_E_ARGUMENT;
+    if (t != nullptr)
+      *t = ext.token;
     return ext.status;
   }
   void Tick(uint64_t n) override { p_.engines[rank_]->Tick(n, rank_ == 0); }
   uint64_t NextEvent() override { return otma_next_event(e()); }
-  otma_status MemResp(uint64_t tag, otma_status st) override {
-    return otma_mem_resp(e(), tag, st);
-  }
+  otma_status MemResp(uint64_t tag, otma_status st) override { return otma_mem_resp(e(), tag, st); }
   void BulkCommit(uint32_t warp) override { otma_bulk_commit(e(), warp); }
   bool BulkWait(uint32_t warp, uint32_t n, bool read) override {
     return otma_bulk_wait(e(), warp, n, read ? 1 : 0) != 0;
@@ -179,7 +181,8 @@ void Platform::Run() {
       sc_core::sc_stop();
       return;
     }
-    if (!r.ok()) rc = 1;
+    if (!r.ok())
+      rc = 1;
     results.push_back(std::move(r));
   }
   qk.sync();

@@ -23,35 +23,39 @@ static uint8_t s_mem[2][1024];
 static uint32_t g_tx_rank = 99, g_tx_mbar = 0, g_tx_bytes = 0, g_done = 0;
 static int g_failures = 0;
 
-#define CHECK(cond)                                              \
-  do {                                                           \
-    if (!(cond)) {                                               \
+#define CHECK(cond)                                                       \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
       fprintf(stderr, "c_smoke: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-      ++g_failures;                                              \
-    }                                                            \
+      ++g_failures;                                                       \
+    }                                                                     \
   } while (0)
 
 static int gread(void* u, uint64_t a, void* d, uint32_t n) {
   (void)u;
-  if (a < GBASE || a + n > GBASE + GBYTES) return 1;
+  if (a < GBASE || a + n > GBASE + GBYTES)
+    return 1;
   memcpy(d, g_mem + (a - GBASE), n);
   return 0;
 }
 static int gwrite(void* u, uint64_t a, const void* s, uint32_t n) {
   (void)u;
-  if (a < GBASE || a + n > GBASE + GBYTES) return 1;
+  if (a < GBASE || a + n > GBASE + GBYTES)
+    return 1;
   memcpy(g_mem + (a - GBASE), s, n);
   return 0;
 }
 static int sread(void* u, uint32_t r, uint32_t a, void* d, uint32_t n) {
   (void)u;
-  if (r > 1 || a + n > 1024) return 1;
+  if (r > 1 || a + n > 1024)
+    return 1;
   memcpy(d, s_mem[r] + a, n);
   return 0;
 }
 static int swrite(void* u, uint32_t r, uint32_t a, const void* s, uint32_t n) {
   (void)u;
-  if (r > 1 || a + n > 1024) return 1;
+  if (r > 1 || a + n > 1024)
+    return 1;
   memcpy(s_mem[r] + a, s, n);
   return 0;
 }
@@ -64,7 +68,8 @@ static void ctx(void* u, uint32_t rank, uint32_t mbar, uint32_t bytes) {
 static void done(void* u, otma_token t, uint32_t ev, otma_status s) {
   (void)u;
   (void)t;
-  if (ev == OTMA_EV_DONE && s == OTMA_OK) ++g_done;
+  if (ev == OTMA_EV_DONE && s == OTMA_OK)
+    ++g_done;
 }
 
 int main(void) {
@@ -77,7 +82,8 @@ int main(void) {
   otma_token tok = 0;
   uint32_t i, r;
 
-  for (i = 0; i < GBYTES; ++i) g_mem[i] = (uint8_t)((i * 7u + 3u) & 0xffu);
+  for (i = 0; i < GBYTES; ++i)
+    g_mem[i] = (uint8_t)((i * 7u + 3u) & 0xffu);
   memset(&host, 0, sizeof host);
   host.struct_size = sizeof host;
   host.gmem_read = gread;
@@ -103,7 +109,8 @@ int main(void) {
   CHECK(otma_create(&cfg, &host, &e) == OTMA_E_STRUCT_SIZE && e == NULL);
   host.struct_size = sizeof host;
   CHECK(otma_create(&cfg, &host, &e) == OTMA_OK && e != NULL);
-  if (e == NULL) return 1;
+  if (e == NULL)
+    return 1;
 
   memset(&p, 0, sizeof p);
   p.struct_size = sizeof p;
@@ -151,6 +158,7 @@ int main(void) {
   CHECK(strcmp(otma_status_str(OTMA_E_MISALIGNED), "misaligned") == 0);
 
   otma_destroy(e);
-  if (g_failures == 0) printf("c_smoke: OK\n");
+  if (g_failures == 0)
+    printf("c_smoke: OK\n");
   return g_failures == 0 ? 0 : 1;
 }

@@ -2,11 +2,11 @@
 //
 // The mbarrier / async-proxy checker: a clean multi-stage, multicast pipeline reports nothing;
 // one planted bug of each class reports that class and no other, in FUNCTIONAL and TIMED mode.
-#include <gtest/gtest.h>
-
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 
@@ -36,22 +36,24 @@ struct Rig {
   }
   ~Rig() { otma_checker_destroy(ck); }
   void Init(uint32_t rank, int stages) {
-    for (int s = 0; s < stages; ++s) otma_checker_mbar_init(ck, rank, kFull + 8 * s, 1);
+    for (int s = 0; s < stages; ++s)
+      otma_checker_mbar_init(ck, rank, kFull + 8 * s, 1);
   }
   // Producer of `rank`: issues a load of stage s into its own CTA (or multicast to `mask`).
   void Load(uint32_t rank, int s, int tile, uint16_t mask = 0) {
-    otma_op op = Load2D(map, 32 * (tile % 8), 4 * (tile / 8 % 4), kStage * s, kFull + 8 * s,
-                        rank);
+    otma_op op = Load2D(map, 32 * (tile % 8), 4 * (tile / 8 % 4), kStage * s, kFull + 8 * s, rank);
     if (mask) {
       op.flags = OTMA_OPF_MULTICAST;
       op.cta_mask = mask;
     }
-    while (otma_submit(h.e(), &op, nullptr) == OTMA_E_BUSY) otma_tick(h.e(), 1);
+    while (otma_submit(h.e(), &op, nullptr) == OTMA_E_BUSY)
+      otma_tick(h.e(), 1);
   }
   uint32_t Count(uint32_t cls) const { return otma_checker_count(ck, cls); }
   std::string All() const {
     std::string s;
-    for (const auto& m : msgs) s += m + "\n";
+    for (const auto& m : msgs)
+      s += m + "\n";
     return s;
   }
   TestHost h;
@@ -77,7 +79,8 @@ TEST_P(Checker, CleanMulticastPipelineReportsNothing) {
     otma_op op = Load2D(r.map, 32 * ((2 * it + 1) % 8), 4, kStage * s + 128, kFull + 8 * s, 1);
     op.flags = OTMA_OPF_MULTICAST;
     op.cta_mask = 0x3;
-    while (otma_submit(r.h.e(), &op, nullptr) == OTMA_E_BUSY) otma_tick(r.h.e(), 1);
+    while (otma_submit(r.h.e(), &op, nullptr) == OTMA_E_BUSY)
+      otma_tick(r.h.e(), 1);
     otma_drain(r.h.e());
     otma_checker_release(r.ck, 0, kStage * s, kStage);
     otma_checker_release(r.ck, 1, kStage * s, kStage);
@@ -115,7 +118,8 @@ TEST_P(Checker, PhaseCompletedEarly) {
   otma_checker_arrive_expect_tx(r.ck, 0, kFull, 128);  // two 128-byte boxes follow
   r.Load(0, 0, 0);
   otma_op op = Load2D(r.map, 32, 0, 128, kFull, 0);
-  while (otma_submit(r.h.e(), &op, nullptr) == OTMA_E_BUSY) otma_tick(r.h.e(), 1);
+  while (otma_submit(r.h.e(), &op, nullptr) == OTMA_E_BUSY)
+    otma_tick(r.h.e(), 1);
   otma_drain(r.h.e());
   EXPECT_EQ(r.Count(OTMA_CHK_PHASE_EARLY), 1u) << r.All();
   EXPECT_EQ(r.Count(0), 1u) << r.All();
@@ -146,8 +150,7 @@ TEST_P(Checker, StageOverwrittenBeforeRelease) {
   EXPECT_EQ(r.Count(0), 1u) << r.All();
 }
 
-INSTANTIATE_TEST_SUITE_P(Cosim, Checker,
-                         ::testing::Values(OTMA_MODE_FUNCTIONAL, OTMA_MODE_TIMED),
+INSTANTIATE_TEST_SUITE_P(Cosim, Checker, ::testing::Values(OTMA_MODE_FUNCTIONAL, OTMA_MODE_TIMED),
                          [](const ::testing::TestParamInfo<uint32_t>& i) {
                            return i.param == OTMA_MODE_FUNCTIONAL ? "Functional" : "Timed";
                          });

@@ -4,11 +4,11 @@
 // values derived by hand in each test, bulk-group bookkeeping, tensormap.replace on a map in
 // memory, the fault classes (A8: an op mutated into each class answers that class, in every
 // mode, and nothing hangs), and two engines on two threads against a serial run (A9).
-#include <gtest/gtest.h>
-
 #include <cstring>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 
@@ -23,7 +23,8 @@ constexpr uint32_t kU8 = 0, kU32 = 2, kBf16 = 9;
 
 // Global byte i = (i * 13 + 5) & 0xff.
 void FillPattern(std::vector<uint8_t>& g) {
-  for (size_t i = 0; i < g.size(); ++i) g[i] = static_cast<uint8_t>((i * 13 + 5) & 0xff);
+  for (size_t i = 0; i < g.size(); ++i)
+    g[i] = static_cast<uint8_t>((i * 13 + 5) & 0xff);
 }
 uint8_t Pat(uint64_t i) {
   return static_cast<uint8_t>((i * 13 + 5) & 0xff);
@@ -146,7 +147,8 @@ TEST_P(Modes, BulkOps) {
   ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &op, nullptr), OTMA_OK);
   Drive(h);
   EXPECT_EQ(h.Sum(0, 8), 64u);
-  for (int i = 0; i < 64; ++i) ASSERT_EQ(h.s(0)[512 + i], Pat(256 + i));
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(h.s(0)[512 + i], Pat(256 + i));
   // S->G with .cp_mask 0x00ff: bytes 0..7 of every 16-byte chunk.
   op.bulk_dir = OTMA_BULK_S2G;
   op.bulk_saddr = 512;
@@ -170,7 +172,8 @@ TEST_P(Modes, BulkOps) {
   ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &op, nullptr), OTMA_OK);
   Drive(h);
   EXPECT_EQ(h.Sum(1, 16), 16u);
-  for (int i = 0; i < 16; ++i) ASSERT_EQ(h.s(1)[1024 + i], Pat(256 + i));
+  for (int i = 0; i < 16; ++i)
+    ASSERT_EQ(h.s(1)[1024 + i], Pat(256 + i));
   // reduce-add u32: global word at 3072 += shared word at 512.
   uint32_t a, b;
   std::memcpy(&a, h.g().data() + 3072, 4);
@@ -332,7 +335,8 @@ TEST(Cosim, TimedRequestsGoThroughTheHostMemory) {
     EXPECT_EQ(reqs[i].kind, static_cast<uint32_t>(OTMA_REQ_READ));
   }
   EXPECT_TRUE(h.tx.empty());
-  for (size_t i = 0; i + 1 < reqs.size(); ++i) otma_mem_resp(e, reqs[i].tag, OTMA_OK);
+  for (size_t i = 0; i + 1 < reqs.size(); ++i)
+    otma_mem_resp(e, reqs[i].tag, OTMA_OK);
   otma_tick(e, 100);
   EXPECT_TRUE(h.tx.empty());  // one response missing
   EXPECT_EQ(otma_mem_resp(e, reqs.back().tag, OTMA_OK), OTMA_OK);
@@ -347,14 +351,16 @@ TEST(Cosim, TimedRequestsGoThroughTheHostMemory) {
 std::vector<uint8_t> RunCluster(uint32_t mode, int seed) {
   TestHost h(kBase, 65536, 2, 16384);
   FillPattern(h.g());
-  if (h.Create(mode) != OTMA_OK) return {};
+  if (h.Create(mode) != OTMA_OK)
+    return {};
   const auto map = Map2D(kBase, kBf16, 128, 256, 256, 64, 16);
   for (int i = 0; i < 64; ++i) {
     otma_op op = Load2D(map, 64 * ((i + seed) % 2), 16 * ((i * 7 + seed) % 16),
                         2048 * static_cast<uint32_t>(i % 4), 8 * static_cast<uint32_t>(1 + i % 4));
     op.flags = OTMA_OPF_MULTICAST;
     op.cta_mask = 3;
-    while (cosim_test::SubmitRetry(h.e(), &op, nullptr) == OTMA_E_BUSY) otma_tick(h.e(), 1);
+    while (cosim_test::SubmitRetry(h.e(), &op, nullptr) == OTMA_E_BUSY)
+      otma_tick(h.e(), 1);
     otma_tick(h.e(), 10);
   }
   otma_drain(h.e());

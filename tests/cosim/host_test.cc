@@ -7,19 +7,18 @@
 // from the buffer contents by plain indexing (row y, columns x0..x0+31 of the input), not by the
 // engine. Then A8: the records mutated into each fault class give that class and never hang, and
 // the checker classes planted by mutation are reported.
-#include <gtest/gtest.h>
-
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "replay.h"
-#include "tma/golden.h"
 #include "test_host.h"
+#include "tma/golden.h"
 
 namespace {
 
@@ -31,7 +30,8 @@ constexpr int kIters = 6;
 
 std::vector<uint8_t> InitIn() {
   std::vector<uint8_t> v(1024);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint8_t>(m::SplitMix64(5 + i));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<uint8_t>(m::SplitMix64(5 + i));
   return v;
 }
 
@@ -42,8 +42,8 @@ struct Synth {
 
 Synth Write(const std::string& name) {
   Synth s;
-  s.path = std::string(::testing::TempDir()) + "otma_cosim_" + std::to_string(::getpid()) + "_" +
-           name;
+  s.path =
+      std::string(::testing::TempDir()) + "otma_cosim_" + std::to_string(::getpid()) + "_" + name;
   const std::vector<uint8_t> in = InitIn();
   std::vector<uint8_t> out(512, 0);
   const auto map_in = cosim_test::Map2D(kIn, 0, 64, 16, 64, 32, 4);
@@ -57,21 +57,29 @@ Synth Write(const std::string& name) {
             {"block", {64, 1, 1}},
             {"cluster", {1, 1, 1}},
             {"capture", {{"stage_hash", true}, {"store_sources", true}}}};
-  h["buffers"] = json::array(
-      {{{"name", "IN"}, {"role", "input"}, {"bytes", 1024}, {"va", kIn}, {"dtype", "u8"},
-        {"init", {{"fill", "splitmix64"}, {"seed", 5}}}},
-       {{"name", "OUT"}, {"role", "output"}, {"bytes", 512}, {"va", kOut}, {"dtype", "u8"},
-        {"init", {{"fill", "const"}, {"value", 0}}}}});
+  h["buffers"] = json::array({{{"name", "IN"},
+                               {"role", "input"},
+                               {"bytes", 1024},
+                               {"va", kIn},
+                               {"dtype", "u8"},
+                               {"init", {{"fill", "splitmix64"}, {"seed", 5}}}},
+                              {{"name", "OUT"},
+                               {"role", "output"},
+                               {"bytes", 512},
+                               {"va", kOut},
+                               {"dtype", "u8"},
+                               {"init", {{"fill", "const"}, {"value", 0}}}}});
   std::ofstream f(s.path);
   f << h.dump() << "\n";
   int64_t seq = 0;
   uint64_t t = 1000;
   auto base = [&](const char* rec, int warp) {
-    return json{{"rec", rec}, {"seq", seq++}, {"t", t += 10}, {"cta", {0, 0, 0}},
-                {"cluster_id", {0, 0, 0}}, {"rank", 0}, {"warp", warp}};
+    return json{
+        {"rec", rec}, {"seq", seq++}, {"t", t += 10}, {"cta", {0, 0, 0}}, {"cluster_id", {0, 0, 0}},
+        {"rank", 0},  {"warp", warp}};
   };
-  const json tensor = {{"dtype", "u8"}, {"rank", 2}, {"dims", {64, 16}}, {"strides", {64}},
-                       {"box", {32, 4}}};
+  const json tensor = {
+      {"dtype", "u8"}, {"rank", 2}, {"dims", {64, 16}}, {"strides", {64}}, {"box", {32, 4}}};
   // Stage s at 1024 * (1 + s), full barrier at 8192 + 8 s.
   for (int i = 0; i < kIters; ++i) {
     const int st = i % 2, ph = i / 2;
@@ -79,38 +87,61 @@ Synth Write(const std::string& name) {
     const int x0 = 32 * (i % 2), y0 = 4 * (i % 4);
     json arm = base("arm", 0);
     arm.update({{"mbar_addr", mbar}, {"phase", ph}, {"expect_tx", 128}});
-    if (i == 0) s.arm_seq = arm["seq"];
+    if (i == 0)
+      s.arm_seq = arm["seq"];
     f << arm.dump() << "\n";
     json ld = base("tma", 0);
-    ld.update({{"op", "load"}, {"mode", "tile"}, {"tensor", tensor},
-               {"desc", m::ToHex(map_in.data(), 128)}, {"coords", {x0, y0}},
-               {"smem_addr", stage}, {"mbar_addr", mbar}, {"bytes", 128}, {"oob_bytes", 0},
-               {"phase", ph}, {"ptx", "cp.async.bulk.tensor.2d.shared::cluster.global.tile"}});
-    if (i == 0) s.first_load_seq = ld["seq"];
+    ld.update({{"op", "load"},
+               {"mode", "tile"},
+               {"tensor", tensor},
+               {"desc", m::ToHex(map_in.data(), 128)},
+               {"coords", {x0, y0}},
+               {"smem_addr", stage},
+               {"mbar_addr", mbar},
+               {"bytes", 128},
+               {"oob_bytes", 0},
+               {"phase", ph},
+               {"ptx", "cp.async.bulk.tensor.2d.shared::cluster.global.tile"}});
+    if (i == 0)
+      s.first_load_seq = ld["seq"];
     f << ld.dump() << "\n";
     // The consumer sees rows y0..y0+3, columns x0..x0+31 of IN.
     std::vector<uint8_t> stage_bytes(128);
     for (int y = 0; y < 4; ++y) {
-      for (int x = 0; x < 32; ++x) stage_bytes[32 * y + x] = in[64 * (y0 + y) + x0 + x];
+      for (int x = 0; x < 32; ++x)
+        stage_bytes[32 * y + x] = in[64 * (y0 + y) + x0 + x];
     }
     json w = base("wait", 1);
-    w.update({{"mbar_addr", mbar}, {"phase", ph}, {"t_start", t}, {"t_done", t + 5},
-              {"t_release", t + 50}, {"stage_addr", stage}, {"stage_bytes", 128},
+    w.update({{"mbar_addr", mbar},
+              {"phase", ph},
+              {"t_start", t},
+              {"t_done", t + 5},
+              {"t_release", t + 50},
+              {"stage_addr", stage},
+              {"stage_bytes", 128},
               {"stage_sha256", m::Sha256Hex(stage_bytes.data(), 128)}});
-    if (i == 0) s.wait_seq = w["seq"];
+    if (i == 0)
+      s.wait_seq = w["seq"];
     f << w.dump() << "\n";
   }
   // Epilogue: warp 2 stores 128 source bytes as box {32, 4} at {32, 2} of OUT.
   std::vector<uint8_t> src(128);
-  for (int k = 0; k < 128; ++k) src[k] = static_cast<uint8_t>(3 * k + 1);
+  for (int k = 0; k < 128; ++k)
+    src[k] = static_cast<uint8_t>(3 * k + 1);
   json stv = base("tma", 2);
-  stv.update({{"op", "store"}, {"mode", "tile"},
-              {"tensor", {{"dtype", "u8"}, {"rank", 2}, {"dims", {64, 8}}, {"strides", {64}},
-                          {"box", {32, 4}}}},
-              {"desc", m::ToHex(map_out.data(), 128)}, {"coords", {32, 2}},
-              {"smem_addr", 4096}, {"bytes", 128}, {"oob_bytes", 0}, {"group", 0},
-              {"src_hex", m::ToHex(src.data(), 128)},
-              {"src_sha256", m::Sha256Hex(src.data(), 128)}});
+  stv.update(
+      {{"op", "store"},
+       {"mode", "tile"},
+       {"tensor",
+        {{"dtype", "u8"}, {"rank", 2}, {"dims", {64, 8}}, {"strides", {64}}, {"box", {32, 4}}}},
+       {"desc", m::ToHex(map_out.data(), 128)},
+       {"coords", {32, 2}},
+       {"smem_addr", 4096},
+       {"bytes", 128},
+       {"oob_bytes", 0},
+       {"group", 0},
+       {"src_hex", m::ToHex(src.data(), 128)},
+       {"src_sha256", m::Sha256Hex(src.data(), 128)}});
   s.store_seq = stv["seq"];
   f << stv.dump() << "\n";
   json cm = base("commit", 2);
@@ -120,13 +151,20 @@ Synth Write(const std::string& name) {
   wg.update({{"n", 0}, {"read", false}, {"t_start", t}, {"t_done", t + 100}});
   f << wg.dump() << "\n";
   for (int y = 0; y < 4; ++y) {
-    for (int x = 0; x < 32; ++x) out[64 * (2 + y) + 32 + x] = src[32 * y + x];
+    for (int x = 0; x < 32; ++x)
+      out[64 * (2 + y) + 32 + x] = src[32 * y + x];
   }
-  f << json{{"rec", "final"}, {"buffer", "IN"}, {"bytes", 1024},
-            {"sha256", m::Sha256Hex(in.data(), in.size())}}.dump()
+  f << json{{"rec", "final"},
+            {"buffer", "IN"},
+            {"bytes", 1024},
+            {"sha256", m::Sha256Hex(in.data(), in.size())}}
+           .dump()
     << "\n";
-  f << json{{"rec", "final"}, {"buffer", "OUT"}, {"bytes", 512},
-            {"sha256", m::Sha256Hex(out.data(), out.size())}}.dump()
+  f << json{{"rec", "final"},
+            {"buffer", "OUT"},
+            {"bytes", 512},
+            {"sha256", m::Sha256Hex(out.data(), out.size())}}
+           .dump()
     << "\n";
   return s;
 }
@@ -141,7 +179,8 @@ TEST_P(Host, SyntheticTraceMatchesItsHandDerivedHashes) {
   otma_trace::Result r;
   std::string err;
   ASSERT_TRUE(otma_trace::ReplayTrace(s.path, o, &r, &err)) << err;
-  for (const auto& mm : r.mismatches) ADD_FAILURE() << mm;
+  for (const auto& mm : r.mismatches)
+    ADD_FAILURE() << mm;
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.ops, kIters + 1u);
   EXPECT_EQ(r.waits_ok, static_cast<uint64_t>(kIters));

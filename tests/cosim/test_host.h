@@ -36,25 +36,29 @@ class TestHost {
     h_.user = this;
     h_.gmem_read = [](void* u, uint64_t a, void* d, uint32_t n) {
       auto* t = static_cast<TestHost*>(u);
-      if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size()) return 1;
+      if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size())
+        return 1;
       std::memcpy(d, t->g_.data() + (a - t->gbase_), n);
       return 0;
     };
     h_.gmem_write = [](void* u, uint64_t a, const void* s, uint32_t n) {
       auto* t = static_cast<TestHost*>(u);
-      if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size()) return 1;
+      if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size())
+        return 1;
       std::memcpy(t->g_.data() + (a - t->gbase_), s, n);
       return 0;
     };
     h_.smem_read = [](void* u, uint32_t r, uint32_t a, void* d, uint32_t n) {
       auto* t = static_cast<TestHost*>(u);
-      if (r >= t->s_.size() || a + n > t->s_[r].size()) return 1;
+      if (r >= t->s_.size() || a + n > t->s_[r].size())
+        return 1;
       std::memcpy(d, t->s_[r].data() + a, n);
       return 0;
     };
     h_.smem_write = [](void* u, uint32_t r, uint32_t a, const void* s, uint32_t n) {
       auto* t = static_cast<TestHost*>(u);
-      if (r >= t->s_.size() || a + n > t->s_[r].size()) return 1;
+      if (r >= t->s_.size() || a + n > t->s_[r].size())
+        return 1;
       std::memcpy(t->s_[r].data() + a, s, n);
       return 0;
     };
@@ -69,7 +73,8 @@ class TestHost {
     };
   }
   ~TestHost() {
-    if (e_) otma_destroy(e_);
+    if (e_)
+      otma_destroy(e_);
   }
   otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr,
                      bool internal_memory = true) {
@@ -96,7 +101,8 @@ class TestHost {
   // The events of op t.
   const Ev* Find(otma_token t, uint32_t ev) const {
     for (const Ev& x : events) {
-      if (x.op == t && x.event == ev) return &x;
+      if (x.op == t && x.event == ev)
+        return &x;
     }
     return nullptr;
   }
@@ -130,7 +136,8 @@ inline std::vector<uint8_t> Map2D(uint64_t addr, uint32_t dtype, uint64_t d0, ui
   p.elem_strides[0] = p.elem_strides[1] = 1;
   p.swizzle = swizzle;
   std::vector<uint8_t> out(128);
-  if (otma_encode_tensor_map(&p, OTMA_ARCH_SM90, out.data()) != OTMA_OK) out.clear();
+  if (otma_encode_tensor_map(&p, OTMA_ARCH_SM90, out.data()) != OTMA_OK)
+    out.clear();
   return out;
 }
 
@@ -155,7 +162,8 @@ inline otma_op Load2D(const std::vector<uint8_t>& map, int32_t c0, int32_t c1, u
 // otma_submit, ticking while the command port is busy (TIMED).
 inline otma_status SubmitRetry(otma_engine* e, const otma_op* op, otma_token* t) {
   otma_status st;
-  while ((st = otma_submit(e, op, t)) == OTMA_E_BUSY) otma_tick(e, 1);
+  while ((st = otma_submit(e, op, t)) == OTMA_E_BUSY)
+    otma_tick(e, 1);
   return st;
 }
 

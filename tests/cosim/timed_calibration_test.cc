@@ -6,11 +6,11 @@
 // run: arrive.expect_tx + one TMA per op (the thread is busy for the command port's interval),
 // then one try_wait per op (trywait_success cycles when the phase has completed, else retried
 // after trywait_retry), both from the calibration table (cosim/src/calibration.h).
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <set>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "calibration.h"
 #include "test_host.h"
@@ -58,16 +58,16 @@ TEST(TimedCalibration, L2HitLatencyByBoxSize) {
     uint32_t rows;
     double none, sw128;
   };
-  const Row kRowsTab[] = {{1, 295, 295}, {8, 342, 341}, {32, 355, 352}, {128, 475, 463},
-                          {256, 646, 612}};
+  const Row kRowsTab[] = {
+      {1, 295, 295}, {8, 342, 341}, {32, 355, 352}, {128, 475, 463}, {256, 646, 612}};
   for (const Row& r : kRowsTab) {
     const uint64_t a = Latency(r.rows, 0);
     const uint64_t b = Latency(r.rows, 3);
-    std::printf("box %6u B: latency %4llu (silicon %.0f, %+.1f %%), 128B swizzle %4llu (%.0f, "
-                "%+.1f %%)\n",
-                r.rows * 128, static_cast<unsigned long long>(a), r.none,
-                100.0 * (a - r.none) / r.none, static_cast<unsigned long long>(b), r.sw128,
-                100.0 * (b - r.sw128) / r.sw128);
+    std::printf(
+        "box %6u B: latency %4llu (silicon %.0f, %+.1f %%), 128B swizzle %4llu (%.0f, "
+        "%+.1f %%)\n",
+        r.rows * 128, static_cast<unsigned long long>(a), r.none, 100.0 * (a - r.none) / r.none,
+        static_cast<unsigned long long>(b), r.sw128, 100.0 * (b - r.sw128) / r.sw128);
     EXPECT_TRUE(Within(a, r.none)) << r.rows * 128 << " B: " << a << " vs " << r.none;
     EXPECT_TRUE(Within(b, r.sw128)) << r.rows * 128 << " B swizzled: " << b << " vs " << r.sw128;
   }
@@ -99,12 +99,15 @@ Loop RunIssuers(int nw, uint32_t rows, int stages, int n) {
     bool all = true;
     const uint64_t now = otma_cycle(h.e());
     for (; seen < h.events.size(); ++seen) {
-      if (h.events[seen].event == OTMA_EV_DONE) done.insert(h.events[seen].op);
+      if (h.events[seen].event == OTMA_EV_DONE)
+        done.insert(h.events[seen].op);
     }
     for (int wi = 0; wi < nw; ++wi) {
       W& w = ws[static_cast<size_t>(wi)];
-      if (w.waited < n) all = false;
-      if (now < w.busy) continue;
+      if (w.waited < n)
+        all = false;
+      if (now < w.busy)
+        continue;
       if (w.issued < n && w.issued - w.waited < stages) {
         const int t = tile++;
         otma_op op = Load2D(map, 64 * (t % 64), static_cast<int32_t>(rows) * ((t / 64) % 2), 0, 8);
@@ -113,7 +116,8 @@ Loop RunIssuers(int nw, uint32_t rows, int stages, int n) {
           w.toks.push_back(tok);
           ++w.issued;
           w.busy = now + cal.cmd_interval;
-          if (wi == 0 && w.issued == stages) out.burst_cycles = w.busy - t0;
+          if (wi == 0 && w.issued == stages)
+            out.burst_cycles = w.busy - t0;
         } else {
           w.busy = now + 1;
         }
@@ -126,7 +130,8 @@ Loop RunIssuers(int nw, uint32_t rows, int stages, int n) {
         }
       }
     }
-    if (all) break;
+    if (all)
+      break;
     otma_tick(h.e(), 1);
   }
   out.cycles = otma_cycle(h.e()) - t0;

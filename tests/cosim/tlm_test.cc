@@ -7,11 +7,11 @@
 // engine clocks advance SystemC time through the quantum keeper. Expected bytes by hand: a u8
 // box {32, 4} at {16, 1} of a {64, 8} tensor (pitch 64) lands as rows y = 1..4, bytes
 // [64 y + 16, 64 y + 48) of the global buffer.
-#include <gtest/gtest.h>
-
 #include <cstring>
-#include <systemc>
 #include <vector>
+
+#include <gtest/gtest.h>
+#include <systemc>
 
 #include "otma_tlm.h"
 #include "test_host.h"
@@ -31,17 +31,20 @@ struct VecBacking : Backing {
   std::vector<std::pair<uint64_t, uint32_t>> tx;
   VecBacking(uint64_t b, size_t n, bool allow_dmi) : base(b), v(n), dmi(allow_dmi) {}
   bool Read(uint64_t a, uint8_t* d, uint32_t n) override {
-    if (a < base || a + n > base + v.size()) return false;
+    if (a < base || a + n > base + v.size())
+      return false;
     std::memcpy(d, v.data() + (a - base), n);
     return true;
   }
   bool Write(uint64_t a, const uint8_t* s, uint32_t n) override {
-    if (a < base || a + n > base + v.size()) return false;
+    if (a < base || a + n > base + v.size())
+      return false;
     std::memcpy(v.data() + (a - base), s, n);
     return true;
   }
   bool Region(uint64_t, uint8_t** b, uint64_t* start, uint64_t* bytes) override {
-    if (!dmi) return false;
+    if (!dmi)
+      return false;
     *b = v.data();
     *start = base;
     *bytes = v.size();
@@ -66,7 +69,8 @@ struct Top : sc_core::sc_module {
     cmd.bind(engine.cmd);
     gmem.set_backing(&gb);
     smem.set_backing(&sb);
-    for (size_t i = 0; i < gb.v.size(); ++i) gb.v[i] = static_cast<uint8_t>(i * 5 + 1);
+    for (size_t i = 0; i < gb.v.size(); ++i)
+      gb.v[i] = static_cast<uint8_t>(i * 5 + 1);
     map = cosim_test::Map2D(kBase, 0, 64, 8, 64, 32, 4);
     SC_THREAD(Run);
   }
@@ -115,9 +119,9 @@ TEST(CosimTlm, LoadThroughSocketsWithDmiAndQuantumKeeper) {
   ASSERT_EQ(top.sb.tx.size(), 2u);
   EXPECT_EQ(top.sb.tx[0].first, (1ull << 24) | 64);
   EXPECT_EQ(top.sb.tx[0].second, 128u);
-  EXPECT_EQ(top.gmem.dmi_grants(), 1u);   // granted after the first b_transport
-  EXPECT_GT(top.engine.dmi_hits(), 0u);   // the second op's reads went through DMI
-  EXPECT_GE(top.smem.transports(), 8u);   // shared memory has no DMI: every row a transport
+  EXPECT_EQ(top.gmem.dmi_grants(), 1u);  // granted after the first b_transport
+  EXPECT_GT(top.engine.dmi_hits(), 0u);  // the second op's reads went through DMI
+  EXPECT_GE(top.smem.transports(), 8u);  // shared memory has no DMI: every row a transport
   EXPECT_GE(sc_core::sc_time_stamp(), sc_core::sc_time(2000, sc_core::SC_NS));
 }
 

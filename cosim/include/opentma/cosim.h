@@ -87,16 +87,16 @@ typedef enum { OTMA_ARCH_SM90 = 0, OTMA_ARCH_SM100 = 1, OTMA_ARCH_SM103 = 2 } ot
 /* ---- Decoded tensor-map parameters (what a cuTensorMapEncode* call carries) ----------------- */
 typedef struct {
   uint32_t struct_size;
-  uint32_t mode;           /* 0 tiled, 1 im2col, 2 im2col-wide */
-  uint32_t dtype;          /* CUtensorMapDataType numbering */
-  uint32_t rank;           /* 1..5 */
-  uint32_t interleave;     /* CUtensorMapInterleave */
-  uint32_t swizzle;        /* CUtensorMapSwizzle (7 = 96B, sm_103) */
-  uint32_t l2_promotion;   /* CUtensorMapL2promotion */
-  uint32_t oob_fill;       /* 0 zero, 1 NaN-request-zero-FMA */
+  uint32_t mode;         /* 0 tiled, 1 im2col, 2 im2col-wide */
+  uint32_t dtype;        /* CUtensorMapDataType numbering */
+  uint32_t rank;         /* 1..5 */
+  uint32_t interleave;   /* CUtensorMapInterleave */
+  uint32_t swizzle;      /* CUtensorMapSwizzle (7 = 96B, sm_103) */
+  uint32_t l2_promotion; /* CUtensorMapL2promotion */
+  uint32_t oob_fill;     /* 0 zero, 1 NaN-request-zero-FMA */
   uint64_t global_address;
-  uint64_t dims[5];        /* innermost first */
-  uint64_t strides[4];     /* bytes, of dims 1..rank-1 */
+  uint64_t dims[5];    /* innermost first */
+  uint64_t strides[4]; /* bytes, of dims 1..rank-1 */
   uint32_t box[5];
   uint32_t elem_strides[5];
   int32_t im2col_lower[3]; /* W, H, D */
@@ -150,7 +150,7 @@ typedef enum {
  * 10 swizzle_atomicity, 11 fill_mode. */
 
 enum {
-  OTMA_OPF_MULTICAST = 1u << 0, /* .multicast::cluster: cta_mask names the destinations */
+  OTMA_OPF_MULTICAST = 1u << 0,  /* .multicast::cluster: cta_mask names the destinations */
   OTMA_OPF_SHARED_CTA = 1u << 1, /* tensor op with .shared::cta destination/source */
   OTMA_OPF_NOFTZ = 1u << 2,      /* .noftz */
   OTMA_OPF_CACHE_HINT = 1u << 3, /* cache_hint is given */
@@ -159,37 +159,37 @@ enum {
 
 typedef struct {
   uint32_t struct_size;
-  uint32_t kind;  /* otma_op_kind */
-  uint32_t flags; /* OTMA_OPF_* */
+  uint32_t kind;      /* otma_op_kind */
+  uint32_t flags;     /* OTMA_OPF_* */
   uint32_t load_mode; /* otma_load_mode */
   uint32_t dim;       /* the .Nd qualifier, 1..5 */
   int32_t coords[5];
-  uint16_t im2col_info[3];  /* im2col offsets, or {wHalo, wOffset} for im2col::w* */
-  uint16_t cta_mask;        /* multicast destinations (bit = %cluster_ctarank) */
+  uint16_t im2col_info[3]; /* im2col offsets, or {wHalo, wOffset} for im2col::w* */
+  uint16_t cta_mask;       /* multicast destinations (bit = %cluster_ctarank) */
   /* Descriptor: raw bytes if desc_bytes is set, else decoded params if desc is set, else the
    * engine reads 128 bytes at desc_va (TIMED: through mem_req, with a descriptor cache;
    * otma_invalidate_desc drops an entry, as fence.proxy.tensormap does). */
-  uint64_t desc_va;   /* also the map tensormap.replace edits */
+  uint64_t desc_va; /* also the map tensormap.replace edits */
   const uint8_t* desc_bytes;
   const otma_tensor_params* desc;
-  uint32_t smem_addr; /* tensor ops: offset in the destination (load) / source (store) CTA's
-                         window; bulk ops: the shared destination (G->S, S->S) */
-  uint32_t mbar_addr; /* offset in the window of the CTA that holds the mbarrier */
-  int32_t dst_rank;   /* non-multicast shared::cluster destination; -1 = the issuer */
-  int32_t mbar_rank;  /* the CTA holding the mbarrier (cta_group::2 routing); -1 = destination */
+  uint32_t smem_addr;   /* tensor ops: offset in the destination (load) / source (store) CTA's
+                           window; bulk ops: the shared destination (G->S, S->S) */
+  uint32_t mbar_addr;   /* offset in the window of the CTA that holds the mbarrier */
+  int32_t dst_rank;     /* non-multicast shared::cluster destination; -1 = the issuer */
+  int32_t mbar_rank;    /* the CTA holding the mbarrier (cta_group::2 routing); -1 = destination */
   uint32_t issuer_rank; /* %cluster_ctarank of the issuing CTA */
   uint32_t issuer_warp; /* bulk-group bookkeeping key (otma_bulk_*) */
   uint32_t cta_group;   /* 0 absent, 1, 2 */
   uint32_t redop;
-  uint32_t bulk_dir;    /* otma_bulk_dir */
+  uint32_t bulk_dir; /* otma_bulk_dir */
   uint32_t bulk_type;
-  uint32_t bulk_size;   /* bytes, multiple of 16 */
-  uint64_t bulk_gaddr;  /* global address of a bulk op */
-  uint32_t bulk_saddr;  /* bulk ops: the shared source (S->G, S->S), issuer's window */
-  uint16_t byte_mask;   /* .cp_mask */
+  uint32_t bulk_size;  /* bytes, multiple of 16 */
+  uint64_t bulk_gaddr; /* global address of a bulk op */
+  uint32_t bulk_saddr; /* bulk ops: the shared source (S->G, S->S), issuer's window */
+  uint16_t byte_mask;  /* .cp_mask */
   uint16_t reserved0;
   uint64_t cache_hint;
-  uint32_t replace_field;   /* tensormap.replace */
+  uint32_t replace_field; /* tensormap.replace */
   uint32_t replace_ordinal;
   uint64_t replace_value;
 } otma_op;
@@ -240,12 +240,12 @@ typedef struct {
 
 typedef struct {
   uint32_t struct_size;
-  uint32_t abi_version;  /* OTMA_ABI_VERSION of the header the caller was built with */
-  uint32_t mode;         /* otma_mode */
-  uint32_t flags;        /* OTMA_FLAG_* */
-  uint32_t arch;         /* otma_arch */
-  uint32_t cluster_size; /* CTAs in the cluster, 1..16 (0 = 1) */
-  uint32_t req_bytes;    /* TIMED request granularity: 32, 64 or 128 (0 = 32) */
+  uint32_t abi_version;     /* OTMA_ABI_VERSION of the header the caller was built with */
+  uint32_t mode;            /* otma_mode */
+  uint32_t flags;           /* OTMA_FLAG_* */
+  uint32_t arch;            /* otma_arch */
+  uint32_t cluster_size;    /* CTAs in the cluster, 1..16 (0 = 1) */
+  uint32_t req_bytes;       /* TIMED request granularity: 32, 64 or 128 (0 = 32) */
   uint32_t max_outstanding; /* TIMED requests in flight (0 = calibration default) */
   uint32_t rtl_data_bytes;  /* RTL: 16, 32 or 64 (0 = 16) */
   uint32_t reserved0;
@@ -253,8 +253,7 @@ typedef struct {
   otma_checker* checker;    /* shared checker of the cluster (OTMA_FLAG_CHECK) */
 } otma_config;
 
-OTMA_API otma_status otma_create(const otma_config* cfg, const otma_host* host,
-                                 otma_engine** out);
+OTMA_API otma_status otma_create(const otma_config* cfg, const otma_host* host, otma_engine** out);
 /* Destroys the engine; ops in flight are dropped without callbacks. */
 OTMA_API void otma_destroy(otma_engine* e);
 
@@ -273,16 +272,15 @@ OTMA_API otma_status otma_mem_resp(otma_engine* e, uint64_t tag, otma_status bus
 OTMA_API uint64_t otma_drain(otma_engine* e);
 /* fence.proxy.tensormap: drops the cached descriptor at desc_va (all when desc_va = 0). */
 OTMA_API otma_status otma_invalidate_desc(otma_engine* e, uint64_t desc_va);
-OTMA_API uint64_t otma_cycle(const otma_engine* e);    /* engine clocks so far */
+OTMA_API uint64_t otma_cycle(const otma_engine* e);     /* engine clocks so far */
 OTMA_API uint32_t otma_in_flight(const otma_engine* e); /* ops submitted, not done */
 
 /* The pure address generator: the global requests (granularity req_bytes of the config) an op
  * makes, its payload bytes (complete_tx per destination) and its out-of-bounds bytes. Writes at
  * most `cap` requests into `out` and the total count into *n. Touches no memory (the descriptor
  * must be given as bytes or params). */
-OTMA_API otma_status otma_expand(otma_engine* e, const otma_op* op, otma_mem_req* out,
-                                 uint32_t cap, uint32_t* n, uint64_t* payload_bytes,
-                                 uint64_t* oob_bytes);
+OTMA_API otma_status otma_expand(otma_engine* e, const otma_op* op, otma_mem_req* out, uint32_t cap,
+                                 uint32_t* n, uint64_t* payload_bytes, uint64_t* oob_bytes);
 
 /* ---- Bulk async-groups, per issuing warp (cp.async.bulk.commit_group / wait_group) -------- */
 OTMA_API otma_status otma_bulk_commit(otma_engine* e, uint32_t warp);
