@@ -58,16 +58,31 @@ struct RunArgs {
   bool fail_on_skip = false;
 };
 
-// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
-int ExecRtlEngine(const RunArgs& a) {
+// The folder of this executable (its sibling tools live there).
+std::string SelfDir() {
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = std::string(self);
-    dir = dir.substr(0, dir.find_last_of('/'));
+  if (n <= 0) {
+    return ".";
   }
+  self[n] = 0;
+  const std::string path(self);
+  return path.substr(0, path.find_last_of('/'));
+}
+
+// Replaces this process by args[0] with args; returns only when that fails.
+void ExecProgram(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& s : args) {
+    argv.push_back(s.data());
+  }
+  argv.push_back(nullptr);
+  execv(args[0].c_str(), argv.data());
+}
+
+// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
+int ExecRtlEngine(const RunArgs& a) {
+  const std::string dir = SelfDir();
   const std::string rtl = dir + "/tma-rtl";
   std::vector<std::string> args = {rtl, "run"};
   args.insert(args.end(), a.files.begin(), a.files.end());
@@ -83,12 +98,7 @@ int ExecRtlEngine(const RunArgs& a) {
   if (a.fail_on_skip) {
     args.push_back("--fail-on-skip");
   }
-  std::vector<char*> argv;
-  for (std::string& s : args) {
-    argv.push_back(s.data());
-  }
-  argv.push_back(nullptr);
-  execv(rtl.c_str(), argv.data());
+  ExecProgram(args);
   std::cerr << "tma run: --engine rtl needs " << rtl
             << " (build with -DTMA_BUILD_TB=ON and the RTL; tools/test builds it)\n";
   return 2;
@@ -97,22 +107,10 @@ int ExecRtlEngine(const RunArgs& a) {
 // `tma cosim ...`: replace this process by `tma-cosim ...` from the same folder (the
 // co-simulation trace host, cosim/host; docs/cosim/abi.md).
 int ExecCosim(const std::vector<std::string>& rest) {
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = std::string(self);
-    dir = dir.substr(0, dir.find_last_of('/'));
-  }
+  const std::string dir = SelfDir();
   std::vector<std::string> args = {dir + "/tma-cosim"};
   args.insert(args.end(), rest.begin(), rest.end());
-  std::vector<char*> argv;
-  for (std::string& s : args) {
-    argv.push_back(s.data());
-  }
-  argv.push_back(nullptr);
-  execv(args[0].c_str(), argv.data());
+  ExecProgram(args);
   std::cerr << "tma cosim: needs " << args[0] << " (cmake --build build --target tma-cosim)\n";
   return 2;
 }

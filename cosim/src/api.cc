@@ -31,6 +31,23 @@ T Widen(const T* in) {
   return out;
 }
 
+// The caller's op (and its decoded parameters) widened to the current structs; p receives the
+// parameters when the op has some.
+otma_status WidenOp(const otma_op* op, otma_op* o, otma_tensor_params* p) {
+  if (op->struct_size < kOpV1) {
+    return OTMA_E_STRUCT_SIZE;
+  }
+  *o = Widen(op);
+  if (o->desc != nullptr) {
+    if (o->desc->struct_size < kParamsV1) {
+      return OTMA_E_STRUCT_SIZE;
+    }
+    *p = Widen(o->desc);
+    o->desc = p;
+  }
+  return OTMA_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -123,17 +140,10 @@ otma_status otma_submit(otma_engine* e, const otma_op* op, otma_token* token) {
   if (e == nullptr || op == nullptr) {
     return OTMA_E_ARGUMENT;
   }
-  if (op->struct_size < kOpV1) {
-    return OTMA_E_STRUCT_SIZE;
-  }
-  otma_op o = Widen(op);
+  otma_op o;
   otma_tensor_params p;
-  if (o.desc != nullptr) {
-    if (o.desc->struct_size < kParamsV1) {
-      return OTMA_E_STRUCT_SIZE;
-    }
-    p = Widen(o.desc);
-    o.desc = &p;
+  if (const otma_status st = WidenOp(op, &o, &p); st != OTMA_OK) {
+    return st;
   }
   try {
     return e->Submit(o, token);
@@ -202,17 +212,10 @@ otma_status otma_expand(otma_engine* e, const otma_op* op, otma_mem_req* out, ui
   if (e == nullptr || op == nullptr || (out == nullptr && cap > 0)) {
     return OTMA_E_ARGUMENT;
   }
-  if (op->struct_size < kOpV1) {
-    return OTMA_E_STRUCT_SIZE;
-  }
-  otma_op o = Widen(op);
+  otma_op o;
   otma_tensor_params p;
-  if (o.desc != nullptr) {
-    if (o.desc->struct_size < kParamsV1) {
-      return OTMA_E_STRUCT_SIZE;
-    }
-    p = Widen(o.desc);
-    o.desc = &p;
+  if (const otma_status st = WidenOp(op, &o, &p); st != OTMA_OK) {
+    return st;
   }
   try {
     return e->Expand(o, out, cap, n, payload_bytes, oob_bytes);

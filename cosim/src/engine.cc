@@ -121,6 +121,25 @@ m::TensorInstr ToTensorInstr(const otma_op& op) {
   return in;
 }
 
+// The operands bulk copies and bulk reductions share.
+template <typename Instr>
+void BulkCommon(const otma_op& op, Instr* in) {
+  in->size = op.bulk_size;
+  in->mbar_addr = op.mbar_addr;
+  in->issuer_cta = static_cast<int>(op.issuer_rank);
+  in->dst_cta = op.dst_rank;
+  if (op.flags & OTMA_OPF_CACHE_HINT) {
+    in->cache_policy = op.cache_hint;
+  }
+}
+
+void TakeBulk(const otma_op& op, m::BulkResult r, OpEffects* fx) {
+  fx->status = std::move(r.status);
+  fx->complete_tx = std::move(r.complete_tx);
+  fx->bulk_group = r.bulk_group;
+  fx->payload = op.bulk_size;
+}
+
 // im2col-family loads start later than tile loads (calibration: im2col_extra).
 bool IsTensorLoadIm2col(const otma_op& op) {
   return op.kind == OTMA_OP_TENSOR_LOAD &&
@@ -311,23 +330,13 @@ OpEffects otma_engine::Execute(const otma_op& op, otma_token t, const m::TensorM
       const bool s2s = in.dir == m::BulkDir::kSharedCtaToSharedCluster;
       in.dst = s2g ? op.bulk_gaddr : op.smem_addr;
       in.src = s2g || s2s ? op.bulk_saddr : op.bulk_gaddr;
-      in.size = op.bulk_size;
-      in.mbar_addr = op.mbar_addr;
-      in.issuer_cta = static_cast<int>(op.issuer_rank);
-      in.dst_cta = op.dst_rank;
+      otma_impl::BulkCommon(op, &in);
       in.multicast = (op.flags & OTMA_OPF_MULTICAST) != 0;
       in.cta_mask = op.cta_mask;
-      if (op.flags & OTMA_OPF_CACHE_HINT) {
-        in.cache_policy = op.cache_hint;
-      }
       if (op.flags & OTMA_OPF_CP_MASK) {
         in.byte_mask = op.byte_mask;
       }
-      m::BulkResult r = m::ExecuteBulkCopy(in, g, s);
-      fx.status = r.status;
-      fx.complete_tx = std::move(r.complete_tx);
-      fx.bulk_group = r.bulk_group;
-      fx.payload = op.bulk_size;
+      otma_impl::TakeBulk(op, m::ExecuteBulkCopy(in, g, s), &fx);
       if (s2g) {
         use_writes = true;
         read_kind = OTMA_REQ_WRITE;
@@ -343,18 +352,8 @@ OpEffects otma_engine::Execute(const otma_op& op, otma_token t, const m::TensorM
       const bool s2g = in.dir == m::BulkDir::kSharedCtaToGlobal;
       in.dst = s2g ? op.bulk_gaddr : op.smem_addr;
       in.src = op.bulk_saddr;
-      in.size = op.bulk_size;
-      in.mbar_addr = op.mbar_addr;
-      in.issuer_cta = static_cast<int>(op.issuer_rank);
-      in.dst_cta = op.dst_rank;
-      if (op.flags & OTMA_OPF_CACHE_HINT) {
-        in.cache_policy = op.cache_hint;
-      }
-      m::BulkResult r = m::ExecuteBulkReduce(in, g, s);
-      fx.status = r.status;
-      fx.complete_tx = std::move(r.complete_tx);
-      fx.bulk_group = r.bulk_group;
-      fx.payload = op.bulk_size;
+      otma_impl::BulkCommon(op, &in);
+      otma_impl::TakeBulk(op, m::ExecuteBulkReduce(in, g, s), &fx);
       if (s2g) {
         use_writes = true;
         read_kind = OTMA_REQ_REDUCE;
@@ -409,6 +408,34 @@ static bool NeedsMap(uint32_t kind) {
   return kind >= OTMA_OP_TENSOR_LOAD && kind <= OTMA_OP_TENSOR_PREFETCH;
 }
 
+// Tells the checker which barriers (rank, offset) a load will signal, in the phase they are in.
+void otma_engine::NotifyIssued(const otma_op& op, otma_token t) {
+  if (checker == nullptr || op.kind != OTMA_OP_TENSOR_LOAD) {
+    return;
+  }
+  const m::TensorInstr in = otma_impl::ToTensorInstr(op);
+  std::vector<otma_checker::Dest> d;
+  for (const m::CompleteTx& c :
+       m::CompleteTxEvents(in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta,
+                           in.mbar_cta, in.cta_group, in.mbar_addr, 0)) {
+    d.push_back({static_cast<uint32_t>(c.cta), c.mbar_addr});
+  }
+  checker->OpIssued(t, d, in.multicast, op.issuer_rank, cycle);
+}
+
+// Stores and reductions to global memory complete through the issuing warp's bulk group.
+static bool IsBulkGroupOp(const otma_op& op) {
+  return op.kind == OTMA_OP_TENSOR_STORE || op.kind == OTMA_OP_TENSOR_REDUCE ||
+         ((op.kind == OTMA_OP_BULK_COPY || op.kind == OTMA_OP_BULK_REDUCE) &&
+          op.bulk_dir == OTMA_BULK_S2G);
+}
+
+void otma_engine::TrackGroup(const otma_op& op, otma_token t) {
+  group_warp[t] = op.issuer_warp;
+  const bool reduce = op.kind == OTMA_OP_TENSOR_REDUCE || op.kind == OTMA_OP_BULK_REDUCE;
+  groups.For(op.issuer_warp).Issue(t, reduce ? m::BulkOpKind::kReduce : m::BulkOpKind::kStore);
+}
+
 otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
   if (cfg.mode == OTMA_MODE_FUNCTIONAL) {
     const otma_token t = next_token++;
@@ -420,17 +447,8 @@ otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
     if (NeedsMap(op.kind)) {
       fx.status = ResolveMap(op, true, &map);
     }
-    if (fx.status.ok() && checker != nullptr && op.kind == OTMA_OP_TENSOR_LOAD) {
-      const m::TensorInstr in = otma_impl::ToTensorInstr(op);
-      std::vector<otma_checker::Dest> d;
-      for (const m::CompleteTx& c : m::CompleteTxEvents(
-               in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta, in.mbar_cta,
-               in.cta_group, in.mbar_addr, 0)) {
-        d.push_back({static_cast<uint32_t>(c.cta), c.mbar_addr});
-      }
-      checker->OpIssued(t, d, in.multicast, op.issuer_rank, cycle);
-    }
     if (fx.status.ok()) {
+      NotifyIssued(op, t);
       fx = Execute(op, t, &map, false, false, false);
     }
     const otma_status st = otma_impl::FromModel(fx.status);
@@ -439,11 +457,7 @@ otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
       return st;
     }
     if (fx.bulk_group) {
-      group_warp[t] = op.issuer_warp;
-      groups.For(op.issuer_warp)
-          .Issue(t, op.kind == OTMA_OP_TENSOR_REDUCE || op.kind == OTMA_OP_BULK_REDUCE
-                        ? m::BulkOpKind::kReduce
-                        : m::BulkOpKind::kStore);
+      TrackGroup(op, t);
       Done(t, OTMA_EV_READ_DONE, OTMA_OK);
     }
     Signal(t, fx.complete_tx);
@@ -487,29 +501,10 @@ otma_status otma_engine::Submit(const otma_op& op, otma_token* token) {
   port_free_at = cycle + cal.cmd_interval;
   j->t = cycle + cal.cmd_to_start;
   j->last_progress = cycle;
-  if (op.kind == OTMA_OP_TENSOR_LOAD || op.kind == OTMA_OP_TENSOR_STORE ||
-      op.kind == OTMA_OP_TENSOR_REDUCE || op.kind == OTMA_OP_BULK_COPY ||
-      op.kind == OTMA_OP_BULK_REDUCE) {
-    if ((op.kind == OTMA_OP_TENSOR_STORE || op.kind == OTMA_OP_TENSOR_REDUCE ||
-         ((op.kind == OTMA_OP_BULK_COPY || op.kind == OTMA_OP_BULK_REDUCE) &&
-          op.bulk_dir == OTMA_BULK_S2G))) {
-      group_warp[j->token] = op.issuer_warp;
-      groups.For(op.issuer_warp)
-          .Issue(j->token, op.kind == OTMA_OP_TENSOR_REDUCE || op.kind == OTMA_OP_BULK_REDUCE
-                               ? m::BulkOpKind::kReduce
-                               : m::BulkOpKind::kStore);
-    }
+  if (IsBulkGroupOp(op)) {
+    TrackGroup(op, j->token);
   }
-  if (checker != nullptr && op.kind == OTMA_OP_TENSOR_LOAD) {
-    const m::TensorInstr in = otma_impl::ToTensorInstr(op);
-    std::vector<otma_checker::Dest> d;
-    for (const m::CompleteTx& c :
-         m::CompleteTxEvents(in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta,
-                             in.mbar_cta, in.cta_group, in.mbar_addr, 0)) {
-      d.push_back({static_cast<uint32_t>(c.cta), c.mbar_addr});
-    }
-    checker->OpIssued(j->token, d, in.multicast, op.issuer_rank, cycle);
-  }
+  NotifyIssued(op, j->token);
   by_token[j->token] = j.get();
   jobs.push_back(std::move(j));
   return OTMA_OK;

@@ -85,6 +85,8 @@ struct otma_engine {
   // Resolves the descriptor of a tensor op: bytes, params, or (fetch = true) 128 bytes read at
   // desc_va through gmem_read.
   tma::model::Status ResolveMap(const otma_op& op, bool fetch, tma::model::TensorMap* m);
+  void NotifyIssued(const otma_op& op, otma_token t);
+  void TrackGroup(const otma_op& op, otma_token t);
   void Signal(otma_token t, const std::vector<tma::model::CompleteTx>& tx);
   void Done(otma_token t, uint32_t ev, otma_status s);
   void Log(int level, const std::string& msg);

@@ -287,11 +287,7 @@ TEST_P(Modes, EveryFaultClassIsReportedAndNothingHangs) {
 TEST(Cosim, WatchdogEndsAnOpWhoseMemoryNeverAnswers) {
   TestHost h(kBase, 4096, 1, 4096);
   h.host().mem_req = [](void*, const otma_mem_req*) { return 0; };
-  otma_config c;
-  std::memset(&c, 0, sizeof c);
-  c.struct_size = sizeof c;
-  c.abi_version = OTMA_ABI_VERSION;
-  c.mode = OTMA_MODE_TIMED;
+  otma_config c = cosim_test::Config(OTMA_MODE_TIMED);
   c.watchdog_cycles = 5000;
   otma_engine* e = nullptr;
   ASSERT_EQ(otma_create(&c, &h.host(), &e), OTMA_OK);
@@ -317,11 +313,7 @@ TEST(Cosim, TimedRequestsGoThroughTheHostMemory) {
     reqs.push_back(*r);
     return 0;
   };
-  otma_config c;
-  std::memset(&c, 0, sizeof c);
-  c.struct_size = sizeof c;
-  c.abi_version = OTMA_ABI_VERSION;
-  c.mode = OTMA_MODE_TIMED;
+  otma_config c = cosim_test::Config(OTMA_MODE_TIMED);
   otma_engine* e = nullptr;
   ASSERT_EQ(otma_create(&c, &h.host(), &e), OTMA_OK);
   const auto map = Map2D(kBase, kU8, 64, 8, 64, 64, 4);  // 4 rows x 64 B = 8 sectors
@@ -397,11 +389,7 @@ namespace {
 // them without callbacks and leaks nothing (the sanitizer build's LeakSanitizer checks).
 TEST(Cosim, DestroyWithOpsInFlight) {
   TestHost h(kBase, 4096, 1, 4096);
-  otma_config c;
-  std::memset(&c, 0, sizeof c);
-  c.struct_size = sizeof c;
-  c.abi_version = OTMA_ABI_VERSION;
-  c.mode = OTMA_MODE_TIMED;
+  otma_config c = cosim_test::Config(OTMA_MODE_TIMED);
   c.flags = OTMA_FLAG_CHECK;
   otma_engine* e = nullptr;
   ASSERT_EQ(otma_create(&c, &h.host(), &e), OTMA_OK);

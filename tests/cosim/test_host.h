@@ -16,6 +16,18 @@
 
 namespace cosim_test {
 
+// A config of the current ABI version.
+inline otma_config Config(uint32_t mode, uint32_t flags = 0, uint32_t cluster_size = 1) {
+  otma_config c;
+  std::memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
+  c.abi_version = OTMA_ABI_VERSION;
+  c.mode = mode;
+  c.flags = flags;
+  c.cluster_size = cluster_size;
+  return c;
+}
+
 struct Tx {
   uint32_t rank, mbar, bytes;
   uint64_t cycle;
@@ -76,17 +88,9 @@ class TestHost {
     if (e_)
       otma_destroy(e_);
   }
-  otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr,
-                     bool internal_memory = true) {
-    otma_config c;
-    std::memset(&c, 0, sizeof c);
-    c.struct_size = sizeof c;
-    c.abi_version = OTMA_ABI_VERSION;
-    c.mode = mode;
-    c.flags = flags;
-    c.cluster_size = static_cast<uint32_t>(s_.size());
+  otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr) {
+    otma_config c = Config(mode, flags, static_cast<uint32_t>(s_.size()));
     c.checker = ck;
-    (void)internal_memory;
     return otma_create(&c, &h_, &e_);
   }
   otma_engine* e() { return e_; }
