@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
   app.add_option("--expect-check", expect_check,
                  "exit 0 iff the checker reports this class: tx_underflow, tx_overflow, "
                  "phase_early, unarmed, stage_overwrite");
+  double timeline_tol = -1;
+  app.add_option("--timeline-tolerance", timeline_tol,
+                 "TIMED: also fail when the median simulated / silicon span of a trace with "
+                 "timestamps is outside 1 +- this (A6: 0.25)");
   CLI11_PARSE(app, argc, argv);
   if (!mseq.empty())
     opt.mutate_seq = mseq == "auto" ? -2 : std::stoll(mseq);
@@ -46,6 +50,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     ok = ok && r.ok();
+    if (timeline_tol >= 0 && (r.timeline_ratio_median < 1 - timeline_tol ||
+                              r.timeline_ratio_median > 1 + timeline_tol)) {
+      std::cout << t << ": timeline ratio " << r.timeline_ratio_median << " outside 1 +- "
+                << timeline_tol << "\n";
+      ok = false;
+    }
     rs.push_back(std::move(r));
   }
   otma_trace::PrintSummary(rs, opt, std::cout);
