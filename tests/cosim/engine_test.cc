@@ -406,3 +406,32 @@ TEST(Cosim, DestroyWithOpsInFlight) {
 }
 
 }  // namespace
+
+namespace {
+
+// Accel-Sim's ldst_unit::mbarrier_complete_tx credits each returning 32-byte sector; a box with
+// 16-byte rows on a 128-byte pitch fetches 4 sectors (128 bytes) for 64 bytes of payload. The
+// engine credits the payload: complete_tx 64 = 16 x 4 (cosim.md §1.4, the over-credit risk).
+TEST(Cosim, MbarrierCompleteTx_NarrowBoxCreditsPayloadNotSectors) {
+  for (uint32_t mode : {OTMA_MODE_FUNCTIONAL, OTMA_MODE_TIMED}) {
+    TestHost h(kBase, 4096, 1, 4096);
+    ASSERT_EQ(h.Create(mode), OTMA_OK);
+    const auto map = Map2D(kBase, kU8, 128, 8, 128, 16, 4);
+    otma_op op = Load2D(map, 16, 2, 0, 8);
+    uint32_t n = 0;
+    uint64_t payload = 0;
+    otma_mem_req reqs[8];
+    ASSERT_EQ(otma_expand(h.e(), &op, reqs, 8, &n, &payload, nullptr), OTMA_OK);
+    EXPECT_EQ(n, 4u);
+    EXPECT_EQ(payload, 64u);
+    for (uint32_t i = 0; i < n; ++i) {
+      EXPECT_EQ(reqs[i].addr, kBase + 128 * (2 + i));  // bytes 16..31 of each row: sector 0
+      EXPECT_EQ(reqs[i].size, 32u);
+    }
+    ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &op, nullptr), OTMA_OK);
+    otma_drain(h.e());
+    EXPECT_EQ(h.Sum(0, 8), 64u);
+  }
+}
+
+}  // namespace

@@ -330,7 +330,8 @@ OTMA_API void otma_checker_release(otma_checker* c, uint32_t rank, uint32_t addr
 /* End of the run: every barrier whose phase still waits for bytes is a TX_OVERFLOW. */
 OTMA_API void otma_checker_finish(otma_checker* c);
 OTMA_API uint32_t otma_checker_count(const otma_checker* c, uint32_t cls); /* 0 = all classes */
-/* The engine's private checker (OTMA_FLAG_CHECK without cfg.checker); null otherwise. */
+/* The checker the engine reports to: cfg.checker, or its private one (OTMA_FLAG_CHECK without
+ * cfg.checker); null when the checker is off. */
 OTMA_API otma_checker* otma_engine_checker(otma_engine* e);
 
 #ifdef __cplusplus
