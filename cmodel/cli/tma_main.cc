@@ -59,16 +59,31 @@ struct RunArgs {
   GoldenLimits limits;
 };
 
-// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
-int ExecRtlEngine(const RunArgs& a) {
+// The folder of this executable (its sibling tools live there).
+std::string SelfDir() {
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = std::string(self);
-    dir = dir.substr(0, dir.find_last_of('/'));
+  if (n <= 0) {
+    return ".";
   }
+  self[n] = 0;
+  const std::string path(self);
+  return path.substr(0, path.find_last_of('/'));
+}
+
+// Replaces this process by args[0] with args; returns only when that fails.
+void ExecProgram(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& s : args) {
+    argv.push_back(s.data());
+  }
+  argv.push_back(nullptr);
+  execv(args[0].c_str(), argv.data());
+}
+
+// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
+int ExecRtlEngine(const RunArgs& a) {
+  const std::string dir = SelfDir();
   const std::string rtl = dir + "/tma-rtl";
   std::vector<std::string> args = {rtl, "run"};
   args.insert(args.end(), a.files.begin(), a.files.end());
@@ -91,14 +106,20 @@ int ExecRtlEngine(const RunArgs& a) {
   if (a.limits.max_line_bytes != dflt.max_line_bytes) {
     args.insert(args.end(), {"--max-line-bytes", std::to_string(a.limits.max_line_bytes)});
   }
-  std::vector<char*> argv;
-  for (std::string& s : args) {
-    argv.push_back(s.data());
-  }
-  argv.push_back(nullptr);
-  execv(rtl.c_str(), argv.data());
+  ExecProgram(args);
   std::cerr << "tma run: --engine rtl needs " << rtl
             << " (build with -DTMA_BUILD_TB=ON and the RTL; tools/test builds it)\n";
+  return 2;
+}
+
+// `tma cosim ...`: replace this process by `tma-cosim ...` from the same folder (the
+// co-simulation trace host, cosim/host; docs/cosim/abi.md).
+int ExecCosim(const std::vector<std::string>& rest) {
+  const std::string dir = SelfDir();
+  std::vector<std::string> args = {dir + "/tma-cosim"};
+  args.insert(args.end(), rest.begin(), rest.end());
+  ExecProgram(args);
+  std::cerr << "tma cosim: needs " << args[0] << " (cmake --build build --target tma-cosim)\n";
   return 2;
 }
 
@@ -854,6 +875,10 @@ int main(int argc, char** argv) {
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the version and exit");
 
+  CLI::App* cosim_cmd = app.add_subcommand(
+      "cosim", "Replay captured TMA traces through the co-simulation library (tma-cosim --help)");
+  cosim_cmd->prefix_command();
+
   // `tma regress` (run the regression suites: vectors x engines, with a summary) is added here
   // by its owner: a subcommand object, its options, and a branch below.
 
@@ -869,6 +894,9 @@ int main(int argc, char** argv) {
   }
   if (run_cmd->parsed()) {
     return CmdRun(run);
+  }
+  if (cosim_cmd->parsed()) {
+    return ExecCosim(cosim_cmd->remaining());
   }
   if (exec_cmd->parsed()) {
     if (!ex.ptx.empty()) {
