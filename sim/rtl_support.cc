@@ -12,7 +12,7 @@ namespace tma::sim {
 namespace m = tma::model;
 
 bool RtlImplementsOp(m::Op op) {
-  return op == m::Op::kLoad || op == m::Op::kPrefetch;
+  return op == m::Op::kLoad || op == m::Op::kPrefetch || op == m::Op::kStore;
 }
 
 bool RtlImplementsDType(m::DType t, const RtlBuild& b) {
@@ -29,7 +29,7 @@ bool RtlImplementsDType(m::DType t, const RtlBuild& b) {
 
 std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (!RtlImplementsOp(c.op)) {
-    return "stores and reductions: the RTL is a load engine (no AXI write path yet)";
+    return "reductions: the RTL has no reduction ALU yet";
   }
   const std::optional<m::Arch> arch = m::ParseArch(c.arch);
   if (!arch) {
@@ -50,6 +50,10 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
            " needs the unpacker (SubByte = 1), which this top (DataBytes " +
            std::to_string(b.data_bytes) + ") is built without";
   }
+  if (c.op == m::Op::kStore && c.store_clip_element != b.store_clip_element) {
+    return std::string("store clipping \"") + (c.store_clip_element ? "element" : "granule") +
+           "\": this top is built with StoreClipElem = " + (b.store_clip_element ? "1" : "0");
+  }
   if (*arch == m::Arch::kSm90 && m::IsSubByte(c.tensor.dtype)) {
     return std::string("sub-byte type ") + m::ToString(c.tensor.dtype) +
            " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
@@ -61,6 +65,10 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
            " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
   }
   return "";
+}
+
+bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
+  return c.op == m::Op::kStore && c.mode == m::LoadMode::kTile && RtlSkipReason(c, b).empty();
 }
 
 }  // namespace tma::sim

@@ -32,15 +32,17 @@ module tma_instr_check #(
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   // The checks in priority order (CheckInstruction), each with its error class.
-  localparam int unsigned NumChecks = 11;
+  localparam int unsigned NumChecks = 12;
   localparam int unsigned ChkMode = 0, ChkModeSm100 = 1, ChkCtaGroup = 2, ChkCtaGroup2 = 3,
                           ChkDims = 4, ChkMulticast = 5, ChkCtas = 6, ChkNoDest = 7,
-                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10;
+                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10, ChkNegCoord = 11;
 
   tma_pkg::desc_fields_t mf;
   tma_pkg::map_derived_t md;
   logic [3:0]  rank;
   logic        is_load, sb_pk, sb_any;
+  logic        is_store, to_global;   // a store or reduction (writes global memory)
+  logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
   logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
   logic [15:0] dst_mask;
   logic [NumChecks-1:0] cond_d, cond_q;
@@ -54,13 +56,23 @@ module tma_instr_check #(
   assign md       = map_i.derived;
   assign rank     = {1'b0, mf.rank_m1} + 4'd1;
   assign is_load  = (cmd_i.op == tma_pkg::OpLoad);
+  assign is_store = (cmd_i.op == tma_pkg::OpStore);
+  assign to_global = is_store || cmd_i.op == tma_pkg::OpReduce;
+  for (genvar d = 0; d < MaxDims; d++) begin : gen_neg
+    assign neg_coord[d] = cmd_i.coords.v[d][31] && 4'(d) < rank;
+  end
   assign sb_pk    = md.is_b4x16p64 || md.is_b6x16p32;
   assign sb_any   = md.is_b4x16 || sb_pk;
   assign f1_mask  = sb_pk ? 7'h7F : md.is_b4x16 ? 7'h1F : (7'h0F >> md.elem_log2);
   assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
 
   always_comb begin : proc_cond
-    cond_d[ChkMode]      = cmd_i.mode > tma_pkg::ModeTileGather4;   // loads and prefetch
+    // modes of each op: loads and prefetch tile .. gather4; stores tile, scatter4,
+    // im2col_no_offs; reductions tile, im2col_no_offs
+    cond_d[ChkMode]      = to_global ? !(cmd_i.mode == tma_pkg::ModeTile ||
+                                         cmd_i.mode == tma_pkg::ModeIm2colNoOffs ||
+                                         (is_store && cmd_i.mode == tma_pkg::ModeTileScatter4)) :
+                                       cmd_i.mode > tma_pkg::ModeTileGather4;
     cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW;      // gather4, im2col::w*
     cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
     cond_d[ChkCtaGroup2] = cmd_i.cta_group == 2'd2;
@@ -70,12 +82,16 @@ module tma_instr_check #(
                            (NumCtas < 16 && (cmd_i.cta_mask >> NumCtas) != 16'd0));   // F6
     cond_d[ChkCtas]      = 32'(cmd_i.issuer) >= NumCtas ||
                            (is_load && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas);
-    cond_d[ChkNoDest]    = is_load && dst_mask == 16'd0;   // multicast to nobody
+    // multicast to nobody; a store of b4x16_p64 (PTX restriction)
+    cond_d[ChkNoDest]    = (is_load && dst_mask == 16'd0) || (is_store && md.is_b4x16p64);
     cond_d[ChkSubByte]   = (sb_any && mf.im2col) || (sb_pk && SubByte == 0);   // tile mode only
-    cond_d[ChkAlign]     = is_load && (cmd_i.smem_addr[6:0] != 7'd0 ||
-                                       cmd_i.mbar_addr[2:0] != 3'd0);
+    // F2: the shared operand of every op but prefetch, the mbarrier of a load
+    cond_d[ChkAlign]     = ((is_load || to_global) && cmd_i.smem_addr[6:0] != 7'd0) ||
+                           (is_load && cmd_i.mbar_addr[2:0] != 3'd0);
     // F1 (interleave: dim 0 counts chunks); the sub-byte types also on c0's low bits
     cond_d[ChkCoord0]    = !md.is_il && (cmd_i.coords.v[0][6:0] & f1_mask) != 7'd0;
+    // F3: stores and reductions need non-negative coordinates
+    cond_d[ChkNegCoord]  = to_global && neg_coord != '0;
     pre_d = tma_pkg::ErrNone;
     if (cond_q[ChkMode]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
@@ -93,6 +109,8 @@ module tma_instr_check #(
       pre_d = tma_pkg::ErrMisaligned;
     end else if (cond_q[ChkCoord0]) begin
       pre_d = tma_pkg::ErrMisalignedCoord;
+    end else if (cond_q[ChkNegCoord]) begin
+      pre_d = tma_pkg::ErrInvalidCoord;
     end
     // F4 (spatial walker dims d = k + 1 of an im2col map): the offsets in range and the start
     // pixel inside [lower, dim - 1 + upper]: one compare per flag in W1B, their OR in W2.

@@ -20,7 +20,11 @@
 
 `include "tma_assert.svh"
 
-module tma_job_setup (
+module tma_job_setup #(
+  // Stores along dim 0: 0 write whole 16-byte granules that hold an in-bounds element (silicon
+  // D7, the model's default), 1 in-bounds elements only (the model's element_exact_store_clip)
+  parameter int unsigned StoreClipElem = 0
+) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  tma_pkg::cmd_t         cmd_i,
@@ -221,7 +225,8 @@ module tma_job_setup (
       job_d.tf32      = mf.tf32;
       job_d.swz       = mf.swz;
       job_d.pk        = job_pk;
-      job_d.cpl.kind      = tma_pkg::CplTx;
+      // a store ends in a done completion (bulk group), after its writes are answered
+      job_d.cpl.kind      = (cmd_i.op == tma_pkg::OpStore) ? tma_pkg::CplDone : tma_pkg::CplTx;
       job_d.cpl.cta_mask  = dst_mask;
       job_d.cpl.cta       = cmd_i.issuer;
       job_d.cpl.mbar_addr = cmd_i.mbar_addr;
@@ -278,6 +283,11 @@ module tma_job_setup (
       if (!il) begin
         job_d.head = (12'(elem_lo_q) << esz) >> md.is_b4x16;
         job_d.dend = (12'(elem_end_q) << esz) >> md.is_b4x16;
+        // D7: a store writes the whole 16-byte granule of its last in-bounds element (row bytes
+        // are a multiple of 16, so the rounded end stays inside the row)
+        if (StoreClipElem == 0 && cmd_i.op == tma_pkg::OpStore) begin
+          job_d.dend = (((12'(elem_end_q) << esz) >> md.is_b4x16) + 12'd15) & 12'hFF0;
+        end
       end else begin
         job_d.head = '0;
         job_d.dend = fix_oob_q ? 12'd0 : 12'(chunk16) << 4;
@@ -414,6 +424,7 @@ module tma_job_setup (
                          spatial_q[0], spatial_d[0]};
 
   // ---- Assertions ----
+  `TMA_ASSERT_INIT(StoreClipElemBool_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_NEVER(C0ThreeQuarters_A, w1_go_i && c0_3q_q != c0_3q_d)
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||

@@ -440,6 +440,12 @@ package tma_pkg;
   // UpRowWidth: written by hand above (23 bits, checked)
   // SmemBeatWidth: written by hand above (58 bits, checked)
   // SmemWrWidth: written by hand above (48 bits, checked)
+  // SmemRdJobWidth: written by hand above (49 bits, checked)
+  // WrAlWidth: written by hand above (18 bits, checked)
+  // WrReqWidth: written by hand above (75 bits, checked)
+  // AxiWrReqWidth: written by hand above (85 bits, checked)
+  // AxiWrRspWidth: written by hand above (9 bits, checked)
+  // SmemRdWidth: written by hand above (36 bits, checked)
   // ---- END GENERATED struct widths ----
 
   // ---- Frontend streams ----
@@ -668,6 +674,66 @@ package tma_pkg;
     logic [15:0] cta_mask;  // destination CTAs (multicast: several)
   } smem_wr_t;
   localparam int unsigned SmemWrWidth = 32 + 16;
+
+  // ---- Write direction (tensor stores) ----
+  // Shared-memory read of one store row (tma_wr_fork -> tma_smem_rd): the row's logical beats
+  // from `beat` on, read from the issuing CTA's window through the swizzle.
+  typedef struct packed {
+    logic [31:0]         beat;     // logical address of the row's first beat, DataBytes aligned
+    logic [BeatCntW-1:0] nbeats;   // beats to read, >= 1
+    logic [2:0]          swz;      // swizzle function (Swz*)
+    logic [CtaW-1:0]     cta;      // source window (the issuing CTA)
+  } smem_rd_job_t;
+  localparam int unsigned SmemRdJobWidth = 32 + BeatCntW + 3 + CtaW;
+
+  // Realignment of one store row (tma_wr_fork -> tma_wr_align): row byte b sits at position
+  // b + s of the row's shared-memory beats and at b + g of its global beats.
+  typedef struct packed {
+    logic [2:0]           s16;     // s / 16, s = shared address of row byte 0 mod DataBytes
+    logic [2:0]           g16;     // g / 16, g = global address of row byte 0 mod DataBytes
+    logic [RowBytesW-1:0] len;     // bytes written, >= 1
+  } wr_al_t;
+  localparam int unsigned WrAlWidth = 3 + 3 + RowBytesW;
+
+  // Global write of one store row (tma_wr_fork -> tma_wr_engine), in row order.
+  typedef struct packed {
+    logic [63:0]         addr;     // DataBytes-aligned address of the first beat
+    logic [BeatCntW-1:0] nbeats;   // 0: no write (the command's last row writes nothing)
+    logic                last;     // last row of its command: the command ends after its B
+  } wr_req_t;
+  localparam int unsigned WrReqWidth = 64 + BeatCntW + 1;
+
+  // AXI4 write channels (AW, W, B) of the engine's manager port as a request / response pair.
+  // W data and strobes are the vectors beside the request (axi_w_data, axi_w_strb).
+  typedef struct packed {
+    logic        aw_valid;
+    logic [3:0]  aw_id;     // AxiIdData
+    logic [63:0] aw_addr;
+    logic [7:0]  aw_len;    // beats - 1
+    logic [2:0]  aw_size;   // log2(DataBytes)
+    logic [1:0]  aw_burst;  // AxiBurstIncr
+    logic        w_valid;
+    logic        w_last;
+    logic        b_ready;
+  } axi_wr_req_t;
+  localparam int unsigned AxiWrReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 1 + 1 + 1;
+
+  typedef struct packed {
+    logic        aw_ready;
+    logic        w_ready;
+    logic        b_valid;
+    logic [3:0]  b_id;
+    logic [1:0]  b_resp;    // AxiRespOkay .. AxiRespDecErr
+  } axi_wr_rsp_t;
+  localparam int unsigned AxiWrRspWidth = 1 + 1 + 1 + 4 + 2;
+
+  // Shared-memory read request (tma_smem_rd -> engine port); the data comes back on the port's
+  // response (smem_rd_rvalid / smem_rd_rdata) in request order, with no back-pressure.
+  typedef struct packed {
+    logic [31:0]     addr;  // physical (swizzled) beat address, DataBytes aligned
+    logic [CtaW-1:0] cta;
+  } smem_rd_t;
+  localparam int unsigned SmemRdWidth = 32 + CtaW;
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits

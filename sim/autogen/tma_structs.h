@@ -263,6 +263,12 @@ inline constexpr uint8_t AxiRespDecErr = 3;
 inline constexpr uint32_t UpRowWidth = 23;
 inline constexpr uint32_t SmemBeatWidth = 58;
 inline constexpr uint32_t SmemWrWidth = 48;
+inline constexpr uint32_t SmemRdJobWidth = 49;
+inline constexpr uint32_t WrAlWidth = 18;
+inline constexpr uint32_t WrReqWidth = 75;
+inline constexpr uint32_t AxiWrReqWidth = 85;
+inline constexpr uint32_t AxiWrRspWidth = 9;
+inline constexpr uint32_t SmemRdWidth = 36;
 
 namespace detail {
 // Bits [pos, pos + width) of a little-endian word array, width 1..64.
@@ -1451,6 +1457,200 @@ inline void PackAt(const smem_wr_t& s, uint32_t* w, int pos) {
 inline void UnpackAt(const uint32_t* w, int pos, smem_wr_t* s) {
   s->addr = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
   s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
+}
+
+// tma_pkg::smem_rd_job_t, 49 bits.
+struct smem_rd_job_t {
+  uint32_t beat{};
+  uint16_t nbeats{};
+  uint8_t swz{};
+  uint8_t cta{};
+  static constexpr int kBits = 49;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const smem_rd_job_t& a, const smem_rd_job_t& b) {
+  return a.beat == b.beat &&
+         a.nbeats == b.nbeats &&
+         a.swz == b.swz &&
+         a.cta == b.cta;
+}
+inline bool operator!=(const smem_rd_job_t& a, const smem_rd_job_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const smem_rd_job_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 17, 32, static_cast<uint64_t>(s.beat));
+  detail::Put(w, pos + 7, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 4, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.cta));
+}
+inline void UnpackAt(const uint32_t* w, int pos, smem_rd_job_t* s) {
+  s->beat = static_cast<uint32_t>(detail::Get(w, pos + 17, 32));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 7, 10));
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 4, 3));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+}
+
+// tma_pkg::wr_al_t, 18 bits.
+struct wr_al_t {
+  uint8_t s16{};
+  uint8_t g16{};
+  uint16_t len{};
+  static constexpr int kBits = 18;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const wr_al_t& a, const wr_al_t& b) {
+  return a.s16 == b.s16 &&
+         a.g16 == b.g16 &&
+         a.len == b.len;
+}
+inline bool operator!=(const wr_al_t& a, const wr_al_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const wr_al_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 15, 3, static_cast<uint64_t>(s.s16));
+  detail::Put(w, pos + 12, 3, static_cast<uint64_t>(s.g16));
+  detail::Put(w, pos + 0, 12, static_cast<uint64_t>(s.len));
+}
+inline void UnpackAt(const uint32_t* w, int pos, wr_al_t* s) {
+  s->s16 = static_cast<uint8_t>(detail::Get(w, pos + 15, 3));
+  s->g16 = static_cast<uint8_t>(detail::Get(w, pos + 12, 3));
+  s->len = static_cast<uint16_t>(detail::Get(w, pos + 0, 12));
+}
+
+// tma_pkg::wr_req_t, 75 bits.
+struct wr_req_t {
+  uint64_t addr{};
+  uint16_t nbeats{};
+  bool last{};
+  static constexpr int kBits = 75;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const wr_req_t& a, const wr_req_t& b) {
+  return a.addr == b.addr &&
+         a.nbeats == b.nbeats &&
+         a.last == b.last;
+}
+inline bool operator!=(const wr_req_t& a, const wr_req_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const wr_req_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 11, 64, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 1, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.last));
+}
+inline void UnpackAt(const uint32_t* w, int pos, wr_req_t* s) {
+  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 11, 64));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 1, 10));
+  s->last = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::axi_wr_req_t, 85 bits.
+struct axi_wr_req_t {
+  bool aw_valid{};
+  uint8_t aw_id{};
+  uint64_t aw_addr{};
+  uint8_t aw_len{};
+  uint8_t aw_size{};
+  uint8_t aw_burst{};
+  bool w_valid{};
+  bool w_last{};
+  bool b_ready{};
+  static constexpr int kBits = 85;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const axi_wr_req_t& a, const axi_wr_req_t& b) {
+  return a.aw_valid == b.aw_valid &&
+         a.aw_id == b.aw_id &&
+         a.aw_addr == b.aw_addr &&
+         a.aw_len == b.aw_len &&
+         a.aw_size == b.aw_size &&
+         a.aw_burst == b.aw_burst &&
+         a.w_valid == b.w_valid &&
+         a.w_last == b.w_last &&
+         a.b_ready == b.b_ready;
+}
+inline bool operator!=(const axi_wr_req_t& a, const axi_wr_req_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const axi_wr_req_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 84, 1, static_cast<uint64_t>(s.aw_valid));
+  detail::Put(w, pos + 80, 4, static_cast<uint64_t>(s.aw_id));
+  detail::Put(w, pos + 16, 64, static_cast<uint64_t>(s.aw_addr));
+  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.aw_len));
+  detail::Put(w, pos + 5, 3, static_cast<uint64_t>(s.aw_size));
+  detail::Put(w, pos + 3, 2, static_cast<uint64_t>(s.aw_burst));
+  detail::Put(w, pos + 2, 1, static_cast<uint64_t>(s.w_valid));
+  detail::Put(w, pos + 1, 1, static_cast<uint64_t>(s.w_last));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.b_ready));
+}
+inline void UnpackAt(const uint32_t* w, int pos, axi_wr_req_t* s) {
+  s->aw_valid = detail::Get(w, pos + 84, 1) != 0;
+  s->aw_id = static_cast<uint8_t>(detail::Get(w, pos + 80, 4));
+  s->aw_addr = static_cast<uint64_t>(detail::Get(w, pos + 16, 64));
+  s->aw_len = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
+  s->aw_size = static_cast<uint8_t>(detail::Get(w, pos + 5, 3));
+  s->aw_burst = static_cast<uint8_t>(detail::Get(w, pos + 3, 2));
+  s->w_valid = detail::Get(w, pos + 2, 1) != 0;
+  s->w_last = detail::Get(w, pos + 1, 1) != 0;
+  s->b_ready = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::axi_wr_rsp_t, 9 bits.
+struct axi_wr_rsp_t {
+  bool aw_ready{};
+  bool w_ready{};
+  bool b_valid{};
+  uint8_t b_id{};
+  uint8_t b_resp{};
+  static constexpr int kBits = 9;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const axi_wr_rsp_t& a, const axi_wr_rsp_t& b) {
+  return a.aw_ready == b.aw_ready &&
+         a.w_ready == b.w_ready &&
+         a.b_valid == b.b_valid &&
+         a.b_id == b.b_id &&
+         a.b_resp == b.b_resp;
+}
+inline bool operator!=(const axi_wr_rsp_t& a, const axi_wr_rsp_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const axi_wr_rsp_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 8, 1, static_cast<uint64_t>(s.aw_ready));
+  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.w_ready));
+  detail::Put(w, pos + 6, 1, static_cast<uint64_t>(s.b_valid));
+  detail::Put(w, pos + 2, 4, static_cast<uint64_t>(s.b_id));
+  detail::Put(w, pos + 0, 2, static_cast<uint64_t>(s.b_resp));
+}
+inline void UnpackAt(const uint32_t* w, int pos, axi_wr_rsp_t* s) {
+  s->aw_ready = detail::Get(w, pos + 8, 1) != 0;
+  s->w_ready = detail::Get(w, pos + 7, 1) != 0;
+  s->b_valid = detail::Get(w, pos + 6, 1) != 0;
+  s->b_id = static_cast<uint8_t>(detail::Get(w, pos + 2, 4));
+  s->b_resp = static_cast<uint8_t>(detail::Get(w, pos + 0, 2));
+}
+
+// tma_pkg::smem_rd_t, 36 bits.
+struct smem_rd_t {
+  uint32_t addr{};
+  uint8_t cta{};
+  static constexpr int kBits = 36;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const smem_rd_t& a, const smem_rd_t& b) {
+  return a.addr == b.addr &&
+         a.cta == b.cta;
+}
+inline bool operator!=(const smem_rd_t& a, const smem_rd_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const smem_rd_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 4, 32, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.cta));
+}
+inline void UnpackAt(const uint32_t* w, int pos, smem_rd_t* s) {
+  s->addr = static_cast<uint32_t>(detail::Get(w, pos + 4, 32));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
 }
 
 // ---- Whole structs ----

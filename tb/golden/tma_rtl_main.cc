@@ -4,8 +4,9 @@
 // `tma run` (cmodel/cli/tma_main.cc):
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
 //                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64]
-// A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
-// replay broke a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
+// A case the RTL does not implement is SKIP (listed with the reason), never PASS; a case it
+// claims (sim::RtlClaims: tile stores) answered `unsupported` is FAIL. A case whose replay broke
+// a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
 // --sample N replays every Nth case of each file (deterministic: index % N == 0), for CI.
 // --data-bytes picks the Verilated top's width (default 16; sim/tops.h).
 // The last line gives the simulated cycles per second three ways: of the wall time, of the
@@ -95,7 +96,8 @@ int main(int argc, char** argv) {
   // A replay that broke a pin-level rule (hang, write outside the window, ...) fails with the
   // engine's note, whatever the byte comparison said.
   opt.after_case = [&engine](const m::GoldenCase&, m::ReplayResult* r) {
-    if (r->verdict == m::Verdict::kSkip || engine.last_note().empty()) {
+    // (a skipped case's notes count only when the RTL claims the case: sim::RtlClaims)
+    if (engine.last_note().empty() || (r->verdict == m::Verdict::kSkip && !engine.last_claimed())) {
       return;
     }
     const std::string line = "rtl: " + engine.last_note();

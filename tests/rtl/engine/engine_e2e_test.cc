@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/axi_read_slave.h"
+#include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
 #include "sim/harness.h"
@@ -473,7 +474,7 @@ class CommandGen {
         c->ins.cta_mask = 0;
         break;
       case 3:
-        c->ins.op = model::Op::kStore;  // not implemented yet: `unsupported`
+        c->ins.op = model::Op::kStore;  // the box back to global (or an F3 / F2 error)
         c->ins.multicast = false;
         break;
       case 4:
@@ -536,6 +537,7 @@ class EngineBench {
         src_(&gmem_),
         cmd_(&rng_, [this](sim::EngineCommand* c) { return NextCommand(c); }),
         axi_(&src_, &rng_, Fail()),
+        axw_(&wmem_, &rng_, Fail()),
         sport_(&smem_, &rng_, Fail()),
         cpl_(&rng_, [this](const sim::EngineCompletion& c) {
           Cpl x;
@@ -552,18 +554,25 @@ class EngineBench {
     axi_.config().in_order = true;
     axi_.config().full_width = true;
     axi_.config().SetLatency(0, 11);
-    sport_.set_read_port(false);
+    for (auto& l : axw_.config().latency)
+      l = {0, 11};
     h_.Add(&cmd_);
     h_.Add(&axi_);
+    h_.Add(&axw_);
     h_.Add(&sport_);
     h_.Add(&cpl_);
     h_.Reset(2);
   }
 
   model::SparseGlobalMemory& gmem() { return gmem_; }
+  // What the engine's stores wrote (global memory of the write channels; loads read gmem()).
+  model::SparseGlobalMemory& wmem() { return wmem_; }
   void SetStress(int ready_percent) {
     axi_.config().arready_pct = ready_percent;
     axi_.config().rvalid_pct = ready_percent;
+    axw_.config().awready_pct = ready_percent;
+    axw_.config().wready_pct = ready_percent;
+    axw_.config().bvalid_pct = ready_percent;
     sport_.set_ready_pct(ready_percent);
     cpl_.set_ready_pct(ready_percent);
   }
@@ -575,7 +584,7 @@ class EngineBench {
     while (h_.cycle() - start < max_cycles) {
       h_.Step();
       if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= cmds.size() &&
-          !h_.pins().busy && axi_.idle())
+          !h_.pins().busy && axi_.idle() && axw_.idle())
         break;
     }
     g_cycles += h_.cycle() - start;
@@ -594,6 +603,13 @@ class EngineBench {
   bool NextCommand(sim::EngineCommand* e) {
     if (cmds_ == nullptr || next_ == cmds_->size())
       return false;
+    // A store reads shared memory that loads write: it starts on an idle engine once every
+    // earlier command has completed, and the next command waits for it (software orders them
+    // the same way, with mbarrier and bulk-group waits); the model runs them in order.
+    const bool store = (*cmds_)[next_].ins.op == model::Op::kStore ||
+                       (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore);
+    if (store && (h_.pins().busy || commands_with_cpl_ < next_ || !axw_.idle()))
+      return false;
     const Command& c = (*cmds_)[next_++];
     e->instr = c.ins;
     e->desc_addr = c.desc_addr;
@@ -607,10 +623,12 @@ class EngineBench {
   sim::Harness h_;
   sim::MtRandom rng_;
   model::SparseGlobalMemory gmem_;
+  model::SparseGlobalMemory wmem_;
   model::ClusterSharedMemory smem_;
   sim::GlobalMemorySource src_;
   sim::CmdPort cmd_;
   sim::AxiReadSlave axi_;
+  sim::AxiWriteSlave axw_;
   sim::SmemPort sport_;
   sim::CplPort cpl_;
   const std::vector<Command>* cmds_ = nullptr;
@@ -678,23 +696,27 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 
   // The model executes the same commands in order.
   model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
-  int loads_ok = 0;
+  model::SparseGlobalMemory ref_w;  // the model's stores (the bench's wmem())
+  int loads_ok = 0, stores_ok = 0;
   int kinds[4] = {0, 0, 0, 0};
   uint64_t bytes_read = 0;
   for (const Command& c : cmds) {
     std::vector<Cpl> want;
     model::ExecResult r;
+    const bool store = c.ins.op == model::Op::kStore;
     if (!sim::RtlImplementsOp(c.ins.op)) {
-      // Stores are a later issue: the engine answers `unsupported` without touching memory.
-      r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "store");
+      r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "reduction");
     } else {
       model::ExecOptions opt;
       opt.arch = c.sm100 ? model::Arch::kSm100 : model::Arch::kSm90;
-      r = model::ExecuteTensor(c.map, c.ins, bench.gmem(), ref, opt);
+      r = model::ExecuteTensor(c.map, c.ins, store ? ref_w : bench.gmem(), ref, opt);
     }
     if (!r.status.ok()) {
       want.push_back(
           Cpl{pkg::CplError, c.ins.issuer_cta, c.ins.mbar_addr, 0, static_cast<int>(r.status.cls)});
+    } else if (store) {
+      ++stores_ok;  // a store ends in one done completion (bulk group)
+      want.push_back(Cpl{pkg::CplDone, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
     } else if (c.ins.op == model::Op::kPrefetch) {
       want.push_back(Cpl{pkg::CplDone, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
     } else {
@@ -727,6 +749,22 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       "interleaved im2col %d), %llu in-bounds bytes read\n",
       seed, n, loads_ok, kinds[0], kinds[1], kinds[2], kinds[3],
       static_cast<unsigned long long>(bytes_read));
+  // Global memory written by the stores.
+  {
+    size_t bad = 0;
+    uint64_t first = 0;
+    for (uint64_t a = kTensorBase - 4096; a < kTensorBase + kTensorSpan + 8192; ++a) {
+      uint8_t g = 0, w = 0;
+      bench.wmem().Read(a, &g, 1);
+      ref_w.Read(a, &w, 1);
+      if (g != w && bad++ == 0)
+        first = a;
+    }
+    EXPECT_EQ(bad, 0u) << "stores: " << bad << " global bytes differ, first at 0x" << std::hex
+                       << first;
+    if (stores_ok > 0)
+      std::printf("seed %u: %d stores ok\n", seed, stores_ok);
+  }
   for (int cta = 0; cta < kNumCtas; ++cta) {
     const auto& got = bench.Window(cta);
     const auto& want = ref.Window(cta);
