@@ -68,7 +68,9 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
 }
 
 bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
-  return c.op == m::Op::kStore && c.mode == m::LoadMode::kTile && RtlSkipReason(c, b).empty();
+  return c.op == m::Op::kStore &&
+         (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
+         RtlSkipReason(c, b).empty();
 }
 
 }  // namespace tma::sim

@@ -21,6 +21,14 @@
 // Streams: row writes in (wr_req_t), write beats in (data + strobes), command information in
 // (cpl_info_t), AXI4 AW / W / B (axi_wr_req_t / axi_wr_rsp_t + W data and strobes), finished
 // commands out (cpl_info_t).
+//
+// Watchdog (parameter Watchdog, cycles; 0: none): a burst whose data is all sent and whose B
+// has not come after Watchdog cycles (with no B in between) leaves the B queue as failed (its
+// command ends with bus_error) and the next burst's wait starts. Its B, should it still come,
+// is taken and dropped: with one ID the B responses keep AW order, so while timed-out bursts
+// are unanswered every B belongs to the oldest of them (late_q counts them). AW and W are not
+// timed out: AXI4 does not let a manager withdraw a valid (a slave that never takes them
+// stalls the store direction until reset).
 
 `default_nettype none
 
@@ -30,6 +38,7 @@ module tma_wr_engine #(
   parameter  int unsigned DataBytes      = 16,   // 16, 32, 64 or 128
   parameter  int unsigned MaxBurstLen    = 16,   // beats per AXI4 burst, 1 .. 256
   parameter  int unsigned MaxOutstanding = 64,   // bursts waiting for B, >= 2
+  parameter  int unsigned Watchdog       = 0,    // cycles a burst waits for its B (0: forever)
   localparam int unsigned DW             = DataBytes * 8,
   localparam int unsigned SizeLog2       = $clog2(DataBytes)
 ) (
@@ -66,6 +75,7 @@ module tma_wr_engine #(
   localparam int unsigned TrkD    = 4;
   localparam int unsigned WlenD   = 4;
   localparam int unsigned BqUseW  = $clog2(MaxOutstanding + 1);
+  localparam int unsigned WdW     = (Watchdog > 1) ? $clog2(Watchdog + 1) : 1;
 
   // ---- Row writes into the splitter and the row tracker ----
   logic split_in_ready, trk_in_ready, has_beats;
@@ -194,8 +204,19 @@ module tma_wr_engine #(
   logic [1:0]        bq_out;        // {burst, end}
   logic [BqUseW-1:0] bq_usage;
   logic              b_fire, b_err, end_now, done_in_ready;
-  logic              err_q;         // a B of the current command failed
+  logic              b_take;        // a B is taken (an answer, or a timed-out burst's, dropped)
+  logic              retire;        // the head burst leaves: answered, or timed out
+  logic              retire_err;    // ... failed (SLVERR / DECERR, or no answer)
+  logic              head_ready;    // the head entry may leave (room for a command end)
+  logic              err_q;         // a burst of the current command failed
   tma_pkg::cpl_info_t done_d;
+  // Watchdog
+  logic              late;          // timed-out bursts are unanswered: the next B is theirs
+  logic [BqUseW:0]   late_q;        // timed-out bursts whose B has not come
+  logic [BqUseW:0]   wsent_q;       // bursts in the B queue whose W is complete
+  logic              waiting;       // the head burst's data is sent; its B is due
+  logic              timeout;       // ... and it has waited Watchdog cycles
+  logic [WdW-1:0]    wd_q;
 
   tma_fifo #(
     .Width (2),
@@ -214,18 +235,40 @@ module tma_wr_engine #(
   );
 
   // A command-ending entry needs room for its completion and the command's information.
-  assign axi_req_o.b_ready = bq_valid && bq_out[1] && (!bq_out[0] || (done_in_ready &&
-                                                                      info_valid_i));
-  assign b_fire  = axi_rsp_i.b_valid && axi_req_o.b_ready;
-  assign b_err   = axi_rsp_i.b_resp != tma_pkg::AxiRespOkay;
-  assign end_now = bq_valid && bq_out[0] && done_in_ready && info_valid_i &&
-                   (!bq_out[1] || b_fire);
-  assign bq_pop  = b_fire || (bq_valid && !bq_out[1] && end_now);
+  assign late       = late_q != '0;
+  assign head_ready = !bq_out[0] || (done_in_ready && info_valid_i);
+  assign axi_req_o.b_ready = late || (bq_valid && bq_out[1] && head_ready);
+  assign b_take     = axi_rsp_i.b_valid && axi_req_o.b_ready;
+  assign b_fire     = b_take && !late;
+  assign b_err      = axi_rsp_i.b_resp != tma_pkg::AxiRespOkay;
+  assign waiting    = bq_valid && bq_out[1] && wsent_q != '0;
+  assign timeout    = Watchdog != 0 && waiting && !b_fire && head_ready &&
+                      32'(wd_q) >= Watchdog - 1;
+  assign retire     = b_fire || timeout;
+  assign retire_err = timeout || b_err;
+  assign end_now    = bq_valid && bq_out[0] && head_ready && (!bq_out[1] || retire);
+  assign bq_pop     = retire || (bq_valid && !bq_out[1] && end_now);
   assign info_ready_o = end_now;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_watchdog
+    if (!rst_ni) begin
+      late_q  <= '0;
+      wsent_q <= '0;
+      wd_q    <= '0;
+    end else begin
+      late_q  <= late_q + (BqUseW + 1)'(timeout) - (BqUseW + 1)'(b_take && late);
+      wsent_q <= wsent_q + (BqUseW + 1)'(w_fire && axi_req_o.w_last) - (BqUseW + 1)'(retire);
+      if (!waiting || retire) begin
+        wd_q <= '0;
+      end else if (32'(wd_q) < Watchdog - 1) begin
+        wd_q <= wd_q + 1'b1;
+      end
+    end
+  end
 
   always_comb begin : proc_done
     done_d = info_i;
-    if (err_q || (b_fire && b_err)) begin
+    if (err_q || (retire && retire_err)) begin
       done_d.kind  = tma_pkg::CplError;
       done_d.err   = tma_pkg::ErrBusError;
       done_d.bytes = '0;
@@ -237,7 +280,7 @@ module tma_wr_engine #(
       err_q <= 1'b0;
     end else if (end_now) begin
       err_q <= 1'b0;
-    end else if (b_fire && b_err) begin
+    end else if (retire && retire_err) begin
       err_q <= 1'b1;
     end
   end
@@ -271,6 +314,7 @@ module tma_wr_engine #(
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(MaxOutstandingLegal_A, MaxOutstanding >= 2)
+  `TMA_ASSERT_INIT(WatchdogLegal_A, Watchdog == 0 || Watchdog >= 2)
   `TMA_ASSERT_INIT(AxiWrReqWidth_A, tma_pkg::AxiWrReqWidth == $bits(tma_pkg::axi_wr_req_t))
   `TMA_ASSERT_INIT(AxiWrRspWidth_A, tma_pkg::AxiWrRspWidth == $bits(tma_pkg::axi_wr_rsp_t))
   `TMA_ASSERT_INIT(WrReqWidth_A, tma_pkg::WrReqWidth == $bits(tma_pkg::wr_req_t))
@@ -280,7 +324,10 @@ module tma_wr_engine #(
   `TMA_ASSERT_IMPLY(BurstInRow_A, burst_valid, trk_valid)
   `TMA_ASSERT_IMPLY(BurstFitsRow_A, aw_fire, issued_n <= trk_beats)
   // A B response belongs to an outstanding burst (the only ID is AxiIdData).
-  `TMA_ASSERT_IMPLY(BExpected_A, axi_rsp_i.b_valid, bq_valid && bq_out[1])
+  // A B response belongs to a burst in the B queue or a timed-out one.
+  `TMA_ASSERT_IMPLY(BExpected_A, axi_rsp_i.b_valid, late || (bq_valid && wsent_q != '0))
+  // W completes in AW order, never ahead of the queue.
+  `TMA_ASSERT(WsentInQueue_A, 32'(wsent_q) <= 32'(bq_usage))
   `TMA_ASSERT_IMPLY(BId_A, axi_rsp_i.b_valid, axi_rsp_i.b_id == tma_pkg::AxiIdData)
   // The command's information is queued before its last row's bursts are answered.
   `TMA_ASSERT_IMPLY(InfoBeforeEnd_A, bq_valid && bq_out[0] && !bq_out[1], info_valid_i)

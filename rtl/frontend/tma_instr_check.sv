@@ -43,6 +43,7 @@ module tma_instr_check #(
   logic        is_load, sb_pk, sb_any;
   logic        is_store, to_global;   // a store or reduction (writes global memory)
   logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
+  logic        no_offs_corner;        // im2col_no_offs with a lower corner < 0 or upper > 0
   logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
   logic [15:0] dst_mask;
   logic [NumChecks-1:0] cond_d, cond_q;
@@ -61,6 +62,17 @@ module tma_instr_check #(
   for (genvar d = 0; d < MaxDims; d++) begin : gen_neg
     assign neg_coord[d] = cmd_i.coords.v[d][31] && 4'(d) < rank;
   end
+  always_comb begin : proc_no_offs
+    logic [33:0] lo, up;
+    no_offs_corner = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      lo = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
+      up = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b1);
+      if (4'(k) < rank - 4'd2 && ((lo[33] && lo != '0) || (!up[33] && up != '0))) begin
+        no_offs_corner = 1'b1;   // (a negative lower corner is not zero)
+      end
+    end
+  end
   assign sb_pk    = md.is_b4x16p64 || md.is_b6x16p32;
   assign sb_any   = md.is_b4x16 || sb_pk;
   assign f1_mask  = sb_pk ? 7'h7F : md.is_b4x16 ? 7'h1F : (7'h0F >> md.elem_log2);
@@ -73,7 +85,9 @@ module tma_instr_check #(
                                          cmd_i.mode == tma_pkg::ModeIm2colNoOffs ||
                                          (is_store && cmd_i.mode == tma_pkg::ModeTileScatter4)) :
                                        cmd_i.mode > tma_pkg::ModeTileGather4;
-    cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW;      // gather4, im2col::w*
+    // im2col::w*, gather4, scatter4
+    cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW &&
+                           cmd_i.mode <= tma_pkg::ModeTileScatter4;
     cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
     cond_d[ChkCtaGroup2] = cmd_i.cta_group == 2'd2;
     cond_d[ChkDims]      = {1'b0, cmd_i.dim} != rank ||
@@ -82,8 +96,9 @@ module tma_instr_check #(
                            (NumCtas < 16 && (cmd_i.cta_mask >> NumCtas) != 16'd0));   // F6
     cond_d[ChkCtas]      = 32'(cmd_i.issuer) >= NumCtas ||
                            (is_load && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas);
-    // multicast to nobody; a store of b4x16_p64 (PTX restriction)
-    cond_d[ChkNoDest]    = (is_load && dst_mask == 16'd0) || (is_store && md.is_b4x16p64);
+    // multicast to nobody; a store of b4x16_p64 (PTX restriction); im2col_no_offs corners
+    cond_d[ChkNoDest]    = (is_load && dst_mask == 16'd0) || (is_store && md.is_b4x16p64) ||
+                           (cmd_i.mode == tma_pkg::ModeIm2colNoOffs && no_offs_corner);
     cond_d[ChkSubByte]   = (sb_any && mf.im2col) || (sb_pk && SubByte == 0);   // tile mode only
     // F2: the shared operand of every op but prefetch, the mbarrier of a load
     cond_d[ChkAlign]     = ((is_load || to_global) && cmd_i.smem_addr[6:0] != 7'd0) ||
@@ -115,8 +130,9 @@ module tma_instr_check #(
     // F4 (spatial walker dims d = k + 1 of an im2col map): the offsets in range and the start
     // pixel inside [lower, dim - 1 + upper]: one compare per flag in W1B, their OR in W2.
     for (int k = 0; k < MaxDims - 2; k++) begin
-      f4_cmp_d[k]     = (md.is_rank4 && cmd_i.im2col.v[k][15:8] != 8'd0) ||
-                        (md.is_rank5 && cmd_i.im2col.v[k][15:5] != 11'd0);
+      f4_cmp_d[k]     = cmd_i.mode != tma_pkg::ModeIm2colNoOffs &&
+                        ((md.is_rank4 && cmd_i.im2col.v[k][15:8] != 8'd0) ||
+                         (md.is_rank5 && cmd_i.im2col.v[k][15:5] != 11'd0));
       f4_cmp_d[3 + k] = signed'(bounds_i.coord.v[k+1]) < signed'(bounds_i.lower.v[k+1]);
       f4_cmp_d[6 + k] = signed'(bounds_i.coord.v[k+1]) > signed'(bounds_i.upper.v[k+1]);
     end

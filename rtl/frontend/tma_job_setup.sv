@@ -252,7 +252,9 @@ module tma_job_setup #(
       job_d.hi.v[0]    = '0;
       for (int d = 1; d < MaxDims; d++) begin
         kd  = md.walk_kind[d-1];
-        off = (d < MaxDims - 1) ? 34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
+        // (im2col_no_offs: no offsets)
+        off = (d < MaxDims - 1 && cmd_i.mode != tma_pkg::ModeIm2colNoOffs) ?
+              34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
         job_d.coord.v[d] = '0;
         job_d.lo.v[d]    = '0;
         job_d.hi.v[d]    = '0;

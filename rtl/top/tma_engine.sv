@@ -42,6 +42,8 @@ module tma_engine #(
   // D7), 1 in-bounds elements only
   parameter  int unsigned StoreClipElem    = 0,
   parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
+  // cycles a written burst waits for its B before its command ends with bus_error (0: forever)
+  parameter  int unsigned WrWatchdog       = 0,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -406,7 +408,8 @@ module tma_engine #(
   tma_wr_engine #(
     .DataBytes      (DataBytes),
     .MaxBurstLen    (MaxBurstLen),
-    .MaxOutstanding (MaxWrOutstanding)
+    .MaxOutstanding (MaxWrOutstanding),
+    .Watchdog       (WrWatchdog)
   ) u_wr (
     .clk_i,
     .rst_ni,
@@ -477,6 +480,7 @@ module tma_engine #(
   `TMA_ASSERT_INIT(SubByteLegal_A, SubByte <= 1)
   `TMA_ASSERT_INIT(StoreClipElemLegal_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MaxWrOutstandingLegal_A, MaxWrOutstanding >= 2)
+  `TMA_ASSERT_INIT(WrWatchdogLegal_A, WrWatchdog == 0 || WrWatchdog >= 2)
 
 endmodule
 

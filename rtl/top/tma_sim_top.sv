@@ -19,6 +19,7 @@ module tma_sim_top #(
   parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,   // tma_engine
   parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
   parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
+  parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -138,7 +139,8 @@ module tma_sim_top #(
     .RowFifoDepth     (RowFifoDepth),
     .SubByte          (SubByte),
     .StoreClipElem    (StoreClipElem),
-    .MaxWrOutstanding (MaxWrOutstanding)
+    .MaxWrOutstanding (MaxWrOutstanding),
+    .WrWatchdog       (WrWatchdog)
   ) u_engine (
     .clk_i,
     .rst_ni,

@@ -438,6 +438,18 @@ class CommandGen {
     return c;
   }
 
+  // Turns a load into a store of the same box (or an F3 / F2 error; an im2col load mostly
+  // into an im2col_no_offs store, else an invalid_instruction: .im2col is no store mode).
+  void ToStore(Command* c) {
+    c->ins.op = model::Op::kStore;
+    c->ins.multicast = false;
+    c->ins.cta_mask = 0;
+    if (c->ins.mode == model::LoadMode::kIm2col && Chance(80)) {
+      c->ins.mode = model::LoadMode::kIm2colNoOffs;
+      c->ins.im2col_info.clear();
+    }
+  }
+
   // Turns a legal command into one that faults (or a prefetch / store).
   void Spoil(Command* c) {
     const bool i2c = c->ins.mode == model::LoadMode::kIm2col;
@@ -474,8 +486,7 @@ class CommandGen {
         c->ins.cta_mask = 0;
         break;
       case 3:
-        c->ins.op = model::Op::kStore;  // the box back to global (or an F3 / F2 error)
-        c->ins.multicast = false;
+        ToStore(c);
         break;
       case 4:
         c->ins.dim = c->map.rank == 5 ? 4 : c->map.rank + 1;  // .Nd does not match the rank
@@ -567,6 +578,8 @@ class EngineBench {
   model::SparseGlobalMemory& gmem() { return gmem_; }
   // What the engine's stores wrote (global memory of the write channels; loads read gmem()).
   model::SparseGlobalMemory& wmem() { return wmem_; }
+  sim::AxiWriteSlave& axw() { return axw_; }
+  model::ClusterSharedMemory& smem() { return smem_; }
   void SetStress(int ready_percent) {
     axi_.config().arready_pct = ready_percent;
     axi_.config().rvalid_pct = ready_percent;
@@ -641,7 +654,7 @@ class EngineBench {
 // below 256: completions are matched to commands by their 8-bit tag.
 template <class Model, int kDataBytes>
 void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent,
-                   int interleave_percent, int subbyte_percent) {
+                   int interleave_percent, int subbyte_percent, int store_percent) {
   CommandGen gen(seed);
   gen.SetIm2colPercent(im2col_percent);
   gen.SetInterleavePercent(interleave_percent);
@@ -672,6 +685,8 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       c = gen.Make(kTensorBase, kTensorSpan);
       if (!c.sm100 && gen.Chance(spoil_percent))
         gen.Spoil(&c);
+      else if (!c.sm100 && gen.Chance(store_percent))
+        gen.ToStore(&c);
       c.desc_addr = 0x10000 + 128u * static_cast<uint64_t>(i);
       const model::DescriptorBytes d = model::EncodeDescriptor(c.map);
       bench.gmem().Write(c.desc_addr, d.data(), d.size());
@@ -743,7 +758,7 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
                       << int(c.ins.mode) << " rank " << c.map.rank << " dtype "
                       << model::ToString(c.map.dtype);
   }
-  EXPECT_GT(loads_ok, n / 3) << "too few legal loads to mean anything";
+  EXPECT_GT(loads_ok + stores_ok, n / 3) << "too few legal loads and stores to mean anything";
   std::printf(
       "seed %u: %d commands, %d loads ok (tile %d, im2col %d, interleaved tile %d, "
       "interleaved im2col %d), %llu in-bounds bytes read\n",
@@ -786,13 +801,13 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 // each test N times over (docs/verification.md).
 template <class Model, int kDataBytes>
 void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
-               int interleave_percent = 0, int subbyte_percent = 0) {
+               int interleave_percent = 0, int subbyte_percent = 0, int store_percent = 0) {
   const char* scale_env = std::getenv("TMA_E2E_SCALE");
   const int scale = scale_env ? std::max(1, std::atoi(scale_env)) : 1;
   for (int rep = 0; rep < scale; ++rep) {
     RunRandomOnce<Model, kDataBytes>(seed + 1000u * static_cast<uint32_t>(rep), n, spoil_percent,
                                      ready_percent, im2col_percent, interleave_percent,
-                                     subbyte_percent);
+                                     subbyte_percent, store_percent);
   }
 }
 
@@ -840,6 +855,108 @@ TEST(EngineE2E, RandomSubByteLoadsDb64) {
 
 TEST(EngineE2E, FullSpeedSubByteDb16) {
   RunRandom<Vtma_sim_top_db16, 16>(121, 150, 0, 100, 0, 0, 80);
+}
+
+// Write errors: four stores of disjoint row ranges of one tensor, the second hitting a SLVERR
+// range, the fourth a range the slave never answers (the watchdog, 4096 cycles in the sim
+// tops); the first and third must complete (done) with exactly the model's bytes, the second
+// and fourth with one bus_error each; a load after them still completes correctly.
+TEST(EngineE2E, StoreWriteErrorsDb16) {
+  EngineBench<Vtma_sim_top_db16, 16> bench(7);
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  std::mt19937 rng(7);
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    for (uint32_t a = 0; a < kWindowBytes; ++a) {
+      const uint8_t v = static_cast<uint8_t>(rng());
+      bench.smem().Write(cta, a, &v, 1);
+      ref.Write(cta, a, &v, 1);
+    }
+  }
+  constexpr uint64_t kBase = 0x80000;
+  constexpr uint64_t kRowBytes = 256;  // dims[0] = 64 u32
+  TensorMap m;
+  m.rank = 2;
+  m.dtype = DType::kU32;
+  m.dims[0] = 64;
+  m.dims[1] = 64;
+  m.strides[0] = kRowBytes;
+  m.box[0] = 40;  // 160-byte rows: one burst of 10 beats each
+  m.box[1] = 8;
+  m.global_address = kBase;
+  ASSERT_TRUE(model::ValidateTensorMap(m).ok());
+  const model::DescriptorBytes d = model::EncodeDescriptor(m);
+  bench.gmem().Write(0x10000, d.data(), d.size());
+  std::vector<Command> cmds;
+  for (int k = 0; k < 5; ++k) {
+    Command c;
+    c.map = m;
+    c.ins.op = k == 4 ? model::Op::kLoad : model::Op::kStore;
+    c.ins.mode = model::LoadMode::kTile;
+    c.ins.dim = 2;
+    c.ins.coords = {8, 8 * (k % 4)};  // rows 8k .. 8k + 7, elements 8 .. 47
+    c.ins.smem_addr = 2048u * static_cast<uint32_t>(k);
+    c.ins.issuer_cta = k % kNumCtas;
+    c.ins.dst_cta = c.ins.issuer_cta;
+    c.desc_addr = 0x10000;
+    c.tag = static_cast<uint8_t>(k);
+    cmds.push_back(c);
+  }
+  auto rows_of = [&](int k) {
+    return std::make_pair(kBase + 8 * k * kRowBytes, kBase + 8 * (k + 1) * kRowBytes);
+  };
+  bench.axw().AddErrorRange(rows_of(1).first + 3 * kRowBytes + 64,
+                            rows_of(1).first + 3 * kRowBytes + 80, 2);
+  bench.axw().AddSilentRange(rows_of(3).first + 5 * kRowBytes, rows_of(3).first + 6 * kRowBytes);
+  const auto cpls = bench.Run(cmds, 200000);
+
+  model::SparseGlobalMemory ref_w;
+  auto kind_of = [&](int k) {
+    auto it = cpls.find(k);
+    return it == cpls.end() || it->second.size() != 1
+               ? std::make_pair(-1, -1)
+               : std::make_pair(it->second[0].kind, it->second[0].err);
+  };
+  for (int k = 0; k < 4; ++k) {
+    const bool bad = k == 1 || k == 3;
+    const auto [kind, err] = kind_of(k);
+    EXPECT_EQ(kind, bad ? pkg::CplError : pkg::CplDone) << "store " << k;
+    if (bad) {
+      EXPECT_EQ(err, static_cast<int>(model::ErrorClass::kBusError)) << "store " << k;
+      continue;
+    }
+    ASSERT_TRUE(model::ExecuteTensor(m, cmds[static_cast<size_t>(k)].ins, ref_w, ref).status.ok());
+    size_t diff = 0;
+    for (uint64_t a = rows_of(k).first; a < rows_of(k).second; ++a) {
+      uint8_t g = 0, w = 0;
+      bench.wmem().Read(a, &g, 1);
+      ref_w.Read(a, &w, 1);
+      diff += g != w;
+    }
+    EXPECT_EQ(diff, 0u) << "store " << k << ": global bytes differ from the model";
+  }
+  // The load (into CTA 0 at 8192) completes with its complete-tx.
+  auto it = cpls.find(4);
+  ASSERT_TRUE(it != cpls.end());
+  ASSERT_EQ(it->second.size(), 1u);
+  EXPECT_EQ(it->second[0].kind, pkg::CplTx);
+  EXPECT_EQ(it->second[0].bytes, 40u * 4u * 8u);
+  // 4 stores x 8 rows of one burst each; rows 29, 30, 31 unanswered (an ID's responses keep
+  // AW order: once silent, silent); row 11 answered SLVERR.
+  EXPECT_EQ(bench.axw().bursts(), 32u);
+  EXPECT_EQ(bench.axw().silent_bursts(), 3u);
+  EXPECT_EQ(bench.axw().error_bursts(), 1u);
+}
+
+// Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle
+// engine (EngineBench::NextCommand), with random AW / W / B readiness and B latency.
+TEST(EngineE2E, StoresAndLoadsDb16) {
+  for (uint32_t seed = 131; seed <= 133; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 5, 70, 30, 20, 0, 40);
+}
+
+TEST(EngineE2E, StoresAndLoadsDb64) {
+  for (uint32_t seed = 141; seed <= 142; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 5, 60, 30, 20, 0, 40);
 }
 
 TEST(EngineE2E, MixedFaultsDb16) {
