@@ -54,6 +54,7 @@ package tma_pkg;
   localparam int unsigned SwzAtomBits  = 2;
   localparam int unsigned PkBits       = 2;
   localparam int unsigned AxiIdBits    = 4;
+  localparam int unsigned AtopBits     = 6;
   localparam int unsigned DtBits       = 4;  // descriptor format code
   localparam int unsigned ElemCodeBits = 4;  // model element-type code
 
@@ -155,6 +156,18 @@ package tma_pkg;
   // fetches.
   localparam logic [3:0] AxiIdData = 4'd0;
   localparam logic [3:0] AxiIdDesc = 4'd1;
+
+  // Atop: AXI5 AWATOP of a reduction done at the memory (tma_red_atop): 0 a plain write;
+  // AtomicStore (bits 5:4 = 01), little-endian (bit 3 = 0), operation in bits 2:0.
+  localparam logic [5:0] AtopNone   = 6'd0;
+  localparam logic [5:0] AtopStAdd  = 6'd16;
+  localparam logic [5:0] AtopStClr  = 6'd17;
+  localparam logic [5:0] AtopStEor  = 6'd18;
+  localparam logic [5:0] AtopStSet  = 6'd19;
+  localparam logic [5:0] AtopStSmax = 6'd20;
+  localparam logic [5:0] AtopStSmin = 6'd21;
+  localparam logic [5:0] AtopStUmax = 6'd22;
+  localparam logic [5:0] AtopStUmin = 6'd23;
 
   // Element types, the model's DType numbering (= CUtensorMapDataType).
   localparam logic [3:0] ElemU8       = 4'd0;

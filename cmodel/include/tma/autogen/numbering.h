@@ -159,6 +159,18 @@ inline constexpr int kAxiIdBits = 4;
 inline constexpr uint8_t kAxiIdData = 0;
 inline constexpr uint8_t kAxiIdDesc = 1;
 
+// ---- Atop ----
+inline constexpr int kAtopBits = 6;
+inline constexpr uint8_t kAtopNone = 0;
+inline constexpr uint8_t kAtopStAdd = 16;
+inline constexpr uint8_t kAtopStClr = 17;
+inline constexpr uint8_t kAtopStEor = 18;
+inline constexpr uint8_t kAtopStSet = 19;
+inline constexpr uint8_t kAtopStSmax = 20;
+inline constexpr uint8_t kAtopStSmin = 21;
+inline constexpr uint8_t kAtopStUmax = 22;
+inline constexpr uint8_t kAtopStUmin = 23;
+
 // ---- Element types ----
 // The element types in three numberings: Elem<T> = the model's DType = the driver's
 // CUtensorMapDataType; Dt<T> = the descriptor's 4-bit format code (tf32 and tf32.ftz use the f32
