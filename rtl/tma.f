@@ -38,6 +38,7 @@ backend/tma_red_alu.sv
 backend/tma_wr_fork.sv
 backend/tma_smem_rd.sv
 backend/tma_wr_align.sv
+backend/tma_wr_red.sv
 backend/tma_wr_engine.sv
 # ---- top ----
 top/tma_engine.sv

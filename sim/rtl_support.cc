@@ -12,7 +12,8 @@ namespace tma::sim {
 namespace m = tma::model;
 
 bool RtlImplementsOp(m::Op op) {
-  return op == m::Op::kLoad || op == m::Op::kPrefetch || op == m::Op::kStore;
+  static_cast<void>(op);
+  return true;  // loads, prefetches, stores, reductions (read-modify-write)
 }
 
 bool RtlImplementsDType(m::DType t, const RtlBuild& b) {
@@ -28,9 +29,6 @@ bool RtlImplementsDType(m::DType t, const RtlBuild& b) {
 }
 
 std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
-  if (!RtlImplementsOp(c.op)) {
-    return "reductions: the RTL has no reduction ALU yet";
-  }
   const std::optional<m::Arch> arch = m::ParseArch(c.arch);
   if (!arch) {
     return "arch " + c.arch + " is not known";
@@ -50,7 +48,8 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
            " needs the unpacker (SubByte = 1), which this top (DataBytes " +
            std::to_string(b.data_bytes) + ") is built without";
   }
-  if (c.op == m::Op::kStore && c.store_clip_element != b.store_clip_element) {
+  if ((c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
+      c.store_clip_element != b.store_clip_element) {
     return std::string("store clipping \"") + (c.store_clip_element ? "element" : "granule") +
            "\": this top is built with StoreClipElem = " + (b.store_clip_element ? "1" : "0");
   }
@@ -68,7 +67,7 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
 }
 
 bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
-  return c.op == m::Op::kStore &&
+  return (c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
          (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
          RtlSkipReason(c, b).empty();
 }

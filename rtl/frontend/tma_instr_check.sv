@@ -7,8 +7,8 @@
 // W1 on: valid in W1B); W1B registers their priority (w1b_i) and one registered compare per
 // F4 flag (the im2col offsets in range, the start pixel inside [lower, dim - 1 + upper] of
 // each spatial dim, from the job setup's walk bounds); W2 (w2_i) registers the error class:
-// the first failing check, F4 last. err_o / abort_o (the error, or a prefetch: the job ends in
-// a marker) hold from the cycle after W2 until the next W2.
+// the first failing check, F4 and F5 last. err_o / abort_o (the error, or a prefetch: the job
+// ends in a marker) hold from the cycle after W2 until the next W2.
 
 `default_nettype none
 
@@ -44,6 +44,10 @@ module tma_instr_check #(
   logic        is_store, to_global;   // a store or reduction (writes global memory)
   logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
   logic        no_offs_corner;        // im2col_no_offs with a lower corner < 0 or upper > 0
+  logic        red_sup;               // the reduction's redOp x type pair executes (F5)
+  logic        f5_d, f5_q;            // F5: a reduction that does not execute
+  logic [tma_pkg::AtopBits-1:0] unused_atop;
+  logic        unused_atop_inv;
   logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
   logic [15:0] dst_mask;
   logic [NumChecks-1:0] cond_d, cond_q;
@@ -62,6 +66,15 @@ module tma_instr_check #(
   for (genvar d = 0; d < MaxDims; d++) begin : gen_neg
     assign neg_coord[d] = cmd_i.coords.v[d][31] && 4'(d) < rank;
   end
+  tma_red_atop u_red_atop (
+    .redop_i     (cmd_i.redop),
+    .elem_i      (tma_pkg::dt_elem(mf.dtype, mf.tf32)),
+    .supported_o (red_sup),
+    .atop_o      (unused_atop),
+    .atop_inv_o  (unused_atop_inv)
+  );
+  assign f5_d = cmd_i.op == tma_pkg::OpReduce && (sb_any || !red_sup);
+
   always_comb begin : proc_no_offs
     logic [33:0] lo, up;
     no_offs_corner = 1'b0;
@@ -143,7 +156,11 @@ module tma_instr_check #(
       end
     end
     err_d = pre_q;
-    if (pre_q == tma_pkg::ErrNone && f4) err_d = tma_pkg::ErrInvalidCoord;
+    if (pre_q == tma_pkg::ErrNone && f4) begin
+      err_d = tma_pkg::ErrInvalidCoord;
+    end else if (pre_q == tma_pkg::ErrNone && f5_q) begin
+      err_d = tma_pkg::ErrUnsupportedRed;   // F5, the model's last check
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
@@ -151,11 +168,13 @@ module tma_instr_check #(
       cond_q   <= '0;
       pre_q    <= '0;
       f4_cmp_q <= '0;
+      f5_q     <= 1'b0;
       err_q    <= '0;
       abort_q  <= 1'b0;
     end else begin
       cond_q   <= cond_d;
       f4_cmp_q <= f4_cmp_d;
+      f5_q     <= f5_d;
       if (w1b_i) pre_q <= pre_d;
       if (w2_i) begin
         err_q   <= err_d;
@@ -167,7 +186,7 @@ module tma_instr_check #(
   assign abort_o = abort_q;
 
   logic unused_bits;
-  assign unused_bits = ^{cmd_i, map_i, mf, md};
+  assign unused_bits = ^{cmd_i, map_i, mf, md, unused_atop, unused_atop_inv};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)

@@ -278,7 +278,8 @@ module tma_cmd_ctrl_ref #(
           w_aop[d]   = (w_kind == KChunk) ? 34'd0 : w_crd;   // chunk: c0 x C is in gaddr
         end
         KSpatial: begin
-          w_off      = 34'(cmd_q.im2col.v[d-1]);
+          w_off      = (cmd_q.mode == tma_pkg::ModeIm2colNoOffs) ? 34'd0 :
+                       34'(cmd_q.im2col.v[d-1]);   // im2col_no_offs: no offsets
           w_coord[d] = w_crd + w_off;
           w_lo[d]    = f_lower[d-1] + w_off;
           w_hi[d]    = 34'(f_dim_m1[w_td]) + f_upper[d-1] + w_off;
@@ -375,8 +376,9 @@ module tma_cmd_ctrl_ref #(
     f4_bad = 1'b0;
     for (int k = 0; k < MaxDims - 2; k++) begin
       if (4'(k) + 4'd2 < rank) begin
-        if ((rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
-            (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31)) begin
+        if (cmd_q.mode != tma_pkg::ModeIm2colNoOffs &&
+            ((rank == 4'd4 && cmd_q.im2col.v[k] > 16'd255) ||
+             (rank == 4'd5 && cmd_q.im2col.v[k] > 16'd31))) begin
           f4_bad = 1'b1;
         end
         if (34'(signed'(cmd_q.coords.v[il ? k : k+1])) < signed'(f_lower[k]) ||
@@ -390,17 +392,61 @@ module tma_cmd_ctrl_ref #(
 
   // Same order as the model's CheckInstruction (cmodel tensor_copy.cc): qualifier and operand
   // combinations (invalid_instruction / unsupported), then F2 (misaligned), then F1, then F4.
-  logic mode_ok, is_load;
-  assign is_load = (cmd_q.op == tma_pkg::OpLoad);
-  assign mode_ok = (cmd_q.mode == 3'd0 || cmd_q.mode == 3'd1 || cmd_q.mode == 3'd2 ||
-                    cmd_q.mode == 3'd3 || cmd_q.mode == 3'd4);   // loads and prefetch
+  // Stores and reductions (to_global): tensor_copy.cc ModeAllowed (store: tile, scatter4,
+  // im2col_no_offs; reduce: tile, im2col_no_offs), F2 on srcMem, F3, the corner rule of
+  // im2col_no_offs, the PTX b4x16_p64 store restriction, F5 last (reduce.cc
+  // ReductionSupported).
+  logic mode_ok, is_load, to_global, neg_coord, corner_bad, red_ok;
+  logic [3:0] elem;   // the model's DType of the map
+  assign is_load   = (cmd_q.op == tma_pkg::OpLoad);
+  assign to_global = (cmd_q.op == tma_pkg::OpStore || cmd_q.op == tma_pkg::OpReduce);
+  always_comb begin : proc_mode_ok
+    if (cmd_q.op == tma_pkg::OpStore) begin
+      mode_ok = cmd_q.mode == 3'd0 || cmd_q.mode == 3'd5 || cmd_q.mode == 3'd6;
+    end else if (cmd_q.op == tma_pkg::OpReduce) begin
+      mode_ok = cmd_q.mode == 3'd0 || cmd_q.mode == 3'd6;
+    end else begin
+      mode_ok = cmd_q.mode <= 3'd4;   // loads and prefetch
+    end
+    neg_coord = 1'b0;
+    for (int d = 0; d < MaxDims; d++) begin
+      if (4'(d) < rank && cmd_q.coords.v[d][31]) neg_coord = 1'b1;
+    end
+    corner_bad = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      if (4'(k) + 4'd2 < rank && (signed'(f_lower[k]) < 0 || signed'(f_upper[k]) > 0)) begin
+        corner_bad = 1'b1;
+      end
+    end
+    // hardware format code -> DType (tf32 flag on f32 / f32.ftz)
+    unique case (f_type)
+      4'd7:    elem = f_tf32 ? 4'd11 : 4'd7;
+      4'd8:    elem = f_tf32 ? 4'd12 : 4'd10;
+      4'd9:    elem = 4'd8;
+      4'd10:   elem = 4'd9;
+      4'd11:   elem = 4'd13;
+      4'd12:   elem = 4'd14;
+      4'd13:   elem = 4'd15;
+      default: elem = f_type;
+    endcase
+    unique case (cmd_q.redop)
+      tma_pkg::RedAdd: red_ok = elem == 4'd2 || elem == 4'd3 || elem == 4'd4 || elem == 4'd7 ||
+                                elem == 4'd6 || elem == 4'd9 || elem == 4'd8 || elem == 4'd11 ||
+                                elem == 4'd10 || elem == 4'd12;
+      tma_pkg::RedMin, tma_pkg::RedMax:
+        red_ok = elem == 4'd2 || elem == 4'd3 || elem == 4'd4 || elem == 4'd5 || elem == 4'd6 ||
+                 elem == 4'd9;
+      tma_pkg::RedInc, tma_pkg::RedDec: red_ok = elem == 4'd2;
+      default: red_ok = elem == 4'd2 || elem == 4'd3 || elem == 4'd4;   // and, or, xor
+    endcase
+  end
 
   always_comb begin : proc_instr_err
     instr_err = tma_pkg::ErrNone;
     if (!mode_ok) begin
       instr_err = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_q.mode >= 3'd2) begin
-      instr_err = tma_pkg::ErrUnsupported;   // gather4, im2col::w*: sm_100 only
+    end else if (cmd_q.mode >= 3'd2 && cmd_q.mode <= 3'd5) begin
+      instr_err = tma_pkg::ErrUnsupported;   // gather4, scatter4, im2col::w*: sm_100 only
     end else if (cmd_q.cta_group == 2'd3 || (cmd_q.cta_group != 2'd0 && !is_load)) begin
       instr_err = tma_pkg::ErrInvalidInstr;
     end else if (cmd_q.cta_group == 2'd2) begin
@@ -415,14 +461,23 @@ module tma_cmd_ctrl_ref #(
       instr_err = tma_pkg::ErrInvalidInstr;
     end else if (is_load && dst_mask == 16'd0) begin
       instr_err = tma_pkg::ErrInvalidInstr;   // multicast to nobody: nothing would complete
+    end else if (cmd_q.op == tma_pkg::OpStore && f_type == 4'd12) begin
+      instr_err = tma_pkg::ErrInvalidInstr;   // no .b4x16_p64 store
+    end else if (cmd_q.mode == tma_pkg::ModeIm2colNoOffs && corner_bad) begin
+      instr_err = tma_pkg::ErrInvalidInstr;
     end else if (f_type >= 4'd11) begin
       instr_err = tma_pkg::ErrUnsupported;    // sub-byte types: not yet
-    end else if (is_load && (cmd_q.smem_addr[6:0] != 7'd0 || cmd_q.mbar_addr[2:0] != 3'd0)) begin
+    end else if (((is_load || to_global) && cmd_q.smem_addr[6:0] != 7'd0) ||
+                 (is_load && cmd_q.mbar_addr[2:0] != 3'd0)) begin
       instr_err = tma_pkg::ErrMisaligned;
     end else if (!il && c0_bytes[3:0] != 4'd0) begin
       instr_err = tma_pkg::ErrMisalignedCoord;   // F1 (interleave: dim 0 counts chunks)
+    end else if (to_global && neg_coord) begin
+      instr_err = tma_pkg::ErrInvalidCoord;   // F3
     end else if (i2c && f4_bad) begin
       instr_err = tma_pkg::ErrInvalidCoord;
+    end else if (cmd_q.op == tma_pkg::OpReduce && (f_type >= 4'd11 || !red_ok)) begin
+      instr_err = tma_pkg::ErrUnsupportedRed;   // F5
     end
   end
 
@@ -467,6 +522,8 @@ module tma_cmd_ctrl_ref #(
       job.row_bytes = row_bytes;
       job.head      = 12'(lo_el) << esz;
       job.dend      = (hi_el > lo_el) ? 12'(hi_el) << esz : job.head;
+      // D7: stores and reductions write whole 16-byte granules along dim 0
+      if (to_global) job.dend = (job.dend + 12'd15) & 12'hFF0;
       job.pitch     = (swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
     end else begin
       // Interleave: every row is one chunk (its bounds are those of walker dim 1 or of the
@@ -498,7 +555,10 @@ module tma_cmd_ctrl_ref #(
                         (w_es[d][2] ? 64'(w_stride[d]) << 2 : 64'd0) +
                         (w_es[d][3] ? 64'(w_stride[d]) << 3 : 64'd0);
     end
-    job.cpl.kind      = tma_pkg::CplTx;
+    job.cpl.kind      = to_global ? tma_pkg::CplDone : tma_pkg::CplTx;
+    job.cpl.red       = cmd_q.op == tma_pkg::OpReduce;
+    job.cpl.redop     = cmd_q.redop;
+    job.cpl.elem      = elem;
     job.cpl.cta_mask  = dst_mask;
     job.cpl.cta       = cmd_q.issuer;
     job.cpl.mbar_addr = cmd_q.mbar_addr;
@@ -510,6 +570,11 @@ module tma_cmd_ctrl_ref #(
     end else if (cmd_q.op == tma_pkg::OpPrefetch) begin
       job.marker   = 1'b1;
       job.cpl.kind = tma_pkg::CplDone;
+    end
+    if (job.marker) begin   // a marker describes no reduction
+      job.cpl.red   = 1'b0;
+      job.cpl.redop = '0;
+      job.cpl.elem  = '0;
     end
   end
 
@@ -666,10 +731,7 @@ module tma_cmd_ctrl_ref #(
     if (cmd_valid_i && cmd_ready_o) begin
       cmd_d = cmd_i;
       err_d = tma_pkg::ErrNone;
-      if (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce) begin
-        err_d   = tma_pkg::ErrUnsupported;
-        state_d = StEmit;
-      end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
+      if (cmd_i.desc_addr[3:0] != 4'd0) begin
         err_d   = tma_pkg::ErrInvalidInstr;
         state_d = StEmit;
       end else if (c_hit && !desc_inval_i) begin
