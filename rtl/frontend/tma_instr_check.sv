@@ -44,6 +44,7 @@ module tma_instr_check #(
   logic        is_store, to_global;   // a store or reduction (writes global memory)
   logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
   logic        no_offs_corner;        // im2col_no_offs with a lower corner < 0 or upper > 0
+  logic [3:0]  map_elem;              // the map's element type (Elem*)
   logic        red_sup;               // the reduction's redOp x type pair executes (F5)
   logic        f5_d, f5_q;            // F5: a reduction that does not execute
   logic [tma_pkg::AtopBits-1:0] unused_atop;
@@ -63,12 +64,20 @@ module tma_instr_check #(
   assign is_load  = (cmd_i.op == tma_pkg::OpLoad);
   assign is_store = (cmd_i.op == tma_pkg::OpStore);
   assign to_global = is_store || cmd_i.op == tma_pkg::OpReduce;
-  for (genvar d = 0; d < MaxDims; d++) begin : gen_neg
-    assign neg_coord[d] = cmd_i.coords.v[d][31] && 4'(d) < rank;
+  // (a one-bit range, not a bit select: Yosys 0.23 crashes on a single-bit select of a 2-D
+  // packed struct field)
+  always_comb begin : proc_neg
+    for (int d = 0; d < MaxDims; d++) begin
+      neg_coord[d] = cmd_i.coords.v[d][31:31] != 1'b0 && 4'(d) < rank;
+    end
   end
+  // (the element type as a signal: Yosys 0.23 crashes on a function call in the port list of
+  // a module it has not read yet)
+  assign map_elem = tma_pkg::dt_elem(mf.dtype, mf.tf32);
+
   tma_red_atop u_red_atop (
     .redop_i     (cmd_i.redop),
-    .elem_i      (tma_pkg::dt_elem(mf.dtype, mf.tf32)),
+    .elem_i      (map_elem),
     .supported_o (red_sup),
     .atop_o      (unused_atop),
     .atop_inv_o  (unused_atop_inv)
