@@ -11,10 +11,15 @@
 //     engine (descriptor in the cache) to the handshake of its first data AR. (Until session 9
 //     it counted from the command's accept, the same cycle then; the controller now takes a
 //     command that reaches it idle one cycle after its valid.)
+// With --store the command is the store of the same box (tile, or im2col_no_offs for the
+// im2col rows): the AXI4 write slave accepts every AW and W at once and answers each burst's
+// B `latency` cycles after its last beat; efficiency is then global bytes written (W beats'
+// strobes) / (cycles x DataBytes) from the first W beat to the last.
 // Writes a CSV (--csv FILE) and prints a table; docs/performance.md records the figures and
-// bench/plot_perf.py draws docs/perf_engine.svg from the CSV.
-// Usage: engine_perf [--csv FILE] [--quick] [--config NAME] (NAME: db16, db16_small, db64,
-// db64_deep; default: all).
+// bench/plot_perf.py draws docs/perf_engine.svg from the CSV (loads; store rows have the modes
+// store_tile / store_im2col_no_offs).
+// Usage: engine_perf [--csv FILE] [--quick] [--store] [--config NAME] (NAME: db16, db16_small,
+// db64, db64_deep; default: all).
 
 #include <algorithm>
 #include <cstdint>
@@ -26,6 +31,7 @@
 #include <vector>
 
 #include "sim/axi_read_slave.h"
+#include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
 #include "sim/harness.h"
@@ -50,6 +56,7 @@ using model::TensorMap;
 
 constexpr uint64_t kDescAddr = 0x1000;
 constexpr uint64_t kTensorBase = 0x100000;
+bool g_store = false;  // --store: measure the stores of the boxes
 
 struct Result {
   double efficiency = 0;  // bytes / (cycles x DataBytes)
@@ -79,7 +86,7 @@ void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
   m->dtype = DType::kU16;
   m->swizzle = c.swizzle;
   m->global_address = kTensorBase;
-  ins->op = model::Op::kLoad;
+  ins->op = g_store ? model::Op::kStore : model::Op::kLoad;
   ins->issuer_cta = 0;
   ins->dst_cta = 0;
   ins->smem_addr = 0;
@@ -101,7 +108,7 @@ void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
     m->strides = {512, 512 * 2048, 0, 0};
     m->channels_per_pixel = row / e;
     m->pixels_per_column = rows;
-    ins->mode = model::LoadMode::kIm2col;
+    ins->mode = g_store ? model::LoadMode::kIm2colNoOffs : model::LoadMode::kIm2col;
     ins->coords = {0, 0, 0};
   }
   ins->dim = m->rank;
@@ -128,6 +135,13 @@ class Discard : public model::SharedMemoryIf {
   bool Write(int, uint32_t, const uint8_t*, size_t) override { return true; }
 };
 
+// Global memory that takes every store's write.
+class DiscardGlobal : public model::GlobalMemoryIf {
+ public:
+  bool Read(uint64_t, uint8_t*, size_t) override { return true; }
+  bool Write(uint64_t, const uint8_t*, size_t) override { return true; }
+};
+
 // The measurement and the command valid of one run: samples the settled pins of each cycle
 // (first offer, first data AR, smem writes, completions) and offers the command while fewer
 // than `n` have been taken.
@@ -149,13 +163,16 @@ struct Probe : sim::Clocked {
       seen_ar = true;
       s.first_ar = now;
     }
-    if (p.smem_wr_valid) {
+    // Loads: shared-memory writes; stores: W beats taken by the slave.
+    const bool write = g_store ? p.wvalid && p.wready : p.smem_wr_valid;
+    if (write) {
       if (!seen_write) {
         seen_write = true;
         s.first_write = now;
       }
       s.last_write = now;
-      s.bytes += static_cast<uint64_t>(__builtin_popcountll(p.smem_wr_strb));
+      s.bytes += static_cast<uint64_t>(
+          __builtin_popcountll(g_store ? static_cast<uint64_t>(p.wstrb) : p.smem_wr_strb));
     }
     if (p.cpl_valid)
       ++completed;
@@ -169,11 +186,13 @@ class PerfBench {
       : top_(std::move(top)),
         h_(top_.get()),
         axi_(&mem_, &rng_, Fail()),
+        axw_(&gdiscard_, &rng_, Fail()),
         smem_(&discard_, &rng_, Fail()),
         cpl_(&rng_, nullptr) {
     axi_.config().in_order = true;
     h_.Add(&probe_);
     h_.Add(&axi_);
+    h_.Add(&axw_);
     h_.Add(&smem_);
     h_.Add(&cpl_);
     h_.Reset(2);
@@ -184,6 +203,8 @@ class PerfBench {
     // A beat may go out `latency` cycles after its AR's cycle: the slave's latency counts the
     // cycles after the first possible one.
     axi_.config().SetLatency(latency - 1, latency - 1);
+    for (auto& l : axw_.config().latency)
+      l = {latency, latency};
     const model::DescriptorBytes d = model::EncodeDescriptor(m);
     mem_.desc.assign(d.begin(), d.end());
     sim::EngineCommand cmd;
@@ -241,8 +262,10 @@ class PerfBench {
   sim::MtRandom rng_;  // every knob at 100 %, in-order bursts: never drawn
   DescOnly mem_;
   Discard discard_;
+  DiscardGlobal gdiscard_;
   Probe probe_;
   sim::AxiReadSlave axi_;
+  sim::AxiWriteSlave axw_;
   sim::SmemPort smem_;
   sim::CplPort cpl_;
   bool hung_ = false;
@@ -298,10 +321,11 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
           }
           std::printf(" %5.1f%%", 100.0 * r.efficiency);
           if (csv) {
+            const char* mode = g_store ? (im2col ? "store_im2col_no_offs" : "store_tile")
+                                       : (im2col ? "im2col" : "tile");
             std::fprintf(csv, "%s,%d,%d,%d,%d,%s,%s,%u,%.4f,%.4f,%d\n", cfg.name, cfg.data_bytes,
-                         cfg.max_outstanding, cfg.row_fifo, lat, im2col ? "im2col" : "tile",
-                         model::ToString(swz), size, r.bytes_per_cycle, r.efficiency,
-                         r.latency_first_ar);
+                         cfg.max_outstanding, cfg.row_fifo, lat, mode, model::ToString(swz), size,
+                         r.bytes_per_cycle, r.efficiency, r.latency_first_ar);
           }
           if (size == sizes.front() || size == sizes.back())
             std::printf(" [lat %d]", r.latency_first_ar);
@@ -329,8 +353,10 @@ int main(int argc, char** argv) {
       only = argv[++i];
     } else if (!std::strcmp(argv[i], "--quick")) {
       quick = true;
+    } else if (!std::strcmp(argv[i], "--store")) {
+      g_store = true;
     } else {
-      std::fprintf(stderr, "usage: engine_perf [--csv FILE] [--quick] [--config NAME]\n");
+      std::fprintf(stderr, "usage: engine_perf [--csv FILE] [--quick] [--store] [--config NAME]\n");
       return 2;
     }
   }
@@ -343,7 +369,9 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> sizes = {128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
   if (quick)
     sizes = {128, 1024, 4096, 32768};
-  std::printf("sustained smem write efficiency (bytes/cycle / DataBytes) per box size:");
+  std::printf(g_store ? "sustained global write efficiency of stores (bytes/cycle / DataBytes) per "
+                        "box size:"
+                      : "sustained smem write efficiency (bytes/cycle / DataBytes) per box size:");
   for (uint32_t s : sizes)
     std::printf(" %u", s);
   std::printf("\n");

@@ -31,6 +31,15 @@ backend/tma_row_aligner.sv
 backend/tma_swizzle.sv
 backend/tma_smem_wr.sv
 backend/tma_cpl_unit.sv
+backend/tma_red_atop.sv
+backend/tma_red_int.sv
+backend/tma_red_fadd.sv
+backend/tma_red_alu.sv
+backend/tma_wr_fork.sv
+backend/tma_smem_rd.sv
+backend/tma_wr_align.sv
+backend/tma_wr_red.sv
+backend/tma_wr_engine.sv
 # ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv

@@ -17,6 +17,7 @@ void AxiWriteSlave::Clear() {
   }
   b_outstanding_ = 0;
   b_active_ = -1;
+  mute_.fill(false);
   aw_ready_q_ = w_ready_q_ = b_valid_q_ = aw_wait_ = w_wait_ = false;
 }
 
@@ -81,12 +82,21 @@ void AxiWriteSlave::Complete(const Aw& aw, const std::vector<WBeat>& beats, uint
   if (resp != 0) {
     ++error_bursts_;
   }
+  for (const AxiErrorRange& e : silent_) {
+    if (first < e.hi && end > e.lo) {
+      mute_[aw.id] = true;
+    }
+  }
+  ++bursts_;
+  if (mute_[aw.id]) {
+    ++silent_bursts_;
+    return;
+  }
   const auto [l, h] = cfg_.latency[aw.id];
   B b{aw.id, resp,
       now + static_cast<uint64_t>(l) + (h > l ? rng_->Below(static_cast<uint64_t>(h - l + 1)) : 0)};
   b_q_[aw.id].push_back(b);
   ++b_outstanding_;
-  ++bursts_;
 }
 
 void AxiWriteSlave::Tick(TopPins& p, uint64_t now) {

@@ -8,7 +8,10 @@
 //     response goes out `lat` cycles later, lat from the ID's range; per ID in order, across
 //     IDs in any order (a random ready ID first); random bvalid gaps; B held until bready.
 //   * BRESP: SLVERR / DECERR for a burst touching an injected error range (nothing written),
-//     SLVERR when the memory refuses a write, else OKAY.
+//     SLVERR when the memory refuses a write, else OKAY. A burst touching a silent range is
+//     written and never answered (a slave that stops responding: the engine's watchdog).
+//     Per ID the responses keep AW order, so once a burst of an ID is silent, every later
+//     burst of that ID is too.
 //   * Protocol checks: AW and W held stable while valid && !ready, INCR bursts, awsize not
 //     wider than the bus, no burst across 4 KiB, wlast on exactly the burst's last beat,
 //     strobes only inside the beat's awsize lanes.
@@ -44,6 +47,11 @@ class AxiWriteSlave : public Clocked {
       : mem_(mem), rng_(rng), err_(std::move(err)), cfg_(cfg) {}
   AxiWriteConfig& config() { return cfg_; }
   void AddErrorRange(uint64_t lo, uint64_t hi, uint32_t resp) { errors_.push_back({lo, hi, resp}); }
+  void AddSilentRange(uint64_t lo, uint64_t hi) { silent_.push_back({lo, hi, 0}); }
+  void ClearRanges() {
+    errors_.clear();
+    silent_.clear();
+  }
   void Clear();
   void Tick(TopPins& p, uint64_t now) override;
 
@@ -51,6 +59,7 @@ class AxiWriteSlave : public Clocked {
   uint64_t bursts() const { return bursts_; }
   uint64_t beats() const { return beats_; }
   uint64_t error_bursts() const { return error_bursts_; }
+  uint64_t silent_bursts() const { return silent_bursts_; }
 
  private:
   struct Aw {
@@ -75,6 +84,8 @@ class AxiWriteSlave : public Clocked {
   ErrorFn err_;
   AxiWriteConfig cfg_;
   std::vector<AxiErrorRange> errors_;
+  std::vector<AxiErrorRange> silent_;
+  std::array<bool, kAxiIds> mute_{};          // the ID stopped answering
   std::deque<Aw> aw_q_;                       // accepted AWs whose data is incomplete
   std::deque<WBeat> w_q_;                     // accepted W beats not yet matched
   std::array<std::deque<B>, kAxiIds> b_q_{};  // per ID, in order
@@ -84,7 +95,7 @@ class AxiWriteSlave : public Clocked {
   bool aw_wait_ = false, w_wait_ = false;
   Aw aw_prev_;
   WBeat w_prev_;
-  uint64_t bursts_ = 0, beats_ = 0, error_bursts_ = 0;
+  uint64_t bursts_ = 0, beats_ = 0, error_bursts_ = 0, silent_bursts_ = 0;
 };
 
 }  // namespace tma::sim

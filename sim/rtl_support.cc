@@ -79,6 +79,11 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (std::string why = RtlUnclaimed(k, b); !why.empty() && !declines) {
     return why;
   }
+  if ((c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
+      c.store_clip_element != b.store_clip_element) {
+    return std::string("store clipping \"") + (c.store_clip_element ? "element" : "granule") +
+           "\": this top is built with StoreClipElem = " + (b.store_clip_element ? "1" : "0");
+  }
   if (*arch == m::Arch::kSm90 && m::IsSubByte(dtype)) {
     return std::string("sub-byte type ") + m::ToString(dtype) +
            " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
@@ -90,6 +95,12 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
            " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
   }
   return "";
+}
+
+bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
+  return (c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
+         (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
+         RtlSkipReason(c, b).empty();
 }
 
 }  // namespace tma::sim

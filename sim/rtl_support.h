@@ -4,9 +4,10 @@
 // built from the claims generated out of the numbering source (rtl/data/tma_numbering.json
 // "rtl_claims" -> kClaim* of cmodel/include/tma/autogen/numbering.h) and the top's SubByte
 // parameter. The RTL has no arch input: of an sm_90 case it claims loads and prefetches in
-// tile and im2col mode; of an sm_100+ case tile-mode loads (multicast and remote destinations
-// included); gather4, im2col::w / ::w::128, .cta_group::2, stores and reductions are not
-// claimed. Element types: every whole-byte type and b4x16 (a byte copy); b4x16_p64 /
+// tile and im2col mode and stores and reductions (read-modify-write) in tile and
+// im2col_no_offs mode; of an sm_100+ case tile-mode loads (multicast and remote destinations
+// included); gather4, im2col::w / ::w::128 and .cta_group::2 are not claimed. Element types:
+// every whole-byte type and b4x16 (a byte copy); b4x16_p64 /
 // b6x16_p32 only in a top built with SubByte = 1 (tma_sim_top's default for DataBytes <= 32).
 //
 // The skip policy (docs/verification.md): a case outside the claims is SKIP with the reason;
@@ -28,6 +29,8 @@ struct RtlBuild {
   int data_bytes = 16;
   bool sub_byte = true;  // SubByte: the unpacker of b4x16_p64 / b6x16_p32
   int num_ctas = 16;
+  // StoreClipElem: stores clip along dim 0 to elements (else to 16-byte granules, silicon D7)
+  bool store_clip_element = false;
   // tma_sim_top's defaults for a DataBytes (SubByte = DataBytes <= 32).
   static RtlBuild Default(int data_bytes) {
     RtlBuild b;
@@ -49,12 +52,16 @@ struct RtlCommandKind {
 // Why the RTL does not claim a command of this kind (empty: it claims it).
 std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b);
 
-bool RtlImplementsOp(tma::model::Op op);  // claimed for some arch: loads and prefetches
+bool RtlImplementsOp(tma::model::Op op);  // claimed for some arch (rtl_claims "ops")
 bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
 // Why the RTL cannot run golden case `c` (empty: it can): outside the claims, or a case the
 // host would refuse on sm_90 (the RTL has no arch input). The element type and swizzle are the
 // map's: decoded from descriptor_hex when the case has one.
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
+// Whether the RTL claims to run `c` completely: then an `unsupported` answer from the RTL is a
+// failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores and
+// reductions RtlSkipReason lets through.
+bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 
 }  // namespace tma::sim
 

@@ -26,6 +26,8 @@ module tma_frontend #(
   parameter  int unsigned CacheEntries  = 4,
   parameter  int unsigned NumCtas       = 16,
   parameter  int unsigned SubByte       = 1,   // 0: b4x16_p64 / b6x16_p32 give `unsupported`
+  // stores along dim 0: 0 write whole 16-byte granules (silicon D7), 1 in-bounds elements only
+  parameter  int unsigned StoreClipElem = 0,
   localparam int unsigned SizeLog2      = $clog2(DataBytes),
   localparam int unsigned NumChunks     = DataBytes / 16,
   localparam int unsigned CacheIdxW     = (CacheEntries > 1) ? $clog2(CacheEntries) : 1
@@ -189,7 +191,9 @@ module tma_frontend #(
     .abort_o  (instr_abort)
   );
 
-  tma_job_setup u_job_setup (
+  tma_job_setup #(
+    .StoreClipElem (StoreClipElem)
+  ) u_job_setup (
     .clk_i, .rst_ni,
     .cmd_i          (cmd),
     .coord_flags_i  (coord_flags),

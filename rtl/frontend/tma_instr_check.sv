@@ -7,8 +7,8 @@
 // W1 on: valid in W1B); W1B registers their priority (w1b_i) and one registered compare per
 // F4 flag (the im2col offsets in range, the start pixel inside [lower, dim - 1 + upper] of
 // each spatial dim, from the job setup's walk bounds); W2 (w2_i) registers the error class:
-// the first failing check, F4 last. err_o / abort_o (the error, or a prefetch: the job ends in
-// a marker) hold from the cycle after W2 until the next W2.
+// the first failing check, F4 and F5 last. err_o / abort_o (the error, or a prefetch: the job
+// ends in a marker) hold from the cycle after W2 until the next W2.
 
 `default_nettype none
 
@@ -32,15 +32,23 @@ module tma_instr_check #(
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   // The checks in priority order (CheckInstruction), each with its error class.
-  localparam int unsigned NumChecks = 11;
+  localparam int unsigned NumChecks = 12;
   localparam int unsigned ChkMode = 0, ChkModeSm100 = 1, ChkCtaGroup = 2, ChkCtaGroup2 = 3,
                           ChkDims = 4, ChkMulticast = 5, ChkCtas = 6, ChkNoDest = 7,
-                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10;
+                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10, ChkNegCoord = 11;
 
   tma_pkg::desc_fields_t mf;
   tma_pkg::map_derived_t md;
   logic [3:0]  rank;
   logic        is_load, sb_pk, sb_any;
+  logic        is_store, to_global;   // a store or reduction (writes global memory)
+  logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
+  logic        no_offs_corner;        // im2col_no_offs with a lower corner < 0 or upper > 0
+  logic [3:0]  map_elem;              // the map's element type (Elem*)
+  logic        red_sup;               // the reduction's redOp x type pair executes (F5)
+  logic        f5_d, f5_q;            // F5: a reduction that does not execute
+  logic [tma_pkg::AtopBits-1:0] unused_atop;
+  logic        unused_atop_inv;
   logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
   logic [15:0] dst_mask;
   logic [NumChecks-1:0] cond_d, cond_q;
@@ -54,14 +62,54 @@ module tma_instr_check #(
   assign md       = map_i.derived;
   assign rank     = {1'b0, mf.rank_m1} + 4'd1;
   assign is_load  = (cmd_i.op == tma_pkg::OpLoad);
+  assign is_store = (cmd_i.op == tma_pkg::OpStore);
+  assign to_global = is_store || cmd_i.op == tma_pkg::OpReduce;
+  // (a one-bit range, not a bit select: Yosys 0.23 crashes on a single-bit select of a 2-D
+  // packed struct field)
+  always_comb begin : proc_neg
+    for (int d = 0; d < MaxDims; d++) begin
+      neg_coord[d] = cmd_i.coords.v[d][31:31] != 1'b0 && 4'(d) < rank;
+    end
+  end
+  // (the element type as a signal: Yosys 0.23 crashes on a function call in the port list of
+  // a module it has not read yet)
+  assign map_elem = tma_pkg::dt_elem(mf.dtype, mf.tf32);
+
+  tma_red_atop u_red_atop (
+    .redop_i     (cmd_i.redop),
+    .elem_i      (map_elem),
+    .supported_o (red_sup),
+    .atop_o      (unused_atop),
+    .atop_inv_o  (unused_atop_inv)
+  );
+  assign f5_d = cmd_i.op == tma_pkg::OpReduce && (sb_any || !red_sup);
+
+  always_comb begin : proc_no_offs
+    logic [33:0] lo, up;
+    no_offs_corner = 1'b0;
+    for (int k = 0; k < MaxDims - 2; k++) begin
+      lo = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
+      up = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b1);
+      if (4'(k) < rank - 4'd2 && ((lo[33] && lo != '0) || (!up[33] && up != '0))) begin
+        no_offs_corner = 1'b1;   // (a negative lower corner is not zero)
+      end
+    end
+  end
   assign sb_pk    = md.is_b4x16p64 || md.is_b6x16p32;
   assign sb_any   = md.is_b4x16 || sb_pk;
   assign f1_mask  = sb_pk ? 7'h7F : md.is_b4x16 ? 7'h1F : (7'h0F >> md.elem_log2);
   assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
 
   always_comb begin : proc_cond
-    cond_d[ChkMode]      = cmd_i.mode > tma_pkg::ModeTileGather4;   // loads and prefetch
-    cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW;      // gather4, im2col::w*
+    // modes of each op: loads and prefetch tile .. gather4; stores tile, scatter4,
+    // im2col_no_offs; reductions tile, im2col_no_offs
+    cond_d[ChkMode]      = to_global ? !(cmd_i.mode == tma_pkg::ModeTile ||
+                                         cmd_i.mode == tma_pkg::ModeIm2colNoOffs ||
+                                         (is_store && cmd_i.mode == tma_pkg::ModeTileScatter4)) :
+                                       cmd_i.mode > tma_pkg::ModeTileGather4;
+    // im2col::w*, gather4, scatter4
+    cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW &&
+                           cmd_i.mode <= tma_pkg::ModeTileScatter4;
     cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
     cond_d[ChkCtaGroup2] = cmd_i.cta_group == 2'd2;
     cond_d[ChkDims]      = {1'b0, cmd_i.dim} != rank ||
@@ -70,12 +118,17 @@ module tma_instr_check #(
                            (NumCtas < 16 && (cmd_i.cta_mask >> NumCtas) != 16'd0));   // F6
     cond_d[ChkCtas]      = 32'(cmd_i.issuer) >= NumCtas ||
                            (is_load && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas);
-    cond_d[ChkNoDest]    = is_load && dst_mask == 16'd0;   // multicast to nobody
+    // multicast to nobody; a store of b4x16_p64 (PTX restriction); im2col_no_offs corners
+    cond_d[ChkNoDest]    = (is_load && dst_mask == 16'd0) || (is_store && md.is_b4x16p64) ||
+                           (cmd_i.mode == tma_pkg::ModeIm2colNoOffs && no_offs_corner);
     cond_d[ChkSubByte]   = (sb_any && mf.im2col) || (sb_pk && SubByte == 0);   // tile mode only
-    cond_d[ChkAlign]     = is_load && (cmd_i.smem_addr[6:0] != 7'd0 ||
-                                       cmd_i.mbar_addr[2:0] != 3'd0);
+    // F2: the shared operand of every op but prefetch, the mbarrier of a load
+    cond_d[ChkAlign]     = ((is_load || to_global) && cmd_i.smem_addr[6:0] != 7'd0) ||
+                           (is_load && cmd_i.mbar_addr[2:0] != 3'd0);
     // F1 (interleave: dim 0 counts chunks); the sub-byte types also on c0's low bits
     cond_d[ChkCoord0]    = !md.is_il && (cmd_i.coords.v[0][6:0] & f1_mask) != 7'd0;
+    // F3: stores and reductions need non-negative coordinates
+    cond_d[ChkNegCoord]  = to_global && neg_coord != '0;
     pre_d = tma_pkg::ErrNone;
     if (cond_q[ChkMode]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
@@ -93,12 +146,15 @@ module tma_instr_check #(
       pre_d = tma_pkg::ErrMisaligned;
     end else if (cond_q[ChkCoord0]) begin
       pre_d = tma_pkg::ErrMisalignedCoord;
+    end else if (cond_q[ChkNegCoord]) begin
+      pre_d = tma_pkg::ErrInvalidCoord;
     end
     // F4 (spatial walker dims d = k + 1 of an im2col map): the offsets in range and the start
     // pixel inside [lower, dim - 1 + upper]: one compare per flag in W1B, their OR in W2.
     for (int k = 0; k < MaxDims - 2; k++) begin
-      f4_cmp_d[k]     = (md.is_rank4 && cmd_i.im2col.v[k][15:8] != 8'd0) ||
-                        (md.is_rank5 && cmd_i.im2col.v[k][15:5] != 11'd0);
+      f4_cmp_d[k]     = cmd_i.mode != tma_pkg::ModeIm2colNoOffs &&
+                        ((md.is_rank4 && cmd_i.im2col.v[k][15:8] != 8'd0) ||
+                         (md.is_rank5 && cmd_i.im2col.v[k][15:5] != 11'd0));
       f4_cmp_d[3 + k] = signed'(bounds_i.coord.v[k+1]) < signed'(bounds_i.lower.v[k+1]);
       f4_cmp_d[6 + k] = signed'(bounds_i.coord.v[k+1]) > signed'(bounds_i.upper.v[k+1]);
     end
@@ -109,7 +165,11 @@ module tma_instr_check #(
       end
     end
     err_d = pre_q;
-    if (pre_q == tma_pkg::ErrNone && f4) err_d = tma_pkg::ErrInvalidCoord;
+    if (pre_q == tma_pkg::ErrNone && f4) begin
+      err_d = tma_pkg::ErrInvalidCoord;
+    end else if (pre_q == tma_pkg::ErrNone && f5_q) begin
+      err_d = tma_pkg::ErrUnsupportedRed;   // F5, the model's last check
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
@@ -117,11 +177,13 @@ module tma_instr_check #(
       cond_q   <= '0;
       pre_q    <= '0;
       f4_cmp_q <= '0;
+      f5_q     <= 1'b0;
       err_q    <= '0;
       abort_q  <= 1'b0;
     end else begin
       cond_q   <= cond_d;
       f4_cmp_q <= f4_cmp_d;
+      f5_q     <= f5_d;
       if (w1b_i) pre_q <= pre_d;
       if (w2_i) begin
         err_q   <= err_d;
@@ -133,7 +195,7 @@ module tma_instr_check #(
   assign abort_o = abort_q;
 
   logic unused_bits;
-  assign unused_bits = ^{cmd_i, map_i, mf, md};
+  assign unused_bits = ^{cmd_i, map_i, mf, md, unused_atop, unused_atop_inv};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)

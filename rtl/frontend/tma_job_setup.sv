@@ -20,7 +20,11 @@
 
 `include "tma_assert.svh"
 
-module tma_job_setup (
+module tma_job_setup #(
+  // Stores along dim 0: 0 write whole 16-byte granules that hold an in-bounds element (silicon
+  // D7, the model's default), 1 in-bounds elements only (the model's element_exact_store_clip)
+  parameter int unsigned StoreClipElem = 0
+) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  tma_pkg::cmd_t         cmd_i,
@@ -91,8 +95,10 @@ module tma_job_setup (
   logic [11:0] pitch_d, pitch_q;
   logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
   logic [1:0]  job_pk;
+  logic        to_global;              // a store or reduction
 
   assign il       = md.is_il;
+  assign to_global = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce;
   assign esz      = md.elem_log2;
   assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
   assign c0       = 35'(signed'(cmd_i.coords.v[0]));
@@ -221,7 +227,12 @@ module tma_job_setup (
       job_d.tf32      = mf.tf32;
       job_d.swz       = mf.swz;
       job_d.pk        = job_pk;
-      job_d.cpl.kind      = tma_pkg::CplTx;
+      // a store or reduction ends in a done completion (bulk group), after its writes are
+      // answered; a reduction's rows carry its operation and element type
+      job_d.cpl.kind      = to_global ? tma_pkg::CplDone : tma_pkg::CplTx;
+      job_d.cpl.red       = cmd_i.op == tma_pkg::OpReduce;
+      job_d.cpl.redop     = cmd_i.redop;
+      job_d.cpl.elem      = tma_pkg::dt_elem(mf.dtype, mf.tf32);
       job_d.cpl.cta_mask  = dst_mask;
       job_d.cpl.cta       = cmd_i.issuer;
       job_d.cpl.mbar_addr = cmd_i.mbar_addr;
@@ -247,7 +258,9 @@ module tma_job_setup (
       job_d.hi.v[0]    = '0;
       for (int d = 1; d < MaxDims; d++) begin
         kd  = md.walk_kind[d-1];
-        off = (d < MaxDims - 1) ? 34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
+        // (im2col_no_offs: no offsets)
+        off = (d < MaxDims - 1 && cmd_i.mode != tma_pkg::ModeIm2colNoOffs) ?
+              34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
         job_d.coord.v[d] = '0;
         job_d.lo.v[d]    = '0;
         job_d.hi.v[d]    = '0;
@@ -278,6 +291,11 @@ module tma_job_setup (
       if (!il) begin
         job_d.head = (12'(elem_lo_q) << esz) >> md.is_b4x16;
         job_d.dend = (12'(elem_end_q) << esz) >> md.is_b4x16;
+        // D7: a store or reduction writes the whole 16-byte granule of its last in-bounds
+        // element (row bytes are a multiple of 16, so the rounded end stays inside the row)
+        if (StoreClipElem == 0 && to_global) begin
+          job_d.dend = (((12'(elem_end_q) << esz) >> md.is_b4x16) + 12'd15) & 12'hFF0;
+        end
       end else begin
         job_d.head = '0;
         job_d.dend = fix_oob_q ? 12'd0 : 12'(chunk16) << 4;
@@ -285,14 +303,20 @@ module tma_job_setup (
     end
     if (mac_i) begin
       if (instr_err_i != tma_pkg::ErrNone) begin
-        job_d.marker   = 1'b1;
-        job_d.cpl.kind = tma_pkg::CplError;
-        job_d.cpl.err  = instr_err_i;
-        job_valid_d    = 1'b1;
+        job_d.marker    = 1'b1;
+        job_d.cpl.kind  = tma_pkg::CplError;
+        job_d.cpl.err   = instr_err_i;
+        job_d.cpl.red   = 1'b0;
+        job_d.cpl.redop = '0;
+        job_d.cpl.elem  = '0;
+        job_valid_d     = 1'b1;
       end else if (cmd_i.op == tma_pkg::OpPrefetch) begin
-        job_d.marker   = 1'b1;
-        job_d.cpl.kind = tma_pkg::CplDone;
-        job_valid_d    = 1'b1;
+        job_d.marker    = 1'b1;
+        job_d.cpl.kind  = tma_pkg::CplDone;
+        job_d.cpl.red   = 1'b0;
+        job_d.cpl.redop = '0;
+        job_d.cpl.elem  = '0;
+        job_valid_d     = 1'b1;
       end else if (mac_idle_i) begin
         job_valid_d = 1'b1;     // the last write-back (if any) happens in this cycle
       end
@@ -306,6 +330,9 @@ module tma_job_setup (
       job_d.cpl.mbar_addr = cmd_i.mbar_addr;
       job_d.cpl.bytes     = '0;
       job_d.cpl.tag       = cmd_i.tag;
+      job_d.cpl.red       = 1'b0;   // (a marker: no reduction to describe)
+      job_d.cpl.redop     = '0;
+      job_d.cpl.elem      = '0;
       job_valid_d         = 1'b1;
     end
     // MAC write-back (the astart slots also give alo of a dim that does not restart at a
@@ -414,6 +441,7 @@ module tma_job_setup (
                          spatial_q[0], spatial_d[0]};
 
   // ---- Assertions ----
+  `TMA_ASSERT_INIT(StoreClipElemBool_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_NEVER(C0ThreeQuarters_A, w1_go_i && c0_3q_q != c0_3q_d)
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||

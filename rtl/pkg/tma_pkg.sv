@@ -54,6 +54,7 @@ package tma_pkg;
   localparam int unsigned SwzAtomBits  = 2;
   localparam int unsigned PkBits       = 2;
   localparam int unsigned AxiIdBits    = 4;
+  localparam int unsigned AtopBits     = 6;
   localparam int unsigned DtBits       = 4;  // descriptor format code
   localparam int unsigned ElemCodeBits = 4;  // model element-type code
 
@@ -152,9 +153,22 @@ package tma_pkg;
   localparam logic [1:0] PkG12  = 2'd2;
 
   // AxiId: AXI IDs of the read channel: Data for tensor data (in order), Desc for descriptor
-  // fetches.
+  // fetches, Red for the old data of reductions (read-modify-write, in order).
   localparam logic [3:0] AxiIdData = 4'd0;
   localparam logic [3:0] AxiIdDesc = 4'd1;
+  localparam logic [3:0] AxiIdRed  = 4'd2;
+
+  // Atop: AXI5 AWATOP of a reduction done at the memory (tma_red_atop): 0 a plain write;
+  // AtomicStore (bits 5:4 = 01), little-endian (bit 3 = 0), operation in bits 2:0.
+  localparam logic [5:0] AtopNone   = 6'd0;
+  localparam logic [5:0] AtopStAdd  = 6'd16;
+  localparam logic [5:0] AtopStClr  = 6'd17;
+  localparam logic [5:0] AtopStEor  = 6'd18;
+  localparam logic [5:0] AtopStSet  = 6'd19;
+  localparam logic [5:0] AtopStSmax = 6'd20;
+  localparam logic [5:0] AtopStSmin = 6'd21;
+  localparam logic [5:0] AtopStUmax = 6'd22;
+  localparam logic [5:0] AtopStUmin = 6'd23;
 
   // Element types, the model's DType numbering (= CUtensorMapDataType).
   localparam logic [3:0] ElemU8       = 4'd0;
@@ -304,6 +318,9 @@ package tma_pkg;
     logic [31:0]        mbar_addr;
     logic [31:0]        bytes;     // complete-tx bytes (full box, silicon D1)
     logic [7:0]         tag;
+    logic               red;       // a reduction (store direction: read-modify-write)
+    logic [RedBits-1:0] redop;     // its Red*
+    logic [ElemCodeBits-1:0] elem; // its element type (Elem*, the model's DType)
   } cpl_info_t;
 
   // One completion on the completion port.
@@ -415,14 +432,14 @@ package tma_pkg;
   localparam int unsigned Dim32Width         = 160;   // $bits(dim32_t)
   localparam int unsigned Im2colWidth        = 48;    // $bits(im2col_t)
   localparam int unsigned CmdWidth           = 382;   // $bits(cmd_t)
-  localparam int unsigned CplInfoWidth       = 98;    // $bits(cpl_info_t)
+  localparam int unsigned CplInfoWidth       = 106;   // $bits(cpl_info_t)
   localparam int unsigned CplWidth           = 82;    // $bits(cpl_t)
   localparam int unsigned Dim64Width         = 320;   // $bits(dim64_t)
   localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
   localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
   localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth           = 1911;  // $bits(job_t)
-  localparam int unsigned RowWidth           = 239;   // $bits(row_t)
+  localparam int unsigned JobWidth           = 1919;  // $bits(job_t)
+  localparam int unsigned RowWidth           = 247;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
   localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
   localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
@@ -440,6 +457,13 @@ package tma_pkg;
   // UpRowWidth: written by hand above (23 bits, checked)
   // SmemBeatWidth: written by hand above (58 bits, checked)
   // SmemWrWidth: written by hand above (48 bits, checked)
+  // SmemRdJobWidth: written by hand above (49 bits, checked)
+  // WrAlWidth: written by hand above (18 bits, checked)
+  // WrReqWidth: written by hand above (75 bits, checked)
+  // WrRedWidth: written by hand above (18 bits, checked)
+  // AxiWrReqWidth: written by hand above (85 bits, checked)
+  // AxiWrRspWidth: written by hand above (9 bits, checked)
+  // SmemRdWidth: written by hand above (36 bits, checked)
   // ---- END GENERATED struct widths ----
 
   // ---- Frontend streams ----
@@ -595,6 +619,20 @@ package tma_pkg;
     end
   endfunction
 
+  // The model's element type (Elem*) of a descriptor format code (Dt*) and its tf32 bit.
+  function automatic logic [3:0] dt_elem(input logic [3:0] dt, input logic tf32);
+    unique case (dt)
+      DtF32:      dt_elem = tf32 ? ElemTF32 : ElemF32;
+      DtF32Ftz:   dt_elem = tf32 ? ElemTF32Ftz : ElemF32Ftz;
+      DtF64:      dt_elem = ElemF64;
+      DtBF16:     dt_elem = ElemBF16;
+      DtB4x16:    dt_elem = ElemB4x16;
+      DtB4x16P64: dt_elem = ElemB4x16P64;
+      DtB6x16P32: dt_elem = ElemB6x16P32;
+      default:    dt_elem = dt;   // u8 .. f16: the same code
+    endcase
+  endfunction
+
   // Span in bytes of a swizzle function (0: none), read by the descriptor check (row bytes <=
   // span) and the job setup (the shared-memory row pitch).
   function automatic logic [7:0] swz_span_bytes(input logic [2:0] swz);
@@ -668,6 +706,75 @@ package tma_pkg;
     logic [15:0] cta_mask;  // destination CTAs (multicast: several)
   } smem_wr_t;
   localparam int unsigned SmemWrWidth = 32 + 16;
+
+  // ---- Write direction (tensor stores) ----
+  // Shared-memory read of one store row (tma_wr_fork -> tma_smem_rd): the row's logical beats
+  // from `beat` on, read from the issuing CTA's window through the swizzle.
+  typedef struct packed {
+    logic [31:0]         beat;     // logical address of the row's first beat, DataBytes aligned
+    logic [BeatCntW-1:0] nbeats;   // beats to read, >= 1
+    logic [2:0]          swz;      // swizzle function (Swz*)
+    logic [CtaW-1:0]     cta;      // source window (the issuing CTA)
+  } smem_rd_job_t;
+  localparam int unsigned SmemRdJobWidth = 32 + BeatCntW + 3 + CtaW;
+
+  // Realignment of one store row (tma_wr_fork -> tma_wr_align): row byte b sits at position
+  // b + s of the row's shared-memory beats and at b + g of its global beats.
+  typedef struct packed {
+    logic [2:0]           s16;     // s / 16, s = shared address of row byte 0 mod DataBytes
+    logic [2:0]           g16;     // g / 16, g = global address of row byte 0 mod DataBytes
+    logic [RowBytesW-1:0] len;     // bytes written, >= 1
+  } wr_al_t;
+  localparam int unsigned WrAlWidth = 3 + 3 + RowBytesW;
+
+  // Global write of one store row (tma_wr_fork -> tma_wr_engine), in row order.
+  typedef struct packed {
+    logic [63:0]         addr;     // DataBytes-aligned address of the first beat
+    logic [BeatCntW-1:0] nbeats;   // 0: no write (the command's last row writes nothing)
+    logic                last;     // last row of its command: the command ends after its B
+  } wr_req_t;
+  localparam int unsigned WrReqWidth = 64 + BeatCntW + 1;
+
+  // Write data of one store or reduction row (tma_wr_fork -> tma_wr_red), in row order.
+  typedef struct packed {
+    logic                    red;     // reduction: the row's global beats are read back
+    logic [RedBits-1:0]      redop;
+    logic [ElemCodeBits-1:0] elem;
+    logic [BeatCntW-1:0]     nbeats;  // global beats, >= 1
+  } wr_red_t;
+  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW;
+
+  // AXI4 write channels (AW, W, B) of the engine's manager port as a request / response pair.
+  // W data and strobes are the vectors beside the request (axi_w_data, axi_w_strb).
+  typedef struct packed {
+    logic        aw_valid;
+    logic [3:0]  aw_id;     // AxiIdData
+    logic [63:0] aw_addr;
+    logic [7:0]  aw_len;    // beats - 1
+    logic [2:0]  aw_size;   // log2(DataBytes)
+    logic [1:0]  aw_burst;  // AxiBurstIncr
+    logic        w_valid;
+    logic        w_last;
+    logic        b_ready;
+  } axi_wr_req_t;
+  localparam int unsigned AxiWrReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 1 + 1 + 1;
+
+  typedef struct packed {
+    logic        aw_ready;
+    logic        w_ready;
+    logic        b_valid;
+    logic [3:0]  b_id;
+    logic [1:0]  b_resp;    // AxiRespOkay .. AxiRespDecErr
+  } axi_wr_rsp_t;
+  localparam int unsigned AxiWrRspWidth = 1 + 1 + 1 + 4 + 2;
+
+  // Shared-memory read request (tma_smem_rd -> engine port); the data comes back on the port's
+  // response (smem_rd_rvalid / smem_rd_rdata) in request order, with no back-pressure.
+  typedef struct packed {
+    logic [31:0]     addr;  // physical (swizzled) beat address, DataBytes aligned
+    logic [CtaW-1:0] cta;
+  } smem_rd_t;
+  localparam int unsigned SmemRdWidth = 32 + CtaW;
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits

@@ -17,6 +17,29 @@ bind tma_engine tma_axi_rd_sva #(
   .r_data_i (axi_r_data_i)
 );
 
+// AXI4 write channels (manager duties and subordinate duties).
+bind tma_engine tma_axi_wr_sva #(
+  .DataBytes (DataBytes)
+) u_axi_wr_sva (
+  .clk_i,
+  .rst_ni,
+  .req_i    (axi_wr_req_o),
+  .rsp_i    (axi_wr_rsp_i),
+  .w_data_i (axi_w_data_o),
+  .w_strb_i (axi_w_strb_o)
+);
+
+// Shared-memory read requests.
+bind tma_engine tma_stream_sva #(
+  .Width (tma_pkg::SmemRdWidth)
+) u_smem_rd_sva (
+  .clk_i,
+  .rst_ni,
+  .valid_i (smem_rd_valid_o),
+  .ready_i (smem_rd_ready_i),
+  .data_i  (smem_rd_o)
+);
+
 // Command stream (the environment's duty).
 bind tma_engine tma_stream_sva #(
   .Width (tma_pkg::CmdWidth)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_engine: the OpenTMA tensor engine, load path: instances and wires only, in data-path
-// order (docs/rtl.md has the block diagram, docs/interfaces.md every stream):
+// tma_engine: the OpenTMA tensor engine (loads, prefetches, stores and reductions): instances and
+// wires only, in data-path order (docs/rtl.md has the block diagram, docs/interfaces.md every
+// stream):
 //   frontend  tma_cmd_ctrl     commands -> walker jobs; descriptor fetch through the read engine
 //   midend    tma_nd_walker    job -> box rows
 //             tma_row_fork     rows -> aligner row entries, read requests, unpack items and
@@ -12,6 +13,15 @@
 //             tma_row_aligner  row entries + global beats -> logical shared-memory beats
 //             tma_smem_wr      swizzle, shared-memory write port, command end
 //             tma_cpl_unit     finished commands -> completions
+//   store direction (rows of store jobs leave the walker for it; docs/architecture.md):
+//             tma_wr_fork      store rows -> shared reads, realignments, global writes,
+//                              command completion information
+//             tma_smem_rd      shared-memory read port (swizzled), the stores' source
+//             tma_wr_align     shared beats -> global beats with strobes
+//             tma_wr_red       write data: reductions read-modify-write through tma_red_alu
+//                              (old data read back with AXI ID AxiIdRed), stores pass
+//             tma_wr_engine    AXI4 write manager: bursts (tma_burst_split), AW / W / B, B
+//                              accounting, command end
 // Every row in flight (read requested, not yet written) holds a row-FIFO entry, so sustained
 // throughput needs RowFifoDepth and MaxOutstanding of about memory latency / beats per row
 // (docs/performance.md).
@@ -30,6 +40,12 @@ module tma_engine #(
   // 1: the packed sub-byte types b4x16_p64 / b6x16_p32 (sm_100) are unpacked (tma_unpack:
   // ~490 LUT6 at DataBytes 16, ~4k at 64); 0: no unpacker, they give `unsupported`
   parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,
+  // Stores along dim 0: 0 write whole 16-byte granules holding an in-bounds element (silicon
+  // D7), 1 in-bounds elements only
+  parameter  int unsigned StoreClipElem    = 0,
+  parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
+  // cycles a written burst waits for its B before its command ends with bus_error (0: forever)
+  parameter  int unsigned WrWatchdog       = 0,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -43,12 +59,24 @@ module tma_engine #(
   output tma_pkg::axi_rd_req_t  axi_rd_req_o,
   input  tma_pkg::axi_rd_rsp_t  axi_rd_rsp_i,
   input  logic [DW-1:0]         axi_r_data_i,
+  // AXI4 write channels (global memory); W data and strobes beside the request
+  output tma_pkg::axi_wr_req_t  axi_wr_req_o,
+  input  tma_pkg::axi_wr_rsp_t  axi_wr_rsp_i,
+  output logic [DW-1:0]         axi_w_data_o,
+  output logic [DataBytes-1:0]  axi_w_strb_o,
   // Shared-memory write port
   output logic                  smem_wr_valid_o,
   input  logic                  smem_wr_ready_i,
   output tma_pkg::smem_wr_t     smem_wr_o,
   output logic [DW-1:0]         smem_wr_data_o,
   output logic [DataBytes-1:0]  smem_wr_strb_o,
+  // Shared-memory read port (the stores' source): requests; one data beat per request, in
+  // order, a cycle or more later, no back-pressure
+  output logic                  smem_rd_valid_o,
+  input  logic                  smem_rd_ready_i,
+  output tma_pkg::smem_rd_t     smem_rd_o,
+  input  logic                  smem_rd_rvalid_i,
+  input  logic [DW-1:0]         smem_rd_rdata_i,
   // Completions
   output logic                  cpl_valid_o,
   input  logic                  cpl_ready_i,
@@ -67,9 +95,11 @@ module tma_engine #(
   // command controller -> walker
   logic                 job_valid, job_ready;
   tma_pkg::job_t        job;
-  // walker -> row fork
-  logic                 row_valid, row_ready;
+  // walker -> row fork (loads) or store fork (rows of store jobs)
+  logic                 walk_valid, walk_ready;
   tma_pkg::row_t        row;
+  logic                 row_valid, row_ready;
+  logic                 st_row_valid, st_row_ready, is_store_row;
   // row fork -> aligner, burst splitter, unpacker, write port
   logic                 al_row_valid, al_row_ready;
   tma_pkg::al_row_t     al_row;
@@ -96,16 +126,50 @@ module tma_engine #(
   // write port -> completion unit
   logic                 done_valid, done_ready;
   tma_pkg::cpl_info_t   done;
+  // store fork -> shared read port, aligner, write engine
+  logic                  st_rd_valid, st_rd_ready;
+  tma_pkg::smem_rd_job_t st_rd;
+  logic                  st_al_valid, st_al_ready;
+  tma_pkg::wr_al_t       st_al;
+  logic                  st_wr_valid, st_wr_ready;
+  tma_pkg::wr_req_t      st_wr;
+  logic                  st_info_valid, st_info_ready;
+  tma_pkg::cpl_info_t    st_info;
+  logic                  st_wd_valid, st_wd_ready;
+  tma_pkg::wr_red_t      st_wd;
+  logic                  st_rr_valid, st_rr_ready;
+  tma_pkg::rd_req_t      st_rr;
+  // reductions' old-data bursts -> read engine -> write data
+  logic                  red_ar_valid, red_ar_ready;
+  tma_pkg::ar_t          red_ar;
+  logic                  red_beat_valid, red_beat_ready, red_beat_err;
+  // shared read port -> store aligner -> write data (tma_wr_red) -> write engine
+  logic                  st_beat_valid, st_beat_ready;
+  logic [DW-1:0]         st_beat_data;
+  logic                  st_nbeat_valid, st_nbeat_ready;
+  logic [DW-1:0]         st_nbeat_data;
+  logic [DataBytes-1:0]  st_nbeat_strb;
+  logic                  st_wbeat_valid, st_wbeat_ready, st_wbeat_err;
+  logic [DW-1:0]         st_wbeat_data;
+  logic [DataBytes-1:0]  st_wbeat_strb;
+  // write engine -> completion unit
+  logic                  st_done_valid, st_done_ready;
+  tma_pkg::cpl_info_t    st_done;
+  // both directions' finished commands -> completion unit
+  logic                  fin_valid, fin_ready;
+  tma_pkg::cpl_info_t    fin;
   // block status
   logic ctrl_busy, walker_busy, fork_busy, split_busy, rd_busy, unpack_busy, al_busy;
-  logic wr_busy;
+  logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy, st_red_busy, red_split_busy;
+  logic st_idle;
 
   // ---- Frontend: command to job ----
   tma_frontend #(
     .DataBytes    (DataBytes),
     .CacheEntries (DescCacheEntries),
     .NumCtas      (NumCtas),
-    .SubByte      (SubByte)
+    .SubByte       (SubByte),
+    .StoreClipElem (StoreClipElem)
   ) u_frontend (
     .clk_i,
     .rst_ni,
@@ -132,11 +196,18 @@ module tma_engine #(
     .job_valid_i (job_valid),
     .job_ready_o (job_ready),
     .job_i       (job),
-    .row_valid_o (row_valid),
-    .row_ready_i (row_ready),
+    .row_valid_o (walk_valid),
+    .row_ready_i (walk_ready),
     .row_o       (row),
     .busy_o      (walker_busy)
   );
+
+  // Rows of store jobs (their completion is a done, not a complete-tx) go to the store
+  // direction; every other row (loads, completion-only markers) to the row fork.
+  assign is_store_row = row.has_data && row.cpl.kind == tma_pkg::CplDone;
+  assign row_valid    = walk_valid && !is_store_row;
+  assign st_row_valid = walk_valid && is_store_row;
+  assign walk_ready   = is_store_row ? st_row_ready : row_ready;
 
   tma_row_fork #(
     .DataBytes    (DataBytes),
@@ -192,6 +263,9 @@ module tma_engine #(
     .data_ar_valid_i (data_ar_valid),
     .data_ar_ready_o (data_ar_ready),
     .data_ar_i       (data_ar),
+    .red_ar_valid_i  (red_ar_valid),
+    .red_ar_ready_o  (red_ar_ready),
+    .red_ar_i        (red_ar),
     .axi_req_o       (axi_rd_req_o),
     .axi_rsp_i       (axi_rd_rsp_i),
     .axi_r_data_i,
@@ -202,6 +276,9 @@ module tma_engine #(
     .beat_ready_i    (rd_beat_ready),
     .beat_data_o     (rd_beat_data),
     .beat_err_o      (rd_beat_err),
+    .red_valid_o     (red_beat_valid),
+    .red_ready_i     (red_beat_ready),
+    .red_err_o       (red_beat_err),
     .busy_o          (rd_busy)
   );
 
@@ -287,12 +364,171 @@ module tma_engine #(
     .busy_o       (wr_busy)
   );
 
+  // ---- Store direction: fork, shared-memory read port, aligner, write engine ----
+  tma_wr_fork #(
+    .DataBytes (DataBytes)
+  ) u_wr_fork (
+    .clk_i,
+    .rst_ni,
+    .row_valid_i  (st_row_valid),
+    .row_ready_o  (st_row_ready),
+    .row_i        (row),
+    .rd_valid_o   (st_rd_valid),
+    .rd_ready_i   (st_rd_ready),
+    .rd_o         (st_rd),
+    .al_valid_o   (st_al_valid),
+    .al_ready_i   (st_al_ready),
+    .al_o         (st_al),
+    .wr_valid_o   (st_wr_valid),
+    .wr_ready_i   (st_wr_ready),
+    .wr_o         (st_wr),
+    .wd_valid_o   (st_wd_valid),
+    .wd_ready_i   (st_wd_ready),
+    .wd_o         (st_wd),
+    .rr_valid_o   (st_rr_valid),
+    .rr_ready_i   (st_rr_ready),
+    .rr_o         (st_rr),
+    .idle_i       (st_idle),
+    .info_valid_o (st_info_valid),
+    .info_ready_i (st_info_ready),
+    .info_o       (st_info),
+    .busy_o       (st_fork_busy)
+  );
+
+  tma_smem_rd #(
+    .DataBytes (DataBytes)
+  ) u_smem_rd (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i   (st_rd_valid),
+    .job_ready_o   (st_rd_ready),
+    .job_i         (st_rd),
+    .smem_valid_o  (smem_rd_valid_o),
+    .smem_ready_i  (smem_rd_ready_i),
+    .smem_o        (smem_rd_o),
+    .smem_rvalid_i (smem_rd_rvalid_i),
+    .smem_rdata_i  (smem_rd_rdata_i),
+    .beat_valid_o  (st_beat_valid),
+    .beat_ready_i  (st_beat_ready),
+    .beat_data_o   (st_beat_data),
+    .busy_o        (st_rd_busy)
+  );
+
+  tma_wr_align #(
+    .DataBytes (DataBytes)
+  ) u_wr_align (
+    .clk_i,
+    .rst_ni,
+    .row_valid_i  (st_al_valid),
+    .row_ready_o  (st_al_ready),
+    .row_i        (st_al),
+    .beat_valid_i (st_beat_valid),
+    .beat_ready_o (st_beat_ready),
+    .beat_data_i  (st_beat_data),
+    .out_valid_o  (st_nbeat_valid),
+    .out_ready_i  (st_nbeat_ready),
+    .out_data_o   (st_nbeat_data),
+    .out_strb_o   (st_nbeat_strb),
+    .busy_o       (st_al_busy)
+  );
+
+  // Reductions' old data: the rows' global bytes read back in bursts (ID AxiIdRed).
+  tma_burst_split #(
+    .DataBytes   (DataBytes),
+    .MaxBurstLen (MaxBurstLen)
+  ) u_red_split (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i (st_rr_valid),
+    .req_ready_o (st_rr_ready),
+    .req_i       (st_rr),
+    .ar_valid_o  (red_ar_valid),
+    .ar_ready_i  (red_ar_ready),
+    .ar_o        (red_ar),
+    .busy_o      (red_split_busy)
+  );
+
+  tma_wr_red #(
+    .DataBytes (DataBytes)
+  ) u_wr_red (
+    .clk_i,
+    .rst_ni,
+    .row_valid_i  (st_wd_valid),
+    .row_ready_o  (st_wd_ready),
+    .row_i        (st_wd),
+    .new_valid_i  (st_nbeat_valid),
+    .new_ready_o  (st_nbeat_ready),
+    .new_data_i   (st_nbeat_data),
+    .new_strb_i   (st_nbeat_strb),
+    .old_valid_i  (red_beat_valid),
+    .old_ready_o  (red_beat_ready),
+    .old_data_i   (axi_r_data_i),
+    .old_err_i    (red_beat_err),
+    .out_valid_o  (st_wbeat_valid),
+    .out_ready_i  (st_wbeat_ready),
+    .out_data_o   (st_wbeat_data),
+    .out_strb_o   (st_wbeat_strb),
+    .out_err_o    (st_wbeat_err),
+    .busy_o       (st_red_busy)
+  );
+
+  // The store direction behind the fork is empty (a reduction may start reading).
+  assign st_idle = !(st_rd_busy || st_al_busy || st_red_busy || st_wr_busy || red_split_busy);
+
+  tma_wr_engine #(
+    .DataBytes      (DataBytes),
+    .MaxBurstLen    (MaxBurstLen),
+    .MaxOutstanding (MaxWrOutstanding),
+    .Watchdog       (WrWatchdog)
+  ) u_wr (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i  (st_wr_valid),
+    .req_ready_o  (st_wr_ready),
+    .req_i        (st_wr),
+    .beat_valid_i (st_wbeat_valid),
+    .beat_ready_o (st_wbeat_ready),
+    .beat_data_i  (st_wbeat_data),
+    .beat_strb_i  (st_wbeat_strb),
+    .beat_err_i   (st_wbeat_err),
+    .info_valid_i (st_info_valid),
+    .info_ready_o (st_info_ready),
+    .info_i       (st_info),
+    .axi_req_o    (axi_wr_req_o),
+    .axi_rsp_i    (axi_wr_rsp_i),
+    .axi_w_data_o,
+    .axi_w_strb_o,
+    .done_valid_o (st_done_valid),
+    .done_ready_i (st_done_ready),
+    .done_o       (st_done),
+    .busy_o       (st_wr_busy)
+  );
+
+  // Finished commands of both directions to the completion unit (round robin; no register).
+  logic unused_fin_idx;
+
+  tma_stream_arb #(
+    .NumIn  (2),
+    .Width  (tma_pkg::CplInfoWidth),
+    .LockIn (1)
+  ) u_fin_arb (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  ({st_done_valid, done_valid}),
+    .in_ready_o  ({st_done_ready, done_ready}),
+    .in_data_i   ({st_done, done}),
+    .out_valid_o (fin_valid),
+    .out_ready_i (fin_ready),
+    .out_data_o  (fin),
+    .out_idx_o   (unused_fin_idx)
+  );
+
   tma_cpl_unit u_cpl (
     .clk_i,
     .rst_ni,
-    .info_valid_i (done_valid),
-    .info_ready_o (done_ready),
-    .info_i       (done),
+    .info_valid_i (fin_valid),
+    .info_ready_o (fin_ready),
+    .info_i       (fin),
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o,
@@ -301,7 +537,8 @@ module tma_engine #(
 
   // ---- Status ----
   assign busy_o = ctrl_busy || walker_busy || fork_busy || split_busy || rd_busy ||
-                  unpack_busy || al_busy || wr_busy || cpl_valid_o;
+                  unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
+                  st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -312,6 +549,9 @@ module tma_engine #(
   `TMA_ASSERT_INIT(MaxBurstLenLegal_A, MaxBurstLen >= 1 && MaxBurstLen <= 256)
   `TMA_ASSERT_INIT(RowFifoDepthLegal_A, RowFifoDepth >= 2)
   `TMA_ASSERT_INIT(SubByteLegal_A, SubByte <= 1)
+  `TMA_ASSERT_INIT(StoreClipElemLegal_A, StoreClipElem <= 1)
+  `TMA_ASSERT_INIT(MaxWrOutstandingLegal_A, MaxWrOutstanding >= 2)
+  `TMA_ASSERT_INIT(WrWatchdogLegal_A, WrWatchdog == 0 || WrWatchdog >= 2)
 
 endmodule
 

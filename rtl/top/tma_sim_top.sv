@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_sim_top: flat-port wrapper of tma_engine for Verilator C++ and SystemC benches; the
-// ports are exactly those of docs/DUT_INTERFACE (brief) / docs/interfaces.md. The AXI4 write
-// channels and the shared-memory read port belong to the store path (a later issue) and are
-// tied off.
+// ports are exactly those of docs/DUT_INTERFACE (brief) / docs/interfaces.md.
 
 `default_nettype none
 
@@ -19,6 +17,9 @@ module tma_sim_top #(
   parameter  int unsigned MaxBurstLen      = 16,
   parameter  int unsigned RowFifoDepth     = 512,
   parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,   // tma_engine
+  parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
+  parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
+  parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -56,7 +57,7 @@ module tma_sim_top #(
   input  logic [DW-1:0]         m_axi_rdata_i,
   input  logic [1:0]            m_axi_rresp_i,
   input  logic                  m_axi_rlast_i,
-  // AXI4 master: write address / data / response (store path, later issue: tied off)
+  // AXI4 master: write address / data / response
   output logic                  m_axi_awvalid_o,
   input  logic                  m_axi_awready_i,
   output logic [AxiIdWidth-1:0] m_axi_awid_o,
@@ -80,7 +81,7 @@ module tma_sim_top #(
   output logic [DW-1:0]         smem_wr_data_o,
   output logic [DataBytes-1:0]  smem_wr_strb_o,
   output logic [15:0]           smem_wr_cta_mask_o,
-  // Shared-memory read port (store path, later issue: tied off)
+  // Shared-memory read port (the stores' source)
   output logic                  smem_rd_valid_o,
   input  logic                  smem_rd_ready_i,
   output logic [31:0]           smem_rd_addr_o,
@@ -105,6 +106,9 @@ module tma_sim_top #(
   tma_pkg::axi_rd_req_t axi_rd_req;
   tma_pkg::axi_rd_rsp_t axi_rd_rsp;
   tma_pkg::smem_wr_t    smem_wr;
+  tma_pkg::axi_wr_req_t axi_wr_req;
+  tma_pkg::axi_wr_rsp_t axi_wr_rsp;
+  tma_pkg::smem_rd_t    smem_rd;
   tma_pkg::cpl_t        cpl;
 
   always_comb begin : proc_cmd
@@ -133,7 +137,10 @@ module tma_sim_top #(
     .DescCacheEntries (DescCacheEntries),
     .MaxBurstLen      (MaxBurstLen),
     .RowFifoDepth     (RowFifoDepth),
-    .SubByte          (SubByte)
+    .SubByte          (SubByte),
+    .StoreClipElem    (StoreClipElem),
+    .MaxWrOutstanding (MaxWrOutstanding),
+    .WrWatchdog       (WrWatchdog)
   ) u_engine (
     .clk_i,
     .rst_ni,
@@ -144,11 +151,20 @@ module tma_sim_top #(
     .axi_rd_req_o       (axi_rd_req),
     .axi_rd_rsp_i       (axi_rd_rsp),
     .axi_r_data_i       (m_axi_rdata_i),
+    .axi_wr_req_o       (axi_wr_req),
+    .axi_wr_rsp_i       (axi_wr_rsp),
+    .axi_w_data_o       (m_axi_wdata_o),
+    .axi_w_strb_o       (m_axi_wstrb_o),
     .smem_wr_valid_o,
     .smem_wr_ready_i,
     .smem_wr_o          (smem_wr),
     .smem_wr_data_o,
     .smem_wr_strb_o,
+    .smem_rd_valid_o,
+    .smem_rd_ready_i,
+    .smem_rd_o          (smem_rd),
+    .smem_rd_rvalid_i,
+    .smem_rd_rdata_i,
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o              (cpl),
@@ -184,25 +200,28 @@ module tma_sim_top #(
   assign cpl_error_o     = cpl.err;
   assign cpl_tag_o       = cpl.tag;
 
-  // Store path tie-offs (later issue).
-  assign m_axi_awvalid_o = 1'b0;
-  assign m_axi_awid_o    = '0;
-  assign m_axi_awaddr_o  = '0;
-  assign m_axi_awlen_o   = '0;
-  assign m_axi_awsize_o  = '0;
-  assign m_axi_awburst_o = '0;
-  assign m_axi_wvalid_o  = 1'b0;
-  assign m_axi_wdata_o   = '0;
-  assign m_axi_wstrb_o   = '0;
-  assign m_axi_wlast_o   = 1'b0;
-  assign m_axi_bready_o  = 1'b1;
-  assign smem_rd_valid_o = 1'b0;
-  assign smem_rd_addr_o  = '0;
-  assign smem_rd_cta_o   = '0;
+  // AXI4 write channels: the engine's request / response pair as flat ports.
+  assign m_axi_awvalid_o = axi_wr_req.aw_valid;
+  assign m_axi_awid_o    = AxiIdWidth'(axi_wr_req.aw_id);
+  assign m_axi_awaddr_o  = AddrWidth'(axi_wr_req.aw_addr);
+  assign m_axi_awlen_o   = axi_wr_req.aw_len;
+  assign m_axi_awsize_o  = axi_wr_req.aw_size;
+  assign m_axi_awburst_o = axi_wr_req.aw_burst;
+  assign m_axi_wvalid_o  = axi_wr_req.w_valid;
+  assign m_axi_wlast_o   = axi_wr_req.w_last;
+  assign m_axi_bready_o  = axi_wr_req.b_ready;
 
-  logic unused_store;
-  assign unused_store = ^{m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i, m_axi_bid_i,
-                          m_axi_bresp_i, smem_rd_ready_i, smem_rd_rvalid_i, smem_rd_rdata_i};
+  always_comb begin : proc_axi_wr_rsp
+    axi_wr_rsp          = '0;
+    axi_wr_rsp.aw_ready = m_axi_awready_i;
+    axi_wr_rsp.w_ready  = m_axi_wready_i;
+    axi_wr_rsp.b_valid  = m_axi_bvalid_i;
+    axi_wr_rsp.b_id     = 4'(m_axi_bid_i);
+    axi_wr_rsp.b_resp   = m_axi_bresp_i;
+  end
+
+  assign smem_rd_addr_o = smem_rd.addr;
+  assign smem_rd_cta_o  = smem_rd.cta;
 
   `TMA_ASSERT_INIT(AddrWidthLegal_A, AddrWidth >= 32 && AddrWidth <= 64)
   `TMA_ASSERT_INIT(AxiIdWidthLegal_A, AxiIdWidth >= 1 && AxiIdWidth <= 4)

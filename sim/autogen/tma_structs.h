@@ -57,6 +57,7 @@ inline constexpr uint32_t SwzSpanBits = 2;
 inline constexpr uint32_t SwzAtomBits = 2;
 inline constexpr uint32_t PkBits = 2;
 inline constexpr uint32_t AxiIdBits = 4;
+inline constexpr uint32_t AtopBits = 6;
 inline constexpr uint32_t DtBits = 4;
 inline constexpr uint32_t ElemCodeBits = 4;
 inline constexpr uint8_t OpLoad = 0;
@@ -125,6 +126,16 @@ inline constexpr uint8_t PkG8 = 1;
 inline constexpr uint8_t PkG12 = 2;
 inline constexpr uint8_t AxiIdData = 0;
 inline constexpr uint8_t AxiIdDesc = 1;
+inline constexpr uint8_t AxiIdRed = 2;
+inline constexpr uint8_t AtopNone = 0;
+inline constexpr uint8_t AtopStAdd = 16;
+inline constexpr uint8_t AtopStClr = 17;
+inline constexpr uint8_t AtopStEor = 18;
+inline constexpr uint8_t AtopStSet = 19;
+inline constexpr uint8_t AtopStSmax = 20;
+inline constexpr uint8_t AtopStSmin = 21;
+inline constexpr uint8_t AtopStUmax = 22;
+inline constexpr uint8_t AtopStUmin = 23;
 inline constexpr uint8_t ElemU8 = 0;
 inline constexpr uint8_t ElemU16 = 1;
 inline constexpr uint8_t ElemU32 = 2;
@@ -224,14 +235,14 @@ inline constexpr uint32_t NRowsW = 10;
 inline constexpr uint32_t Dim32Width = 160;
 inline constexpr uint32_t Im2colWidth = 48;
 inline constexpr uint32_t CmdWidth = 382;
-inline constexpr uint32_t CplInfoWidth = 98;
+inline constexpr uint32_t CplInfoWidth = 106;
 inline constexpr uint32_t CplWidth = 82;
 inline constexpr uint32_t Dim64Width = 320;
 inline constexpr uint32_t Dim34Width = 170;
 inline constexpr uint32_t Dim36Width = 180;
 inline constexpr uint32_t Dim4Width = 20;
-inline constexpr uint32_t JobWidth = 1911;
-inline constexpr uint32_t RowWidth = 239;
+inline constexpr uint32_t JobWidth = 1919;
+inline constexpr uint32_t RowWidth = 247;
 inline constexpr uint32_t AlRowWidth = 95;
 inline constexpr uint32_t RdReqWidth = 74;
 inline constexpr uint32_t ArWidth = 72;
@@ -263,6 +274,13 @@ inline constexpr uint8_t AxiRespDecErr = 3;
 inline constexpr uint32_t UpRowWidth = 23;
 inline constexpr uint32_t SmemBeatWidth = 58;
 inline constexpr uint32_t SmemWrWidth = 48;
+inline constexpr uint32_t SmemRdJobWidth = 49;
+inline constexpr uint32_t WrAlWidth = 18;
+inline constexpr uint32_t WrReqWidth = 75;
+inline constexpr uint32_t WrRedWidth = 18;
+inline constexpr uint32_t AxiWrReqWidth = 85;
+inline constexpr uint32_t AxiWrRspWidth = 9;
+inline constexpr uint32_t SmemRdWidth = 36;
 
 namespace detail {
 // Bits [pos, pos + width) of a little-endian word array, width 1..64.
@@ -412,7 +430,7 @@ inline void UnpackAt(const uint32_t* w, int pos, cmd_t* s) {
   s->tag = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
 }
 
-// tma_pkg::cpl_info_t, 98 bits.
+// tma_pkg::cpl_info_t, 106 bits.
 struct cpl_info_t {
   uint8_t kind{};
   uint8_t err{};
@@ -421,7 +439,10 @@ struct cpl_info_t {
   uint32_t mbar_addr{};
   uint32_t bytes{};
   uint8_t tag{};
-  static constexpr int kBits = 98;
+  bool red{};
+  uint8_t redop{};
+  uint8_t elem{};
+  static constexpr int kBits = 106;
   static constexpr int kWords = 4;
 };
 inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
@@ -431,28 +452,37 @@ inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
          a.cta == b.cta &&
          a.mbar_addr == b.mbar_addr &&
          a.bytes == b.bytes &&
-         a.tag == b.tag;
+         a.tag == b.tag &&
+         a.red == b.red &&
+         a.redop == b.redop &&
+         a.elem == b.elem;
 }
 inline bool operator!=(const cpl_info_t& a, const cpl_info_t& b) {
   return !(a == b);
 }
 inline void PackAt(const cpl_info_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 96, 2, static_cast<uint64_t>(s.kind));
-  detail::Put(w, pos + 92, 4, static_cast<uint64_t>(s.err));
-  detail::Put(w, pos + 76, 16, static_cast<uint64_t>(s.cta_mask));
-  detail::Put(w, pos + 72, 4, static_cast<uint64_t>(s.cta));
-  detail::Put(w, pos + 40, 32, static_cast<uint64_t>(s.mbar_addr));
-  detail::Put(w, pos + 8, 32, static_cast<uint64_t>(s.bytes));
-  detail::Put(w, pos + 0, 8, static_cast<uint64_t>(s.tag));
+  detail::Put(w, pos + 104, 2, static_cast<uint64_t>(s.kind));
+  detail::Put(w, pos + 100, 4, static_cast<uint64_t>(s.err));
+  detail::Put(w, pos + 84, 16, static_cast<uint64_t>(s.cta_mask));
+  detail::Put(w, pos + 80, 4, static_cast<uint64_t>(s.cta));
+  detail::Put(w, pos + 48, 32, static_cast<uint64_t>(s.mbar_addr));
+  detail::Put(w, pos + 16, 32, static_cast<uint64_t>(s.bytes));
+  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.tag));
+  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 4, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.elem));
 }
 inline void UnpackAt(const uint32_t* w, int pos, cpl_info_t* s) {
-  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 96, 2));
-  s->err = static_cast<uint8_t>(detail::Get(w, pos + 92, 4));
-  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 76, 16));
-  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 72, 4));
-  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 40, 32));
-  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 8, 32));
-  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
+  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 104, 2));
+  s->err = static_cast<uint8_t>(detail::Get(w, pos + 100, 4));
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 84, 16));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 80, 4));
+  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 48, 32));
+  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
+  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
+  s->red = detail::Get(w, pos + 7, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 4, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
 }
 
 // tma_pkg::cpl_t, 82 bits.
@@ -578,7 +608,7 @@ inline void UnpackAt(const uint32_t* w, int pos, dim4_t* s) {
     s->v[i0] = static_cast<uint8_t>(detail::Get(w, pos + 0 + 4 * i0, 4));
 }
 
-// tma_pkg::job_t, 1911 bits.
+// tma_pkg::job_t, 1919 bits.
 struct job_t {
   bool marker{};
   bool i2c{};
@@ -602,7 +632,7 @@ struct job_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 1911;
+  static constexpr int kBits = 1919;
   static constexpr int kWords = 60;
 };
 inline bool operator==(const job_t& a, const job_t& b) {
@@ -633,55 +663,55 @@ inline bool operator!=(const job_t& a, const job_t& b) {
   return !(a == b);
 }
 inline void PackAt(const job_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 1910, 1, static_cast<uint64_t>(s.marker));
-  detail::Put(w, pos + 1909, 1, static_cast<uint64_t>(s.i2c));
-  detail::Put(w, pos + 1899, 10, static_cast<uint64_t>(s.nrows_m1));
-  detail::Put(w, pos + 1835, 64, static_cast<uint64_t>(s.gaddr));
-  PackAt(s.step, w, pos + 1515);
-  PackAt(s.astart, w, pos + 1195);
-  PackAt(s.alo, w, pos + 875);
-  PackAt(s.coord, w, pos + 705);
-  PackAt(s.lo, w, pos + 535);
-  PackAt(s.hi, w, pos + 365);
-  PackAt(s.dim_m1, w, pos + 205);
-  PackAt(s.es, w, pos + 185);
-  detail::Put(w, pos + 173, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 161, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 149, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 137, 12, static_cast<uint64_t>(s.pitch));
-  detail::Put(w, pos + 105, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 104, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 103, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 100, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 98, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 1918, 1, static_cast<uint64_t>(s.marker));
+  detail::Put(w, pos + 1917, 1, static_cast<uint64_t>(s.i2c));
+  detail::Put(w, pos + 1907, 10, static_cast<uint64_t>(s.nrows_m1));
+  detail::Put(w, pos + 1843, 64, static_cast<uint64_t>(s.gaddr));
+  PackAt(s.step, w, pos + 1523);
+  PackAt(s.astart, w, pos + 1203);
+  PackAt(s.alo, w, pos + 883);
+  PackAt(s.coord, w, pos + 713);
+  PackAt(s.lo, w, pos + 543);
+  PackAt(s.hi, w, pos + 373);
+  PackAt(s.dim_m1, w, pos + 213);
+  PackAt(s.es, w, pos + 193);
+  detail::Put(w, pos + 181, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 169, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 157, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 145, 12, static_cast<uint64_t>(s.pitch));
+  detail::Put(w, pos + 113, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 112, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 111, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 108, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.pk));
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, job_t* s) {
-  s->marker = detail::Get(w, pos + 1910, 1) != 0;
-  s->i2c = detail::Get(w, pos + 1909, 1) != 0;
-  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1899, 10));
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1835, 64));
-  UnpackAt(w, pos + 1515, &s->step);
-  UnpackAt(w, pos + 1195, &s->astart);
-  UnpackAt(w, pos + 875, &s->alo);
-  UnpackAt(w, pos + 705, &s->coord);
-  UnpackAt(w, pos + 535, &s->lo);
-  UnpackAt(w, pos + 365, &s->hi);
-  UnpackAt(w, pos + 205, &s->dim_m1);
-  UnpackAt(w, pos + 185, &s->es);
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 173, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 161, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 149, 12));
-  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 137, 12));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 105, 32));
-  s->fill_nan = detail::Get(w, pos + 104, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 103, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 100, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 98, 2));
+  s->marker = detail::Get(w, pos + 1918, 1) != 0;
+  s->i2c = detail::Get(w, pos + 1917, 1) != 0;
+  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1907, 10));
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1843, 64));
+  UnpackAt(w, pos + 1523, &s->step);
+  UnpackAt(w, pos + 1203, &s->astart);
+  UnpackAt(w, pos + 883, &s->alo);
+  UnpackAt(w, pos + 713, &s->coord);
+  UnpackAt(w, pos + 543, &s->lo);
+  UnpackAt(w, pos + 373, &s->hi);
+  UnpackAt(w, pos + 213, &s->dim_m1);
+  UnpackAt(w, pos + 193, &s->es);
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 181, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 169, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 157, 12));
+  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 145, 12));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 113, 32));
+  s->fill_nan = detail::Get(w, pos + 112, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 111, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 108, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
   UnpackAt(w, pos + 0, &s->cpl);
 }
 
-// tma_pkg::row_t, 239 bits.
+// tma_pkg::row_t, 247 bits.
 struct row_t {
   bool has_data{};
   bool last{};
@@ -695,7 +725,7 @@ struct row_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 239;
+  static constexpr int kBits = 247;
   static constexpr int kWords = 8;
 };
 inline bool operator==(const row_t& a, const row_t& b) {
@@ -716,31 +746,31 @@ inline bool operator!=(const row_t& a, const row_t& b) {
   return !(a == b);
 }
 inline void PackAt(const row_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 238, 1, static_cast<uint64_t>(s.has_data));
-  detail::Put(w, pos + 237, 1, static_cast<uint64_t>(s.last));
-  detail::Put(w, pos + 173, 64, static_cast<uint64_t>(s.gaddr));
-  detail::Put(w, pos + 141, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 129, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 117, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 105, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 104, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 103, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 100, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 98, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 246, 1, static_cast<uint64_t>(s.has_data));
+  detail::Put(w, pos + 245, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 181, 64, static_cast<uint64_t>(s.gaddr));
+  detail::Put(w, pos + 149, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 137, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 125, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 113, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 112, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 111, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 108, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.pk));
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, row_t* s) {
-  s->has_data = detail::Get(w, pos + 238, 1) != 0;
-  s->last = detail::Get(w, pos + 237, 1) != 0;
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 173, 64));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 141, 32));
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 129, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 117, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 105, 12));
-  s->fill_nan = detail::Get(w, pos + 104, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 103, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 100, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 98, 2));
+  s->has_data = detail::Get(w, pos + 246, 1) != 0;
+  s->last = detail::Get(w, pos + 245, 1) != 0;
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 181, 64));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 149, 32));
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 137, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 125, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 113, 12));
+  s->fill_nan = detail::Get(w, pos + 112, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 111, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 108, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
   UnpackAt(w, pos + 0, &s->cpl);
 }
 
@@ -1451,6 +1481,231 @@ inline void PackAt(const smem_wr_t& s, uint32_t* w, int pos) {
 inline void UnpackAt(const uint32_t* w, int pos, smem_wr_t* s) {
   s->addr = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
   s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
+}
+
+// tma_pkg::smem_rd_job_t, 49 bits.
+struct smem_rd_job_t {
+  uint32_t beat{};
+  uint16_t nbeats{};
+  uint8_t swz{};
+  uint8_t cta{};
+  static constexpr int kBits = 49;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const smem_rd_job_t& a, const smem_rd_job_t& b) {
+  return a.beat == b.beat &&
+         a.nbeats == b.nbeats &&
+         a.swz == b.swz &&
+         a.cta == b.cta;
+}
+inline bool operator!=(const smem_rd_job_t& a, const smem_rd_job_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const smem_rd_job_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 17, 32, static_cast<uint64_t>(s.beat));
+  detail::Put(w, pos + 7, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 4, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.cta));
+}
+inline void UnpackAt(const uint32_t* w, int pos, smem_rd_job_t* s) {
+  s->beat = static_cast<uint32_t>(detail::Get(w, pos + 17, 32));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 7, 10));
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 4, 3));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+}
+
+// tma_pkg::wr_al_t, 18 bits.
+struct wr_al_t {
+  uint8_t s16{};
+  uint8_t g16{};
+  uint16_t len{};
+  static constexpr int kBits = 18;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const wr_al_t& a, const wr_al_t& b) {
+  return a.s16 == b.s16 &&
+         a.g16 == b.g16 &&
+         a.len == b.len;
+}
+inline bool operator!=(const wr_al_t& a, const wr_al_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const wr_al_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 15, 3, static_cast<uint64_t>(s.s16));
+  detail::Put(w, pos + 12, 3, static_cast<uint64_t>(s.g16));
+  detail::Put(w, pos + 0, 12, static_cast<uint64_t>(s.len));
+}
+inline void UnpackAt(const uint32_t* w, int pos, wr_al_t* s) {
+  s->s16 = static_cast<uint8_t>(detail::Get(w, pos + 15, 3));
+  s->g16 = static_cast<uint8_t>(detail::Get(w, pos + 12, 3));
+  s->len = static_cast<uint16_t>(detail::Get(w, pos + 0, 12));
+}
+
+// tma_pkg::wr_req_t, 75 bits.
+struct wr_req_t {
+  uint64_t addr{};
+  uint16_t nbeats{};
+  bool last{};
+  static constexpr int kBits = 75;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const wr_req_t& a, const wr_req_t& b) {
+  return a.addr == b.addr &&
+         a.nbeats == b.nbeats &&
+         a.last == b.last;
+}
+inline bool operator!=(const wr_req_t& a, const wr_req_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const wr_req_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 11, 64, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 1, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.last));
+}
+inline void UnpackAt(const uint32_t* w, int pos, wr_req_t* s) {
+  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 11, 64));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 1, 10));
+  s->last = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::wr_red_t, 18 bits.
+struct wr_red_t {
+  bool red{};
+  uint8_t redop{};
+  uint8_t elem{};
+  uint16_t nbeats{};
+  static constexpr int kBits = 18;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const wr_red_t& a, const wr_red_t& b) {
+  return a.red == b.red &&
+         a.redop == b.redop &&
+         a.elem == b.elem &&
+         a.nbeats == b.nbeats;
+}
+inline bool operator!=(const wr_red_t& a, const wr_red_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const wr_red_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 17, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 14, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 0, 10, static_cast<uint64_t>(s.nbeats));
+}
+inline void UnpackAt(const uint32_t* w, int pos, wr_red_t* s) {
+  s->red = detail::Get(w, pos + 17, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 14, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
+}
+
+// tma_pkg::axi_wr_req_t, 85 bits.
+struct axi_wr_req_t {
+  bool aw_valid{};
+  uint8_t aw_id{};
+  uint64_t aw_addr{};
+  uint8_t aw_len{};
+  uint8_t aw_size{};
+  uint8_t aw_burst{};
+  bool w_valid{};
+  bool w_last{};
+  bool b_ready{};
+  static constexpr int kBits = 85;
+  static constexpr int kWords = 3;
+};
+inline bool operator==(const axi_wr_req_t& a, const axi_wr_req_t& b) {
+  return a.aw_valid == b.aw_valid &&
+         a.aw_id == b.aw_id &&
+         a.aw_addr == b.aw_addr &&
+         a.aw_len == b.aw_len &&
+         a.aw_size == b.aw_size &&
+         a.aw_burst == b.aw_burst &&
+         a.w_valid == b.w_valid &&
+         a.w_last == b.w_last &&
+         a.b_ready == b.b_ready;
+}
+inline bool operator!=(const axi_wr_req_t& a, const axi_wr_req_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const axi_wr_req_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 84, 1, static_cast<uint64_t>(s.aw_valid));
+  detail::Put(w, pos + 80, 4, static_cast<uint64_t>(s.aw_id));
+  detail::Put(w, pos + 16, 64, static_cast<uint64_t>(s.aw_addr));
+  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.aw_len));
+  detail::Put(w, pos + 5, 3, static_cast<uint64_t>(s.aw_size));
+  detail::Put(w, pos + 3, 2, static_cast<uint64_t>(s.aw_burst));
+  detail::Put(w, pos + 2, 1, static_cast<uint64_t>(s.w_valid));
+  detail::Put(w, pos + 1, 1, static_cast<uint64_t>(s.w_last));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.b_ready));
+}
+inline void UnpackAt(const uint32_t* w, int pos, axi_wr_req_t* s) {
+  s->aw_valid = detail::Get(w, pos + 84, 1) != 0;
+  s->aw_id = static_cast<uint8_t>(detail::Get(w, pos + 80, 4));
+  s->aw_addr = static_cast<uint64_t>(detail::Get(w, pos + 16, 64));
+  s->aw_len = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
+  s->aw_size = static_cast<uint8_t>(detail::Get(w, pos + 5, 3));
+  s->aw_burst = static_cast<uint8_t>(detail::Get(w, pos + 3, 2));
+  s->w_valid = detail::Get(w, pos + 2, 1) != 0;
+  s->w_last = detail::Get(w, pos + 1, 1) != 0;
+  s->b_ready = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::axi_wr_rsp_t, 9 bits.
+struct axi_wr_rsp_t {
+  bool aw_ready{};
+  bool w_ready{};
+  bool b_valid{};
+  uint8_t b_id{};
+  uint8_t b_resp{};
+  static constexpr int kBits = 9;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const axi_wr_rsp_t& a, const axi_wr_rsp_t& b) {
+  return a.aw_ready == b.aw_ready &&
+         a.w_ready == b.w_ready &&
+         a.b_valid == b.b_valid &&
+         a.b_id == b.b_id &&
+         a.b_resp == b.b_resp;
+}
+inline bool operator!=(const axi_wr_rsp_t& a, const axi_wr_rsp_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const axi_wr_rsp_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 8, 1, static_cast<uint64_t>(s.aw_ready));
+  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.w_ready));
+  detail::Put(w, pos + 6, 1, static_cast<uint64_t>(s.b_valid));
+  detail::Put(w, pos + 2, 4, static_cast<uint64_t>(s.b_id));
+  detail::Put(w, pos + 0, 2, static_cast<uint64_t>(s.b_resp));
+}
+inline void UnpackAt(const uint32_t* w, int pos, axi_wr_rsp_t* s) {
+  s->aw_ready = detail::Get(w, pos + 8, 1) != 0;
+  s->w_ready = detail::Get(w, pos + 7, 1) != 0;
+  s->b_valid = detail::Get(w, pos + 6, 1) != 0;
+  s->b_id = static_cast<uint8_t>(detail::Get(w, pos + 2, 4));
+  s->b_resp = static_cast<uint8_t>(detail::Get(w, pos + 0, 2));
+}
+
+// tma_pkg::smem_rd_t, 36 bits.
+struct smem_rd_t {
+  uint32_t addr{};
+  uint8_t cta{};
+  static constexpr int kBits = 36;
+  static constexpr int kWords = 2;
+};
+inline bool operator==(const smem_rd_t& a, const smem_rd_t& b) {
+  return a.addr == b.addr &&
+         a.cta == b.cta;
+}
+inline bool operator!=(const smem_rd_t& a, const smem_rd_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const smem_rd_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 4, 32, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.cta));
+}
+inline void UnpackAt(const uint32_t* w, int pos, smem_rd_t* s) {
+  s->addr = static_cast<uint32_t>(detail::Get(w, pos + 4, 32));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
 }
 
 // ---- Whole structs ----

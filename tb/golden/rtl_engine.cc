@@ -55,7 +55,13 @@ class CaseGlobal : public m::GlobalMemoryIf {
     }
     return ok;
   }
-  bool Write(uint64_t, const uint8_t*, size_t) override { return false; }
+  // Stores write the case's buffer; the descriptor is read-only.
+  bool Write(uint64_t addr, const uint8_t* src, size_t n) override {
+    if (addr < desc_addr + m::kDescriptorBytes && addr + n > desc_addr) {
+      return false;
+    }
+    return global->Write(addr, src, n);
+  }
   m::GlobalMemoryIf* global = nullptr;
   uint64_t desc_addr = 0;
   uint8_t desc[m::kDescriptorBytes] = {};
@@ -70,7 +76,7 @@ class RtlHarness {
         h_(top_.get()),
         src_(&gmem),
         axi_(&src_, &rng_, Noter()),
-        axw_(nullptr, &rng_, Noter()),
+        axw_(&gmem, &rng_, Noter()),
         smem_(nullptr, &rng_, Noter()),
         cmd_(&rng_, nullptr),
         cpl_(&rng_, [this](const sim::EngineCompletion& c) {
@@ -81,8 +87,6 @@ class RtlHarness {
                                                 c.kind == tma::pkg::CplError ? c.error : c.bytes}});
         }) {
     axi_.config().in_order = true;  // AR order, first beat the cycle after the AR
-    axw_.config().enabled = false;  // a load engine
-    smem_.set_read_port(false);
     h_.Add(&cmd_);
     h_.Add(&axi_);
     h_.Add(&axw_);
@@ -99,6 +103,7 @@ class RtlHarness {
 
   void Reset(m::SharedMemoryIf* smem) {
     axi_.Clear();
+    axw_.Clear();
     smem_.Clear();
     smem_.set_memory(smem);
     cmd_.Clear();
@@ -163,6 +168,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
                                   m::SharedMemoryIf& smem) {
   m::CaseOutcome out;
   note_.clear();
+  claimed_ = sim::RtlClaims(c, build_);
   auto skip = [&](const std::string& why) {
     out.supported = false;
     out.skip_reason = why;
@@ -274,6 +280,9 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   if (note_.empty()) {
     note_ = h.note;
+  }
+  if (note_.empty() && claimed_ && out.status.cls == m::ErrorClass::kUnsupported) {
+    note_ = "the RTL answered unsupported to a case it claims to run (sim::RtlClaims)";
   }
   if (h.TakeSvaError() && note_.empty()) {
     note_ = "an RTL assertion failed (see the log above)";

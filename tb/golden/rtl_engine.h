@@ -9,7 +9,10 @@
 //     AR order, one beat per cycle from the cycle after the AR; a beat with any byte of its
 //     transfer outside the buffer answers SLVERR;
 //   * every shared-memory beat is applied with its strobes to each CTA of its mask
-//     (sim::SmemPort); the write channels and the shared-memory read port must stay idle;
+//     (sim::SmemPort); the shared-memory read port (stores) reads the issuing CTA's window;
+//   * the AXI4 write slave (sim::AxiWriteSlave) writes the case's global memory (stores), its
+//     B responses in order the cycle a burst's last beat arrives; a write outside the buffer
+//     answers SLVERR;
 //   * completions are collected (sim::CplPort): complete-tx per destination CTA, or one error.
 // The engine is reset before each case (no state, descriptor cache included, carries over);
 // the model is built once. Cases the RTL cannot run are reported unsupported (SKIP): what
@@ -47,6 +50,9 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   // The replay counts a case with a note as FAIL whatever its outcome (tma-rtl does).
   uint64_t cycles() const;
   const std::string& last_note() const { return note_; }
+  // Whether the last case is one the RTL claims to run (sim::RtlClaims): its notes count even
+  // when the replay would skip it.
+  bool last_claimed() const { return claimed_; }
   // Seconds spent in the harness's cycle loop (the Verilated model and the components).
   double sim_seconds() const;
   // Cycles a case may take before it counts as a hang.
@@ -56,6 +62,7 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   sim::RtlBuild build_;
   std::unique_ptr<RtlHarness> h_;
   std::string note_;
+  bool claimed_ = false;
   uint64_t limit_ = 200000;
 };
 

@@ -9,3 +9,4 @@ common/tma_stream_arb.sv
 common/tma_dup_reg.sv
 backend/tma_row_aligner.sv
 backend/tma_cpl_unit.sv
+backend/tma_wr_align.sv

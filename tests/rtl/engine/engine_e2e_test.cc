@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/axi_read_slave.h"
+#include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
 #include "sim/harness.h"
@@ -437,6 +438,18 @@ class CommandGen {
     return c;
   }
 
+  // Turns a load into a store of the same box (or an F3 / F2 error; an im2col load mostly
+  // into an im2col_no_offs store, else an invalid_instruction: .im2col is no store mode).
+  void ToStore(Command* c) {
+    c->ins.op = model::Op::kStore;
+    c->ins.multicast = false;
+    c->ins.cta_mask = 0;
+    if (c->ins.mode == model::LoadMode::kIm2col && Chance(80)) {
+      c->ins.mode = model::LoadMode::kIm2colNoOffs;
+      c->ins.im2col_info.clear();
+    }
+  }
+
   // Turns a legal command into one that faults (or a prefetch / store).
   void Spoil(Command* c) {
     const bool i2c = c->ins.mode == model::LoadMode::kIm2col;
@@ -473,8 +486,7 @@ class CommandGen {
         c->ins.cta_mask = 0;
         break;
       case 3:
-        c->ins.op = model::Op::kStore;  // not implemented yet: `unsupported`
-        c->ins.multicast = false;
+        ToStore(c);
         break;
       case 4:
         c->ins.dim = c->map.rank == 5 ? 4 : c->map.rank + 1;  // .Nd does not match the rank
@@ -536,6 +548,7 @@ class EngineBench {
         src_(&gmem_),
         cmd_(&rng_, [this](sim::EngineCommand* c) { return NextCommand(c); }),
         axi_(&src_, &rng_, Fail()),
+        axw_(&wmem_, &rng_, Fail()),
         sport_(&smem_, &rng_, Fail()),
         cpl_(&rng_, [this](const sim::EngineCompletion& c) {
           Cpl x;
@@ -552,18 +565,27 @@ class EngineBench {
     axi_.config().in_order = true;
     axi_.config().full_width = true;
     axi_.config().SetLatency(0, 11);
-    sport_.set_read_port(false);
+    for (auto& l : axw_.config().latency)
+      l = {0, 11};
     h_.Add(&cmd_);
     h_.Add(&axi_);
+    h_.Add(&axw_);
     h_.Add(&sport_);
     h_.Add(&cpl_);
     h_.Reset(2);
   }
 
   model::SparseGlobalMemory& gmem() { return gmem_; }
+  // What the engine's stores wrote (global memory of the write channels; loads read gmem()).
+  model::SparseGlobalMemory& wmem() { return wmem_; }
+  sim::AxiWriteSlave& axw() { return axw_; }
+  model::ClusterSharedMemory& smem() { return smem_; }
   void SetStress(int ready_percent) {
     axi_.config().arready_pct = ready_percent;
     axi_.config().rvalid_pct = ready_percent;
+    axw_.config().awready_pct = ready_percent;
+    axw_.config().wready_pct = ready_percent;
+    axw_.config().bvalid_pct = ready_percent;
     sport_.set_ready_pct(ready_percent);
     cpl_.set_ready_pct(ready_percent);
   }
@@ -575,7 +597,7 @@ class EngineBench {
     while (h_.cycle() - start < max_cycles) {
       h_.Step();
       if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= cmds.size() &&
-          !h_.pins().busy && axi_.idle())
+          !h_.pins().busy && axi_.idle() && axw_.idle())
         break;
     }
     g_cycles += h_.cycle() - start;
@@ -594,6 +616,13 @@ class EngineBench {
   bool NextCommand(sim::EngineCommand* e) {
     if (cmds_ == nullptr || next_ == cmds_->size())
       return false;
+    // A store reads shared memory that loads write: it starts on an idle engine once every
+    // earlier command has completed, and the next command waits for it (software orders them
+    // the same way, with mbarrier and bulk-group waits); the model runs them in order.
+    const bool store = (*cmds_)[next_].ins.op == model::Op::kStore ||
+                       (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore);
+    if (store && (h_.pins().busy || commands_with_cpl_ < next_ || !axw_.idle()))
+      return false;
     const Command& c = (*cmds_)[next_++];
     e->instr = c.ins;
     e->desc_addr = c.desc_addr;
@@ -607,10 +636,12 @@ class EngineBench {
   sim::Harness h_;
   sim::MtRandom rng_;
   model::SparseGlobalMemory gmem_;
+  model::SparseGlobalMemory wmem_;
   model::ClusterSharedMemory smem_;
   sim::GlobalMemorySource src_;
   sim::CmdPort cmd_;
   sim::AxiReadSlave axi_;
+  sim::AxiWriteSlave axw_;
   sim::SmemPort sport_;
   sim::CplPort cpl_;
   const std::vector<Command>* cmds_ = nullptr;
@@ -623,7 +654,7 @@ class EngineBench {
 // below 256: completions are matched to commands by their 8-bit tag.
 template <class Model, int kDataBytes>
 void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent,
-                   int interleave_percent, int subbyte_percent) {
+                   int interleave_percent, int subbyte_percent, int store_percent) {
   CommandGen gen(seed);
   gen.SetIm2colPercent(im2col_percent);
   gen.SetInterleavePercent(interleave_percent);
@@ -654,6 +685,8 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
       c = gen.Make(kTensorBase, kTensorSpan);
       if (!c.sm100 && gen.Chance(spoil_percent))
         gen.Spoil(&c);
+      else if (!c.sm100 && gen.Chance(store_percent))
+        gen.ToStore(&c);
       c.desc_addr = 0x10000 + 128u * static_cast<uint64_t>(i);
       const model::DescriptorBytes d = model::EncodeDescriptor(c.map);
       bench.gmem().Write(c.desc_addr, d.data(), d.size());
@@ -678,23 +711,27 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 
   // The model executes the same commands in order.
   model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
-  int loads_ok = 0;
+  model::SparseGlobalMemory ref_w;  // the model's stores (the bench's wmem())
+  int loads_ok = 0, stores_ok = 0;
   int kinds[4] = {0, 0, 0, 0};
   uint64_t bytes_read = 0;
   for (const Command& c : cmds) {
     std::vector<Cpl> want;
     model::ExecResult r;
+    const bool store = c.ins.op == model::Op::kStore;
     if (!sim::RtlImplementsOp(c.ins.op)) {
-      // Stores are a later issue: the engine answers `unsupported` without touching memory.
-      r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "store");
+      r.status = model::Status::Error(model::ErrorClass::kUnsupported, "op", "reduction");
     } else {
       model::ExecOptions opt;
       opt.arch = c.sm100 ? model::Arch::kSm100 : model::Arch::kSm90;
-      r = model::ExecuteTensor(c.map, c.ins, bench.gmem(), ref, opt);
+      r = model::ExecuteTensor(c.map, c.ins, store ? ref_w : bench.gmem(), ref, opt);
     }
     if (!r.status.ok()) {
       want.push_back(
           Cpl{pkg::CplError, c.ins.issuer_cta, c.ins.mbar_addr, 0, static_cast<int>(r.status.cls)});
+    } else if (store) {
+      ++stores_ok;  // a store ends in one done completion (bulk group)
+      want.push_back(Cpl{pkg::CplDone, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
     } else if (c.ins.op == model::Op::kPrefetch) {
       want.push_back(Cpl{pkg::CplDone, c.ins.issuer_cta, c.ins.mbar_addr, 0, 0});
     } else {
@@ -721,12 +758,28 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
                       << int(c.ins.mode) << " rank " << c.map.rank << " dtype "
                       << model::ToString(c.map.dtype);
   }
-  EXPECT_GT(loads_ok, n / 3) << "too few legal loads to mean anything";
+  EXPECT_GT(loads_ok + stores_ok, n / 3) << "too few legal loads and stores to mean anything";
   std::printf(
       "seed %u: %d commands, %d loads ok (tile %d, im2col %d, interleaved tile %d, "
       "interleaved im2col %d), %llu in-bounds bytes read\n",
       seed, n, loads_ok, kinds[0], kinds[1], kinds[2], kinds[3],
       static_cast<unsigned long long>(bytes_read));
+  // Global memory written by the stores.
+  {
+    size_t bad = 0;
+    uint64_t first = 0;
+    for (uint64_t a = kTensorBase - 4096; a < kTensorBase + kTensorSpan + 8192; ++a) {
+      uint8_t g = 0, w = 0;
+      bench.wmem().Read(a, &g, 1);
+      ref_w.Read(a, &w, 1);
+      if (g != w && bad++ == 0)
+        first = a;
+    }
+    EXPECT_EQ(bad, 0u) << "stores: " << bad << " global bytes differ, first at 0x" << std::hex
+                       << first;
+    if (stores_ok > 0)
+      std::printf("seed %u: %d stores ok\n", seed, stores_ok);
+  }
   for (int cta = 0; cta < kNumCtas; ++cta) {
     const auto& got = bench.Window(cta);
     const auto& want = ref.Window(cta);
@@ -748,13 +801,13 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 // each test N times over (docs/verification.md).
 template <class Model, int kDataBytes>
 void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
-               int interleave_percent = 0, int subbyte_percent = 0) {
+               int interleave_percent = 0, int subbyte_percent = 0, int store_percent = 0) {
   const char* scale_env = std::getenv("TMA_E2E_SCALE");
   const int scale = scale_env ? std::max(1, std::atoi(scale_env)) : 1;
   for (int rep = 0; rep < scale; ++rep) {
     RunRandomOnce<Model, kDataBytes>(seed + 1000u * static_cast<uint32_t>(rep), n, spoil_percent,
                                      ready_percent, im2col_percent, interleave_percent,
-                                     subbyte_percent);
+                                     subbyte_percent, store_percent);
   }
 }
 
@@ -802,6 +855,108 @@ TEST(EngineE2E, RandomSubByteLoadsDb64) {
 
 TEST(EngineE2E, FullSpeedSubByteDb16) {
   RunRandom<Vtma_sim_top_db16, 16>(121, 150, 0, 100, 0, 0, 80);
+}
+
+// Write errors: four stores of disjoint row ranges of one tensor, the second hitting a SLVERR
+// range, the fourth a range the slave never answers (the watchdog, 4096 cycles in the sim
+// tops); the first and third must complete (done) with exactly the model's bytes, the second
+// and fourth with one bus_error each; a load after them still completes correctly.
+TEST(EngineE2E, StoreWriteErrorsDb16) {
+  EngineBench<Vtma_sim_top_db16, 16> bench(7);
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  std::mt19937 rng(7);
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    for (uint32_t a = 0; a < kWindowBytes; ++a) {
+      const uint8_t v = static_cast<uint8_t>(rng());
+      bench.smem().Write(cta, a, &v, 1);
+      ref.Write(cta, a, &v, 1);
+    }
+  }
+  constexpr uint64_t kBase = 0x80000;
+  constexpr uint64_t kRowBytes = 256;  // dims[0] = 64 u32
+  TensorMap m;
+  m.rank = 2;
+  m.dtype = DType::kU32;
+  m.dims[0] = 64;
+  m.dims[1] = 64;
+  m.strides[0] = kRowBytes;
+  m.box[0] = 40;  // 160-byte rows: one burst of 10 beats each
+  m.box[1] = 8;
+  m.global_address = kBase;
+  ASSERT_TRUE(model::ValidateTensorMap(m).ok());
+  const model::DescriptorBytes d = model::EncodeDescriptor(m);
+  bench.gmem().Write(0x10000, d.data(), d.size());
+  std::vector<Command> cmds;
+  for (int k = 0; k < 5; ++k) {
+    Command c;
+    c.map = m;
+    c.ins.op = k == 4 ? model::Op::kLoad : model::Op::kStore;
+    c.ins.mode = model::LoadMode::kTile;
+    c.ins.dim = 2;
+    c.ins.coords = {8, 8 * (k % 4)};  // rows 8k .. 8k + 7, elements 8 .. 47
+    c.ins.smem_addr = 2048u * static_cast<uint32_t>(k);
+    c.ins.issuer_cta = k % kNumCtas;
+    c.ins.dst_cta = c.ins.issuer_cta;
+    c.desc_addr = 0x10000;
+    c.tag = static_cast<uint8_t>(k);
+    cmds.push_back(c);
+  }
+  auto rows_of = [&](int k) {
+    return std::make_pair(kBase + 8 * k * kRowBytes, kBase + 8 * (k + 1) * kRowBytes);
+  };
+  bench.axw().AddErrorRange(rows_of(1).first + 3 * kRowBytes + 64,
+                            rows_of(1).first + 3 * kRowBytes + 80, 2);
+  bench.axw().AddSilentRange(rows_of(3).first + 5 * kRowBytes, rows_of(3).first + 6 * kRowBytes);
+  const auto cpls = bench.Run(cmds, 200000);
+
+  model::SparseGlobalMemory ref_w;
+  auto kind_of = [&](int k) {
+    auto it = cpls.find(k);
+    return it == cpls.end() || it->second.size() != 1
+               ? std::make_pair(-1, -1)
+               : std::make_pair(it->second[0].kind, it->second[0].err);
+  };
+  for (int k = 0; k < 4; ++k) {
+    const bool bad = k == 1 || k == 3;
+    const auto [kind, err] = kind_of(k);
+    EXPECT_EQ(kind, bad ? pkg::CplError : pkg::CplDone) << "store " << k;
+    if (bad) {
+      EXPECT_EQ(err, static_cast<int>(model::ErrorClass::kBusError)) << "store " << k;
+      continue;
+    }
+    ASSERT_TRUE(model::ExecuteTensor(m, cmds[static_cast<size_t>(k)].ins, ref_w, ref).status.ok());
+    size_t diff = 0;
+    for (uint64_t a = rows_of(k).first; a < rows_of(k).second; ++a) {
+      uint8_t g = 0, w = 0;
+      bench.wmem().Read(a, &g, 1);
+      ref_w.Read(a, &w, 1);
+      diff += g != w;
+    }
+    EXPECT_EQ(diff, 0u) << "store " << k << ": global bytes differ from the model";
+  }
+  // The load (into CTA 0 at 8192) completes with its complete-tx.
+  auto it = cpls.find(4);
+  ASSERT_TRUE(it != cpls.end());
+  ASSERT_EQ(it->second.size(), 1u);
+  EXPECT_EQ(it->second[0].kind, pkg::CplTx);
+  EXPECT_EQ(it->second[0].bytes, 40u * 4u * 8u);
+  // 4 stores x 8 rows of one burst each; rows 29, 30, 31 unanswered (an ID's responses keep
+  // AW order: once silent, silent); row 11 answered SLVERR.
+  EXPECT_EQ(bench.axw().bursts(), 32u);
+  EXPECT_EQ(bench.axw().silent_bursts(), 3u);
+  EXPECT_EQ(bench.axw().error_bursts(), 1u);
+}
+
+// Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle
+// engine (EngineBench::NextCommand), with random AW / W / B readiness and B latency.
+TEST(EngineE2E, StoresAndLoadsDb16) {
+  for (uint32_t seed = 131; seed <= 133; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 5, 70, 30, 20, 0, 40);
+}
+
+TEST(EngineE2E, StoresAndLoadsDb64) {
+  for (uint32_t seed = 141; seed <= 142; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 5, 60, 30, 20, 0, 40);
 }
 
 TEST(EngineE2E, MixedFaultsDb16) {

@@ -158,6 +158,19 @@ inline constexpr uint8_t kPkG12 = 2;
 inline constexpr int kAxiIdBits = 4;
 inline constexpr uint8_t kAxiIdData = 0;
 inline constexpr uint8_t kAxiIdDesc = 1;
+inline constexpr uint8_t kAxiIdRed = 2;
+
+// ---- Atop ----
+inline constexpr int kAtopBits = 6;
+inline constexpr uint8_t kAtopNone = 0;
+inline constexpr uint8_t kAtopStAdd = 16;
+inline constexpr uint8_t kAtopStClr = 17;
+inline constexpr uint8_t kAtopStEor = 18;
+inline constexpr uint8_t kAtopStSet = 19;
+inline constexpr uint8_t kAtopStSmax = 20;
+inline constexpr uint8_t kAtopStSmin = 21;
+inline constexpr uint8_t kAtopStUmax = 22;
+inline constexpr uint8_t kAtopStUmin = 23;
 
 // ---- Element types ----
 // The element types in three numberings: Elem<T> = the model's DType = the driver's
@@ -274,9 +287,9 @@ inline constexpr int kDescCornerWRank5 = 5;
 // every case inside the claims, and an `unsupported` answer to one of them is a failure, not a skip
 // (docs/verification.md). Change this when the RTL gains an op or a mode.
 // Bit k set: code k (kOp*, kMode*) is claimed.
-inline constexpr uint32_t kClaimOpsSm90 = 0x9;
+inline constexpr uint32_t kClaimOpsSm90 = 0xf;
 inline constexpr uint32_t kClaimOpsSm100 = 0x1;
-inline constexpr uint32_t kClaimModesSm90 = 0x3;
+inline constexpr uint32_t kClaimModesSm90 = 0x43;
 inline constexpr uint32_t kClaimModesSm100 = 0x1;
 inline constexpr bool kClaimCtaGroup2 = false;
 // The packed sub-byte types (kPkG8, kPkG12) are claimed by a top built with SubByte = 1.

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_wr_align: realigns each store row from its shared-memory beats to its global beats, with
+// the byte strobes of the write. Row byte b sits at position x = b + s of the row's shared
+// beats (s: shared address of row byte 0 mod DataBytes) and at y = b + g of its global beats
+// (g: the same for the global address); s and g are multiples of 16. Global beat j (y in
+// [j DataBytes, (j + 1) DataBytes)) is a window of the pair {shared beat j + a, shared beat
+// j + a - 1} (a = 1 when s > g, else 0) starting u = (a ? 0 : DataBytes) + s - g bytes into
+// the lower one. So when s > g the row's first shared beat is taken ahead (one cycle per such
+// row; never at DataBytes 16, where s = g = 0); otherwise each output beat takes at most one
+// shared beat, one output beat per cycle, rows back to back. Strobes: y in [g, g + len).
+// A row's shared beats beyond its last (the pair's upper beat after the row's end) are never
+// taken: their bytes are beyond the row.
+//
+// Streams: row realignments in (wr_al_t), logical shared beats in (data), global write beats
+// out (data + strobes), through an output spill register.
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_wr_align #(
+  parameter  int unsigned DataBytes = 16,   // 16, 32, 64 or 128
+  localparam int unsigned DW        = DataBytes * 8,
+  localparam int unsigned SizeLog2  = $clog2(DataBytes),
+  localparam int unsigned Groups    = DataBytes / 16
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // Row realignments (from tma_wr_fork)
+  input  logic                  row_valid_i,
+  output logic                  row_ready_o,
+  input  tma_pkg::wr_al_t       row_i,
+  // Logical shared-memory beats (from tma_smem_rd)
+  input  logic                  beat_valid_i,
+  output logic                  beat_ready_o,
+  input  logic [DW-1:0]         beat_data_i,
+  // Global write beats (to tma_wr_engine)
+  output logic                  out_valid_o,
+  input  logic                  out_ready_i,
+  output logic [DW-1:0]         out_data_o,
+  output logic [DataBytes-1:0]  out_strb_o,
+  // Status
+  output logic                  busy_o
+);
+
+  localparam int unsigned RbW  = tma_pkg::RowBytesW;
+  localparam int unsigned CntW = tma_pkg::BeatCntW;
+
+  // ---- Row state ----
+  logic            active_q;
+  logic            pre_q;         // the row's first shared beat is still to be taken ahead
+  logic            first_q;       // the next output beat is the row's first
+  logic [CntW-1:0] out_left_q;    // output beats left, >= 1 while active
+  logic [CntW-1:0] in_left_q;     // shared beats not yet taken
+  logic [3:0]      u16_q;         // window start in 16-byte groups, 0 .. Groups
+  logic [SizeLog2-1:0] g_q;       // first valid byte of the first beat
+  logic [SizeLog2-1:0] e_q;       // last valid byte of the last beat: (g + len - 1) mod DB
+  logic [DW-1:0]   prev_q;        // the pair's lower shared beat
+
+  // The new row's geometry
+  logic [RbW:0]        s_end, g_end;   // s + len + DB - 1, g + len + DB - 1
+  logic [SizeLog2-1:0] s_b, g_b;
+  logic                ahead;          // s > g
+  logic [3:0]          u16_d;
+
+  assign s_b   = SizeLog2'({row_i.s16, 4'd0});
+  assign g_b   = SizeLog2'({row_i.g16, 4'd0});
+  assign s_end = (RbW + 1)'(s_b) + (RbW + 1)'(row_i.len) + (RbW + 1)'(DataBytes - 1);
+  assign g_end = (RbW + 1)'(g_b) + (RbW + 1)'(row_i.len) + (RbW + 1)'(DataBytes - 1);
+  assign ahead = row_i.s16 > row_i.g16;
+  assign u16_d = ahead ? 4'(row_i.s16 - row_i.g16) : 4'(Groups) + 4'(row_i.s16) - 4'(row_i.g16);
+
+  // ---- Output beat ----
+  logic            need_in;       // this output beat takes a shared beat
+  logic            take_pre;      // the row's first shared beat is taken ahead now
+  logic            out_valid, out_ready, out_fire, row_done;
+  logic [2*DW-1:0] pair;
+  logic [DW-1:0]   cur, shifted;
+  logic [DataBytes-1:0] strb;
+
+  assign need_in   = in_left_q != '0;
+  assign take_pre  = active_q && pre_q && beat_valid_i;
+  assign out_valid = active_q && !pre_q && (!need_in || beat_valid_i);
+  assign out_fire  = out_valid && out_ready;
+  assign row_done  = out_fire && out_left_q == CntW'(1);
+  assign row_ready_o  = !active_q || row_done;
+  assign beat_ready_o = take_pre || (out_fire && need_in);
+  assign cur       = need_in ? beat_data_i : '0;
+  assign pair      = {cur, prev_q};
+
+  always_comb begin : proc_shift
+    shifted = pair[DW-1:0];
+    for (int unsigned k = 0; k <= Groups; k++) begin
+      if (u16_q == 4'(k)) shifted = pair[k*128 +: DW];
+    end
+    for (int unsigned b = 0; b < DataBytes; b++) begin
+      strb[b] = (!first_q || SizeLog2'(b) >= g_q) &&
+                (out_left_q != CntW'(1) || SizeLog2'(b) <= e_q);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
+    if (!rst_ni) begin
+      active_q   <= 1'b0;
+      pre_q      <= 1'b0;
+      first_q    <= 1'b0;
+      out_left_q <= '0;
+      in_left_q  <= '0;
+      u16_q      <= '0;
+      g_q        <= '0;
+      e_q        <= '0;
+      prev_q     <= '0;
+    end else begin
+      if (row_valid_i && row_ready_o) begin
+        active_q   <= 1'b1;
+        pre_q      <= ahead;
+        first_q    <= 1'b1;
+        out_left_q <= CntW'(g_end >> SizeLog2);
+        in_left_q  <= CntW'(s_end >> SizeLog2);
+        u16_q      <= u16_d;
+        g_q        <= g_b;
+        e_q        <= SizeLog2'(g_end);   // (g + len - 1) mod DB (g_end is that + DB)
+      end else begin
+        if (row_done) active_q <= 1'b0;
+        if (take_pre) begin
+          pre_q     <= 1'b0;
+          in_left_q <= in_left_q - 1'b1;
+          prev_q    <= beat_data_i;
+        end
+        if (out_fire) begin
+          first_q    <= 1'b0;
+          out_left_q <= out_left_q - 1'b1;
+          prev_q     <= cur;
+          if (need_in) in_left_q <= in_left_q - 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---- Output spill register ----
+  logic out_reg_valid;
+
+  tma_spill_reg #(
+    .Width  (DW + DataBytes),
+    .Bypass (0)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (out_valid),
+    .in_ready_o  (out_ready),
+    .in_data_i   ({shifted, strb}),
+    .out_valid_o (out_reg_valid),
+    .out_ready_i (out_ready_i),
+    .out_data_o  ({out_data_o, out_strb_o})
+  );
+  assign out_valid_o = out_reg_valid;
+
+  assign busy_o = active_q || out_reg_valid;
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
+                                     DataBytes == 128)
+  `TMA_ASSERT_INIT(WrAlWidth_A, tma_pkg::WrAlWidth == $bits(tma_pkg::wr_al_t))
+  `TMA_ASSERT_IMPLY(RowLen_A, row_valid_i, row_i.len != '0)
+  `TMA_ASSERT_IMPLY(RowGroups_A, row_valid_i, 32'(row_i.s16) < Groups && 32'(row_i.g16) < Groups)
+  // A beat is taken only for an active row (no stray shared beats between rows).
+  `TMA_ASSERT_IMPLY(BeatForRow_A, beat_valid_i && beat_ready_o, active_q)
+  // Every shared beat of a row is taken before its last output beat leaves.
+  `TMA_ASSERT_IMPLY(RowInTaken_A, row_done, in_left_q <= CntW'(1))
+  `TMA_ASSERT_IMPLY(OutStrobes_A, out_valid_o, out_strb_o != '0)
+  `TMA_ASSERT_STABLE(OutHeld_A, out_valid_o, out_ready_i, {out_data_o, out_strb_o})
+
+endmodule
+
+`default_nettype wire
