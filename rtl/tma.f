@@ -34,3 +34,8 @@ backend/tma_cpl_unit.sv
 # ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv
+# ---- SoC top (rtl/soc/, docs/soc.md): generated register block and record codecs ----
+autogen/tma_reg_pkg.sv
+autogen/tma_reg_top.sv
+autogen/tma_cmd_rec_dec.sv
+autogen/tma_cpl_rec_enc.sv
