@@ -138,7 +138,7 @@ package tma_reg_pkg;
 
     typedef struct packed {
         logic [3:0] next;
-    } tma_regs__ERR_STATUS__class__in_t;
+    } tma_regs__ERR_STATUS__err_class__in_t;
 
     typedef struct packed {
         logic [7:0] next;
@@ -150,7 +150,7 @@ package tma_reg_pkg;
 
     typedef struct packed {
         tma_regs__ERR_STATUS__valid__in_t valid;
-        tma_regs__ERR_STATUS__class__in_t class_;
+        tma_regs__ERR_STATUS__err_class__in_t err_class;
         tma_regs__ERR_STATUS__tag__in_t tag;
         tma_regs__ERR_STATUS__cta__in_t cta;
     } tma_regs__ERR_STATUS__in_t;

@@ -2732,7 +2732,7 @@ module tma_reg_top (
         end
         if(rd_mux_addr == 10'h30) begin
             readback_data_var[0] = hwif_in.ERR_STATUS.valid.next;
-            readback_data_var[7:4] = hwif_in.ERR_STATUS.class_.next;
+            readback_data_var[7:4] = hwif_in.ERR_STATUS.err_class.next;
             readback_data_var[15:8] = hwif_in.ERR_STATUS.tag.next;
             readback_data_var[19:16] = hwif_in.ERR_STATUS.cta.next;
         end

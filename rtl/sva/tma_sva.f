@@ -3,4 +3,5 @@
 # them; the synthesis flow reads rtl/tma.f alone.
 sva/tma_stream_sva.sv
 sva/tma_axi_rd_sva.sv
+sva/tma_axil_sva.sv
 sva/tma_bind.sv
