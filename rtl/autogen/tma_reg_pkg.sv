@@ -101,36 +101,36 @@ package tma_reg_pkg;
 
     typedef struct packed {
         logic next;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__cpl_enable_e47b626e__in_t;
+    } tma_regs__INTR_STATE__cpl__in_t;
 
     typedef struct packed {
         logic next;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__err_enable_7a889089__in_t;
+    } tma_regs__INTR_STATE__err__in_t;
 
     typedef struct packed {
         logic next;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__cmdr_low_enable_ae50e9a0__in_t;
+    } tma_regs__INTR_STATE__cmdr_low__in_t;
 
     typedef struct packed {
         logic next;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__cplr_high_enable_0e797c7a__in_t;
+    } tma_regs__INTR_STATE__cplr_high__in_t;
 
     typedef struct packed {
         logic next;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__mbar_enable_0d78be4a__in_t;
+    } tma_regs__INTR_STATE__mbar__in_t;
 
     typedef struct packed {
         logic next;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__mbar_stuck_enable_28193e90__in_t;
+    } tma_regs__INTR_STATE__mbar_stuck__in_t;
 
     typedef struct packed {
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__cpl_enable_e47b626e__in_t cpl;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__err_enable_7a889089__in_t err;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__cmdr_low_enable_ae50e9a0__in_t cmdr_low;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__cplr_high_enable_0e797c7a__in_t cplr_high;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__mbar_enable_0d78be4a__in_t mbar;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__mbar_stuck_enable_28193e90__in_t mbar_stuck;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__in_t;
+        tma_regs__INTR_STATE__cpl__in_t cpl;
+        tma_regs__INTR_STATE__err__in_t err;
+        tma_regs__INTR_STATE__cmdr_low__in_t cmdr_low;
+        tma_regs__INTR_STATE__cplr_high__in_t cplr_high;
+        tma_regs__INTR_STATE__mbar__in_t mbar;
+        tma_regs__INTR_STATE__mbar_stuck__in_t mbar_stuck;
+    } tma_regs__INTR_STATE__in_t;
 
     typedef struct packed {
         logic next;
@@ -343,7 +343,7 @@ package tma_reg_pkg;
         tma_regs__BUILD0__in_t BUILD0;
         tma_regs__BUILD1__in_t BUILD1;
         tma_regs__STATUS__in_t STATUS;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__in_t INTR_STATE;
+        tma_regs__INTR_STATE__in_t INTR_STATE;
         tma_regs__ERR_STATUS__in_t ERR_STATUS;
         tma_regs__CNT_CMDS__in_t CNT_CMDS;
         tma_regs__CNT_ERRS__in_t CNT_ERRS;
@@ -395,7 +395,7 @@ package tma_reg_pkg;
 
     typedef struct packed {
         logic intr;
-    } tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__out_t;
+    } tma_regs__INTR_STATE__out_t;
 
     typedef struct packed {
         logic value;
@@ -764,7 +764,7 @@ package tma_reg_pkg;
 
     typedef struct packed {
         tma_regs__CTRL__out_t CTRL;
-        tma_regs__INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779__out_t INTR_STATE;
+        tma_regs__INTR_STATE__out_t INTR_STATE;
         tma_regs__INTR_ENABLE__out_t INTR_ENABLE;
         tma_regs__INTR_TEST__out_t INTR_TEST;
         tma_regs__ERR_CLEAR__out_t ERR_CLEAR;

@@ -55,7 +55,7 @@ module tma_soc_axi #(
 
   logic [1:0]     arb_valid, arb_ready;
   logic [2*ArW-1:0] arb_data;
-  logic           arb_out_valid, arb_out_ready, slice_ready;
+  logic           arb_out_valid, arb_out_ready, slice_ready, slice_in_valid, offered_q;
   logic [ArW-1:0] arb_out, slice_out;
   logic           arb_idx;
   logic [10:0]    rd_out_q;
@@ -80,14 +80,24 @@ module tma_soc_axi #(
     .out_data_o  (arb_out),
     .out_idx_o   (arb_idx)
   );
-  assign arb_out_ready = slice_ready && !hold_i;
+  // hold_i stops new ARs at the slice's input; one the arbiter already offers (and the slice
+  // did not take last cycle) is taken, as the stream contract requires.
+  always_ff @(posedge clk_i or negedge core_rst_ni) begin : proc_offered
+    if (!core_rst_ni) begin
+      offered_q <= 1'b0;
+    end else begin
+      offered_q <= slice_in_valid && !slice_ready;
+    end
+  end
+  assign slice_in_valid = arb_out_valid && (!hold_i || offered_q);
+  assign arb_out_ready  = slice_ready && (!hold_i || offered_q);
 
   tma_spill_reg #(
     .Width (ArW)
   ) u_ar_slice (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (arb_out_valid && !hold_i),
+    .in_valid_i  (slice_in_valid),
     .in_ready_o  (slice_ready),
     .in_data_i   (arb_out),
     .out_valid_o (m_arvalid_o),
@@ -124,7 +134,7 @@ module tma_soc_axi #(
       rd_out_q <= rd_out_q + 11'(ar_fire) - 11'(r_end);
     end
   end
-  assign drained_o = !m_arvalid_o && rd_out_q == '0;
+  assign drained_o = !m_arvalid_o && !slice_in_valid && rd_out_q == '0;
 
   logic unused_arb_idx;
   assign unused_arb_idx = ^{arb_idx, eng_req_i.ar_size, eng_req_i.ar_burst};

@@ -146,7 +146,6 @@ module tma_soc_top #(
   logic [16:0]          cplr_tail, cplr_count;
   // shell
   logic                 mbar_op_valid, mbar_op_ready, mbar_op_pend_q, mbar_miss, mbar_miss_q;
-  logic [2:0]           mbar_op_q;
   logic [63:0]          mbar_done, mbar_stuck;
   logic                 sel_valid, sel_phase, sel_stuck;
   logic [19:0]          sel_pending;
@@ -481,13 +480,13 @@ module tma_soc_top #(
 
   // ---- Cluster shell ----
   // An MBAR_OP write is held until the mbarrier units take it (a cycle without complete-tx).
+  // The operation's code is the register's value from the cycle after the write (swmod
+  // pulses in the write's cycle, before the register holds the new value).
   always_ff @(posedge clk_i or negedge core_rst_n) begin : proc_mbar_op
     if (!core_rst_n) begin
       mbar_op_pend_q <= 1'b0;
-      mbar_op_q      <= '0;
     end else if (hwif_out.MBAR_OP.op.swmod) begin
       mbar_op_pend_q <= 1'b1;
-      mbar_op_q      <= hwif_out.MBAR_OP.op.value;
     end else if (mbar_op_ready) begin
       mbar_op_pend_q <= 1'b0;
     end
@@ -528,7 +527,7 @@ module tma_soc_top #(
     .tx_bytes_i      (cpl.bytes),
     .op_valid_i      (mbar_op_valid),
     .op_ready_o      (mbar_op_ready),
-    .op_i            (mbar_op_q),
+    .op_i            (hwif_out.MBAR_OP.op.value),
     .op_cta_i        (hwif_out.MBAR_SEL.cta.value),
     .op_slot_i       (hwif_out.MBAR_SEL.slot.value),
     .op_addr_i       (hwif_out.MBAR_ADDR.addr.value),

@@ -261,8 +261,10 @@ def generate(out_root):
     with tempfile.TemporaryDirectory() as tmp:
         run_peakrdl(["regblock", RDL, "-o", tmp, "--cpuif", "axi4-lite-flat",
                      "--module-name", "tma_reg_top", "--package-name", "tma_reg_pkg",
-                     "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw"])
-        run_peakrdl(["c-header", RDL, "-o", os.path.join(tmp, "tma_regs.h")])
+                     "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw",
+                     "--type-style", "hier"])
+        run_peakrdl(["c-header", RDL, "-o", os.path.join(tmp, "tma_regs.h"),
+                     "--type-style", "hier"])
         run_peakrdl(["markdown", RDL, "-o", os.path.join(tmp, "registers.md")])
         files = {}
         with open(os.path.join(tmp, "tma_reg_pkg.sv")) as f:

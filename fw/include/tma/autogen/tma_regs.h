@@ -12,13 +12,13 @@ extern "C" {
 #include <stdint.h>
 #include <assert.h>
 
-// reg - tma_regs::ID
+// reg - tma_regs.ID
 #define TMA_REGS__ID__MAGIC_bm 0xffffffff
 #define TMA_REGS__ID__MAGIC_bp 0
 #define TMA_REGS__ID__MAGIC_bw 32
 #define TMA_REGS__ID__MAGIC_reset 0x414d5430
 
-// reg - tma_regs::VERSION
+// reg - tma_regs.VERSION
 #define TMA_REGS__VERSION__MINOR_bm 0xffff
 #define TMA_REGS__VERSION__MINOR_bp 0
 #define TMA_REGS__VERSION__MINOR_bw 16
@@ -28,7 +28,7 @@ extern "C" {
 #define TMA_REGS__VERSION__MAJOR_bw 16
 #define TMA_REGS__VERSION__MAJOR_reset 0x1
 
-// reg - tma_regs::BUILD0
+// reg - tma_regs.BUILD0
 #define TMA_REGS__BUILD0__DATA_BYTES_bm 0xff
 #define TMA_REGS__BUILD0__DATA_BYTES_bp 0
 #define TMA_REGS__BUILD0__DATA_BYTES_bw 8
@@ -42,7 +42,7 @@ extern "C" {
 #define TMA_REGS__BUILD0__ARCH_bp 24
 #define TMA_REGS__BUILD0__ARCH_bw 8
 
-// reg - tma_regs::BUILD1
+// reg - tma_regs.BUILD1
 #define TMA_REGS__BUILD1__SMEM_KIB_bm 0xffff
 #define TMA_REGS__BUILD1__SMEM_KIB_bp 0
 #define TMA_REGS__BUILD1__SMEM_KIB_bw 16
@@ -53,7 +53,7 @@ extern "C" {
 #define TMA_REGS__BUILD1__CPL_FIFO_DEPTH_bp 24
 #define TMA_REGS__BUILD1__CPL_FIFO_DEPTH_bw 8
 
-// reg - tma_regs::CTRL
+// reg - tma_regs.CTRL
 #define TMA_REGS__CTRL__ENABLE_bm 0x1
 #define TMA_REGS__CTRL__ENABLE_bp 0
 #define TMA_REGS__CTRL__ENABLE_bw 1
@@ -75,7 +75,7 @@ extern "C" {
 #define TMA_REGS__CTRL__CNT_CLEAR_bw 1
 #define TMA_REGS__CTRL__CNT_CLEAR_reset 0x0
 
-// reg - tma_regs::STATUS
+// reg - tma_regs.STATUS
 #define TMA_REGS__STATUS__BUSY_bm 0x1
 #define TMA_REGS__STATUS__BUSY_bp 0
 #define TMA_REGS__STATUS__BUSY_bw 1
@@ -101,33 +101,33 @@ extern "C" {
 #define TMA_REGS__STATUS__RING_BUS_ERR_bp 7
 #define TMA_REGS__STATUS__RING_BUS_ERR_bw 1
 
-// reg - tma_regs::INTR_STATE_cmdr_low_e827cb2e_cpl_1e6a87e2_cplr_high_025d5792_err_62e3aee4_mbar_42cb9a22_mbar_stuck_5d384779
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPL_bm 0x1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPL_bp 0
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPL_bw 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPL_reset 0x0
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__ERR_bm 0x2
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__ERR_bp 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__ERR_bw 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__ERR_reset 0x0
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CMDR_LOW_bm 0x4
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CMDR_LOW_bp 2
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CMDR_LOW_bw 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CMDR_LOW_reset 0x0
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPLR_HIGH_bm 0x8
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPLR_HIGH_bp 3
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPLR_HIGH_bw 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__CPLR_HIGH_reset 0x0
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_bm 0x10
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_bp 4
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_bw 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_reset 0x0
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_STUCK_bm 0x20
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_STUCK_bp 5
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_STUCK_bw 1
-#define TMA_REGS__INTR_STATE_CMDR_LOW_E827CB2E_CPL_1E6A87E2_CPLR_HIGH_025D5792_ERR_62E3AEE4_MBAR_42CB9A22_MBAR_STUCK_5D384779__MBAR_STUCK_reset 0x0
+// reg - tma_regs.INTR_STATE
+#define TMA_REGS__INTR_STATE__CPL_bm 0x1
+#define TMA_REGS__INTR_STATE__CPL_bp 0
+#define TMA_REGS__INTR_STATE__CPL_bw 1
+#define TMA_REGS__INTR_STATE__CPL_reset 0x0
+#define TMA_REGS__INTR_STATE__ERR_bm 0x2
+#define TMA_REGS__INTR_STATE__ERR_bp 1
+#define TMA_REGS__INTR_STATE__ERR_bw 1
+#define TMA_REGS__INTR_STATE__ERR_reset 0x0
+#define TMA_REGS__INTR_STATE__CMDR_LOW_bm 0x4
+#define TMA_REGS__INTR_STATE__CMDR_LOW_bp 2
+#define TMA_REGS__INTR_STATE__CMDR_LOW_bw 1
+#define TMA_REGS__INTR_STATE__CMDR_LOW_reset 0x0
+#define TMA_REGS__INTR_STATE__CPLR_HIGH_bm 0x8
+#define TMA_REGS__INTR_STATE__CPLR_HIGH_bp 3
+#define TMA_REGS__INTR_STATE__CPLR_HIGH_bw 1
+#define TMA_REGS__INTR_STATE__CPLR_HIGH_reset 0x0
+#define TMA_REGS__INTR_STATE__MBAR_bm 0x10
+#define TMA_REGS__INTR_STATE__MBAR_bp 4
+#define TMA_REGS__INTR_STATE__MBAR_bw 1
+#define TMA_REGS__INTR_STATE__MBAR_reset 0x0
+#define TMA_REGS__INTR_STATE__MBAR_STUCK_bm 0x20
+#define TMA_REGS__INTR_STATE__MBAR_STUCK_bp 5
+#define TMA_REGS__INTR_STATE__MBAR_STUCK_bw 1
+#define TMA_REGS__INTR_STATE__MBAR_STUCK_reset 0x0
 
-// reg - tma_regs::INTR_ENABLE
+// reg - tma_regs.INTR_ENABLE
 #define TMA_REGS__INTR_ENABLE__CPL_bm 0x1
 #define TMA_REGS__INTR_ENABLE__CPL_bp 0
 #define TMA_REGS__INTR_ENABLE__CPL_bw 1
@@ -153,7 +153,7 @@ extern "C" {
 #define TMA_REGS__INTR_ENABLE__MBAR_STUCK_bw 1
 #define TMA_REGS__INTR_ENABLE__MBAR_STUCK_reset 0x0
 
-// reg - tma_regs::INTR_TEST
+// reg - tma_regs.INTR_TEST
 #define TMA_REGS__INTR_TEST__CPL_bm 0x1
 #define TMA_REGS__INTR_TEST__CPL_bp 0
 #define TMA_REGS__INTR_TEST__CPL_bw 1
@@ -179,7 +179,7 @@ extern "C" {
 #define TMA_REGS__INTR_TEST__MBAR_STUCK_bw 1
 #define TMA_REGS__INTR_TEST__MBAR_STUCK_reset 0x0
 
-// reg - tma_regs::ERR_STATUS
+// reg - tma_regs.ERR_STATUS
 #define TMA_REGS__ERR_STATUS__VALID_bm 0x1
 #define TMA_REGS__ERR_STATUS__VALID_bp 0
 #define TMA_REGS__ERR_STATUS__VALID_bw 1
@@ -193,113 +193,113 @@ extern "C" {
 #define TMA_REGS__ERR_STATUS__CTA_bp 16
 #define TMA_REGS__ERR_STATUS__CTA_bw 4
 
-// reg - tma_regs::ERR_CLEAR
+// reg - tma_regs.ERR_CLEAR
 #define TMA_REGS__ERR_CLEAR__CLEAR_bm 0x1
 #define TMA_REGS__ERR_CLEAR__CLEAR_bp 0
 #define TMA_REGS__ERR_CLEAR__CLEAR_bw 1
 #define TMA_REGS__ERR_CLEAR__CLEAR_reset 0x0
 
-// reg - tma_regs::CNT_CMDS
+// reg - tma_regs.CNT_CMDS
 #define TMA_REGS__CNT_CMDS__COUNT_bm 0xffffffff
 #define TMA_REGS__CNT_CMDS__COUNT_bp 0
 #define TMA_REGS__CNT_CMDS__COUNT_bw 32
 
-// reg - tma_regs::CNT_ERRS
+// reg - tma_regs.CNT_ERRS
 #define TMA_REGS__CNT_ERRS__COUNT_bm 0xffffffff
 #define TMA_REGS__CNT_ERRS__COUNT_bp 0
 #define TMA_REGS__CNT_ERRS__COUNT_bw 32
 
-// reg - tma_regs::CNT_BYTES_LO
+// reg - tma_regs.CNT_BYTES_LO
 #define TMA_REGS__CNT_BYTES_LO__COUNT_bm 0xffffffff
 #define TMA_REGS__CNT_BYTES_LO__COUNT_bp 0
 #define TMA_REGS__CNT_BYTES_LO__COUNT_bw 32
 
-// reg - tma_regs::CNT_BYTES_HI
+// reg - tma_regs.CNT_BYTES_HI
 #define TMA_REGS__CNT_BYTES_HI__COUNT_bm 0xffffffff
 #define TMA_REGS__CNT_BYTES_HI__COUNT_bp 0
 #define TMA_REGS__CNT_BYTES_HI__COUNT_bw 32
 
-// reg - tma_regs::CNT_BUSY_LO
+// reg - tma_regs.CNT_BUSY_LO
 #define TMA_REGS__CNT_BUSY_LO__COUNT_bm 0xffffffff
 #define TMA_REGS__CNT_BUSY_LO__COUNT_bp 0
 #define TMA_REGS__CNT_BUSY_LO__COUNT_bw 32
 
-// reg - tma_regs::CNT_BUSY_HI
+// reg - tma_regs.CNT_BUSY_HI
 #define TMA_REGS__CNT_BUSY_HI__COUNT_bm 0xffffffff
 #define TMA_REGS__CNT_BUSY_HI__COUNT_bp 0
 #define TMA_REGS__CNT_BUSY_HI__COUNT_bw 32
 
-// reg - tma_regs::CMDR_BASE_LO
+// reg - tma_regs.CMDR_BASE_LO
 #define TMA_REGS__CMDR_BASE_LO__ADDR_bm 0xffffffff
 #define TMA_REGS__CMDR_BASE_LO__ADDR_bp 0
 #define TMA_REGS__CMDR_BASE_LO__ADDR_bw 32
 #define TMA_REGS__CMDR_BASE_LO__ADDR_reset 0x0
 
-// reg - tma_regs::CMDR_BASE_HI
+// reg - tma_regs.CMDR_BASE_HI
 #define TMA_REGS__CMDR_BASE_HI__ADDR_bm 0xffffffff
 #define TMA_REGS__CMDR_BASE_HI__ADDR_bp 0
 #define TMA_REGS__CMDR_BASE_HI__ADDR_bw 32
 #define TMA_REGS__CMDR_BASE_HI__ADDR_reset 0x0
 
-// reg - tma_regs::CMDR_SIZE
+// reg - tma_regs.CMDR_SIZE
 #define TMA_REGS__CMDR_SIZE__LOG2_ENTRIES_bm 0xf
 #define TMA_REGS__CMDR_SIZE__LOG2_ENTRIES_bp 0
 #define TMA_REGS__CMDR_SIZE__LOG2_ENTRIES_bw 4
 #define TMA_REGS__CMDR_SIZE__LOG2_ENTRIES_reset 0x0
 
-// reg - tma_regs::CMDR_HEAD
+// reg - tma_regs.CMDR_HEAD
 #define TMA_REGS__CMDR_HEAD__INDEX_bm 0x1ffff
 #define TMA_REGS__CMDR_HEAD__INDEX_bp 0
 #define TMA_REGS__CMDR_HEAD__INDEX_bw 17
 
-// reg - tma_regs::CMDR_TAIL
+// reg - tma_regs.CMDR_TAIL
 #define TMA_REGS__CMDR_TAIL__INDEX_bm 0x1ffff
 #define TMA_REGS__CMDR_TAIL__INDEX_bp 0
 #define TMA_REGS__CMDR_TAIL__INDEX_bw 17
 #define TMA_REGS__CMDR_TAIL__INDEX_reset 0x0
 
-// reg - tma_regs::CMDR_THRESH
+// reg - tma_regs.CMDR_THRESH
 #define TMA_REGS__CMDR_THRESH__RECORDS_bm 0x1ffff
 #define TMA_REGS__CMDR_THRESH__RECORDS_bp 0
 #define TMA_REGS__CMDR_THRESH__RECORDS_bw 17
 #define TMA_REGS__CMDR_THRESH__RECORDS_reset 0x0
 
-// reg - tma_regs::CPLR_BASE_LO
+// reg - tma_regs.CPLR_BASE_LO
 #define TMA_REGS__CPLR_BASE_LO__ADDR_bm 0xffffffff
 #define TMA_REGS__CPLR_BASE_LO__ADDR_bp 0
 #define TMA_REGS__CPLR_BASE_LO__ADDR_bw 32
 #define TMA_REGS__CPLR_BASE_LO__ADDR_reset 0x0
 
-// reg - tma_regs::CPLR_BASE_HI
+// reg - tma_regs.CPLR_BASE_HI
 #define TMA_REGS__CPLR_BASE_HI__ADDR_bm 0xffffffff
 #define TMA_REGS__CPLR_BASE_HI__ADDR_bp 0
 #define TMA_REGS__CPLR_BASE_HI__ADDR_bw 32
 #define TMA_REGS__CPLR_BASE_HI__ADDR_reset 0x0
 
-// reg - tma_regs::CPLR_SIZE
+// reg - tma_regs.CPLR_SIZE
 #define TMA_REGS__CPLR_SIZE__LOG2_ENTRIES_bm 0xf
 #define TMA_REGS__CPLR_SIZE__LOG2_ENTRIES_bp 0
 #define TMA_REGS__CPLR_SIZE__LOG2_ENTRIES_bw 4
 #define TMA_REGS__CPLR_SIZE__LOG2_ENTRIES_reset 0x0
 
-// reg - tma_regs::CPLR_HEAD
+// reg - tma_regs.CPLR_HEAD
 #define TMA_REGS__CPLR_HEAD__INDEX_bm 0x1ffff
 #define TMA_REGS__CPLR_HEAD__INDEX_bp 0
 #define TMA_REGS__CPLR_HEAD__INDEX_bw 17
 #define TMA_REGS__CPLR_HEAD__INDEX_reset 0x0
 
-// reg - tma_regs::CPLR_TAIL
+// reg - tma_regs.CPLR_TAIL
 #define TMA_REGS__CPLR_TAIL__INDEX_bm 0x1ffff
 #define TMA_REGS__CPLR_TAIL__INDEX_bp 0
 #define TMA_REGS__CPLR_TAIL__INDEX_bw 17
 
-// reg - tma_regs::CPLR_THRESH
+// reg - tma_regs.CPLR_THRESH
 #define TMA_REGS__CPLR_THRESH__RECORDS_bm 0x1ffff
 #define TMA_REGS__CPLR_THRESH__RECORDS_bp 0
 #define TMA_REGS__CPLR_THRESH__RECORDS_bw 17
 #define TMA_REGS__CPLR_THRESH__RECORDS_reset 0x0
 
-// reg - tma_regs::CPLF_STATUS
+// reg - tma_regs.CPLF_STATUS
 #define TMA_REGS__CPLF_STATUS__COUNT_bm 0xff
 #define TMA_REGS__CPLF_STATUS__COUNT_bp 0
 #define TMA_REGS__CPLF_STATUS__COUNT_bw 8
@@ -310,7 +310,7 @@ extern "C" {
 #define TMA_REGS__CPLF_STATUS__FULL_bp 9
 #define TMA_REGS__CPLF_STATUS__FULL_bw 1
 
-// reg - tma_regs::CPLF_W0
+// reg - tma_regs.CPLF_W0
 #define TMA_REGS__CPLF_W0__KIND_bm 0x3
 #define TMA_REGS__CPLF_W0__KIND_bp 0
 #define TMA_REGS__CPLF_W0__KIND_bw 2
@@ -324,23 +324,23 @@ extern "C" {
 #define TMA_REGS__CPLF_W0__TAG_bp 16
 #define TMA_REGS__CPLF_W0__TAG_bw 8
 
-// reg - tma_regs::CPLF_W1
+// reg - tma_regs.CPLF_W1
 #define TMA_REGS__CPLF_W1__MBAR_ADDR_bm 0xffffffff
 #define TMA_REGS__CPLF_W1__MBAR_ADDR_bp 0
 #define TMA_REGS__CPLF_W1__MBAR_ADDR_bw 32
 
-// reg - tma_regs::CPLF_W2
+// reg - tma_regs.CPLF_W2
 #define TMA_REGS__CPLF_W2__BYTES_bm 0xffffffff
 #define TMA_REGS__CPLF_W2__BYTES_bp 0
 #define TMA_REGS__CPLF_W2__BYTES_bw 32
 
-// reg - tma_regs::CPLF_POP
+// reg - tma_regs.CPLF_POP
 #define TMA_REGS__CPLF_POP__POP_bm 0x1
 #define TMA_REGS__CPLF_POP__POP_bp 0
 #define TMA_REGS__CPLF_POP__POP_bw 1
 #define TMA_REGS__CPLF_POP__POP_reset 0x0
 
-// reg - tma_regs::CMD_W0
+// reg - tma_regs.CMD_W0
 #define TMA_REGS__CMD_W0__OP_bm 0x3
 #define TMA_REGS__CMD_W0__OP_bp 0
 #define TMA_REGS__CMD_W0__OP_bw 2
@@ -378,55 +378,55 @@ extern "C" {
 #define TMA_REGS__CMD_W0__DST_CTA_bw 4
 #define TMA_REGS__CMD_W0__DST_CTA_reset 0x0
 
-// reg - tma_regs::CMD_W1
+// reg - tma_regs.CMD_W1
 #define TMA_REGS__CMD_W1__CTA_MASK_bm 0xffff
 #define TMA_REGS__CMD_W1__CTA_MASK_bp 0
 #define TMA_REGS__CMD_W1__CTA_MASK_bw 16
 #define TMA_REGS__CMD_W1__CTA_MASK_reset 0x0
 
-// reg - tma_regs::CMD_W2
+// reg - tma_regs.CMD_W2
 #define TMA_REGS__CMD_W2__DESC_ADDR_LO_bm 0xffffffff
 #define TMA_REGS__CMD_W2__DESC_ADDR_LO_bp 0
 #define TMA_REGS__CMD_W2__DESC_ADDR_LO_bw 32
 #define TMA_REGS__CMD_W2__DESC_ADDR_LO_reset 0x0
 
-// reg - tma_regs::CMD_W3
+// reg - tma_regs.CMD_W3
 #define TMA_REGS__CMD_W3__DESC_ADDR_HI_bm 0xffffffff
 #define TMA_REGS__CMD_W3__DESC_ADDR_HI_bp 0
 #define TMA_REGS__CMD_W3__DESC_ADDR_HI_bw 32
 #define TMA_REGS__CMD_W3__DESC_ADDR_HI_reset 0x0
 
-// reg - tma_regs::CMD_W4
+// reg - tma_regs.CMD_W4
 #define TMA_REGS__CMD_W4__COORD0_bm 0xffffffff
 #define TMA_REGS__CMD_W4__COORD0_bp 0
 #define TMA_REGS__CMD_W4__COORD0_bw 32
 #define TMA_REGS__CMD_W4__COORD0_reset 0x0
 
-// reg - tma_regs::CMD_W5
+// reg - tma_regs.CMD_W5
 #define TMA_REGS__CMD_W5__COORD1_bm 0xffffffff
 #define TMA_REGS__CMD_W5__COORD1_bp 0
 #define TMA_REGS__CMD_W5__COORD1_bw 32
 #define TMA_REGS__CMD_W5__COORD1_reset 0x0
 
-// reg - tma_regs::CMD_W6
+// reg - tma_regs.CMD_W6
 #define TMA_REGS__CMD_W6__COORD2_bm 0xffffffff
 #define TMA_REGS__CMD_W6__COORD2_bp 0
 #define TMA_REGS__CMD_W6__COORD2_bw 32
 #define TMA_REGS__CMD_W6__COORD2_reset 0x0
 
-// reg - tma_regs::CMD_W7
+// reg - tma_regs.CMD_W7
 #define TMA_REGS__CMD_W7__COORD3_bm 0xffffffff
 #define TMA_REGS__CMD_W7__COORD3_bp 0
 #define TMA_REGS__CMD_W7__COORD3_bw 32
 #define TMA_REGS__CMD_W7__COORD3_reset 0x0
 
-// reg - tma_regs::CMD_W8
+// reg - tma_regs.CMD_W8
 #define TMA_REGS__CMD_W8__COORD4_bm 0xffffffff
 #define TMA_REGS__CMD_W8__COORD4_bp 0
 #define TMA_REGS__CMD_W8__COORD4_bw 32
 #define TMA_REGS__CMD_W8__COORD4_reset 0x0
 
-// reg - tma_regs::CMD_W9
+// reg - tma_regs.CMD_W9
 #define TMA_REGS__CMD_W9__IM2COL0_bm 0xffff
 #define TMA_REGS__CMD_W9__IM2COL0_bp 0
 #define TMA_REGS__CMD_W9__IM2COL0_bw 16
@@ -436,31 +436,31 @@ extern "C" {
 #define TMA_REGS__CMD_W9__IM2COL1_bw 16
 #define TMA_REGS__CMD_W9__IM2COL1_reset 0x0
 
-// reg - tma_regs::CMD_W10
+// reg - tma_regs.CMD_W10
 #define TMA_REGS__CMD_W10__IM2COL2_bm 0xffff
 #define TMA_REGS__CMD_W10__IM2COL2_bp 0
 #define TMA_REGS__CMD_W10__IM2COL2_bw 16
 #define TMA_REGS__CMD_W10__IM2COL2_reset 0x0
 
-// reg - tma_regs::CMD_W11
+// reg - tma_regs.CMD_W11
 #define TMA_REGS__CMD_W11__SMEM_ADDR_bm 0xffffffff
 #define TMA_REGS__CMD_W11__SMEM_ADDR_bp 0
 #define TMA_REGS__CMD_W11__SMEM_ADDR_bw 32
 #define TMA_REGS__CMD_W11__SMEM_ADDR_reset 0x0
 
-// reg - tma_regs::CMD_W12
+// reg - tma_regs.CMD_W12
 #define TMA_REGS__CMD_W12__MBAR_ADDR_bm 0xffffffff
 #define TMA_REGS__CMD_W12__MBAR_ADDR_bp 0
 #define TMA_REGS__CMD_W12__MBAR_ADDR_bw 32
 #define TMA_REGS__CMD_W12__MBAR_ADDR_reset 0x0
 
-// reg - tma_regs::CMD_DOORBELL
+// reg - tma_regs.CMD_DOORBELL
 #define TMA_REGS__CMD_DOORBELL__GO_bm 0x1
 #define TMA_REGS__CMD_DOORBELL__GO_bp 0
 #define TMA_REGS__CMD_DOORBELL__GO_bw 1
 #define TMA_REGS__CMD_DOORBELL__GO_reset 0x0
 
-// reg - tma_regs::MBAR_SEL
+// reg - tma_regs.MBAR_SEL
 #define TMA_REGS__MBAR_SEL__CTA_bm 0xf
 #define TMA_REGS__MBAR_SEL__CTA_bp 0
 #define TMA_REGS__MBAR_SEL__CTA_bw 4
@@ -470,25 +470,25 @@ extern "C" {
 #define TMA_REGS__MBAR_SEL__SLOT_bw 2
 #define TMA_REGS__MBAR_SEL__SLOT_reset 0x0
 
-// reg - tma_regs::MBAR_ADDR
+// reg - tma_regs.MBAR_ADDR
 #define TMA_REGS__MBAR_ADDR__ADDR_bm 0xffffffff
 #define TMA_REGS__MBAR_ADDR__ADDR_bp 0
 #define TMA_REGS__MBAR_ADDR__ADDR_bw 32
 #define TMA_REGS__MBAR_ADDR__ADDR_reset 0x0
 
-// reg - tma_regs::MBAR_ARG
+// reg - tma_regs.MBAR_ARG
 #define TMA_REGS__MBAR_ARG__VALUE_bm 0xfffff
 #define TMA_REGS__MBAR_ARG__VALUE_bp 0
 #define TMA_REGS__MBAR_ARG__VALUE_bw 20
 #define TMA_REGS__MBAR_ARG__VALUE_reset 0x0
 
-// reg - tma_regs::MBAR_OP
+// reg - tma_regs.MBAR_OP
 #define TMA_REGS__MBAR_OP__OP_bm 0x7
 #define TMA_REGS__MBAR_OP__OP_bp 0
 #define TMA_REGS__MBAR_OP__OP_bw 3
 #define TMA_REGS__MBAR_OP__OP_reset 0x0
 
-// reg - tma_regs::MBAR_STATE
+// reg - tma_regs.MBAR_STATE
 #define TMA_REGS__MBAR_STATE__VALID_bm 0x1
 #define TMA_REGS__MBAR_STATE__VALID_bp 0
 #define TMA_REGS__MBAR_STATE__VALID_bw 1
@@ -502,29 +502,29 @@ extern "C" {
 #define TMA_REGS__MBAR_STATE__PENDING_bp 12
 #define TMA_REGS__MBAR_STATE__PENDING_bw 20
 
-// reg - tma_regs::MBAR_TX
+// reg - tma_regs.MBAR_TX
 #define TMA_REGS__MBAR_TX__TX_bm 0x1fffff
 #define TMA_REGS__MBAR_TX__TX_bp 0
 #define TMA_REGS__MBAR_TX__TX_bw 21
 
-// reg - tma_regs::MBAR_DONE_LO
+// reg - tma_regs.MBAR_DONE_LO
 #define TMA_REGS__MBAR_DONE_LO__DONE_bm 0xffffffff
 #define TMA_REGS__MBAR_DONE_LO__DONE_bp 0
 #define TMA_REGS__MBAR_DONE_LO__DONE_bw 32
 #define TMA_REGS__MBAR_DONE_LO__DONE_reset 0x0
 
-// reg - tma_regs::MBAR_DONE_HI
+// reg - tma_regs.MBAR_DONE_HI
 #define TMA_REGS__MBAR_DONE_HI__DONE_bm 0xffffffff
 #define TMA_REGS__MBAR_DONE_HI__DONE_bp 0
 #define TMA_REGS__MBAR_DONE_HI__DONE_bw 32
 #define TMA_REGS__MBAR_DONE_HI__DONE_reset 0x0
 
-// reg - tma_regs::MBAR_STUCK_LO
+// reg - tma_regs.MBAR_STUCK_LO
 #define TMA_REGS__MBAR_STUCK_LO__STUCK_bm 0xffffffff
 #define TMA_REGS__MBAR_STUCK_LO__STUCK_bp 0
 #define TMA_REGS__MBAR_STUCK_LO__STUCK_bw 32
 
-// reg - tma_regs::MBAR_STUCK_HI
+// reg - tma_regs.MBAR_STUCK_HI
 #define TMA_REGS__MBAR_STUCK_HI__STUCK_bm 0xffffffff
 #define TMA_REGS__MBAR_STUCK_HI__STUCK_bp 0
 #define TMA_REGS__MBAR_STUCK_HI__STUCK_bw 32
