@@ -37,6 +37,14 @@ bool RtlImplementsOp(tma::model::Op op);  // loads and prefetches
 bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
 // Why the RTL cannot run golden case `c` (empty: it can), before any map is built.
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
+// The 128 tensor-map bytes a harness puts in global memory for case `c` (its descriptor_hex,
+// else EncodeDescriptor of the case's map), or why no engine sees the case (empty: `desc`
+// holds the bytes): a map the host cannot encode or that does not fit the descriptor's fields,
+// an sm_100+ map its encoder refuses (sm_90 maps go to the RTL even when the encoder refuses
+// them: the RTL checks the sm_90 rules itself), a CTA number at or above the case's cluster
+// size (`top` has no cluster-size input; F6 is the launcher's check).
+std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, const std::string& top,
+                              uint8_t* desc);
 
 }  // namespace tma::sim
 

@@ -121,44 +121,13 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     size_skips_.push_back(c.id + ": " + why);
     return skip(why);
   }
-  // The descriptor bytes (as tma-rtl: the case's own, else the host encoder's).
+  // The descriptor bytes (those tma-rtl uses).
   uint8_t desc[m::kDescriptorBytes];
-  m::TensorMap map;
-  bool have_map = false;
-  if (c.descriptor_hex) {
-    std::vector<uint8_t> d;
-    if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
-      return skip("descriptor_hex is not 128 bytes");
-    }
-    std::memcpy(desc, d.data(), m::kDescriptorBytes);
-    have_map = m::DecodeDescriptor(d.data(), &map).ok();
-  } else {
-    m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
-    if (!st.ok()) {
-      return skip("the host cannot encode this map (" + st.ToString() + "); no engine sees it");
-    }
-    m::DescriptorBytes d = m::EncodeDescriptor(map);
-    m::TensorMap back;
-    if (m::DecodeDescriptor(d.data(), &back).ok() && !(back == map)) {
-      return skip("the map does not fit the descriptor's fields (no 128-byte encoding)");
-    }
-    std::memcpy(desc, d.data(), m::kDescriptorBytes);
-    have_map = true;
-  }
-  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);
-  if (have_map && arch != m::Arch::kSm90) {
-    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
-      return skip("the " + c.arch + " encoder refuses this map (" + v.ToString() +
-                  "); no engine sees it");
-    }
+  if (const std::string why = RtlCaseDescriptor(c, "tma_soc_top", desc); !why.empty()) {
+    return skip(why);
   }
   const m::TensorInstr in = m::CaseInstr(c);
   const int ctas = c.NumCtas();
-  if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
-      (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
-    return skip("a CTA number at or above the cluster size (" + std::to_string(ctas) +
-                "): tma_soc_top has no cluster-size input (F6 is the launcher's check)");
-  }
   uint64_t desc_addr = kDescAddr[0];
   uint8_t probe = 0;
   for (uint64_t a : kDescAddr) {
