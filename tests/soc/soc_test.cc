@@ -328,6 +328,17 @@ TEST_F(SocTest, SoftResetWithCommandsInFlight) {
   std::vector<fw::SocCompletion> none;
   drv_.PopFifo(&none);
   EXPECT_TRUE(none.empty()) << "a completion of a command from before the soft reset";
+  // Records the fetcher has not read yet are dropped too: the ring is empty afterwards.
+  drv_.Wr(TMA_OFF(CTRL), drv_.Reg(TMA_OFF(CTRL)) & ~TMA_REGS__CTRL__ENABLE_bm);
+  ASSERT_TRUE(drv_.SubmitRing({Load(0, 0, 0x50), Load(0, 1, 0x51)}));
+  EXPECT_EQ(drv_.CmdRingFree(), 2u);
+  ASSERT_TRUE(drv_.SoftReset());
+  EXPECT_EQ(drv_.Reg(TMA_OFF(CMDR_HEAD)), drv_.Reg(TMA_OFF(CMDR_TAIL)));
+  EXPECT_EQ(drv_.CmdRingFree(), 4u);
+  drv_.Wr(TMA_OFF(CTRL), drv_.Reg(TMA_OFF(CTRL)) | TMA_REGS__CTRL__ENABLE_bm);
+  h_.Step(2000);
+  drv_.PopFifo(&none);
+  EXPECT_TRUE(none.empty()) << "a record written before the soft reset ran after it";
   // The engine works after it: window and ring.
   h_.set_r_stall_every(0);
   SetBox(32, 8);
