@@ -3,10 +3,12 @@
 // What the RTL engine implements (rtl_support.h), from the generated claims.
 #include "sim/rtl_support.h"
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "tma/descriptor.h"
+#include "tma/encoder.h"
 #include "tma/golden_replay.h"
 
 #include "tma/autogen/numbering.h"
@@ -101,6 +103,48 @@ bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
   return (c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
          (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
          RtlSkipReason(c, b).empty();
+}
+
+std::string RtlCaseDescriptor(const m::GoldenCase& c, const std::string& top, uint8_t* desc) {
+  m::TensorMap map;
+  bool have_map = false;
+  if (c.descriptor_hex) {
+    std::vector<uint8_t> d;
+    if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
+      return "descriptor_hex is not 128 bytes";
+    }
+    std::memcpy(desc, d.data(), m::kDescriptorBytes);
+    have_map = m::DecodeDescriptor(d.data(), &map).ok();
+  } else {
+    m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
+    if (!st.ok()) {
+      return "the host cannot encode this map (" + st.ToString() + "); no engine sees it";
+    }
+    m::DescriptorBytes d = m::EncodeDescriptor(map);
+    m::TensorMap back;
+    if (m::DecodeDescriptor(d.data(), &back).ok() && !(back == map)) {
+      return "the map does not fit the descriptor's fields (no 128-byte encoding)";
+    }
+    std::memcpy(desc, d.data(), m::kDescriptorBytes);
+    have_map = true;
+  }
+  // The sm_100+ rules (packed-type box / alignment / swizzle limits) are the driver's, which
+  // never hands such a map to an engine.
+  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
+  if (have_map && arch != m::Arch::kSm90) {
+    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
+      return "the " + c.arch + " encoder refuses this map (" + v.ToString() +
+             "); no engine sees it";
+    }
+  }
+  const m::TensorInstr in = m::CaseInstr(c);
+  const int ctas = c.NumCtas();
+  if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
+      (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
+    return "a CTA number at or above the cluster size (" + std::to_string(ctas) + "): " + top +
+           " has no cluster-size input (F6 is the launcher's check)";
+  }
+  return "";
 }
 
 }  // namespace tma::sim

@@ -62,6 +62,14 @@ std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 // failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores and
 // reductions RtlSkipReason lets through.
 bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
+// The 128 tensor-map bytes a harness puts in global memory for case `c` (its descriptor_hex,
+// else EncodeDescriptor of the case's map), or why no engine sees the case (empty: `desc`
+// holds the bytes): a map the host cannot encode or that does not fit the descriptor's fields,
+// an sm_100+ map its encoder refuses (sm_90 maps go to the RTL even when the encoder refuses
+// them: the RTL checks the sm_90 rules itself), a CTA number at or above the case's cluster
+// size (`top` has no cluster-size input; F6 is the launcher's check).
+std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, const std::string& top,
+                              uint8_t* desc);
 
 }  // namespace tma::sim
 

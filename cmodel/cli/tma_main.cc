@@ -38,7 +38,7 @@ constexpr const char* kVersion = "0.1.0";
 // CaseEngine (golden_replay.h) and are constructed here. "rtl" is the Verilated RTL: `tma` is
 // built without Verilator, so that engine lives in the `tma-rtl` executable (tb/golden/),
 // which prints the same report with the same exit codes; `tma run --engine rtl` hands over to it.
-const char* const kEngineNames[] = {"model", "rtl"};
+const char* const kEngineNames[] = {"model", "rtl", "soc"};
 
 std::unique_ptr<CaseEngine> MakeEngine(const std::string& name) {
   if (name == "model") {
@@ -81,10 +81,12 @@ void ExecProgram(std::vector<std::string>& args) {
   execv(args[0].c_str(), argv.data());
 }
 
-// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
+// `tma run --engine rtl|soc ...`: replace this process by `tma-rtl run ...` (the Verilated
+// engine) or `tma-soc run ...` (the Verilated SoC top driven through its registers,
+// sim/soc/) from the same folder.
 int ExecRtlEngine(const RunArgs& a) {
   const std::string dir = SelfDir();
-  const std::string rtl = dir + "/tma-rtl";
+  const std::string rtl = dir + (a.engine == "soc" ? "/tma-soc" : "/tma-rtl");
   std::vector<std::string> args = {rtl, "run"};
   args.insert(args.end(), a.files.begin(), a.files.end());
   if (!a.filter.empty()) {
@@ -107,7 +109,7 @@ int ExecRtlEngine(const RunArgs& a) {
     args.insert(args.end(), {"--max-line-bytes", std::to_string(a.limits.max_line_bytes)});
   }
   ExecProgram(args);
-  std::cerr << "tma run: --engine rtl needs " << rtl
+  std::cerr << "tma run: --engine " << a.engine << " needs " << rtl
             << " (build with -DTMA_BUILD_TB=ON and the RTL; tools/test builds it)\n";
   return 2;
 }
@@ -124,7 +126,7 @@ int ExecCosim(const std::vector<std::string>& rest) {
 }
 
 int CmdRun(const RunArgs& a) {
-  if (a.engine == "rtl") {
+  if (a.engine == "rtl" || a.engine == "soc") {
     return ExecRtlEngine(a);
   }
   std::unique_ptr<CaseEngine> engine = MakeEngine(a.engine);
@@ -783,8 +785,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("files", run.files, "Case files (*.jsonl or *.jsonl.gz)")
       ->required()
       ->check(CLI::ExistingFile);
-  run_cmd->add_option("--engine", run.engine,
-                      "Engine to replay on: model, or rtl (the Verilated RTL, via tma-rtl)");
+  run_cmd->add_option(
+      "--engine", run.engine,
+      "Engine to replay on: model, rtl (the Verilated RTL, via tma-rtl) or soc (the "
+      "Verilated SoC top through its registers, via tma-soc)");
   run_cmd->add_option("--filter", run.filter, "Only cases whose id matches this ECMAScript regex");
   run_cmd->add_flag("-v,--verbose", run.verbose, "Print every case and every failed check");
   run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");

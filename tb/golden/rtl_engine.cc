@@ -179,45 +179,10 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
-  m::TensorMap map;
-  bool have_map = false;
-  if (c.descriptor_hex) {
-    std::vector<uint8_t> d;
-    if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
-      return skip("descriptor_hex is not 128 bytes");
-    }
-    std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
-    have_map = m::DecodeDescriptor(d.data(), &map).ok();
-  } else {
-    m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
-    if (!st.ok()) {
-      return skip("the host cannot encode this map (" + st.ToString() + "); no engine sees it");
-    }
-    m::DescriptorBytes d = m::EncodeDescriptor(map);
-    m::TensorMap back;
-    if (m::DecodeDescriptor(d.data(), &back).ok() && !(back == map)) {
-      return skip("the map does not fit the descriptor's fields (no 128-byte encoding)");
-    }
-    std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
-    have_map = true;
-  }
-  // sm_90 maps go to the RTL even when the encoder refuses them: the RTL checks the sm_90
-  // rules itself. The sm_100+ rules (packed-type box / alignment / swizzle limits) are the
-  // driver's, which never hands such a map to an engine.
-  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
-  if (have_map && arch != m::Arch::kSm90) {
-    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
-      return skip("the " + c.arch + " encoder refuses this map (" + v.ToString() +
-                  "); no engine sees it");
-    }
+  if (const std::string why = sim::RtlCaseDescriptor(c, "tma_sim_top", h.gmem.desc); !why.empty()) {
+    return skip(why);
   }
   m::TensorInstr in = m::CaseInstr(c);
-  const int ctas = c.NumCtas();
-  if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
-      (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
-    return skip("a CTA number at or above the cluster size (" + std::to_string(ctas) +
-                "): tma_sim_top has no cluster-size input (F6 is the launcher's check)");
-  }
   // A descriptor address outside the buffer, 128-byte aligned.
   uint8_t probe = 0;
   h.gmem.desc_addr = kDescAddr[0];
