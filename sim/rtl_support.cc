@@ -56,6 +56,10 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
 }
 
 std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
+  if (c.bulk) {
+    return "the RTL does not implement the non-tensor bulk operations (cp.async.bulk, "
+           "cp.reduce.async.bulk, cp.async.bulk.prefetch.L2)";
+  }
   const std::optional<m::Arch> arch = m::ParseArch(c.arch);
   if (!arch) {
     return "arch " + c.arch + " is not known";

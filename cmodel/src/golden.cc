@@ -325,9 +325,71 @@ json ExpectToJson(const GoldenExpect& x) {
 }
 
 const char* const kKnownKeys[] = {
-    "id",     "source",     "ptx",     "op",         "redop",         "mode",   "tensor",
-    "coords", "im2col",     "cluster", "global",     "smem",          "expect", "arch",
-    "mbar",   "smem_space", "dst_cta", "store_clip", "descriptor_hex"};
+    "id",     "source",     "ptx",     "op",         "redop",          "mode",   "tensor",
+    "coords", "im2col",     "cluster", "global",     "smem",           "expect", "arch",
+    "mbar",   "smem_space", "dst_cta", "store_clip", "descriptor_hex", "bulk"};
+
+GoldenBulk ParseBulk(const json& b, Op op) {
+  if (!b.is_object()) {
+    Fail("bulk", "must be an object");
+  }
+  GoldenBulk r;
+  r.size = static_cast<uint32_t>(GetInt(Req(b, "size", "bulk."), "bulk.size", 0, UINT32_MAX));
+  const std::string dir = GetString(Req(b, "dir", "bulk."), "bulk.dir");
+  bool known = op == Op::kPrefetch && dir == "L2.global";
+  for (BulkDir d : {BulkDir::kGlobalToSharedCta, BulkDir::kGlobalToSharedCluster,
+                    BulkDir::kSharedCtaToSharedCluster, BulkDir::kSharedCtaToGlobal}) {
+    if (!known && dir == ToString(d)) {
+      r.dir = d;
+      known = true;
+    }
+  }
+  if (!known) {
+    Fail("bulk.dir",
+         "must be shared::cta.global, shared::cluster.global, "
+         "shared::cluster.shared::cta, global.shared::cta or (prefetch) L2.global");
+  }
+  const bool from_global =
+      r.dir == BulkDir::kGlobalToSharedCta || r.dir == BulkDir::kGlobalToSharedCluster;
+  if (op == Op::kPrefetch ? dir != "L2.global" : (op == Op::kLoad) != from_global) {
+    Fail("bulk.dir", "\"" + dir + "\" does not go with op \"" + ToString(op) + "\"");
+  }
+  r.src = b.contains("src") ? GetU64(b["src"], "bulk.src") : 0;
+  r.dst = b.contains("dst") ? GetU64(b["dst"], "bulk.dst") : 0;
+  if (op == Op::kReduce) {
+    r.type = GetEnum<BulkType>(Req(b, "type", "bulk."), "bulk.type", ParseBulkType);
+  }
+  if (b.contains("noftz")) {
+    if (!b["noftz"].is_boolean()) {
+      Fail("bulk.noftz", "must be true or false");
+    }
+    r.noftz = b["noftz"].get<bool>();
+  }
+  if (b.contains("cp_mask")) {
+    r.cp_mask = static_cast<uint16_t>(GetInt(b["cp_mask"], "bulk.cp_mask", 0, 0xFFFF));
+  }
+  return r;
+}
+
+json BulkToJson(const GoldenBulk& b, Op op) {
+  json j = json::object();
+  j["dir"] = op == Op::kPrefetch ? "L2.global" : ToString(b.dir);
+  j["size"] = b.size;
+  j["src"] = b.src;
+  if (op != Op::kPrefetch) {
+    j["dst"] = b.dst;
+  }
+  if (b.type) {
+    j["type"] = ToString(*b.type);
+  }
+  if (b.noftz) {
+    j["noftz"] = true;
+  }
+  if (b.cp_mask) {
+    j["cp_mask"] = *b.cp_mask;
+  }
+  return j;
+}
 
 void ParseCaseBody(const json& j, GoldenCase* c) {
   c->source = j.contains("source") ? GetString(j["source"], "source") : "";
@@ -340,8 +402,17 @@ void ParseCaseBody(const json& j, GoldenCase* c) {
   }
   c->mode =
       j.contains("mode") ? GetEnum<LoadMode>(j["mode"], "mode", ParseLoadMode) : LoadMode::kTile;
-  c->tensor = ParseTensor(Req(j, "tensor", ""), c->mode);
-  c->coords = GetIntArray<int32_t>(Req(j, "coords", ""), "coords", INT32_MIN, INT32_MAX);
+  if (j.contains("bulk")) {
+    // A non-tensor bulk operation: no tensor map, no coordinates. The fill's element type
+    // ("values") is the reduction's .type.
+    c->bulk = ParseBulk(j["bulk"], c->op);
+    if (c->bulk->type) {
+      c->tensor.dtype = BulkTypeDType(*c->bulk->type);
+    }
+  } else {
+    c->tensor = ParseTensor(Req(j, "tensor", ""), c->mode);
+    c->coords = GetIntArray<int32_t>(Req(j, "coords", ""), "coords", INT32_MIN, INT32_MAX);
+  }
   if (TakesIm2colInfo(*c)) {
     c->im2col = GetIntArray<int32_t>(Req(j, "im2col", ""), "im2col", 0, 65535);
   } else if (j.contains("im2col")) {
@@ -535,9 +606,13 @@ json GoldenCaseToJson(const GoldenCase& c) {
   if (c.op == Op::kReduce) {
     j["redop"] = ToString(c.redop);
   }
-  j["mode"] = ToString(c.mode);
-  j["tensor"] = TensorToJson(c.tensor, c.mode);
-  j["coords"] = c.coords;
+  if (c.bulk) {
+    j["bulk"] = BulkToJson(*c.bulk, c.op);
+  } else {
+    j["mode"] = ToString(c.mode);
+    j["tensor"] = TensorToJson(c.tensor, c.mode);
+    j["coords"] = c.coords;
+  }
   if (!c.im2col.empty() || TakesIm2colInfo(c)) {
     j["im2col"] = c.im2col;
   }
@@ -957,9 +1032,40 @@ TensorInstr CaseInstr(const GoldenCase& c) {
   return in;
 }
 
+DType BulkTypeDType(BulkType t) {
+  switch (t) {
+    case BulkType::kB32:
+    case BulkType::kU32:
+      return DType::kU32;
+    case BulkType::kS32:
+      return DType::kS32;
+    case BulkType::kB64:
+    case BulkType::kU64:
+      return DType::kU64;
+    case BulkType::kS64:
+      return DType::kS64;
+    case BulkType::kF16:
+      return DType::kF16;
+    case BulkType::kBF16:
+      return DType::kBF16;
+    case BulkType::kF32:
+      return DType::kF32;
+    case BulkType::kF64:
+      return DType::kF64;
+  }
+  return DType::kU8;
+}
+
+bool CaseWritesSmem(const GoldenCase& c) {
+  if (c.bulk && c.op != Op::kPrefetch) {
+    return c.bulk->dir != BulkDir::kSharedCtaToGlobal;
+  }
+  return c.op == Op::kLoad;
+}
+
 std::vector<int> DestinationCtas(const GoldenCase& c) {
   std::vector<int> out;
-  if (c.op != Op::kLoad) {
+  if (!CaseWritesSmem(c)) {
     return out;
   }
   if (c.cluster && c.cluster->cta_mask) {

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "tma/bulk_copy.h"
 #include "tma/types.h"
 
 namespace tma::model {
@@ -54,6 +55,19 @@ struct GoldenCluster {
   std::optional<uint16_t> cta_mask;  // present = .multicast::cluster
   int cta_group = 0;                 // 0 = not given
   std::optional<int> mbar_cta;       // extension: the CTA holding mbar (.cta_group::2 routing)
+};
+
+// The `bulk` extension object (docs/golden-cases.md): a non-tensor cp.async.bulk /
+// cp.reduce.async.bulk / cp.async.bulk.prefetch.L2 instead of a tensor instruction. Global
+// operands are offsets from the buffer start, shared operands offsets in a CTA's window.
+struct GoldenBulk {
+  BulkDir dir = BulkDir::kGlobalToSharedCta;  // prefetch: unused ("L2.global" in the file)
+  uint32_t size = 0;
+  uint64_t src = 0;
+  uint64_t dst = 0;
+  std::optional<BulkType> type;     // reduce
+  bool noftz = false;               // reduce: .add.noftz
+  std::optional<uint16_t> cp_mask;  // .cp_mask byte mask (global.shared::cta)
 };
 
 // The `tensor` object, kept as written (arrays may have the wrong length or out-of-range
@@ -110,6 +124,7 @@ struct GoldenCase {
   std::optional<int> dst_cta;                 // non-multicast shared::cluster destination
   bool store_clip_element = false;            // "store_clip": "element" (default "granule")
   std::optional<std::string> descriptor_hex;  // 256 hex digits: use as the map
+  std::optional<GoldenBulk> bulk;             // a non-tensor bulk operation (no tensor/coords)
   // Keys this reader does not know, kept so that a round trip preserves them.
   nlohmann::json extra = nlohmann::json::object();
 
@@ -181,6 +196,11 @@ TensorInstr CaseInstr(const GoldenCase& c);
 // The CTAs a load writes: the multicast mask, else dst_cta, else the issuer. Empty for
 // store / reduce / prefetch.
 std::vector<int> DestinationCtas(const GoldenCase& c);
+// Whether the case writes shared memory and signals mbarrier complete-tx: loads, and the
+// bulk shared::cta -> shared::cluster copy and reduction.
+bool CaseWritesSmem(const GoldenCase& c);
+// The DType of a bulk reduction's .type (for the "values" fill): b32 -> u32, b64 -> u64.
+DType BulkTypeDType(BulkType t);
 
 }  // namespace tma::model
 
