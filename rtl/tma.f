@@ -57,5 +57,6 @@ soc/tma_cmd_window.sv
 soc/tma_cmd_ring.sv
 soc/tma_cpl_ring.sv
 soc/tma_soc_axi.sv
+soc/tma_soc_wr_arb.sv
 soc/tma_soc_ctrl.sv
 soc/tma_soc_top.sv

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_soc_axi: the SoC top's one AXI4 manager port to global memory (docs/soc.md), shared by
-// the engine's reads (IDs AxiIdData / AxiIdDesc), the command ring fetcher (ID RingId) and the
-// completion ring writer (the only writer).
+// the engine's reads (IDs AxiIdData / AxiIdDesc / AxiIdRed) and the command ring fetcher (ID
+// RingId); the write channels are tma_soc_wr_arb's.
 //   AR: the engine and the fetcher are arbitrated (tma_stream_arb, core reset domain) into a
 //       register slice (tma_spill_reg) that only the hard reset clears, so an AR the port
 //       offers stays offered through a soft reset, as AXI4 requires.
 //   R:  routed by ID: RingId to the fetcher (always ready), any other to the engine.
-//   AW / W / B: the completion ring writer's (it holds its own valid until ready).
 // Soft reset (docs/soc.md): while hold_i no new AR is taken; while drain_i every R beat is
 // accepted and none is shown to the engine (it is about to be reset). drained_o: no AR is
 // offered and no read burst is outstanding.

@@ -90,7 +90,8 @@ module tma_soc_top #(
   output logic                 irq_o
 );
 
-  localparam logic [3:0] RingId = 4'd2;    // AXI ID of the command ring fetcher's reads
+  localparam logic [3:0] RingId = 4'd4;    // AXI ID of the command ring fetcher's reads
+                                           // (the engine reads with AxiIdData/Desc/Red)
   localparam logic [3:0] CplId  = 4'd3;    // AXI ID of the completion ring writer
   localparam int unsigned FifoUw = $clog2(CplFifoDepth + 1);
 
@@ -150,9 +151,21 @@ module tma_soc_top #(
   logic                 sel_valid, sel_phase, sel_stuck;
   logic [19:0]          sel_pending;
   logic [20:0]          sel_tx;
-  logic                 unused_rd_rvalid;
-  logic [DW-1:0]        unused_rd_rdata;
-  logic                 unused_rd_ready;
+  // engine writes (stores, reductions) and the completion ring writer on one AW/W/B port
+  tma_pkg::axi_wr_req_t eng_wr_req;
+  tma_pkg::axi_wr_rsp_t eng_wr_rsp;
+  logic [DW-1:0]        eng_w_data;
+  logic [DataBytes-1:0] eng_w_strb;
+  logic                 cr_aw_valid, cr_aw_ready, cr_w_valid, cr_w_ready, cr_b_valid, cr_b_ready;
+  logic [63:0]          cr_aw_addr;
+  logic [DW-1:0]        cr_w_data;
+  logic [DataBytes-1:0] cr_w_strb;
+  logic [1:0]           cr_b_resp;
+  logic                 wr_drained;
+  // the store path's shared-memory reads
+  logic                 smem_rd_valid, smem_rd_ready, smem_rd_rvalid;
+  tma_pkg::smem_rd_t    smem_rd;
+  logic [DW-1:0]        smem_rd_rdata;
 
   // ---- Host port: split into the register block and the shell window ----
   tma_soc_axil u_axil (
@@ -241,7 +254,7 @@ module tma_soc_top #(
     .cnt_clear_i   (hwif_out.CTRL.cnt_clear.value),
     .err_clear_i   (hwif_out.ERR_CLEAR.clear.value),
     .intr_test_i   (intr_test),
-    .drained_i     (drained && !cr_busy),
+    .drained_i     (drained && !cr_busy && wr_drained),
     .hold_o        (hold),
     .drain_o       (drain),
     .clr_o         (clr),
@@ -374,6 +387,15 @@ module tma_soc_top #(
     .axi_rd_req_o    (eng_rd_req),
     .axi_rd_rsp_i    (eng_rd_rsp),
     .axi_r_data_i    (m_axi_rdata_i),
+    .axi_wr_req_o    (eng_wr_req),
+    .axi_wr_rsp_i    (eng_wr_rsp),
+    .axi_w_data_o    (eng_w_data),
+    .axi_w_strb_o    (eng_w_strb),
+    .smem_rd_valid_o (smem_rd_valid),
+    .smem_rd_ready_i (smem_rd_ready),
+    .smem_rd_o       (smem_rd),
+    .smem_rd_rvalid_i(smem_rd_rvalid),
+    .smem_rd_rdata_i (smem_rd_rdata),
     .smem_wr_valid_o (smem_wr_valid),
     .smem_wr_ready_i (smem_wr_ready),
     .smem_wr_o       (smem_wr),
@@ -461,22 +483,57 @@ module tma_soc_top #(
     .cpl_valid_i (cr_valid),
     .cpl_ready_o (cr_ready),
     .cpl_i       (cpl),
-    .aw_valid_o  (m_axi_awvalid_o),
-    .aw_ready_i  (m_axi_awready_i),
-    .aw_addr_o   (m_axi_awaddr_o),
-    .w_valid_o   (m_axi_wvalid_o),
-    .w_ready_i   (m_axi_wready_i),
-    .w_data_o    (m_axi_wdata_o),
-    .w_strb_o    (m_axi_wstrb_o),
-    .b_valid_i   (m_axi_bvalid_i),
-    .b_ready_o   (m_axi_bready_o),
-    .b_resp_i    (m_axi_bresp_i)
+    .aw_valid_o  (cr_aw_valid),
+    .aw_ready_i  (cr_aw_ready),
+    .aw_addr_o   (cr_aw_addr),
+    .w_valid_o   (cr_w_valid),
+    .w_ready_i   (cr_w_ready),
+    .w_data_o    (cr_w_data),
+    .w_strb_o    (cr_w_strb),
+    .b_valid_i   (cr_b_valid),
+    .b_ready_o   (cr_b_ready),
+    .b_resp_i    (cr_b_resp)
   );
-  assign m_axi_awid_o    = CplId;
-  assign m_axi_awlen_o   = 8'd0;
-  assign m_axi_awsize_o  = 3'd4;                     // 16 bytes: one record
-  assign m_axi_awburst_o = tma_pkg::AxiBurstIncr;
-  assign m_axi_wlast_o   = 1'b1;
+
+  tma_soc_wr_arb #(
+    .DataBytes (DataBytes),
+    .RingWrId  (CplId)
+  ) u_wr_arb (
+    .clk_i,
+    .rst_ni,
+    .hold_i          (hold),
+    .wr_drained_o    (wr_drained),
+    .eng_req_i       (eng_wr_req),
+    .eng_rsp_o       (eng_wr_rsp),
+    .eng_w_data_i    (eng_w_data),
+    .eng_w_strb_i    (eng_w_strb),
+    .ring_aw_valid_i (cr_aw_valid),
+    .ring_aw_ready_o (cr_aw_ready),
+    .ring_aw_addr_i  (cr_aw_addr),
+    .ring_w_valid_i  (cr_w_valid),
+    .ring_w_ready_o  (cr_w_ready),
+    .ring_w_data_i   (cr_w_data),
+    .ring_w_strb_i   (cr_w_strb),
+    .ring_b_valid_o  (cr_b_valid),
+    .ring_b_ready_i  (cr_b_ready),
+    .ring_b_resp_o   (cr_b_resp),
+    .m_awvalid_o     (m_axi_awvalid_o),
+    .m_awready_i     (m_axi_awready_i),
+    .m_awid_o        (m_axi_awid_o),
+    .m_awaddr_o      (m_axi_awaddr_o),
+    .m_awlen_o       (m_axi_awlen_o),
+    .m_awsize_o      (m_axi_awsize_o),
+    .m_awburst_o     (m_axi_awburst_o),
+    .m_wvalid_o      (m_axi_wvalid_o),
+    .m_wready_i      (m_axi_wready_i),
+    .m_wdata_o       (m_axi_wdata_o),
+    .m_wstrb_o       (m_axi_wstrb_o),
+    .m_wlast_o       (m_axi_wlast_o),
+    .m_bvalid_i      (m_axi_bvalid_i),
+    .m_bready_o      (m_axi_bready_o),
+    .m_bid_i         (m_axi_bid_i),
+    .m_bresp_i       (m_axi_bresp_i)
+  );
 
   // ---- Cluster shell ----
   // An MBAR_OP write is held until the mbarrier units take it (a cycle without complete-tx).
@@ -506,12 +563,12 @@ module tma_soc_top #(
     .smem_wr_i       (smem_wr),
     .smem_wr_data_i  (smem_wr_data),
     .smem_wr_strb_i  (smem_wr_strb),
-    .rd_valid_i      (1'b0),
-    .rd_ready_o      (unused_rd_ready),
-    .rd_addr_i       (32'd0),
-    .rd_cta_i        (4'd0),
-    .rd_rvalid_o     (unused_rd_rvalid),
-    .rd_rdata_o      (unused_rd_rdata),
+    .rd_valid_i      (smem_rd_valid),
+    .rd_ready_o      (smem_rd_ready),
+    .rd_addr_i       (smem_rd.addr),
+    .rd_cta_i        (4'(smem_rd.cta)),
+    .rd_rvalid_o     (smem_rd_rvalid),
+    .rd_rdata_o      (smem_rd_rdata),
     .req_valid_i     (win_req_valid),
     .req_ready_o     (win_req_ready),
     .req_we_i        (win_req_we),
@@ -629,8 +686,7 @@ module tma_soc_top #(
   end
 
   logic unused_top;
-  assign unused_top = ^{s_axil_awprot_i, s_axil_arprot_i, m_axi_bid_i, eng_err_count,
-                        cmd_arb_idx, unused_rd_rvalid, unused_rd_rdata, unused_rd_ready,
+  assign unused_top = ^{s_axil_awprot_i, s_axil_arprot_i, eng_err_count, cmd_arb_idx,
                         hwif_out.MBAR_DONE_LO.intr, hwif_out.MBAR_DONE_HI.intr,
                         hwif_out.CMDR_BASE_LO.addr.value[5:0], hwif_out.INTR_ENABLE,
                         hwif_out.CPLR_BASE_LO.addr.value[3:0]};
