@@ -146,6 +146,7 @@ void SocHarness::Edge() {
   const bool aw = run && t.m_axi_awvalid_o && t.m_axi_awready_i;
   const uint64_t awa = t.m_axi_awaddr_o;
   const uint32_t awid = t.m_axi_awid_o;
+  const uint32_t awlen = t.m_axi_awlen_o;
   const bool w = run && t.m_axi_wvalid_o && t.m_axi_wready_i;
   WBeat wb;
   if (w) {
@@ -183,23 +184,34 @@ void SocHarness::Edge() {
     b_q_.pop_front();
   }
   if (aw) {
-    aw_q_.push_back({awa, awid});
+    AwBurst nb_w;
+    nb_w.addr = awa;
+    nb_w.id = awid;
+    nb_w.len = awlen;
+    aw_q_.push_back(nb_w);
   }
   if (w) {
     w_q_.push_back(wb);
   }
+  // W beats in AW order (no write interleaving); INCR bursts of full-width beats (the ring
+  // writer's single 16-byte beats included); one B per burst after its last beat.
   while (!aw_q_.empty() && !w_q_.empty()) {
-    const uint64_t base = aw_q_.front().first & ~uint64_t(kSocDataBytes - 1);
-    bool ok = true;
+    AwBurst& f = aw_q_.front();
+    const uint64_t base =
+        (f.addr & ~uint64_t(kSocDataBytes - 1)) + uint64_t(f.beat) * kSocDataBytes;
     for (int i = 0; i < kSocDataBytes; ++i) {
       if ((w_q_.front().strb >> i) & 1) {
-        ok &= ByteWrite(base + i, w_q_.front().data[i]);
+        f.ok &= ByteWrite(base + i, w_q_.front().data[i]);
       }
     }
-    b_q_.push_back({aw_q_.front().second, ok ? kOkay : kSlvErr});
-    ++aw_writes_;
-    aw_q_.pop_front();
     w_q_.pop_front();
+    if (f.beat == f.len) {
+      b_q_.push_back({f.id, f.ok ? kOkay : kSlvErr});
+      ++aw_writes_;
+      aw_q_.pop_front();
+    } else {
+      ++f.beat;
+    }
   }
   Inputs();
   t.clk_i = 0;

@@ -83,7 +83,14 @@ class SocHarness : public tma::fw::SocLink {
   tma::model::GlobalMemoryIf* backing_ = nullptr;
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // 4 KiB host pages
   std::deque<Burst> ar_q_;
-  std::deque<std::pair<uint64_t, uint32_t>> aw_q_;  // addr, id
+  struct AwBurst {
+    uint64_t addr = 0;
+    uint32_t id = 0;
+    uint32_t len = 0;   // AWLEN: beats - 1
+    uint32_t beat = 0;  // beats written so far
+    bool ok = true;     // every beat so far inside the memory
+  };
+  std::deque<AwBurst> aw_q_;
   struct WBeat {
     std::vector<uint8_t> data;
     uint64_t strb;

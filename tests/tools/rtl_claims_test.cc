@@ -2,7 +2,8 @@
 //
 // The RTL's claim list (sim/rtl_support.h) and the golden replay's skip decision: expectations
 // from what the RTL implements (docs/architecture.md: sm_90 loads and prefetches in tile and
-// im2col mode, sm_100+ tile loads, no stores / reductions / gather4 / im2col::w /
+// im2col mode, sm_90 stores and reductions in tile and im2col_no_offs mode, sm_100+ tile loads,
+// no sm_100+ stores / reductions, no gather4 / im2col::w /
 // .cta_group::2; the packed sub-byte types only with SubByte = 1), written by hand.
 #include <string>
 
@@ -39,8 +40,11 @@ TEST(RtlClaims, WhatTheRtlImplements) {
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kTile, Arch::kSm90), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kIm2col, Arch::kSm90), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100), b16), "");
-  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm90), b16), "");
-  EXPECT_NE(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kIm2colNoOffs, Arch::kSm90), b16), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm100), b16), "");
   EXPECT_NE(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTileGather4, Arch::kSm100), b16), "");
   EXPECT_NE(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2colW, Arch::kSm100), b16), "");
   EXPECT_NE(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2col, Arch::kSm100), b16), "");
@@ -110,7 +114,7 @@ TEST(RtlClaims, DescriptorHexDecidesTheTypeAndSwizzle) {
 
 // A case outside the claims that expects `unsupported` runs (the RTL must decline it).
 TEST(RtlClaims, ExpectedUnsupportedRuns) {
-  m::GoldenCase c = TileCase("u16", "none", "sm_90");
+  m::GoldenCase c = TileCase("u16", "none", "sm_100a");
   c.op = m::Op::kStore;
   EXPECT_NE(RtlSkipReason(c, RtlBuild::Default(16)), "");
   c.expect.error = m::ErrorClass::kUnsupported;
