@@ -101,10 +101,10 @@ TEST(StructCodec, CplInfoInsideRowAndJob) {
   EXPECT_EQ(Field(w.data(), 48, 32), 0xDEADBEEFu);
   EXPECT_EQ(Field(w.data(), 16, 32), 4096u);
   EXPECT_EQ(Field(w.data(), 8, 8), 0xFFu);
-  EXPECT_EQ(Field(w.data(), 7, 1), 1u);    // red
-  EXPECT_EQ(Field(w.data(), 4, 3), 5u);    // redop
-  EXPECT_EQ(Field(w.data(), 0, 4), 0xAu);  // elem
-  EXPECT_EQ(Field(w.data(), 106, 2), PkG12);        // pk above cpl
+  EXPECT_EQ(Field(w.data(), 7, 1), 1u);            // red
+  EXPECT_EQ(Field(w.data(), 4, 3), 5u);            // redop
+  EXPECT_EQ(Field(w.data(), 0, 4), 0xAu);          // elem
+  EXPECT_EQ(Field(w.data(), 106, 2), PkG12);       // pk above cpl
   EXPECT_EQ(Field(w.data(), 108, 3), Swz128BA64);  // swz above pk
   EXPECT_EQ(Field(w.data(), 246, 1), 1u);          // has_data, the top bit
   EXPECT_EQ(Field(w.data(), 245, 1), 0u);          // last
