@@ -35,6 +35,7 @@ backend/tma_red_atop.sv
 backend/tma_red_int.sv
 backend/tma_red_fadd.sv
 backend/tma_red_alu.sv
+backend/tma_bulk_group.sv
 # ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv
