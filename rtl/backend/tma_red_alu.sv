@@ -21,9 +21,8 @@
 // stall, no enable on the data flops) into an output FIFO (tma_fifo_ram, LUT RAM): latency 9
 // cycles, one beat per cycle. in_ready_o is a credit count (beats in the stages and the FIFO
 // below the FIFO's room), a flop compare; out_ready_i reaches only the FIFO. The integer and
-// f16/bf16 min/max results (tma_red_int) are computed in stage 1 from the inputs, merged there
-// with the old data, and delayed to stage 7, where float sums replace the bytes of masked
-// float-add elements.
+// f16/bf16 min/max results (tma_red_int, two stages) are merged with the old data after stage
+// 2 and delayed to stage 7, where float sums replace the bytes of masked float-add elements.
 // Floating-point units per 8-byte slot: one f64, two f32, four f16 and four bf16 adders.
 
 `default_nettype none
@@ -67,8 +66,10 @@ module tma_red_alu #(
   localparam logic [1:0] FkBf16 = 2'd1;
   localparam logic [1:0] FkF32  = 2'd2;
   localparam logic [1:0] FkF64  = 2'd3;
-  // The delay line's item: merged beat, float select, float kind, mask, user
-  localparam int unsigned DlyW  = DW + 1 + 2 + DataBytes + UserWidth;
+  // The beat's control (integer select, float select, float kind, mask, user) for stages 1-2,
+  // then with the merged data for stages 3-7
+  localparam int unsigned CtlW  = 1 + 1 + 2 + DataBytes + UserWidth;
+  localparam int unsigned DlyW  = DW + CtlW - 1;
 
   // ---- Signals ----
   logic                 in_hs, out_hs;
@@ -77,9 +78,14 @@ module tma_red_alu #(
   logic [tma_pkg::AtopBits-1:0] atop;
   logic                 is_f16, is_bf16, is_f32, is_f64, fadd, ftz;
   logic [1:0]           fk;
-  logic [DW-1:0]        int_r, merged;
+  logic [DW-1:0]        int_r, int_d, merged;
+  logic [CtlW-1:0]      ctl_q [2];          // stages 1, 2
+  logic                 isel2, fadd2;
+  logic [1:0]           fk2;
+  logic [DataBytes-1:0] mask2;
+  logic [UserWidth-1:0] user2;
   logic [Stages-1:0]    v_q;                // stage k + 1 holds a beat
-  logic [DlyW-1:0]      dly_q [Stages];     // stage k + 1's item
+  logic [DlyW-1:0]      dly_q [Stages-2];   // stage k + 3's item
   logic [DW-1:0]        m7;
   logic                 fsel7;
   logic [1:0]           fk7;
@@ -107,16 +113,20 @@ module tma_red_alu #(
 
   for (genvar j = 0; j < Slots; j++) begin : gen_int
     tma_red_int u_int (
+      .clk_i,
       .redop_i (in_redop_i),
       .elem_i  (in_elem_i),
       .d_i     (in_old_i[64*j +: 64]),
       .s_i     (in_new_i[64*j +: 64]),
-      .r_o     (int_r[64*j +: 64])
+      .r_o     (int_r[64*j +: 64]),
+      .d_o     (int_d[64*j +: 64])
     );
   end
 
+  // After stage 2: the integer results into the masked bytes of executing non-float-add pairs.
+  assign {isel2, fadd2, fk2, mask2, user2} = ctl_q[1];
   for (genvar i = 0; i < DataBytes; i++) begin : gen_merge
-    assign merged[8*i +: 8] = (in_mask_i[i] && sup && !fadd) ? int_r[8*i +: 8] : in_old_i[8*i +: 8];
+    assign merged[8*i +: 8] = (mask2[i] && isel2) ? int_r[8*i +: 8] : int_d[8*i +: 8];
   end
 
   // ---- Float adders (their own seven stages) ----
@@ -159,14 +169,16 @@ module tma_red_alu #(
   end
 
   always_ff @(posedge clk_i) begin : proc_dly
-    dly_q[0] <= {merged, fadd, fk, in_mask_i, in_user_i};
-    for (int k = 1; k < Stages; k++) begin
+    ctl_q[0] <= {sup && !fadd, fadd, fk, in_mask_i, in_user_i};
+    ctl_q[1] <= ctl_q[0];
+    dly_q[0] <= {merged, fadd2, fk2, mask2, user2};
+    for (int k = 1; k < Stages - 2; k++) begin
       dly_q[k] <= dly_q[k-1];
     end
   end
 
   // ---- Stage 7: float sums into the masked bytes of float-add beats ----
-  assign {m7, fsel7, fk7, mask7, user7} = dly_q[Stages-1];
+  assign {m7, fsel7, fk7, mask7, user7} = dly_q[Stages-3];
 
   always_comb begin : proc_fres
     unique case (fk7)
