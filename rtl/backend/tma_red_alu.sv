@@ -17,12 +17,12 @@
 //        before it reads anything).
 //   The mask must be the same for every byte of an element (asserted): an element is reduced
 //   whole or not at all.
-// Timing: seven free-running register stages (the float adders' pipeline, tma_red_fadd: no
-// stall, no enable on the data flops) into an output FIFO (tma_fifo_ram, LUT RAM): latency 9
+// Timing: eight free-running register stages (the float adders' pipeline, tma_red_fadd: no
+// stall, no enable on the data flops) into an output FIFO (tma_fifo_ram, LUT RAM): latency 10
 // cycles, one beat per cycle. in_ready_o is a credit count (beats in the stages and the FIFO
 // below the FIFO's room), a flop compare; out_ready_i reaches only the FIFO. The integer and
 // f16/bf16 min/max results (tma_red_int, two stages) are merged with the old data after stage
-// 2 and delayed to stage 7, where float sums replace the bytes of masked float-add elements.
+// 2 and delayed to stage 8, where float sums replace the bytes of masked float-add elements.
 // Floating-point units per 8-byte slot: one f64, two f32, four f16 and four bf16 adders.
 
 `default_nettype none
@@ -57,7 +57,7 @@ module tma_red_alu #(
 
   // ---- Types and localparams ----
   localparam int unsigned Slots  = DataBytes / 8;
-  localparam int unsigned Stages = 7;                   // tma_red_fadd's latency
+  localparam int unsigned Stages = 8;                   // tma_red_fadd's latency
   localparam int unsigned FifoD  = 16;                  // output FIFO RAM entries
   localparam int unsigned Cap    = FifoD - 1;           // beats in the stages and the FIFO
   localparam int unsigned CntW   = $clog2(Cap + 1);
@@ -67,7 +67,7 @@ module tma_red_alu #(
   localparam logic [1:0] FkF32  = 2'd2;
   localparam logic [1:0] FkF64  = 2'd3;
   // The beat's control (integer select, float select, float kind, mask, user) for stages 1-2,
-  // then with the merged data for stages 3-7
+  // then with the merged data for stages 3-8
   localparam int unsigned CtlW  = 1 + 1 + 2 + DataBytes + UserWidth;
   localparam int unsigned DlyW  = DW + CtlW - 1;
 
@@ -129,7 +129,7 @@ module tma_red_alu #(
     assign merged[8*i +: 8] = (mask2[i] && isel2) ? int_r[8*i +: 8] : int_d[8*i +: 8];
   end
 
-  // ---- Float adders (their own seven stages) ----
+  // ---- Float adders (their own eight stages) ----
   for (genvar j = 0; j < Slots; j++) begin : gen_f64
     tma_red_fadd #(.ExpW(11), .ManW(52)) u_add (
       .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
@@ -153,7 +153,7 @@ module tma_red_alu #(
     );
   end
 
-  // ---- Stages 1..7: the beat's merged data and control beside the adders ----
+  // ---- Stages 1..8: the beat's merged data and control beside the adders ----
   assign in_ready_o = cnt_q < CntW'(Cap);
   assign in_hs      = in_valid_i && in_ready_o;
   assign out_hs     = out_valid_o && out_ready_i;
@@ -177,7 +177,7 @@ module tma_red_alu #(
     end
   end
 
-  // ---- Stage 7: float sums into the masked bytes of float-add beats ----
+  // ---- Last stage: float sums into the masked bytes of float-add beats ----
   assign {m7, fsel7, fk7, mask7, user7} = dly_q[Stages-3];
 
   always_comb begin : proc_fres
@@ -193,7 +193,7 @@ module tma_red_alu #(
     assign res[8*i +: 8] = (fsel7 && mask7[i]) ? fres[8*i +: 8] : m7[8*i +: 8];
   end
 
-  // The credit count keeps the FIFO from filling: it always takes stage 7's beat.
+  // The credit count keeps the FIFO from filling: it always takes the last stage's beat.
   tma_fifo_ram #(
     .Width  (DW + DataBytes + UserWidth),
     .Depth  (FifoD),

@@ -12,7 +12,7 @@
 //     ones (0x7FFF, 0x7FFFFFFF, 0x7FFFFFFFFFFFFFFF);
 //   - inf + finite = that inf.
 //
-// Seven register stages, free-running (latency 7 cycles, a new operand pair every cycle):
+// Eight register stages, free-running (latency 8 cycles, a new operand pair every cycle):
 //   1 unpack: specials, flush, magnitude compare, both exponent differences (in parallel);
 //   2 swap: x = the larger magnitude, y the other; the difference, saturated;
 //   3 align: y shifted right by the difference; the bits below the sticky position OR-ed into
@@ -21,9 +21,11 @@
 //     below which normalisation must stop (exponent 1: subnormal results) as a one-hot marker;
 //   5 count: leading zeros of (sum | marker), a two-level tree (4-bit groups, then the first
 //     non-zero group), so the count is already limited by the exponent;
-//   6 shift: normalisation (right by one on a carry, else left by the count) and the exponent;
-//   7 round: RNE as one integer increment of {exponent, fraction} (the carry of a fraction of
-//     all ones moves into the exponent, up to infinity), flush, specials, pack.
+//   6 shift: normalisation (right by one on a carry, else left by the count), the exponent
+//     field (0 for a subnormal), the overflow of the exponent and the RNE round-up bit;
+//   7 round: RNE as one integer increment of {exponent, fraction} from flops (the carry of a
+//     fraction of all ones moves into the exponent, up to infinity);
+//   8 pack: overflow to infinity, flush, specials.
 // Guard, round and sticky suffice: an effective subtraction of operands at least two binades
 // apart loses at most one leading bit (the sticky bit moves to the round position, still below
 // the last kept bit), and one within a binade is exact before normalisation.
@@ -43,7 +45,7 @@ module tma_red_fadd #(
   input  logic [W-1:0] b_i,      // new (shared-memory) value
   input  logic         ftz_i,    // flush subnormal inputs and result to signed zero
   input  logic         vld_i,    // a_i / b_i are an operand pair (for the assertions only)
-  output logic [W-1:0] sum_o     // a + b, seven cycles after a_i / b_i
+  output logic [W-1:0] sum_o     // a + b, eight cycles after a_i / b_i
 );
 
   // ---- Types and localparams ----
@@ -232,50 +234,60 @@ module tma_red_fadd #(
     end
   end
 
-  logic            s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero;
-  logic [ExpW:0]   s6_e;
-  logic [X-1:0]    s6_m;
+  // norm: [X-1] hidden bit, [X-2:3] fraction, [2] guard, [1] round, [0] sticky. A hidden bit
+  // of 0 after normalisation is a subnormal: exponent field 0.
+  logic            s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_rnd, s6_eovf;
+  logic [ExpW-1:0] s6_ef;
+  logic [ManW-1:0] s6_frac;
+  logic [ExpW:0]   s6_e;     // (assertions)
+  logic            s6_hid;   // (assertions)
 
   always_ff @(posedge clk_i) begin : proc_s6
     {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero} <=
         {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_zero};
-    s6_e <= enorm;
-    s6_m <= norm;
+    s6_ef   <= norm[X-1] ? enorm[ExpW-1:0] : '0;
+    s6_frac <= norm[X-2:3];
+    s6_rnd  <= norm[2] && (norm[1] || norm[0] || norm[3]);
+    s6_eovf <= enorm >= {1'b0, EMax};
+    s6_e    <= enorm;
+    s6_hid  <= norm[X-1];
   end
 
-  // ======================= 7: round and pack =======================
-  logic                 rnd_up;
-  logic [ExpW-1:0]      efield;
-  logic [ExpW+ManW-1:0] mag;       // {exponent, fraction} after rounding
-  logic                 ovf, tiny;
-  logic [W-1:0]         res;
+  // ======================= 7: round =======================
+  // (An exponent field of EMax before rounding is an overflow already, caught by s6_eovf.)
+  logic            s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero_s, s7_ftz, s7_zero, s7_eovf;
+  logic [ExpW+ManW-1:0] s7_mag;    // {exponent, fraction} after rounding
 
-  // s6_m: [X-1] hidden bit, [X-2:3] fraction, [2] guard, [1] round, [0] sticky.
-  assign rnd_up = s6_m[2] && (s6_m[1] || s6_m[0] || s6_m[3]);
-  // Hidden bit 0 after normalisation: subnormal, exponent field 0.
-  assign efield = s6_m[X-1] ? s6_e[ExpW-1:0] : '0;
-  // (An exponent field of EMax before rounding is an overflow already, caught by s6_e.)
-  assign mag    = {efield, s6_m[X-2:3]} + (ExpW + ManW)'(rnd_up);
-  assign ovf    = (s6_e >= {1'b0, EMax}) || (mag[ExpW+ManW-1 -: ExpW] == EMax);
-  assign tiny   = mag[ExpW+ManW-1 -: ExpW] == '0;
+  always_ff @(posedge clk_i) begin : proc_s7
+    {s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero_s, s7_ftz, s7_zero, s7_eovf} <=
+        {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_eovf};
+    s7_mag <= {s6_ef, s6_frac} + (ExpW + ManW)'(s6_rnd);
+  end
+
+  // ======================= 8: pack =======================
+  logic         ovf, tiny;
+  logic [W-1:0] res;
+
+  assign ovf  = s7_eovf || (s7_mag[ExpW+ManW-1 -: ExpW] == EMax);
+  assign tiny = s7_mag[ExpW+ManW-1 -: ExpW] == '0;
 
   always_comb begin : proc_pack
-    if (s6_nan) begin
+    if (s7_nan) begin
       res = QNan;
-    end else if (s6_inf) begin
-      res = {s6_inf_s, EMax, ManW'(0)};
-    end else if (s6_zero) begin
-      res = {s6_zero_s, (ExpW + ManW)'(0)};
+    end else if (s7_inf) begin
+      res = {s7_inf_s, EMax, ManW'(0)};
+    end else if (s7_zero) begin
+      res = {s7_zero_s, (ExpW + ManW)'(0)};
     end else if (ovf) begin
-      res = {s6_sx, EMax, ManW'(0)};
-    end else if (s6_ftz && tiny) begin
-      res = {s6_sx, (ExpW + ManW)'(0)};
+      res = {s7_sx, EMax, ManW'(0)};
+    end else if (s7_ftz && tiny) begin
+      res = {s7_sx, (ExpW + ManW)'(0)};
     end else begin
-      res = {s6_sx, mag};
+      res = {s7_sx, s7_mag};
     end
   end
 
-  always_ff @(posedge clk_i) begin : proc_s7
+  always_ff @(posedge clk_i) begin : proc_s8
     sum_o <= res;
   end
 
@@ -303,7 +315,7 @@ module tma_red_fadd #(
                                                           s5_zero)
   // After normalisation the hidden bit is set unless the exponent stopped at 1 (subnormal).
   `TMA_ASSERT_IMPLY(NormalisedOrTiny_A, vld_q[5] && !s6_zero && !s6_nan && !s6_inf,
-                    s6_m[X-1] || s6_e == (ExpW + 1)'(1))
+                    s6_hid || s6_e == (ExpW + 1)'(1))
 
 endmodule
 

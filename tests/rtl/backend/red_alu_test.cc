@@ -555,7 +555,7 @@ TEST(RedAlu, MatchesModelDb64Backpressure) {
   CheckAgainstModel<Vtma_red_alu_db64>(64, 4, 30000, 50, 40);
 }
 
-// ---- Full throughput: one beat per cycle, latency 9 (seven stages, the output FIFO) ----
+// ---- Full throughput: one beat per cycle, latency 10 (eight stages, the output FIFO) ----
 TEST(RedAlu, OneBeatPerCycle) {
   VerilatedDut<Vtma_red_alu_db16> dut(5);
   dut->in_valid_i = 0;
@@ -578,7 +578,7 @@ TEST(RedAlu, OneBeatPerCycle) {
     }
     dut.Cycle();
   }
-  EXPECT_EQ(first_out, 9);
+  EXPECT_EQ(first_out, 10);
   EXPECT_EQ(outs, 100);
   EXPECT_FALSE(dut.GotError());
 }
