@@ -81,25 +81,14 @@ struct Fmt {
 };
 
 bool FloatFmt(DType t, Fmt* f) {
-  switch (t) {
-    case DType::kF16:
-      *f = {5, 10};
-      return true;
-    case DType::kBF16:
-      *f = {8, 7};
-      return true;
-    case DType::kF64:
-      *f = {11, 52};
-      return true;
-    case DType::kF32:
-    case DType::kF32Ftz:
-    case DType::kTF32:
-    case DType::kTF32Ftz:
-      *f = {8, 23};
-      return true;
-    default:
-      return false;
+  if (!model::IsFloat(t)) {
+    return false;
   }
+  *f = t == DType::kF16    ? Fmt{5, 10}
+       : t == DType::kBF16 ? Fmt{8, 7}
+       : t == DType::kF64  ? Fmt{11, 52}
+                           : Fmt{8, 23};  // f32, f32.ftz, tf32, tf32.ftz
+  return true;
 }
 
 class OperandGen {
