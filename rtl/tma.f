@@ -40,6 +40,7 @@ backend/tma_smem_rd.sv
 backend/tma_wr_align.sv
 backend/tma_wr_red.sv
 backend/tma_wr_engine.sv
+backend/tma_bulk_group.sv
 # ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv
