@@ -20,8 +20,10 @@
 #include "VDup3.h"
 #include "VFifoD1.h"
 #include "VFifoD1Ft.h"
+#include "VFifoD1Fw.h"
 #include "VFifoD3.h"
 #include "VFifoD3Ft.h"
+#include "VFifoD3Fw.h"
 #include "VFifoD4.h"
 #include "VSpill.h"
 #include "VSpillBypass.h"
@@ -210,6 +212,20 @@ TEST(Fifo, RandomStallsDepth3FallThrough) {
 }
 TEST(Fifo, RandomStallsDepth4Width64) {
   RandomStalls<VFifoD4>(kFifoD4);
+}
+
+// FlopWrEn (entries load at the write pointer whenever not full): same items, same cycles.
+TEST(Fifo, RandomStallsDepth1FlopWrEn) {
+  RandomStalls<VFifoD1Fw>(kFifoD1);
+}
+TEST(Fifo, RandomStallsDepth3FlopWrEn) {
+  RandomStalls<VFifoD3Fw>(kFifoD3);
+}
+TEST(Fifo, ThroughputDepth3FlopWrEn) {
+  Throughput<VFifoD3Fw>(kFifoD3, 200, 199);
+}
+TEST(Fifo, CapacityDepth3FlopWrEn) {
+  Capacity<VFifoD3Fw>(kFifoD3);
 }
 
 TEST(Fifo, ThroughputDepth1IsHalf) {
