@@ -12,8 +12,9 @@
 // the command is written or answered before it ends, and a failed one does not affect other
 // commands.
 //
-// Timing: every queue's entries load from flops (tma_fifo FlopWrEn), so the handshakes that
-// push them (row writes, AW, W, B) reach only their pointer and count flops. The command
+// Timing: every flop queue's entries load from flops (tma_fifo FlopWrEn), so the handshakes
+// that push them (row writes, AW, W, B) reach only their pointer and count flops; the B
+// queue is a RAM queue whose head is a register. The command
 // information comes in through a spill register (its valid is a flop here), and the
 // finished-command queue stores it with one failure flag, applied as the queue's output
 // leaves: the B response's logic reaches only that flag's data input.
@@ -235,7 +236,7 @@ module tma_wr_engine #(
   // ---- B queue and command end ----
   logic              bq_valid, bq_pop;
   logic [1:0]        bq_out;        // {burst, end}
-  logic [BqUseW-1:0] bq_usage;
+  logic              bq_nonempty;
   logic              b_fire, b_err, end_now, done_in_ready;
   logic              b_take;        // a B is taken (an answer, or a timed-out burst's, dropped)
   logic              retire;        // the head burst leaves: answered, or timed out
@@ -254,21 +255,23 @@ module tma_wr_engine #(
   logic              werr_out, werr_valid, werr_in_ready;
   logic [BqUseW-1:0] werr_usage;
 
-  tma_fifo #(
-    .Width    (2),
-    .Depth    (MaxOutstanding),
-    .FlopWrEn (1'b1)
+  // The B queue's head is a register (a RAM queue's read register, tma_fifo_ram without the
+  // fabric output register): the B handshake, the command end and the pops start at flops,
+  // not at a MaxOutstanding-way multiplexer. It holds MaxOutstanding entries (RAM and head).
+  tma_fifo_ram #(
+    .Width  (2),
+    .Depth  (MaxOutstanding - 1),
+    .OutReg (1'b0)
   ) u_bq (
     .clk_i,
     .rst_ni,
-    .clr_i       (1'b0),
     .in_valid_i  (bq_push),
     .in_ready_o  (bq_in_ready),
     .in_data_i   (bq_in),
     .out_valid_o (bq_valid),
     .out_ready_i (bq_pop),
     .out_data_o  (bq_out),
-    .usage_o     (bq_usage)
+    .nonempty_o  (bq_nonempty)
   );
 
   // A command-ending entry needs room for its completion and the command's information.
@@ -365,7 +368,7 @@ module tma_wr_engine #(
     end
   end
 
-  assign busy_o = split_busy || trk_usage != '0 || wlen_usage != '0 || bq_usage != '0 ||
+  assign busy_o = split_busy || trk_usage != '0 || wlen_usage != '0 || bq_nonempty ||
                   done_usage != '0 || info_valid;
 
   logic unused_bits;
@@ -389,7 +392,7 @@ module tma_wr_engine #(
   // A B response belongs to a burst in the B queue or a timed-out one.
   `TMA_ASSERT_IMPLY(BExpected_A, axi_rsp_i.b_valid, late || (bq_valid && wsent_q != '0))
   // W completes in AW order, never ahead of the queue.
-  `TMA_ASSERT(WsentInQueue_A, 32'(wsent_q) <= 32'(bq_usage))
+  `TMA_ASSERT_IMPLY(WsentInQueue_A, wsent_q != '0, bq_valid)
   // The W error queue holds one flag per burst whose W is complete.
   `TMA_ASSERT(WerrCount_A, 32'(werr_usage) == 32'(wsent_q))
   `TMA_ASSERT_IMPLY(WerrAtRetire_A, retire, werr_valid)
