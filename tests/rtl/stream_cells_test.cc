@@ -77,7 +77,8 @@ void RunStreamInto(const CellSpec& spec, uint32_t seed, double p_valid, double p
   dut->out_ready_i = 0;
   if constexpr (std::is_same_v<Model, VFifoD1> || std::is_same_v<Model, VFifoD1Ft> ||
                 std::is_same_v<Model, VFifoD3> || std::is_same_v<Model, VFifoD3Ft> ||
-                std::is_same_v<Model, VFifoD4>) {
+                std::is_same_v<Model, VFifoD4> || std::is_same_v<Model, VFifoD1Fw> ||
+                std::is_same_v<Model, VFifoD3Fw>) {
     dut->clr_i = 0;
   }
   dut.Reset();
@@ -99,7 +100,8 @@ void RunStreamInto(const CellSpec& spec, uint32_t seed, double p_valid, double p
     dut->out_ready_i = ready;
     if constexpr (std::is_same_v<Model, VFifoD1> || std::is_same_v<Model, VFifoD1Ft> ||
                   std::is_same_v<Model, VFifoD3> || std::is_same_v<Model, VFifoD3Ft> ||
-                  std::is_same_v<Model, VFifoD4>) {
+                  std::is_same_v<Model, VFifoD4> || std::is_same_v<Model, VFifoD1Fw> ||
+                  std::is_same_v<Model, VFifoD3Fw>) {
       clr = clr_dist(rng);
       dut->clr_i = clr;
     }
@@ -124,7 +126,8 @@ void RunStreamInto(const CellSpec& spec, uint32_t seed, double p_valid, double p
     }
     if constexpr (std::is_same_v<Model, VFifoD1> || std::is_same_v<Model, VFifoD1Ft> ||
                   std::is_same_v<Model, VFifoD3> || std::is_same_v<Model, VFifoD3Ft> ||
-                  std::is_same_v<Model, VFifoD4>) {
+                  std::is_same_v<Model, VFifoD4> || std::is_same_v<Model, VFifoD1Fw> ||
+                  std::is_same_v<Model, VFifoD3Fw>) {
       ASSERT_EQ(static_cast<unsigned>(dut->usage_o), stored.size()) << "cycle " << cyc;
     }
 
