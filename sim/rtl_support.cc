@@ -35,15 +35,14 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (!arch) {
     return "arch " + c.arch + " is not known";
   }
-  if (*arch != m::Arch::kSm90) {
-    if (c.op != m::Op::kLoad || c.mode != m::LoadMode::kTile) {
-      return "arch " + c.arch + ": the RTL runs only tile-mode loads of sm_100+ cases (this is " +
-             (c.op == m::Op::kPrefetch ? "a prefetch" : "a load") + " in " + m::ToString(c.mode) +
-             " mode)";
-    }
-    if (c.cluster && c.cluster->cta_group == 2) {
-      return "arch " + c.arch + ": .cta_group::2 is not implemented by the RTL";
-    }
+  if (*arch != m::Arch::kSm90 && c.op != m::Op::kLoad && c.op != m::Op::kPrefetch) {
+    return "arch " + c.arch + ": the RTL runs the loads and prefetches of sm_100+ cases (this is " +
+           "a " + m::ToString(c.op) + ")";
+  }
+  if (*arch != m::Arch::kSm90 && c.mode == m::LoadMode::kIm2colW128) {
+    return std::string("the RTL does not implement ") + m::ToString(c.mode) +
+           " (it answers "
+           "unsupported)";
   }
   if (!RtlImplementsDType(c.tensor.dtype, b)) {
     return std::string("element type ") + m::ToString(c.tensor.dtype) +
@@ -53,16 +52,6 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (c.op == m::Op::kStore && c.store_clip_element != b.store_clip_element) {
     return std::string("store clipping \"") + (c.store_clip_element ? "element" : "granule") +
            "\": this top is built with StoreClipElem = " + (b.store_clip_element ? "1" : "0");
-  }
-  if (*arch == m::Arch::kSm90 && m::IsSubByte(c.tensor.dtype)) {
-    return std::string("sub-byte type ") + m::ToString(c.tensor.dtype) +
-           " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
-  }
-  if (*arch == m::Arch::kSm90 && c.tensor.swizzle > m::Swizzle::k128B) {
-    // The RTL accepts what DecodeDescriptor accepts (the 128B-atom and 96B swizzles of
-    // sm_100+, repeat field included); the sm_90 limit (rule 4) needs an arch input.
-    return std::string("swizzle ") + m::ToString(c.tensor.swizzle) +
-           " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
   }
   return "";
 }

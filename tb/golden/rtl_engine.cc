@@ -21,6 +21,7 @@
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
+#include "tma/mbarrier.h"
 
 namespace tma::tb {
 
@@ -101,6 +102,8 @@ class RtlHarness {
     top_->Final();
   }
 
+  // The architecture whose rules the engine applies (tma_sim_top's arch_i).
+  void SetArch(m::Arch a) { h_.pins().arch = static_cast<uint8_t>(a); }
   void Reset(m::SharedMemoryIf* smem) {
     axi_.Clear();
     axw_.Clear();
@@ -180,14 +183,12 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
   m::TensorMap map;
-  bool have_map = false;
   if (c.descriptor_hex) {
     std::vector<uint8_t> d;
     if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
       return skip("descriptor_hex is not 128 bytes");
     }
     std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
-    have_map = m::DecodeDescriptor(d.data(), &map).ok();
   } else {
     m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
     if (!st.ok()) {
@@ -199,24 +200,25 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
       return skip("the map does not fit the descriptor's fields (no 128-byte encoding)");
     }
     std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
-    have_map = true;
   }
-  // sm_90 maps go to the RTL even when the encoder refuses them: the RTL checks the sm_90
-  // rules itself. The sm_100+ rules (packed-type box / alignment / swizzle limits) are the
-  // driver's, which never hands such a map to an engine.
+  // Maps go to the RTL even when the case's encoder refuses them: the RTL checks the encoder
+  // rules of its architecture (arch_i) itself, the sm_100 / sm_103 ones (sub-byte types,
+  // 128B-atom and 96B swizzles, im2col-wide maps) included.
   const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
-  if (have_map && arch != m::Arch::kSm90) {
-    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
-      return skip("the " + c.arch + " encoder refuses this map (" + v.ToString() +
-                  "); no engine sees it");
-    }
-  }
   m::TensorInstr in = m::CaseInstr(c);
   const int ctas = c.NumCtas();
   if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
       (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
     return skip("a CTA number at or above the cluster size (" + std::to_string(ctas) +
                 "): tma_sim_top has no cluster-size input (F6 is the launcher's check)");
+  }
+  if (in.cta_group == 2 && c.op == m::Op::kLoad) {
+    for (int d : m::DestinationCtas(c)) {
+      if (m::RouteCompleteTx(d, in.mbar_cta >= 0 ? in.mbar_cta : d, 2) >= ctas) {
+        return skip("a .cta_group::2 complete-tx routed to a CTA at or above the cluster size (" +
+                    std::to_string(ctas) + "): tma_sim_top has no cluster-size input");
+      }
+    }
   }
   // A descriptor address outside the buffer, 128-byte aligned.
   uint8_t probe = 0;
@@ -231,6 +233,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   h.gmem.global = &global;
   h.cpls.clear();
   h.note.clear();
+  h.SetArch(arch);
   h.Reset(&smem);
   h.TakeSvaError();
   h.Offer(in, h.gmem.desc_addr);

@@ -461,10 +461,11 @@ module tma_cmd_ctrl_ref #(
     if (hi_el > 36'(box0)) hi_el = 36'(box0);
 
     job.i2c       = i2c;
-    job.nrows_m1  = f_ppc_m1;
+    job.nrows_m1  = 11'(f_ppc_m1);
     if (!il) begin
       job.gaddr     = f_addr + 64'(c0_bytes);
       job.row_bytes = row_bytes;
+      job.tx_row    = row_bytes;   // (the sub-byte types, whose payload differs, are refused)
       job.head      = 12'(lo_el) << esz;
       job.dend      = (hi_el > lo_el) ? 12'(hi_el) << esz : job.head;
       job.pitch     = (swz == tma_pkg::SwzNone) ? row_bytes : 12'(span);
@@ -475,6 +476,7 @@ module tma_cmd_ctrl_ref #(
                                       64'(c0) << ((f_il == 2'd2) ? 5 : 4)) +
                       (i2c ? 64'd0 : malo_q.v[1]);
       job.row_bytes = 12'(chunk);
+      job.tx_row    = 12'(chunk);
       job.head      = '0;
       job.dend      = fixed_oob ? 12'd0 : 12'(chunk);
       job.pitch     = 12'(chunk);

@@ -171,6 +171,12 @@ inline constexpr uint8_t kAtopStSmin = 21;
 inline constexpr uint8_t kAtopStUmax = 22;
 inline constexpr uint8_t kAtopStUmin = 23;
 
+// ---- Arch ----
+inline constexpr int kArchBits = 2;
+inline constexpr uint8_t kArchSm90 = 0;
+inline constexpr uint8_t kArchSm100 = 1;
+inline constexpr uint8_t kArchSm103 = 2;
+
 // ---- Element types ----
 // The element types in three numberings: Elem<T> = the model's DType = the driver's
 // CUtensorMapDataType; Dt<T> = the descriptor's 4-bit format code (tf32 and tf32.ftz use the f32
