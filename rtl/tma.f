@@ -23,6 +23,7 @@ frontend/tma_frontend.sv
 midend/tma_walk_start.sv
 midend/tma_nd_walker.sv
 midend/tma_gather_walker.sv
+midend/tma_w128_walker.sv
 midend/tma_row_fork.sv
 midend/tma_burst_split.sv
 # ---- backend ----

@@ -30,6 +30,8 @@ struct TopPins {
   // Target architecture (tma::pkg::Arch*): sm_103 by default, every rule of the model's newest
   // arch; the golden replay sets each case's.
   uint8_t arch = tma::pkg::ArchSm103;
+  // CTAs in the cluster, 0 = 16 (the engine's NumCtas): the replay sets each case's.
+  uint8_t cluster = 0;
   // AXI4 read address / data.
   bool arvalid = false, arready = false;
   uint8_t arid = 0, arlen = 0, arsize = 0, arburst = 0;

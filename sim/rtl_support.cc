@@ -39,11 +39,6 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
     return "arch " + c.arch + ": the RTL runs the loads and prefetches of sm_100+ cases (this is " +
            "a " + m::ToString(c.op) + ")";
   }
-  if (*arch != m::Arch::kSm90 && c.mode == m::LoadMode::kIm2colW128) {
-    return std::string("the RTL does not implement ") + m::ToString(c.mode) +
-           " (it answers "
-           "unsupported)";
-  }
   if (!RtlImplementsDType(c.tensor.dtype, b)) {
     return std::string("element type ") + m::ToString(c.tensor.dtype) +
            " needs the unpacker (SubByte = 1), which this top (DataBytes " +

@@ -191,6 +191,7 @@ class VerilatedTop : public SimTop {
     }
     t.desc_inval_i = p.desc_inval;
     t.arch_i = p.arch;
+    t.cluster_i = p.cluster;
     t.m_axi_arready_i = p.arready;
     t.m_axi_rvalid_i = p.rvalid;
     if (p.rvalid) {

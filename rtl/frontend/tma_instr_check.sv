@@ -29,6 +29,7 @@ module tma_instr_check #(
   input  logic                  rst_ni,
   input  tma_pkg::cmd_t         cmd_i,
   input  logic [1:0]            arch_i,     // tma_pkg::Arch*
+  input  logic [3:0]            cluster_i,  // CTAs in the cluster (0: 16), at most NumCtas
   input  tma_pkg::map_t         map_i,
   input  tma_pkg::walk_bounds_t bounds_i,   // from W1B
   input  logic                  w1b_i,
@@ -61,6 +62,8 @@ module tma_instr_check #(
   logic [15:0] route_bad;               // .cta_group::2: destination d's peer routing leaves
                                         // the cluster
   logic        mbar_par;                // parity of the CTA holding mbar
+  logic [4:0]  ncta;                    // CTAs in the cluster: cluster_i, at most NumCtas
+  logic [15:0] in_cluster;              // bit c: CTA c is in the cluster
   logic [NumChecks-1:0] cond_d, cond_q;
   logic [3:0]  pre_d, pre_q;           // the first failing check before F4
   logic [8:0]  f4_cmp_d, f4_cmp_q;     // W1B: the F4 compares (offset, lower, upper) x 3
@@ -98,9 +101,12 @@ module tma_instr_check #(
   assign i2c_mode = cmd_i.mode == tma_pkg::ModeIm2col || cmd_i.mode == tma_pkg::ModeIm2colNoOffs ||
                     cmd_i.mode == tma_pkg::ModeIm2colW || cmd_i.mode == tma_pkg::ModeIm2colW128;
   // RouteCompleteTx: destination d signals CTA (d & ~1) | parity(mbar CTA, else d itself)
+  assign ncta       = (cluster_i == 4'd0 || 32'(cluster_i) > NumCtas) ? 5'(NumCtas) :
+                      {1'b0, cluster_i};
+  assign in_cluster = (ncta >= 5'd16) ? 16'hFFFF : (16'd1 << ncta) - 16'd1;
   for (genvar d = 0; d < 16; d++) begin : gen_route
     assign route_bad[d] = dst_mask[d] &&
-                          32'({4'(d >> 1), cmd_i.mbar_remote ? mbar_par : 1'(d & 1)}) >= NumCtas;
+                          {4'(d >> 1), cmd_i.mbar_remote ? mbar_par : 1'(d & 1)} >= ncta;
   end
   assign mbar_par = cmd_i.mbar_cta[0];
   assign wmode    = cmd_i.mode == tma_pkg::ModeIm2colW || cmd_i.mode == tma_pkg::ModeIm2colW128;
@@ -123,9 +129,8 @@ module tma_instr_check #(
     // im2col::w*, gather4, scatter4: sm_100 and later
     cond_d[ChkModeSm100] = sm90 && cmd_i.mode >= tma_pkg::ModeIm2colW &&
                            cmd_i.mode <= tma_pkg::ModeTileScatter4;
-    // the modes of the seeds this engine does not run: im2col::w::128, scatter4
-    cond_d[ChkModeRtl]   = cmd_i.mode == tma_pkg::ModeIm2colW128 ||
-                           cmd_i.mode == tma_pkg::ModeTileScatter4;
+    // the mode of the seeds this engine does not run: scatter4
+    cond_d[ChkModeRtl]   = cmd_i.mode == tma_pkg::ModeTileScatter4;
     cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
     cond_d[ChkCtaGroup2] = sm90 && cmd_i.cta_group == 2'd2;
     // .Nd = rank; the map's mode = the load mode (im2col::w*: a wide map of the same mode)
@@ -135,17 +140,17 @@ module tma_instr_check #(
     // gather4 / scatter4: a 2-D map, box[1] == 1, no interleave
     cond_d[ChkGather]    = gs && (rank != 4'd2 || mf.box_hi[7:0] != 8'd0 || md.is_il);
     cond_d[ChkMulticast] = cmd_i.multicast && (!is_load || cmd_i.smem_cta ||
-                           (NumCtas < 16 && (cmd_i.cta_mask >> NumCtas) != 16'd0));   // F6
+                           (cmd_i.cta_mask & ~in_cluster) != 16'd0);   // F6
     // issuer and destination in the cluster; .shared::cta writes the executing CTA
-    cond_d[ChkCtas]      = 32'(cmd_i.issuer) >= NumCtas ||
-                           (is_load && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas) ||
+    cond_d[ChkCtas]      = {1'b0, cmd_i.issuer} >= ncta ||
+                           (is_load && !cmd_i.multicast && {1'b0, cmd_i.dst_cta} >= ncta) ||
                            (is_load && !cmd_i.multicast && cmd_i.smem_cta &&
                             cmd_i.dst_cta != cmd_i.issuer);
     // where mbar may sit (the model's CheckMbarCta): in the cluster; with .shared::cta in the
     // executing CTA; without multicast in the destination CTA (.cta_group::2: or its peer);
     // every routed complete-tx inside the cluster. Only loads have an mbarrier.
     cond_d[ChkMbar]      = is_load ?
-                           ((cmd_i.mbar_remote && (32'(cmd_i.mbar_cta) >= NumCtas ||
+                           ((cmd_i.mbar_remote && ({1'b0, cmd_i.mbar_cta} >= ncta ||
                              (cmd_i.smem_cta && cmd_i.mbar_cta != cmd_i.issuer) ||
                              (!cmd_i.multicast && (cmd_i.cta_group == 2'd2 ?
                                cmd_i.mbar_cta[3:1] != cmd_i.dst_cta[3:1] :

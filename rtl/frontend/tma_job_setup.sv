@@ -20,6 +20,8 @@
 // coords[1..4]; the MAC forms each row's contribution as for a tile dim.
 // im2col::w (a wide map, tma_desc_check's view: W spatial, H / D tile dims of box 1, N): wOffset
 // shifts W's start, lower and upper corner alike; the walk ends after ppc + wHalo rows.
+// im2col::w::128 (job_t.w128, for tma_w128_walker): the same walker view and offsets,
+// nrows_m1 = wHalo (the walker forms the four groups of 32 + wHalo pixels).
 
 `default_nettype none
 
@@ -103,6 +105,7 @@ module tma_job_setup #(
   logic [1:0]  job_pk;
   logic        gat;                    // tile::gather4
   logic        wmode;                  // im2col::w
+  logic        w128;                   // im2col::w::128
   logic [10:0] nrows_d, nrows_q;       // im2col: rows - 1 (ppc - 1, im2col::w plus wHalo)
 
   assign il       = md.is_il;
@@ -114,7 +117,9 @@ module tma_job_setup #(
                     md.is_b6x16p32 ? tma_pkg::PkG12 : tma_pkg::PkNone;
   assign gat      = cmd_i.mode == tma_pkg::ModeTileGather4;
   assign wmode    = cmd_i.mode == tma_pkg::ModeIm2colW;
-  assign nrows_d  = 11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
+  assign w128     = cmd_i.mode == tma_pkg::ModeIm2colW128;
+  assign nrows_d  = w128 ? 11'(cmd_i.im2col.v[0][4:0]) :
+                    11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
 
   // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz).
   function automatic logic [5:0] pieces(input logic [1:0] anz, input logic [2:0] snz);
@@ -235,6 +240,7 @@ module tma_job_setup #(
       job_d.dend      = job_q.dend;
       job_d.i2c       = mf.im2col;
       job_d.gather    = gat;
+      job_d.w128      = w128;
       job_d.smem_addr = cmd_i.smem_addr;
       job_d.fill_nan  = mf.fill_nan;
       job_d.tf32      = mf.tf32;
@@ -274,7 +280,7 @@ module tma_job_setup #(
         // (im2col_no_offs: no offsets; im2col::w: wOffset on W only)
         off = (d < MaxDims - 1 && cmd_i.mode == tma_pkg::ModeIm2col) ?
               34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
-        if (wmode) off = (d == 1) ? 34'(cmd_i.im2col.v[1]) : 34'd0;
+        if (wmode || w128) off = (d == 1) ? 34'(cmd_i.im2col.v[1]) : 34'd0;
         job_d.coord.v[d] = '0;
         job_d.lo.v[d]    = '0;
         job_d.hi.v[d]    = '0;

@@ -147,7 +147,7 @@ module tma_gather_walker (
   logic unused_job;
   assign unused_job = ^{job_i.marker, job_i.i2c, job_i.nrows_m1, job_i.step, job_i.alo,
                         job_i.lo, job_i.hi, job_i.es, job_i.coord.v[0], job_i.dim_m1.v[0],
-                        job_i.astart.v[0], job_i.gather};
+                        job_i.astart.v[0], job_i.gather, job_i.w128};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))

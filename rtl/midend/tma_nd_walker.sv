@@ -565,7 +565,7 @@ module tma_nd_walker (
                          pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
                          chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], iw_q[0],
                          chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims],
-                         job_i.gather};   // (gather4 jobs go to tma_gather_walker)
+                         job_i.gather, job_i.w128};   // (tma_gather_walker, tma_w128_walker)
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))

@@ -362,6 +362,7 @@ package tma_pkg;
     logic                 i2c;        // 1: the walk ends after nrows_m1 + 1 rows (im2col)
     logic                 gather;     // tile::gather4: walker dims 1..4 are the four rows
                                       // (tma_gather_walker)
+    logic                 w128;       // im2col::w::128 (tma_w128_walker; nrows_m1 = wHalo)
     logic [NRowsW:0]      nrows_m1;   // im2col: rows - 1 (pixels per column; im2col::w plus
                                       // wHalo)
     logic [63:0]          gaddr;      // global address of row byte 0, address contributions 0
@@ -454,7 +455,7 @@ package tma_pkg;
   localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
   localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
   localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth           = 1927;  // $bits(job_t)
+  localparam int unsigned JobWidth           = 1928;  // $bits(job_t)
   localparam int unsigned RowWidth           = 241;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
   localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)

@@ -48,6 +48,7 @@ module tma_sim_top #(
   input  logic [7:0]            cmd_tag_i,
   input  logic                  desc_inval_i,
   input  logic [1:0]            arch_i,
+  input  logic [3:0]            cluster_i,
   // AXI4 master: read address / data
   output logic                  m_axi_arvalid_o,
   input  logic                  m_axi_arready_i,
@@ -158,6 +159,7 @@ module tma_sim_top #(
     .cmd_i              (cmd),
     .desc_inval_i,
     .arch_i,
+    .cluster_i,
     .axi_rd_req_o       (axi_rd_req),
     .axi_rd_rsp_i       (axi_rd_rsp),
     .axi_r_data_i       (m_axi_rdata_i),

@@ -244,7 +244,7 @@ inline constexpr uint32_t Dim64Width = 320;
 inline constexpr uint32_t Dim34Width = 170;
 inline constexpr uint32_t Dim36Width = 180;
 inline constexpr uint32_t Dim4Width = 20;
-inline constexpr uint32_t JobWidth = 1927;
+inline constexpr uint32_t JobWidth = 1928;
 inline constexpr uint32_t RowWidth = 241;
 inline constexpr uint32_t AlRowWidth = 95;
 inline constexpr uint32_t RdReqWidth = 74;
@@ -618,11 +618,12 @@ inline void UnpackAt(const uint32_t* w, int pos, dim4_t* s) {
     s->v[i0] = static_cast<uint8_t>(detail::Get(w, pos + 0 + 4 * i0, 4));
 }
 
-// tma_pkg::job_t, 1927 bits.
+// tma_pkg::job_t, 1928 bits.
 struct job_t {
   bool marker{};
   bool i2c{};
   bool gather{};
+  bool w128{};
   uint16_t nrows_m1{};
   uint64_t gaddr{};
   dim64_t step{};
@@ -644,13 +645,14 @@ struct job_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 1927;
+  static constexpr int kBits = 1928;
   static constexpr int kWords = 61;
 };
 inline bool operator==(const job_t& a, const job_t& b) {
   return a.marker == b.marker &&
          a.i2c == b.i2c &&
          a.gather == b.gather &&
+         a.w128 == b.w128 &&
          a.nrows_m1 == b.nrows_m1 &&
          a.gaddr == b.gaddr &&
          a.step == b.step &&
@@ -677,9 +679,10 @@ inline bool operator!=(const job_t& a, const job_t& b) {
   return !(a == b);
 }
 inline void PackAt(const job_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 1926, 1, static_cast<uint64_t>(s.marker));
-  detail::Put(w, pos + 1925, 1, static_cast<uint64_t>(s.i2c));
-  detail::Put(w, pos + 1924, 1, static_cast<uint64_t>(s.gather));
+  detail::Put(w, pos + 1927, 1, static_cast<uint64_t>(s.marker));
+  detail::Put(w, pos + 1926, 1, static_cast<uint64_t>(s.i2c));
+  detail::Put(w, pos + 1925, 1, static_cast<uint64_t>(s.gather));
+  detail::Put(w, pos + 1924, 1, static_cast<uint64_t>(s.w128));
   detail::Put(w, pos + 1913, 11, static_cast<uint64_t>(s.nrows_m1));
   detail::Put(w, pos + 1849, 64, static_cast<uint64_t>(s.gaddr));
   PackAt(s.step, w, pos + 1529);
@@ -703,9 +706,10 @@ inline void PackAt(const job_t& s, uint32_t* w, int pos) {
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, job_t* s) {
-  s->marker = detail::Get(w, pos + 1926, 1) != 0;
-  s->i2c = detail::Get(w, pos + 1925, 1) != 0;
-  s->gather = detail::Get(w, pos + 1924, 1) != 0;
+  s->marker = detail::Get(w, pos + 1927, 1) != 0;
+  s->i2c = detail::Get(w, pos + 1926, 1) != 0;
+  s->gather = detail::Get(w, pos + 1925, 1) != 0;
+  s->w128 = detail::Get(w, pos + 1924, 1) != 0;
   s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1913, 11));
   s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1849, 64));
   UnpackAt(w, pos + 1529, &s->step);

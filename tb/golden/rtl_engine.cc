@@ -104,6 +104,8 @@ class RtlHarness {
 
   // The architecture whose rules the engine applies (tma_sim_top's arch_i).
   void SetArch(m::Arch a) { h_.pins().arch = static_cast<uint8_t>(a); }
+  // CTAs in the cluster (tma_sim_top's cluster_i: 16 is 0).
+  void SetCluster(int ctas) { h_.pins().cluster = static_cast<uint8_t>(ctas & 15); }
   void Reset(m::SharedMemoryIf* smem) {
     axi_.Clear();
     axw_.Clear();
@@ -206,20 +208,9 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   // 128B-atom and 96B swizzles, im2col-wide maps) included.
   const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
   m::TensorInstr in = m::CaseInstr(c);
+  // The cluster's size (tma_sim_top's cluster_i, 0 = 16): the RTL checks the CTA operands,
+  // the multicast mask (F6) and the .cta_group::2 routing against it.
   const int ctas = c.NumCtas();
-  if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
-      (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
-    return skip("a CTA number at or above the cluster size (" + std::to_string(ctas) +
-                "): tma_sim_top has no cluster-size input (F6 is the launcher's check)");
-  }
-  if (in.cta_group == 2 && c.op == m::Op::kLoad) {
-    for (int d : m::DestinationCtas(c)) {
-      if (m::RouteCompleteTx(d, in.mbar_cta >= 0 ? in.mbar_cta : d, 2) >= ctas) {
-        return skip("a .cta_group::2 complete-tx routed to a CTA at or above the cluster size (" +
-                    std::to_string(ctas) + "): tma_sim_top has no cluster-size input");
-      }
-    }
-  }
   // A descriptor address outside the buffer, 128-byte aligned.
   uint8_t probe = 0;
   h.gmem.desc_addr = kDescAddr[0];
@@ -234,6 +225,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   h.cpls.clear();
   h.note.clear();
   h.SetArch(arch);
+  h.SetCluster(ctas);
   h.Reset(&smem);
   h.TakeSvaError();
   h.Offer(in, h.gmem.desc_addr);

@@ -1390,32 +1390,40 @@ def subbyte_cases():
 
 
 # ---- tile::gather4 (tensor-semantics 7), .cta_group::2 (10), the 96B swizzle (4.1) ----------
-def sb_gather4_load(c):
-    """tile::gather4 of a sub-byte type: row k = tensor row coords[1 + k], box[0] elements from
-    coords[0], at their bit positions (see the sub-byte notes below); complete-tx is the packed
-    payload 4 * box[0] * bits / 8 (silicon finding B1)."""
+def sb_rows_load(c, n, bases):
+    """Expected window of a sub-byte load whose row k holds the n elements from coords[0] of the
+    global row at byte bases[k] (None: the row is out of bounds), each at its bit position (see
+    the sub-byte notes below), rows placed through the swizzle (padded to the span)."""
     t = c["tensor"]
     bits, grp, _ = SUBBYTE[t["dtype"]]
     g = gen_fill(c["global"], c["global"]["bytes"], "u8")
     sm = gen_fill(c["smem"], c["smem"]["bytes"], "u8")
-    row_bytes = sb_smem_row_bytes(t)
+    row_bytes = sb_smem_row_bytes(dict(t, box=[n]))
     pitch = max(row_bytes, SPAN_ALL[t["swizzle"]])
-    for k in range(4):
-        row = c["coords"][1 + k]
+    for k, base in enumerate(bases):
         buf = bytearray(row_bytes)
-        for i0 in range(t["box"][0]):
+        for i0 in range(n):
             x0 = c["coords"][0] + i0
-            if not (0 <= x0 < t["dims"][0] and 0 <= row < t["dims"][1]):
+            if base is None or not 0 <= x0 < t["dims"][0]:
                 continue
-            v = sb_get_bits(g, (c["global"]["offset"] + row * t["strides"][0]) * 8 + x0 * bits,
-                            bits)
+            v = sb_get_bits(g, base * 8 + x0 * bits, bits)
             if grp is None:
                 sb_put_bits(buf, i0 * bits, bits, v)
             else:
                 sb_put_bits(buf, (i0 // grp) * 128 + (i0 % grp) * bits, bits, v)
         for b in range(row_bytes):
             sm[swizzle_sm100(c["smem"]["dst"] + k * pitch + b, t["swizzle"])] = buf[b]
-    return sm, 4 * t["box"][0] * bits // 8
+    return sm
+
+
+def sb_gather4_load(c):
+    """tile::gather4 of a sub-byte type: row k = tensor row coords[1 + k], box[0] elements from
+    coords[0]; complete-tx is the packed payload 4 * box[0] * bits / 8 (silicon finding B1)."""
+    t = c["tensor"]
+    bases = [c["global"]["offset"] + row * t["strides"][0] if 0 <= row < t["dims"][1] else None
+             for row in c["coords"][1:5]]
+    sm = sb_rows_load(c, t["box"][0], bases)
+    return sm, 4 * t["box"][0] * SUBBYTE[t["dtype"]][0] // 8
 
 
 def shared_cta(c):
@@ -1594,8 +1602,10 @@ def im2col_w_walk(t, coords, im2col):
     return out
 
 
-def im2col_w_any_load(c):
-    """Expected window and tx of an im2col::w load (walk above; cpp channels from coords[0])."""
+def im2col_rows_load(c, pixels):
+    """Expected window and tx of an im2col-family load whose row k is the pixel at tensor
+    coordinates pixels[k] (dims 1 .. rank-1): cpp channels from coords[0], rows padded to the
+    swizzle span, OOB channels or pixels filled."""
     t = c["tensor"]
     r = t["rank"]
     e = DTYPES[t["dtype"]][0]
@@ -1603,8 +1613,7 @@ def im2col_w_any_load(c):
     g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
     sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
     pitch = max(cpp * e, SPAN_ALL[t["swizzle"]])
-    pix = im2col_w_walk(t, c["coords"], c["im2col"])
-    for k, xs in enumerate(pix):
+    for k, xs in enumerate(pixels):
         for j in range(cpp):
             x = [c["coords"][0] + j] + xs
             oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(r))
@@ -1612,7 +1621,12 @@ def im2col_w_any_load(c):
             a = c["smem"]["dst"] + k * pitch + j * e
             for b in range(e):
                 sm[swizzle_sm100(a + b, t["swizzle"])] = v[b]
-    return sm, len(pix) * cpp * e
+    return sm, len(pixels) * cpp * e
+
+
+def im2col_w_any_load(c):
+    """Expected window and tx of an im2col::w load (the walk above)."""
+    return im2col_rows_load(c, im2col_w_walk(c["tensor"], c["coords"], c["im2col"]))
 
 
 def im2col_w_cases():
@@ -1694,37 +1708,87 @@ def im2col_w_cases():
     return out
 
 
+def im2col_w128_cases():
+    """im2col::w::128 (6): 128 pixels in four groups of 32, each followed by wHalo halo pixels,
+    the next wHalo positions of the im2col::w walk after the group [INF: tensor-semantics 6
+    models the figures so]; group g is seq[32 g .. 32 g + 31 + wHalo] of that walk. ppc is
+    ignored (the map stores 128); wHalo < 32."""
+    out = []
+
+    def w128(cid, t, coords, im2col, **kw):
+        t = dict(t)
+        t.setdefault("element_strides", [1] * t["rank"])
+        t["pixels_per_column"] = 128
+        kw.setdefault("arch", "sm_100a")
+        c = base_case(cid, "load", t, coords, mode="im2col::w::128", im2col=im2col, **kw)
+        c["tensor"]["wide_mode"] = "w128"
+        return c
+
+    def load(c):
+        halo = c["im2col"][0]
+        seq = im2col_w_walk(dict(c["tensor"], pixels_per_column=128), c["coords"], c["im2col"])
+        rows = []
+        for grp in range(4):
+            rows += seq[32 * grp:32 * grp + 32 + halo]
+        assert len(rows) == 128 + 4 * halo
+        return im2col_rows_load(c, rows)
+
+    # rank 3 (NWC) u16 C 16 (32-byte pixels, 64B swizzle), W 40 (lower -2, upper 1): the walk
+    # from W = 5 + wOffset 2 wraps into N = 1 and N = 2; wHalo 3.
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 40, 4], "strides": [32, 1280], "swizzle": "64B",
+         "lower": [-2], "upper": [1], "channels_per_pixel": 16}
+    c = w128("im2colw128-u16-rank3-halo3-wrap", t, [0, 5, 0], [3, 2], gseed=251, sbytes=140 * 64)
+    sm, tx = load(c)
+    assert tx == 140 * 32
+    out.append(finish_load(c, sm, tx))
+    # rank 4 (NHWC) u8 C 32, 128B swizzle (rows padded to 128), H = 1 fixed, wHalo 0.
+    t = {"dtype": "u8", "rank": 4, "dims": [32, 50, 2, 4], "strides": [32, 1600, 3200],
+         "swizzle": "128B", "lower": [0], "upper": [0], "channels_per_pixel": 32}
+    c = w128("im2colw128-u8-rank4-halo0-sw128", t, [0, 30, 1, 1], [0, 0], gseed=252,
+             sbytes=128 * 128)
+    sm, tx = load(c)
+    assert tx == 128 * 32
+    out.append(finish_load(c, sm, tx))
+    # wHalo 31 (the largest), es[W] 3, rank 3 bf16 C 32 (64-byte pixels, 128B_atom_32B).
+    t = {"dtype": "bf16", "rank": 3, "dims": [32, 64, 6], "strides": [64, 4096],
+         "element_strides": [1, 3, 1], "swizzle": "128B_atom_32B", "lower": [0], "upper": [0],
+         "channels_per_pixel": 32}
+    c = w128("im2colw128-bf16-rank3-halo31-es3", t, [0, 1, 0], [31, 0], gseed=253,
+             sbytes=252 * 128)
+    sm, tx = load(c)
+    assert tx == 252 * 64
+    c["expect"] = {"complete_tx_bytes": tx, "smem_sha256": hashlib.sha256(bytes(sm)).hexdigest()}
+    out.append(c)
+    # Prefetch (validated, nothing moves) and the wHalo limit of ::128 (< 32).
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 40, 4], "strides": [32, 1280], "swizzle": "64B",
+         "lower": [-2], "upper": [1], "channels_per_pixel": 16, "pixels_per_column": 128,
+         "element_strides": [1, 1, 1]}
+    c = base_case("prefetch-im2colw128-u16", "prefetch", t, [0, 5, 0], mode="im2col::w::128",
+                  im2col=[3, 2], gseed=251, arch="sm_100a")
+    c["tensor"]["wide_mode"] = "w128"
+    c["expect"] = {"global_diff": []}
+    out.append(c)
+    c = w128("fault-im2colw128-whalo-32", t, [0, 5, 0], [32, 0], gseed=251, sbytes=1024)
+    c["expect"] = {"error": "invalid_coordinate"}
+    out.append(c)
+    return out
+
+
 def sb_im2col_load(c):
     """A sub-byte im2col load: the pixel walk of 5.2 (im2col_pixels), each pixel's cpp elements
-    from coords[0] at their bit positions (see the sub-byte notes) forming one shared row;
-    complete-tx = ppc x cpp x bits / 8 (the packed payload, silicon finding B1)."""
+    from coords[0] forming one shared row; complete-tx = ppc x cpp x bits / 8 (the packed
+    payload, silicon finding B1)."""
     t = c["tensor"]
     r = t["rank"]
-    bits, grp, _ = SUBBYTE[t["dtype"]]
     cpp = t["channels_per_pixel"]
-    g = gen_fill(c["global"], c["global"]["bytes"], "u8")
-    sm = gen_fill(c["smem"], c["smem"]["bytes"], "u8")
-    tb = dict(t, box=[cpp])
-    row_bytes = sb_smem_row_bytes(tb)
-    pitch = max(row_bytes, SPAN_ALL[t["swizzle"]])
-    offs = c.get("im2col", [0] * (r - 2))
-    for k, (xs, n) in enumerate(im2col_pixels(t, c["coords"], offs)):
-        buf = bytearray(row_bytes)
+    bases = []
+    for xs, n in im2col_pixels(t, c["coords"], c.get("im2col", [0] * (r - 2))):
         x = [None] + xs + [n]
-        row_oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(1, r))
-        for j in range(cpp):
-            x0 = c["coords"][0] + j
-            if row_oob or not 0 <= x0 < t["dims"][0]:
-                continue
-            base = c["global"]["offset"] + sum(x[d] * t["strides"][d - 1] for d in range(1, r))
-            v = sb_get_bits(g, base * 8 + x0 * bits, bits)
-            if grp is None:
-                sb_put_bits(buf, j * bits, bits, v)
-            else:
-                sb_put_bits(buf, (j // grp) * 128 + (j % grp) * bits, bits, v)
-        for b in range(row_bytes):
-            sm[swizzle_sm100(c["smem"]["dst"] + k * pitch + b, t["swizzle"])] = buf[b]
-    return sm, t["pixels_per_column"] * cpp * bits // 8
+        oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(1, r))
+        bases.append(None if oob else c["global"]["offset"] +
+                     sum(x[d] * t["strides"][d - 1] for d in range(1, r)))
+    sm = sb_rows_load(c, cpp, bases)
+    return sm, t["pixels_per_column"] * cpp * SUBBYTE[t["dtype"]][0] // 8
 
 
 def sb_im2col_cases():
@@ -1806,6 +1870,7 @@ FILES = {
     "swizzle96.jsonl": swizzle96_cases,
     "im2col_w.jsonl": im2col_w_cases,
     "subbyte_im2col.jsonl": sb_im2col_cases,
+    "im2col_w128.jsonl": im2col_w128_cases,
 }
 
 
