@@ -349,7 +349,8 @@ module tma_cmd_ctrl_ref #(
       // im2col-wide maps (bit 86) need sm_100 (rule 21): invalid on this sm_90 engine.
       desc_err = tma_pkg::ErrInvalidDescriptor;
     end else if (f_addr[3:0] != 4'd0 || (f_il == 2'd2 && f_addr[4]) ||
-                 (f_il != 2'd0 && rank < 4'd3) || (f_fill && !is_float)) begin
+                 (f_il != 2'd0 && rank < 4'd3) || (f_fill && !is_float) ||
+                 (f_b96 && f_il != 2'd0)) begin   // (rule 4: 96B needs interleave none)
       desc_err = tma_pkg::ErrInvalidDescriptor;
     end else if (row_bytes[3:0] != 4'd0 ||
                  (f_il == 2'd0 && swz != tma_pkg::SwzNone && row_bytes > 12'(span))) begin
