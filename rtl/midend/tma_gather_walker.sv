@@ -12,8 +12,8 @@
 // row's complete-tx bytes (job_t.tx_row).
 //
 // Pipeline: S (row k's fields, its address as a carry-save pair of gaddr + astart + head and
-// its bound compare, registered) -> the pair resolved by a carry-select add -> the output
-// spill register. The job is accepted when its last row enters S, so job_i (held by
+// its bound compare, registered) -> tma_row_resolve (the pair resolved by a carry-select add,
+// the output spill register). The job is accepted when its last row enters S, so job_i (held by
 // valid/ready) feeds S for all four rows. Marker jobs (errors, prefetch) never come here
 // (tma_engine sends them to the N-D walker).
 
@@ -115,31 +115,20 @@ module tma_gather_walker (
     end
   end
 
-  // ---- S -> output: the address resolved (carry select over two 32-bit halves) ----
-  logic [32:0]   o_lo;
-  logic [31:0]   o_hi0, o_hi1;
-  tma_pkg::row_t o_d;
-
-  always_comb begin : proc_o
-    o_lo  = 33'(s_s_q[31:0]) + 33'(s_c_q[31:0]);
-    o_hi0 = s_s_q[63:32] + s_c_q[63:32];
-    o_hi1 = s_s_q[63:32] + s_c_q[63:32] + 32'd1;
-    o_d       = s_row_q;
-    o_d.gaddr = {(o_lo[32] ? o_hi1 : o_hi0), o_lo[31:0]} & {64{s_read_q}};
-  end
-
+  // ---- S -> output: the address resolved, the output spill register ----
   logic out_valid;
-  tma_spill_reg #(
-    .Width (tma_pkg::RowWidth)
-  ) u_out (
+  tma_row_resolve u_out (
     .clk_i,
     .rst_ni,
     .in_valid_i  (s_valid_q),
     .in_ready_o  (o_ready),
-    .in_data_i   (o_d),
+    .row_i       (s_row_q),
+    .sum_i       (s_s_q),
+    .carry_i     (s_c_q),
+    .read_i      (s_read_q),
     .out_valid_o (out_valid),
     .out_ready_i (row_ready_i),
-    .out_data_o  (row_o)
+    .out_o       (row_o)
   );
   assign row_valid_o = out_valid;
   assign busy_o      = s_valid_q || out_valid || k_q != 2'd0;
@@ -150,12 +139,8 @@ module tma_gather_walker (
                         job_i.astart.v[0], job_i.gather, job_i.w128};
 
   // ---- Assertions ----
-  `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))
   `TMA_ASSERT_IMPLY(GatherJob_A, job_valid_i, job_i.gather && !job_i.marker)
   `TMA_ASSERT_STABLE(JobHeld_A, job_valid_i, job_ready_o, job_i)
-  `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
-  `TMA_ASSERT_IMPLY(HeadBeforeEnd_A, row_valid_o, row_o.head <= row_o.dend)
-  `TMA_ASSERT_IMPLY(RowFits_A, row_valid_o, row_o.dend <= row_o.row_bytes)
 
 endmodule
 

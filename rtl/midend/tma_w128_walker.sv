@@ -26,7 +26,7 @@
 //   W  the walk state: W's position and distance to its upper corner (a wrap is es > the
 //      distance: one compare of flops), a[W] and a[N] (one 64-bit add each), the kept state.
 //   S  the row: fields, in-bounds flag, the address as a carry-save pair (base, a[W], a[N]).
-//   O  the output spill register, fed by the pair resolved with a carry-select add.
+//   O  tma_row_resolve: the pair resolved by a carry-select add, the output spill register.
 
 `default_nettype none
 
@@ -258,31 +258,20 @@ module tma_w128_walker (
     end
   end
 
-  // ---- S -> O: the address resolved (carry select over two 32-bit halves) ----
-  logic [32:0]   o_lo;
-  logic [31:0]   o_hi0, o_hi1;
-  tma_pkg::row_t o_d;
-
-  always_comb begin : proc_o
-    o_lo  = 33'(s_s_q[31:0]) + 33'(s_c_q[31:0]);
-    o_hi0 = s_s_q[63:32] + s_c_q[63:32];
-    o_hi1 = s_s_q[63:32] + s_c_q[63:32] + 32'd1;
-    o_d       = s_row_q;
-    o_d.gaddr = {(o_lo[32] ? o_hi1 : o_hi0), o_lo[31:0]} & {64{s_rd_q}};
-  end
-
+  // ---- S -> O: the address resolved, the output spill register ----
   logic out_valid;
-  tma_spill_reg #(
-    .Width (tma_pkg::RowWidth)
-  ) u_out (
+  tma_row_resolve u_out (
     .clk_i,
     .rst_ni,
     .in_valid_i  (s_valid_q),
     .in_ready_o  (o_ready),
-    .in_data_i   (o_d),
+    .row_i       (s_row_q),
+    .sum_i       (s_s_q),
+    .carry_i     (s_c_q),
+    .read_i      (s_rd_q),
     .out_valid_o (out_valid),
     .out_ready_i (row_ready_i),
-    .out_data_o  (row_o)
+    .out_o       (row_o)
   );
   assign row_valid_o = out_valid;
   assign busy_o      = act_q || ph_q != 3'd0 || s_valid_q || out_valid;
@@ -293,13 +282,10 @@ module tma_w128_walker (
                         job_i.coord.v[0], job_i.dim_m1.v[0], job_i.astart.v[0]};
 
   // ---- Assertions ----
-  `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))
   `TMA_ASSERT_IMPLY(W128Job_A, job_valid_i, job_i.w128 && !job_i.marker)
   `TMA_ASSERT_IMPLY(OneN_A, act_q, $onehot(nsel_q))
   `TMA_ASSERT_IMPLY(WrapDistance_A, act_q, wd_q == job_i.hi.v[1] - w_q)
   `TMA_ASSERT_STABLE(JobHeld_A, job_valid_i, job_ready_o, job_i)
-  `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
-  `TMA_ASSERT_IMPLY(HeadBeforeEnd_A, row_valid_o, row_o.head <= row_o.dend)
 
 endmodule
 
