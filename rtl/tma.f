@@ -41,7 +41,26 @@ backend/tma_red_alu.sv
 backend/tma_wr_fork.sv
 backend/tma_smem_rd.sv
 backend/tma_wr_align.sv
+backend/tma_wr_red.sv
 backend/tma_wr_engine.sv
+backend/tma_bulk_group.sv
 # ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv
+# ---- SoC top (rtl/soc/, docs/soc.md): generated register block and record codecs ----
+autogen/tma_reg_pkg.sv
+autogen/tma_reg_top.sv
+autogen/tma_cmd_rec_dec.sv
+autogen/tma_cpl_rec_enc.sv
+# ---- SoC top (rtl/soc/) ----
+soc/tma_smem_bank.sv
+soc/tma_mbar_unit.sv
+soc/tma_cluster_shell.sv
+soc/tma_soc_axil.sv
+soc/tma_cmd_window.sv
+soc/tma_cmd_ring.sv
+soc/tma_cpl_ring.sv
+soc/tma_soc_axi.sv
+soc/tma_soc_wr_arb.sv
+soc/tma_soc_ctrl.sv
+soc/tma_soc_top.sv

@@ -5,6 +5,7 @@ silicon oracle, and parameter sets for the encoder sweep. Python standard librar
 
   gen_cases.py cases   --count N --seed S --out specs.jsonl
   gen_cases.py encoder --count N --seed S --out params.jsonl
+  gen_cases.py bulk    --count N --seed S --out specs.jsonl   (non-tensor bulk operations)
 
 Each case carries a "gen" object that the oracle reads and drops: the category (output file),
 the fault the silicon findings predict ("illegal_instruction", "misaligned_address",
@@ -845,15 +846,171 @@ def gen_encoder(count, seed):
     return out
 
 
+# ---- non-tensor bulk operations (cp.async.bulk, cp.reduce.async.bulk, prefetch.L2) ----
+# The redOp x type table of cp.reduce.async.bulk (seed 004 lines 338-349), per destination.
+# The order is the oracle's BULK_RED_* lists (tma_oracle.cu): keep them in step.
+BULK_RED_GLOBAL = [("and", "b32"), ("and", "b64"), ("or", "b32"), ("or", "b64"),
+                   ("xor", "b32"), ("xor", "b64"), ("add", "u32"), ("add", "s32"),
+                   ("add", "u64"), ("add", "f32"), ("add", "f64"), ("add", "f16"),
+                   ("add", "bf16"), ("inc", "u32"), ("dec", "u32"), ("min", "u32"),
+                   ("min", "s32"), ("min", "u64"), ("min", "s64"), ("min", "f16"),
+                   ("min", "bf16"), ("max", "u32"), ("max", "s32"), ("max", "u64"),
+                   ("max", "s64"), ("max", "f16"), ("max", "bf16")]
+BULK_RED_CLUSTER = [("and", "b32"), ("or", "b32"), ("xor", "b32"), ("add", "u32"),
+                    ("add", "s32"), ("add", "u64"), ("inc", "u32"), ("dec", "u32"),
+                    ("min", "u32"), ("min", "s32"), ("max", "u32"), ("max", "s32")]
+BULK_TBYTES = {"b32": 4, "u32": 4, "s32": 4, "b64": 8, "u64": 8, "s64": 8, "f16": 2,
+               "bf16": 2, "f32": 4, "f64": 8}
+BULK_FLOATS = {"f16", "bf16", "f32", "f64"}
+SMEM_WIN_MAX = 232448 - 1024 - 64
+
+
+def bulk_size(rng):
+    """Multiples of 16 from 16 B to 64 KiB, log-uniform."""
+    return 16 * max(1, min(4096, int(2 ** rng.uniform(0, 12))))
+
+
+def gen_bulk(count, seed):
+    rng = random.Random(seed ^ 0xB01C)
+    out = []
+    # Every reduction pair at least twice, the rest spread over the copy directions.
+    plan = []
+    for k in range(len(BULK_RED_GLOBAL)):
+        plan += [("red_g", k)] * 2
+    for k in range(len(BULK_RED_CLUSTER)):
+        plan += [("red_c", k)] * 2
+    kinds = ["g2s_cta", "g2s", "g2s_mc", "s2c", "s2g", "prefetch", "bad", "red_nocluster"]
+    weights = [3, 3, 4, 4, 4, 1, 1.5, 0.3]
+    while len(plan) < count:
+        plan.append((rng.choices(kinds, weights)[0], 0))
+    for n, (kind, k) in enumerate(plan[:max(count, len(plan))]):
+        size = bulk_size(rng)
+        c = {"id": "bulk-%05d" % n, "gen": {"category": "bulk"}}
+        b = {"size": size}
+        ctas, issuer, mask, dst_cta = 1, 0, None, None
+        gfill = {"fill": "splitmix64", "seed": rng.getrandbits(32)}
+        sfill = {"fill": "splitmix64", "seed": rng.getrandbits(32)}
+        align = lambda: 16 * rng.randrange(0, 64)
+        # A reduction to shared::cluster in a launch without a cluster traps on sm_90
+        # (docs/silicon-notes.md): the valid cases always run in a cluster of 2..4.
+        if kind in ("g2s_mc", "s2c", "red_c") or (kind == "g2s" and rng.random() < 0.6):
+            ctas = rng.choice([2, 3, 4]) if kind != "g2s_mc" else rng.choice([2, 3, 4])
+            issuer = rng.randrange(ctas)
+        if kind == "red_c" or kind == "s2c" or kind == "g2s":
+            dst_cta = rng.randrange(ctas)
+            if kind == "s2c":
+                while dst_cta == issuer:
+                    dst_cta = rng.randrange(ctas)
+        if kind == "g2s_mc":
+            mask = rng.randrange(1, 1 << ctas)
+        if kind in ("g2s_cta", "g2s", "g2s_mc"):
+            b["dir"] = "shared::cta.global" if kind == "g2s_cta" else "shared::cluster.global"
+            b["src"] = align()
+            b["dst"] = align()
+            c["op"] = "load"
+            gbytes, win = b["src"] + size, b["dst"] + size
+        elif kind == "prefetch":
+            b["dir"] = "L2.global"
+            b["src"] = align()
+            c["op"] = "prefetch"
+            gbytes, win = b["src"] + size, 0
+        elif kind == "s2g":
+            b["dir"] = "global.shared::cta"
+            b["src"], b["dst"] = align(), align()
+            c["op"] = "store"
+            gbytes, win = b["dst"] + size + 16 * rng.randrange(0, 8), b["src"] + size
+        elif kind == "s2c":
+            b["dir"] = "shared::cluster.shared::cta"
+            b["src"], b["dst"] = align(), align()
+            c["op"] = "store"
+            gbytes, win = 256, max(b["src"], b["dst"]) + size
+        elif kind in ("red_g", "red_c"):
+            op, ty = (BULK_RED_GLOBAL if kind == "red_g" else BULK_RED_CLUSTER)[k]
+            size = 16 * max(1, size // 64)
+            b["size"] = size
+            c["op"] = "reduce"
+            c["redop"] = op
+            b["type"] = ty
+            if op == "add" and ty in ("f16", "bf16"):
+                b["noftz"] = True
+            b["src"] = align()
+            if kind == "red_g":
+                b["dir"] = "global.shared::cta"
+                b["dst"] = align()
+                gbytes, win = b["dst"] + size, b["src"] + size
+            else:
+                b["dir"] = "shared::cluster.shared::cta"
+                if dst_cta == issuer:  # same window: keep source and destination apart
+                    b["dst"] = rup(b["src"] + size, 16) + align()
+                else:
+                    b["dst"] = align()
+                gbytes, win = 256, max(b["src"], b["dst"]) + size
+            if ty in BULK_FLOATS:
+                gfill = {"fill": "values", "seed": rng.getrandbits(32)}
+                sfill = {"fill": "values", "seed": rng.getrandbits(32)}
+        elif kind == "red_nocluster":  # measured: illegal instruction fault
+            op, ty = BULK_RED_CLUSTER[rng.randrange(len(BULK_RED_CLUSTER))]
+            size = 16 * rng.randrange(1, 16)
+            b.update(size=size, type=ty, dir="shared::cluster.shared::cta", src=align())
+            b["dst"] = rup(b["src"] + size, 16) + align()
+            c["op"], c["redop"] = "reduce", op
+            c["dst_cta"] = 0
+            gbytes, win = 256, b["dst"] + size
+            c["gen"]["error"] = "invalid_instruction"
+            c["gen"]["fault"] = "illegal_instruction"
+        else:  # bad: misaligned size or operand; silicon decides whether it traps
+            what = rng.choice(["size", "size", "gsrc", "sdst", "ssrc", "gdst"])
+            if what in ("size", "gsrc", "sdst") and rng.random() < 0.6:
+                b["dir"], c["op"] = "shared::cta.global", "load"
+            else:
+                b["dir"], c["op"] = "global.shared::cta", "store"
+            b["src"], b["dst"] = align(), align()
+            b["size"] = size = 16 * rng.randrange(1, 64)
+            if what == "size":
+                b["size"] = size = size - rng.choice([1, 4, 8])
+            elif what in ("gsrc", "ssrc"):
+                b["src"] += rng.choice([4, 8])
+            else:
+                b["dst"] += rng.choice([4, 8])
+            gbytes = max(b["src"], b["dst"]) + size + 32
+            win = max(b["src"], b["dst"]) + size + 32
+            c["gen"]["error"] = "invalid_instruction" if what == "size" else "misaligned"
+            c["gen"]["fault"] = "misaligned_address"
+        c["bulk"] = b
+        if ctas > 1:
+            cl = {"ctas": ctas, "issuer": issuer}
+            if mask is not None:
+                cl["cta_mask"] = mask
+            c["cluster"] = cl
+        if dst_cta is not None and mask is None and (ctas > 1 or kind == "red_c"):
+            c["dst_cta"] = dst_cta
+        c["global"] = dict(bytes=rup(max(gbytes, 256), 256), offset=0, **gfill)
+        win = rup(max(win, 16), 16)
+        if win > SMEM_WIN_MAX:
+            continue
+        smem_off = b.get("dst" if c["op"] == "load" else "src", 0)
+        if c["op"] != "prefetch":
+            c["smem"] = dict(bytes=win, dst=smem_off, **sfill)
+        if c["op"] == "load" and win * ctas > 4096 and rng.random() > 0.1:
+            c["gen"]["hex"] = False
+        out.append(c)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["cases", "encoder"])
+    ap.add_argument("what", choices=["cases", "encoder", "bulk"])
     ap.add_argument("--count", type=int, default=10600)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    items = gen_cases(a.count, a.seed) if a.what == "cases" else gen_encoder(a.count, a.seed)
     if a.what == "cases":
+        items = gen_cases(a.count, a.seed)
+    elif a.what == "bulk":
+        items = gen_bulk(a.count, a.seed)
+    else:
+        items = gen_encoder(a.count, a.seed)
+    if a.what in ("cases", "bulk"):
         rng = random.Random(a.seed ^ 0x5EED)
         rng.shuffle(items)  # spread fault cases over the shards
     with open(a.out, "w") as f:

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // OpenTMA silicon oracle: runs golden-case specs (shared/spec/golden-cases.md) on a Hopper
-// GPU with the real driver's tensor maps and the real cp.async.bulk.tensor instructions,
-// and writes the cases back with `expect` measured.
+// GPU with the real driver's tensor maps and the real cp.async.bulk.tensor instructions (and,
+// for cases with a `bulk` object, the non-tensor cp.async.bulk / cp.reduce.async.bulk /
+// cp.async.bulk.prefetch.L2), and writes the cases back with `expect` measured.
 //
 //   tma_oracle run --in specs.jsonl --out cases.jsonl --anom anomalies.jsonl
 //                  --notes notes.txt --source silicon:<gpu>:sm_90:<driver> [--shard i --nshards n]
@@ -220,6 +221,226 @@ __global__ void __launch_bounds__(128)
 }
 
 // ------------------------------------------------------------------------------------------
+// Non-tensor bulk operations (cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.prefetch.L2):
+// a case with a `bulk` object (docs/golden-cases.md). One kernel, one instruction per launch,
+// the same complete_tx measurement as the tensor loads for every direction that signals an
+// mbarrier (global -> shared::cta / shared::cluster (+ multicast), shared::cta ->
+// shared::cluster, cp.reduce.async.bulk to shared::cluster).
+
+// The redOp x type lists of cp.reduce.async.bulk, in the order of gen_cases.py BULK_RED_*.
+#define TMA_BULK_RED_GLOBAL(X)                                                                  \
+  X(0, "and.b32") X(1, "and.b64") X(2, "or.b32") X(3, "or.b64") X(4, "xor.b32") X(5, "xor.b64") \
+  X(6, "add.u32") X(7, "add.s32") X(8, "add.u64") X(9, "add.f32") X(10, "add.f64")              \
+  X(11, "add.noftz.f16") X(12, "add.noftz.bf16") X(13, "inc.u32") X(14, "dec.u32")              \
+  X(15, "min.u32") X(16, "min.s32") X(17, "min.u64") X(18, "min.s64") X(19, "min.f16")          \
+  X(20, "min.bf16") X(21, "max.u32") X(22, "max.s32") X(23, "max.u64") X(24, "max.s64")         \
+  X(25, "max.f16") X(26, "max.bf16")
+#define TMA_BULK_RED_CLUSTER(X)                                                                 \
+  X(0, "and.b32") X(1, "or.b32") X(2, "xor.b32") X(3, "add.u32") X(4, "add.s32")                \
+  X(5, "add.u64") X(6, "inc.u32") X(7, "dec.u32") X(8, "min.u32") X(9, "min.s32")               \
+  X(10, "max.u32") X(11, "max.s32")
+// Pairs ptxas refuses are left out with these bit masks (run_oracle.sh probes them).
+#ifndef TMA_RED_SKIP_G
+#define TMA_RED_SKIP_G 0ull
+#endif
+#ifndef TMA_RED_SKIP_C
+#define TMA_RED_SKIP_C 0ull
+#endif
+
+enum BulkKind { kBG2SCta = 0, kBG2S, kBG2SMc, kBS2C, kBS2G, kBPrefetch, kBRedG, kBRedC };
+
+struct BParams {
+  int kind, red, ctas, issuer, dst_cta;
+  uint32_t mask;
+  uint32_t win_bytes, src_s, dst_s, size, expect_tx;
+  uint8_t* g;
+  uint64_t gsrc, gdst;
+  const uint8_t* smem_init;
+  uint8_t* dump;
+  int* res;
+  long long timeout;
+};
+
+template <int I>
+__device__ __forceinline__ bool RedGlobalOne(int red, uint64_t dst, uint32_t src, uint32_t size);
+#define TMA_RED_G_FN(i, s)                                                                       \
+  template <>                                                                                    \
+  __device__ __forceinline__ bool RedGlobalOne<i>(int red, uint64_t dst, uint32_t src,           \
+                                                  uint32_t size) {                               \
+    if constexpr (((TMA_RED_SKIP_G >> (i)) & 1ull) == 0) {                                       \
+      if (red == (i)) {                                                                          \
+        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group." s " [%0], [%1], %2;" \
+                     ::"l"(dst), "r"(src), "r"(size) : "memory");                                \
+        return true;                                                                             \
+      }                                                                                          \
+    }                                                                                            \
+    return false;                                                                                \
+  }
+TMA_BULK_RED_GLOBAL(TMA_RED_G_FN)
+template <int I>
+__device__ __forceinline__ bool RedClusterOne(int red, uint32_t dst, uint32_t src, uint32_t size,
+                                              uint32_t mbar);
+#define TMA_RED_C_FN(i, s)                                                                       \
+  template <>                                                                                    \
+  __device__ __forceinline__ bool RedClusterOne<i>(int red, uint32_t dst, uint32_t src,          \
+                                                   uint32_t size, uint32_t mbar) {               \
+    if constexpr (((TMA_RED_SKIP_C >> (i)) & 1ull) == 0) {                                       \
+      if (red == (i)) {                                                                          \
+        asm volatile(                                                                            \
+            "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes." s  \
+            " [%0], [%1], %2, [%3];" ::"r"(dst), "r"(src), "r"(size), "r"(mbar)                  \
+            : "memory");                                                                         \
+        return true;                                                                             \
+      }                                                                                          \
+    }                                                                                            \
+    return false;                                                                                \
+  }
+TMA_BULK_RED_CLUSTER(TMA_RED_C_FN)
+#define TMA_RED_G_CALL(i, s) || RedGlobalOne<i>(red, dst, src, size)
+#define TMA_RED_C_CALL(i, s) || RedClusterOne<i>(red, dst, src, size, mbar)
+__device__ bool RedGlobal(int red, uint64_t dst, uint32_t src, uint32_t size) {
+  return false TMA_BULK_RED_GLOBAL(TMA_RED_G_CALL);
+}
+__device__ bool RedCluster(int red, uint32_t dst, uint32_t src, uint32_t size, uint32_t mbar) {
+  return false TMA_BULK_RED_CLUSTER(TMA_RED_C_CALL);
+}
+
+__device__ __forceinline__ uint32_t MapCta(uint32_t addr, uint32_t cta) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(cta));
+  return r;
+}
+
+__global__ void __launch_bounds__(128) BulkKernel(const __grid_constant__ BParams p) {
+  extern __shared__ __align__(128) uint8_t dyn[];
+  const uint32_t base = SmemAddr(dyn);
+  const uint32_t pad = (1024u - (base & 1023u)) & 1023u;
+  uint8_t* win = dyn + pad;
+  const uint32_t win_s = base + pad;
+  const uint32_t mbar = win_s + ((p.win_bytes + 7u) & ~7u);
+  const uint32_t rank = p.ctas > 1 ? ClusterRank() : 0;
+  for (uint32_t k = threadIdx.x; k < p.win_bytes; k += blockDim.x)
+    win[k] = p.smem_init[k];
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mbar) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (p.ctas > 1)
+    ClusterSync();
+  int* res = p.res + rank * kResWords;
+  const bool signals = p.kind == kBG2SCta || p.kind == kBG2S || p.kind == kBG2SMc ||
+                       p.kind == kBS2C || p.kind == kBRedC;
+  const uint32_t dcta = p.dst_cta >= 0 ? static_cast<uint32_t>(p.dst_cta)
+                                       : static_cast<uint32_t>(p.issuer);
+  const bool in_mask = signals && (p.kind == kBG2SMc ? (((p.mask >> rank) & 1u) != 0)
+                                                     : rank == dcta);
+  bool flipped = false;
+  bool issued = true;
+  if (threadIdx.x == 0) {
+    if (rank == static_cast<uint32_t>(p.issuer)) {
+      const uint64_t gs = reinterpret_cast<uint64_t>(p.g + p.gsrc);
+      const uint64_t gd = reinterpret_cast<uint64_t>(p.g + p.gdst);
+      const uint32_t ss = win_s + p.src_s;
+      const uint32_t sd = win_s + p.dst_s;
+      switch (p.kind) {
+        case kBG2SCta:
+#ifdef TMA_HAVE_SHARED_CTA_DST
+          asm volatile(
+              "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+              "[%3];" ::"r"(sd), "l"(gs), "r"(p.size), "r"(mbar)
+              : "memory");
+#else
+          issued = false;
+#endif
+          break;
+        case kBG2S:
+          asm volatile(
+              "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+              "[%3];" ::"r"(p.ctas > 1 ? MapCta(sd, dcta) : sd), "l"(gs), "r"(p.size),
+              "r"(p.ctas > 1 ? MapCta(mbar, dcta) : mbar)
+              : "memory");
+          break;
+        case kBG2SMc:
+          asm volatile(
+              "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+              " [%0], [%1], %2, [%3], %4;" ::"r"(sd), "l"(gs), "r"(p.size), "r"(mbar),
+              "h"(static_cast<uint16_t>(p.mask))
+              : "memory");
+          break;
+        case kBS2C:
+          asm volatile(
+              "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], "
+              "%2, [%3];" ::"r"(MapCta(sd, dcta)), "r"(ss), "r"(p.size), "r"(MapCta(mbar, dcta))
+              : "memory");
+          break;
+        case kBS2G:
+          asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(gd),
+                       "r"(ss), "r"(p.size)
+                       : "memory");
+          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+          asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+          break;
+        case kBPrefetch:
+          asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(gs), "r"(p.size)
+                       : "memory");
+          break;
+        case kBRedG:
+          issued = RedGlobal(p.red, gd, ss, p.size);
+          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+          asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+          break;
+        case kBRedC: {
+          const uint32_t d = p.ctas > 1 ? MapCta(sd, dcta) : sd;
+          const uint32_t m = p.ctas > 1 ? MapCta(mbar, dcta) : mbar;
+          issued = RedCluster(p.red, d, ss, p.size, m);
+          break;
+        }
+        default:
+          issued = false;
+      }
+      res[5] = issued ? 1 : 0;
+    }
+    if (in_mask) {
+      ArriveExpect(mbar, issued ? p.expect_tx : 0);
+      flipped = WaitParity(mbar, 0, p.timeout);
+    }
+  }
+  __syncthreads();
+  if (p.ctas > 1)
+    ClusterSync();
+  if (threadIdx.x == 0) {
+    const uint32_t k = kFeedHeadroom;
+    long feeds;
+    int delivered;
+    if (in_mask && flipped) {
+      ArriveExpect(mbar, k);
+      feeds = Feed(mbar, 1, k + 1);
+      delivered = feeds < 0 ? -1 : static_cast<int>(p.expect_tx + k - feeds);
+    } else if (in_mask) {
+      ExpectTx(mbar, k);
+      feeds = Feed(mbar, 0, static_cast<long>(p.expect_tx) + k + 1);
+      delivered = feeds < 0 ? -1 : static_cast<int>(p.expect_tx + k - feeds);
+    } else {
+      ArriveExpect(mbar, k);
+      feeds = Feed(mbar, 0, k + 1);
+      delivered = feeds < 0 ? -1 : static_cast<int>(k - feeds);
+    }
+    res[0] = delivered;
+    res[1] = flipped ? 1 : 0;
+    res[2] = static_cast<int>(feeds);
+    res[3] = in_mask ? 1 : 0;
+    res[4] = 1;
+  }
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < p.win_bytes; k += blockDim.x)
+    p.dump[static_cast<size_t>(rank) * p.win_bytes + k] = win[k];
+  if (p.ctas > 1)
+    ClusterSync();
+}
+
+// ------------------------------------------------------------------------------------------
 // Host
 
 static void WriteAll(int fd, const std::string& s) {
@@ -327,7 +548,315 @@ static Outcome Anom(const JVal& in, const std::string& why) {
   return r;
 }
 
+// ---- bulk cases (host) ----
+static const char* const kBulkRedGlobal[] = {
+#define TMA_RED_NAME(i, s) s,
+    TMA_BULK_RED_GLOBAL(TMA_RED_NAME)};
+static const char* const kBulkRedCluster[] = {TMA_BULK_RED_CLUSTER(TMA_RED_NAME)};
+#undef TMA_RED_NAME
+
+static int BulkDtype(const std::string& t) {
+  static const char* names[] = {"b32", "u32", "s32", "b64", "u64", "s64", "f16", "f32", "f64",
+                                "bf16"};
+  static const int dt[] = {2, 2, 3, 4, 4, 5, 6, 7, 8, 9};
+  for (int k = 0; k < 10; ++k)
+    if (t == names[k])
+      return dt[k];
+  throw std::runtime_error("unknown bulk type " + t);
+}
+
+static std::string BulkPtx(int kind, const std::string& red) {
+  switch (kind) {
+    case kBG2SCta:
+      return "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes";
+    case kBG2S:
+      return "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
+    case kBG2SMc:
+      return "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster";
+    case kBS2C:
+      return "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes";
+    case kBS2G:
+      return "cp.async.bulk.global.shared::cta.bulk_group";
+    case kBPrefetch:
+      return "cp.async.bulk.prefetch.L2.global";
+    case kBRedG:
+      return "cp.reduce.async.bulk.global.shared::cta.bulk_group." + red;
+    case kBRedC:
+      return "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes." + red;
+  }
+  return "";
+}
+
+static Outcome RunBulkCase(Worker* w, const JVal& in) {
+  auto need = [&](const JVal& o, const char* k) -> const JVal& {
+    const JVal* v = o.Get(k);
+    if (!v)
+      throw std::runtime_error(std::string("missing key ") + k);
+    return *v;
+  };
+  const std::string id = need(in, "id").AsS();
+  const std::string op = need(in, "op").AsS();
+  const JVal& b = need(in, "bulk");
+  const std::string dir = need(b, "dir").AsS();
+  const uint32_t size = static_cast<uint32_t>(need(b, "size").AsU());
+  const uint64_t src = b.Get("src") ? b.Get("src")->AsU() : 0;
+  const uint64_t dst = b.Get("dst") ? b.Get("dst")->AsU() : 0;
+  int ctas = 1, issuer = 0, dst_cta = -1;
+  uint32_t mask = 0;
+  bool mc = false;
+  if (const JVal* cl = in.Get("cluster")) {
+    ctas = static_cast<int>(need(*cl, "ctas").AsI());
+    if (const JVal* v = cl->Get("issuer"))
+      issuer = static_cast<int>(v->AsI());
+    if (const JVal* v = cl->Get("cta_mask")) {
+      mask = static_cast<uint32_t>(v->AsU());
+      mc = true;
+    }
+  }
+  if (const JVal* v = in.Get("dst_cta"))
+    dst_cta = static_cast<int>(v->AsI());
+  if (ctas < 1 || ctas > 8)
+    return Anom(in, "bad cluster size");
+  int kind = -1, red = -1, dtype = 0;
+  std::string redname;
+  if (op == "load" && dir == "shared::cta.global") {
+    kind = kBG2SCta;
+  } else if (op == "load" && dir == "shared::cluster.global") {
+    kind = mc ? kBG2SMc : kBG2S;
+  } else if (op == "store" && dir == "shared::cluster.shared::cta") {
+    kind = kBS2C;
+  } else if (op == "store" && dir == "global.shared::cta") {
+    kind = kBS2G;
+  } else if (op == "prefetch") {
+    kind = kBPrefetch;
+  } else if (op == "reduce") {
+    const std::string ty = need(b, "type").AsS();
+    dtype = BulkDtype(ty);
+    const bool noftz = b.Get("noftz") && b.Get("noftz")->b;
+    redname = need(in, "redop").AsS() + (noftz ? ".noftz." : ".") + ty;
+    const bool global = dir == "global.shared::cta" || dir == "global";
+    kind = global ? kBRedG : kBRedC;
+    const char* const* names = global ? kBulkRedGlobal : kBulkRedCluster;
+    const int n = global ? 27 : 12;
+    for (int k = 0; k < n; ++k)
+      if (redname == names[k])
+        red = k;
+    if (red < 0)
+      return Anom(in, "reduction " + redname + " is not in the oracle's list for ." + dir);
+    const unsigned long long skip = global ? TMA_RED_SKIP_G : TMA_RED_SKIP_C;
+    if ((skip >> red) & 1ull)
+      return Anom(in, "ptxas refused " + BulkPtx(kind, redname) + " (not assembled)");
+  }
+  if (kind < 0)
+    return Anom(in, "bulk direction " + op + " " + dir + " unknown");
+  const std::string gen_error =
+      in.Get("gen") && in.Get("gen")->Get("error") ? in.Get("gen")->Get("error")->AsS() : "";
+  const std::string gen_fault =
+      in.Get("gen") && in.Get("gen")->Get("fault") ? in.Get("gen")->Get("fault")->AsS() : "";
+  const JVal& gj = need(in, "global");
+  const uint64_t gbytes = need(gj, "bytes").AsU();
+  const Fill gfill = ReadFill(gj);
+  uint64_t sbytes = 0;
+  Fill sfill;
+  if (const JVal* sj = in.Get("smem")) {
+    sbytes = need(*sj, "bytes").AsU();
+    sfill = ReadFill(*sj);
+  }
+  const uint64_t gtotal = gbytes + kGuard;
+  if (gtotal > kGlobalCap)
+    return Anom(in, "global buffer too large");
+  if (sbytes + 1024 + 64 > kMaxDynSmem)
+    return Anom(in, "smem window too large");
+  std::vector<uint8_t> g0(gtotal, 0xC3);
+  std::vector<uint8_t> s0(sbytes ? sbytes : 1, 0);
+  try {
+    FillBuffer(&g0, gbytes, gfill, dtype);
+    if (sbytes)
+      FillBuffer(&s0, sbytes, sfill, dtype);
+  } catch (const std::exception& ex) {
+    return Anom(in, ex.what());
+  }
+  CK(cudaMemcpy(w->d_global, g0.data(), gtotal, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(w->d_sinit, s0.data(), s0.size(), cudaMemcpyHostToDevice));
+  CK(cudaMemset(w->d_res, 0xFF, 16 * kResWords * sizeof(int)));
+  CK(cudaMemset(w->d_dump, 0, static_cast<size_t>(ctas) * sbytes + 1));
+  BParams p{};
+  p.kind = kind;
+  p.red = red;
+  p.ctas = ctas;
+  p.issuer = issuer;
+  p.dst_cta = dst_cta;
+  p.mask = mask;
+  p.win_bytes = static_cast<uint32_t>(sbytes);
+  const bool gsrc = kind == kBG2SCta || kind == kBG2S || kind == kBG2SMc || kind == kBPrefetch;
+  const bool gdst = kind == kBS2G || kind == kBRedG;
+  p.src_s = gsrc ? 0 : static_cast<uint32_t>(src);
+  p.dst_s = gdst ? 0 : static_cast<uint32_t>(dst);
+  p.gsrc = gsrc ? src : 0;
+  p.gdst = gdst ? dst : 0;
+  p.size = size;
+  const bool signals = !gdst && kind != kBPrefetch;
+  p.expect_tx = signals ? size : 0;
+  p.g = w->d_global;
+  p.smem_init = w->d_sinit;
+  p.dump = w->d_dump;
+  p.res = w->d_res;
+  p.timeout = 1ll << 24;
+  Outcome r;
+
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(ctas, 1, 1);
+  cfg.blockDim = dim3(128, 1, 1);
+  cfg.dynamicSmemBytes = static_cast<size_t>(sbytes) + 1024 + 64;
+  cudaLaunchAttribute attr[1];
+  if (ctas > 1) {
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = ctas;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+  cudaError_t le = cudaLaunchKernelEx(&cfg, BulkKernel, p);
+  if (le != cudaSuccess) {
+    Outcome a = Anom(in, std::string("launch failed: ") + cudaGetErrorString(le));
+    cudaGetLastError();
+    a.fatal = true;
+    return a;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  cudaError_t e;
+  for (;;) {
+    e = cudaStreamQuery(0);
+    if (e != cudaErrorNotReady)
+      break;
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(20)) {
+      Outcome a = Anom(in, "timeout: kernel did not finish in 20 s");
+      a.fatal = true;
+      return a;
+    }
+    usleep(20);
+  }
+  const std::string ptx = BulkPtx(kind, redname);
+  if (e != cudaSuccess) {
+    std::string fk = FaultKind(e);
+    r.fatal = true;
+    std::string cls;
+    if (fk == gen_fault && !gen_error.empty()) {
+      cls = gen_error;
+    } else if (fk == "misaligned_address") {
+      cls = "misaligned";
+      r.notes.push_back(id + ": misaligned address fault, generator predicted " +
+                        (gen_error.empty() ? std::string("success") : gen_error));
+    } else {
+      Outcome a = Anom(in, "unexpected fault " + fk + " (predicted " +
+                               (gen_fault.empty() ? std::string("none") : gen_fault) + ")");
+      a.fatal = true;
+      return a;
+    }
+    JVal ex = JVal::Obj();
+    ex.Set("error", JVal::Str(cls));
+    r.kind = "OK";
+    r.json = OutCase(in, w->source, ex);
+    r.json.Set("ptx", JVal::Str(ptx));
+    r.json.Set("silicon_fault", JVal::Str(fk));
+    return r;
+  }
+  if (!gen_fault.empty())
+    r.notes.push_back(id + ": predicted fault " + gen_fault + " (" + gen_error +
+                      ") but the instruction executed");
+  std::vector<int> res(16 * kResWords);
+  CK(cudaMemcpy(res.data(), w->d_res, res.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  std::vector<uint8_t> dump(static_cast<size_t>(ctas) * sbytes);
+  if (!dump.empty())
+    CK(cudaMemcpy(dump.data(), w->d_dump, dump.size(), cudaMemcpyDeviceToHost));
+  if (res[issuer * kResWords + 5] != 1)
+    return Anom(in, "the issuer did not issue the instruction (not built in)");
+  JVal ex = JVal::Obj();
+  int tx = -2;
+  const bool hex_default = sbytes * ctas <= 4096;
+  const bool hex = in.Get("gen") && in.Get("gen")->Get("hex") ? in.Get("gen")->Get("hex")->b
+                                                              : hex_default;
+  JVal hexes = JVal::Arr(), shas = JVal::Arr();
+  bool any_written = false;
+  for (int c = 0; c < ctas; ++c) {
+    const int* rr = &res[c * kResWords];
+    if (rr[4] != 1)
+      return Anom(in, "CTA " + std::to_string(c) + " did not report");
+    const uint8_t* win = dump.data() + static_cast<size_t>(c) * sbytes;
+    const bool same = sbytes == 0 || std::memcmp(win, s0.data(), sbytes) == 0;
+    if (rr[3] == 1) {
+      if (rr[0] < 0)
+        return Anom(in, "complete_tx not measurable (over-delivery?)");
+      if (tx == -2)
+        tx = rr[0];
+      if (rr[0] != tx)
+        return Anom(in, "CTAs received different complete_tx");
+      hexes.a.push_back(JVal::Str(hex ? Hex(win, sbytes) : ""));
+      shas.a.push_back(JVal::Str(Sha256Hex(win, sbytes)));
+      any_written = true;
+    } else {
+      if (rr[0] != 0)
+        return Anom(in, "CTA " + std::to_string(c) + " outside the destinations received " +
+                            std::to_string(rr[0]) + " tx bytes");
+      if (!same)
+        return Anom(in, "CTA " + std::to_string(c) + " outside the destinations was written");
+      hexes.a.push_back(JVal::Str(""));
+      shas.a.push_back(JVal::Str(""));
+    }
+  }
+  if (signals) {
+    if (tx < 0)
+      tx = 0;
+    ex.Set("complete_tx_bytes", JVal::Int(tx));
+    if (tx != static_cast<int>(p.expect_tx))
+      r.notes.push_back(id + ": complete_tx " + std::to_string(tx) + " != predicted " +
+                        std::to_string(p.expect_tx));
+    if (any_written) {
+      if (ctas == 1) {
+        if (hex)
+          ex.Set("smem", hexes.a[0]);
+        ex.Set("smem_sha256", shas.a[0]);
+      } else {
+        if (hex)
+          ex.Set("smem", hexes);
+        ex.Set("smem_sha256", shas);
+      }
+    }
+  } else {
+    std::vector<uint8_t> g1(gtotal);
+    CK(cudaMemcpy(g1.data(), w->d_global, gtotal, cudaMemcpyDeviceToHost));
+    if (std::memcmp(g1.data() + gbytes, g0.data() + gbytes, kGuard) != 0)
+      return Anom(in, "wrote past the end of the global buffer");
+    JVal diff = JVal::Arr();
+    size_t k = 0;
+    while (k < gbytes) {
+      if (g1[k] == g0[k]) {
+        ++k;
+        continue;
+      }
+      size_t st = k;
+      while (k < gbytes && g1[k] != g0[k])
+        ++k;
+      JVal run = JVal::Arr();
+      run.a.push_back(JVal::Int(static_cast<int64_t>(st)));
+      run.a.push_back(JVal::Str(Hex(g1.data() + st, k - st)));
+      diff.a.push_back(run);
+    }
+    if (kind == kBPrefetch && !diff.a.empty())
+      r.notes.push_back(id + ": prefetch changed global memory");
+    ex.Set("global_diff", diff);
+    ex.Set("global_sha256", JVal::Str(Sha256Hex(g1.data(), gbytes)));
+  }
+  r.kind = "OK";
+  r.json = OutCase(in, w->source, ex);
+  r.json.Set("ptx", JVal::Str(ptx));
+  return r;
+}
+
 static Outcome RunCase(Worker* w, const JVal& in) {
+  if (in.Get("bulk"))
+    return RunBulkCase(w, in);
   Spec s;
   try {
     s = ReadSpec(in);
@@ -561,6 +1090,7 @@ static int WorkerMain(const std::vector<std::string>& lines, size_t start, int f
   CK(cudaMalloc(&w.d_res, 16 * kResWords * sizeof(int)));
   CK(cudaFuncSetAttribute(OracleKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynSmem));
   CK(cudaFuncSetAttribute(OracleKernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  CK(cudaFuncSetAttribute(BulkKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynSmem));
   for (size_t k = start; k < lines.size(); ++k) {
     WriteAll(fd, "S " + std::to_string(k) + "\n");
     Outcome o;

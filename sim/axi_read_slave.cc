@@ -9,21 +9,26 @@
 
 namespace tma::sim {
 
-uint32_t GlobalMemorySource::ReadBeat(uint64_t lane0, uint64_t /*beat_addr*/,
-                                      uint32_t /*bytes_per_beat*/, uint8_t* data, int data_bytes) {
+uint32_t GlobalMemorySource::ReadBeat(uint64_t lane0, uint64_t beat_addr, uint32_t bytes_per_beat,
+                                      uint8_t* data, int data_bytes) {
   const size_t n = static_cast<size_t>(data_bytes);
   if (mem_->Read(lane0, data, n)) {
     return 0;
   }
-  bool any = false;
+  // The transfer's bytes are [beat_addr, beat_addr + bytes_per_beat); the other lanes of a
+  // narrow beat carry no data. A beat is OKAY only when every byte of the transfer is inside
+  // memory: one partly outside is SLVERR, as the model's bus_error for an access that leaves
+  // the buffer (docs/verification.md, "AXI slave").
+  bool all = true;
   for (size_t k = 0; k < n; ++k) {
-    const bool ok = mem_->Read(lane0 + k, data + k, 1);
+    const uint64_t a = lane0 + k;
+    const bool ok = mem_->Read(a, data + k, 1);
     if (!ok) {
       data[k] = 0;
     }
-    any |= ok;
+    all &= ok || a < beat_addr || a >= beat_addr + bytes_per_beat;
   }
-  return any ? 0 : 2;
+  return all ? 0 : 2;
 }
 
 void AxiReadConfig::SetLatency(int lo, int hi, bool split) {

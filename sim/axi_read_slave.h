@@ -36,6 +36,9 @@ class BeatSource {
                             uint8_t* data, int data_bytes) = 0;
 };
 
+// Beats from a GlobalMemoryIf: OKAY when every byte of the transfer (beat_addr ..
+// beat_addr + bytes_per_beat) is inside the memory, SLVERR when any is outside (the model's
+// bus_error for an access that leaves the buffer).
 class GlobalMemorySource : public BeatSource {
  public:
   explicit GlobalMemorySource(tma::model::GlobalMemoryIf* mem) : mem_(mem) {}

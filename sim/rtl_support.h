@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// What the RTL engine (tma_sim_top) implements: the ONE list every harness consults (the
-// golden replay skips a case outside it, the end-to-end test expects `unsupported` for a
-// command outside it). The RTL has no arch input: it runs the sm_90 loads and prefetches (tile,
-// im2col) and stores (tile, im2col_no_offs), and of an sm_100+ case only what behaves as on
-// sm_90 apart from the element types and swizzles it knows: tile-mode loads (multicast and
-// remote destinations included). gather4, scatter4, im2col::w / ::w::128, .cta_group::2 and
-// reductions answer `unsupported`. Element types: every whole-byte type and the sub-byte types
-// (b4x16 as a byte copy; b4x16_p64 / b6x16_p32 through the unpacker, only in a top built with
-// SubByte = 1: tma_sim_top's default for DataBytes <= 32).
+// What the RTL engine (tma_sim_top) implements: the ONE list every harness consults. It is
+// built from the claims generated out of the numbering source (rtl/data/tma_numbering.json
+// "rtl_claims" -> kClaim* of cmodel/include/tma/autogen/numbering.h) and the top's SubByte
+// parameter. The RTL applies the case's architecture (arch_i) and cluster size (cluster_i): of
+// an sm_90 case it claims loads and prefetches in tile and im2col mode (and in the sm_100 modes,
+// which it refuses as the model's sm_90 does) and stores and reductions (read-modify-write) in
+// tile and im2col_no_offs mode; of an sm_100+ case loads and
+// prefetches in tile, im2col, im2col::w, im2col::w::128 and tile::gather4 mode (multicast,
+// remote destinations and .cta_group::2 included). Element types: every whole-byte type and
+// b4x16 (a byte copy); b4x16_p64 / b6x16_p32 only in a top built with SubByte = 1
+// (tma_sim_top's default for DataBytes <= 32).
+//
+// The skip policy (docs/verification.md): a case outside the claims is SKIP with the reason;
+// a case inside them runs, and an `unsupported` answer to it is a FAIL. A case that expects
+// `unsupported` runs whatever the claims (the RTL must decline it).
 #ifndef TMA_SIM_RTL_SUPPORT_H_
 #define TMA_SIM_RTL_SUPPORT_H_
 
 #include <string>
 
+#include "tma/encoder.h"
 #include "tma/golden.h"
 #include "tma/types.h"
 
@@ -35,14 +42,33 @@ struct RtlBuild {
   }
 };
 
-bool RtlImplementsOp(tma::model::Op op);  // loads, prefetches and stores
+// What decides a claim: the command's op, mode and .cta_group, the map's element type and the
+// arch generation of the case.
+struct RtlCommandKind {
+  tma::model::Op op = tma::model::Op::kLoad;
+  tma::model::LoadMode mode = tma::model::LoadMode::kTile;
+  tma::model::DType dtype = tma::model::DType::kU8;
+  tma::model::Arch arch = tma::model::Arch::kSm90;
+  int cta_group = 0;
+};
+// Why the RTL does not claim a command of this kind (empty: it claims it).
+std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b);
+
+bool RtlImplementsOp(tma::model::Op op);  // claimed for some arch (rtl_claims "ops")
 bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
-// Why the RTL cannot run golden case `c` (empty: it can), before any map is built.
+// Why the RTL cannot run golden case `c` (empty: it can): outside the claims. The element type
+// is the map's: decoded from descriptor_hex when the case has one.
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 // Whether the RTL claims to run `c` completely: then an `unsupported` answer from the RTL is a
-// failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores RtlSkipReason
-// lets through.
+// failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores and
+// reductions RtlSkipReason lets through.
 bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
+// The 128 tensor-map bytes a harness puts in global memory for case `c` (its descriptor_hex,
+// else EncodeDescriptor of the case's map), or why no engine sees the case (empty: `desc`
+// holds the bytes): a map the host cannot encode or that does not fit the descriptor's fields.
+// A map the case's encoder refuses goes to the engine (the RTL checks the encoder rules of its
+// arch_i itself), and so do CTA numbers outside the case's cluster (cluster_i, F6).
+std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, uint8_t* desc);
 
 }  // namespace tma::sim
 

@@ -586,6 +586,29 @@ def cxx_numbering(data):
     for c in data["descriptor"]["constants"]:
         o.append("// " + c["doc"])
         o.append("inline constexpr int kDesc%s = %d;" % (c["name"], c["value"]))
+    cl = data["rtl_claims"]
+    codes = {en["prefix"]: {v[0]: v[1] for v in en["values"]} for en in data["enums"]}
+
+    def mask(prefix, names, key):
+        for n in names:
+            if n not in codes[prefix]:
+                raise GenError("rtl_claims.%s: %s is not a %s code" % (key, n, prefix))
+        return sum(1 << codes[prefix][n] for n in names)
+    o.append("")
+    o.append("// ---- What the RTL claims to implement (rtl_claims; sim/rtl_support.h) ----")
+    o.extend(["// " + l for l in textwrap.wrap(" ".join(cl["doc"]), 97)])
+    o.append("// Bit k set: code k (kOp*, kMode*) is claimed.")
+    o.append("inline constexpr uint32_t kClaimOpsSm90 = 0x%x;" % mask("Op", cl["ops"], "ops"))
+    o.append("inline constexpr uint32_t kClaimOpsSm100 = 0x%x;"
+             % mask("Op", cl["ops_sm100"], "ops_sm100"))
+    o.append("inline constexpr uint32_t kClaimModesSm90 = 0x%x;"
+             % mask("Mode", cl["modes_sm90"], "modes_sm90"))
+    o.append("inline constexpr uint32_t kClaimModesSm100 = 0x%x;"
+             % mask("Mode", cl["modes_sm100"], "modes_sm100"))
+    o.append("inline constexpr bool kClaimCtaGroup2 = %s;" % ("true" if cl["cta_group2"] else
+                                                             "false"))
+    o.append("// The packed sub-byte types (kPkG8, kPkG12) are claimed by a top built with %s = 1."
+             % cl["sub_byte_needs_param"])
     o.append("")
     o.append("}  // namespace tma::model::num")
     o.append("")

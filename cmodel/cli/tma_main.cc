@@ -38,7 +38,7 @@ constexpr const char* kVersion = "0.1.0";
 // CaseEngine (golden_replay.h) and are constructed here. "rtl" is the Verilated RTL: `tma` is
 // built without Verilator, so that engine lives in the `tma-rtl` executable (tb/golden/),
 // which prints the same report with the same exit codes; `tma run --engine rtl` hands over to it.
-const char* const kEngineNames[] = {"model", "rtl"};
+const char* const kEngineNames[] = {"model", "rtl", "soc"};
 
 std::unique_ptr<CaseEngine> MakeEngine(const std::string& name) {
   if (name == "model") {
@@ -56,19 +56,37 @@ struct RunArgs {
   bool verbose = false;
   std::string junit;
   bool fail_on_skip = false;
+  GoldenLimits limits;
 };
 
-// `tma run --engine rtl ...`: replace this process by `tma-rtl run ...` from the same folder.
-int ExecRtlEngine(const RunArgs& a) {
+// The folder of this executable (its sibling tools live there).
+std::string SelfDir() {
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = std::string(self);
-    dir = dir.substr(0, dir.find_last_of('/'));
+  if (n <= 0) {
+    return ".";
   }
-  const std::string rtl = dir + "/tma-rtl";
+  self[n] = 0;
+  const std::string path(self);
+  return path.substr(0, path.find_last_of('/'));
+}
+
+// Replaces this process by args[0] with args; returns only when that fails.
+void ExecProgram(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& s : args) {
+    argv.push_back(s.data());
+  }
+  argv.push_back(nullptr);
+  execv(args[0].c_str(), argv.data());
+}
+
+// `tma run --engine rtl|soc ...`: replace this process by `tma-rtl run ...` (the Verilated
+// engine) or `tma-soc run ...` (the Verilated SoC top driven through its registers,
+// sim/soc/) from the same folder.
+int ExecRtlEngine(const RunArgs& a) {
+  const std::string dir = SelfDir();
+  const std::string rtl = dir + (a.engine == "soc" ? "/tma-soc" : "/tma-rtl");
   std::vector<std::string> args = {rtl, "run"};
   args.insert(args.end(), a.files.begin(), a.files.end());
   if (!a.filter.empty()) {
@@ -83,19 +101,32 @@ int ExecRtlEngine(const RunArgs& a) {
   if (a.fail_on_skip) {
     args.push_back("--fail-on-skip");
   }
-  std::vector<char*> argv;
-  for (std::string& s : args) {
-    argv.push_back(s.data());
+  const GoldenLimits dflt;
+  if (a.limits.max_case_bytes != dflt.max_case_bytes) {
+    args.insert(args.end(), {"--max-case-bytes", std::to_string(a.limits.max_case_bytes)});
   }
-  argv.push_back(nullptr);
-  execv(rtl.c_str(), argv.data());
-  std::cerr << "tma run: --engine rtl needs " << rtl
+  if (a.limits.max_line_bytes != dflt.max_line_bytes) {
+    args.insert(args.end(), {"--max-line-bytes", std::to_string(a.limits.max_line_bytes)});
+  }
+  ExecProgram(args);
+  std::cerr << "tma run: --engine " << a.engine << " needs " << rtl
             << " (build with -DTMA_BUILD_TB=ON and the RTL; tools/test builds it)\n";
   return 2;
 }
 
+// `tma cosim ...`: replace this process by `tma-cosim ...` from the same folder (the
+// co-simulation trace host, cosim/host; docs/cosim/abi.md).
+int ExecCosim(const std::vector<std::string>& rest) {
+  const std::string dir = SelfDir();
+  std::vector<std::string> args = {dir + "/tma-cosim"};
+  args.insert(args.end(), rest.begin(), rest.end());
+  ExecProgram(args);
+  std::cerr << "tma cosim: needs " << args[0] << " (cmake --build build --target tma-cosim)\n";
+  return 2;
+}
+
 int CmdRun(const RunArgs& a) {
-  if (a.engine == "rtl") {
+  if (a.engine == "rtl" || a.engine == "soc") {
     return ExecRtlEngine(a);
   }
   std::unique_ptr<CaseEngine> engine = MakeEngine(a.engine);
@@ -112,6 +143,7 @@ int CmdRun(const RunArgs& a) {
   opt.verbose = a.verbose;
   opt.junit = a.junit;
   opt.fail_on_skip = a.fail_on_skip;
+  opt.limits = a.limits;
   return RunCaseFiles(a.files, *engine, opt, std::cout, std::cerr);
 }
 
@@ -142,6 +174,7 @@ struct ExecArgs {
   std::vector<std::string> set;
   int64_t window = 0;
   int64_t expect_tx = -1;
+  GoldenLimits limits;
   // Filled from the PTX instruction (not options).
   std::string ptx_arch_note;
   int cta_group = 0;
@@ -253,6 +286,10 @@ int CmdExec(const ExecArgs& a) {
     std::cerr << "tma exec: " << a.map_file << ": not JSON: " << e.what() << "\n";
     return 2;
   }
+  if (!ParseArch(a.arch)) {
+    std::cerr << "tma exec: unknown --arch \"" << a.arch << "\" (sm_90, sm_90a, sm_100a, ...)\n";
+    return 2;
+  }
   nlohmann::json tensor = j.contains("tensor") ? j["tensor"] : j;
   // Build a golden case around it and let the normal parser check everything.
   nlohmann::json cj = nlohmann::json::object();
@@ -269,8 +306,16 @@ int CmdExec(const ExecArgs& a) {
   cj["smem"] = {{"bytes", 0}, {"dst", a.dst}, {"fill", "const"}, {"value", 0}};
   cj["expect"] = nlohmann::json::object();
   cj["arch"] = a.arch;
-  if (a.ctas > 1 || a.mask >= 0) {  // (ctas 0 = "auto" = 1 without --ptx)
-    cj["cluster"] = {{"ctas", a.ctas}, {"issuer", a.issuer}};
+  // --ctas 0 ("auto"): just enough for the issuer, the destination and the mask's CTAs.
+  int ctas = a.ctas;
+  if (ctas <= 0) {
+    ctas = std::max({1, a.issuer + 1, a.dst_cta + 1, a.mbar_cta + 1});
+    for (int i = 0; i < kMaxCtas && a.mask > 0; ++i) {
+      ctas = (a.mask >> i) & 1 ? std::max(ctas, i + 1) : ctas;
+    }
+  }
+  if (ctas > 1 || a.mask >= 0) {
+    cj["cluster"] = {{"ctas", ctas}, {"issuer", a.issuer}};
     if (a.mask >= 0) {
       cj["cluster"]["cta_mask"] = a.mask;
     }
@@ -280,7 +325,7 @@ int CmdExec(const ExecArgs& a) {
   }
   if (a.cta_group != 0 || a.mbar_cta >= 0) {
     if (!cj.contains("cluster")) {
-      cj["cluster"] = {{"ctas", a.ctas}, {"issuer", a.issuer}};
+      cj["cluster"] = {{"ctas", ctas}, {"issuer", a.issuer}};
     }
     if (a.cta_group != 0) {
       cj["cluster"]["cta_group"] = a.cta_group;
@@ -325,15 +370,35 @@ int CmdExec(const ExecArgs& a) {
     gbytes = std::max(gbytes, map.dims[static_cast<size_t>(map.rank - 1)] *
                                   map.strides[static_cast<size_t>(map.rank - 2)]);
   }
+  // Every size is checked against the limits (golden.h) before anything is allocated; a
+  // tensor or a box too large for them is an input error, not an attempt.
+  const uint64_t lim = a.limits.max_case_bytes;
+  auto too_big = [&](const char* what, uint64_t v) {
+    std::cerr << "tma exec: " << what << " of " << v << " bytes is more than the limit of " << lim
+              << " (--max-case-bytes raises it)\n";
+    return 2;
+  };
   c.global.offset = static_cast<uint64_t>(a.global_offset);
+  if (a.global_bytes < 0 && (gbytes > lim || c.global.offset > lim - gbytes)) {
+    return too_big("the tensor's global buffer", std::max(gbytes, c.global.offset));
+  }
   c.global.bytes = a.global_bytes >= 0 ? static_cast<uint64_t>(a.global_bytes)
                                        : ((gbytes + c.global.offset + 255) & ~255ull);
-  uint64_t footprint = plan.ok ? plan.num_rows * plan.row_pitch : 0;
-  c.smem->bytes = a.window > 0 ? static_cast<uint32_t>(a.window)
-                  : a.smem_bytes >= 0
-                      ? static_cast<uint32_t>(a.smem_bytes)
-                      : static_cast<uint32_t>(std::max<uint64_t>(
-                            128, (static_cast<uint64_t>(a.dst) + footprint + 127) & ~127ull));
+  const uint64_t footprint = plan.ok ? plan.num_rows * plan.row_pitch : 0;
+  const uint64_t window =
+      a.window > 0        ? static_cast<uint64_t>(a.window)
+      : a.smem_bytes >= 0 ? static_cast<uint64_t>(a.smem_bytes)
+      : footprint > lim
+          ? footprint
+          : std::max<uint64_t>(128, (static_cast<uint64_t>(a.dst) + footprint + 127) & ~127ull);
+  if (window > lim) {
+    return too_big("the shared window", window);
+  }
+  c.smem->bytes = static_cast<uint32_t>(window);
+  if (!CheckGoldenLimits(c, a.limits, &err)) {
+    std::cerr << "tma exec: " << err << "\n";
+    return 2;
+  }
   st = CaseTensorMap(c, kGoldenGlobalBase, &map);
   std::vector<uint8_t> g0, s0;
   if (!GenerateFill(c.global.fill, map.dtype, c.global.bytes, &g0, &err) ||
@@ -392,7 +457,11 @@ int CmdExec(const ExecArgs& a) {
   }
   // The box, one row per line with the element values, for small boxes.
   if (plan.ok && c.op != Op::kPrefetch && plan.num_rows <= 64 && plan.units <= 32) {
-    const int cta = c.op == Op::kLoad ? DestinationCtas(c).front() : c.Issuer();
+    const std::vector<int> dests = DestinationCtas(c);
+    const int cta = c.op != Op::kLoad ? c.Issuer() : dests.empty() ? -1 : dests.front();
+    if (cta < 0 || cta >= c.NumCtas()) {
+      return 0;
+    }
     const std::vector<uint8_t>& w = smem.window(cta);
     std::printf(
         "-- box view (%s, CTA %d): row: tensor coords of the row's first element: "
@@ -455,10 +524,6 @@ int HighestBit(uint32_t mask) {
     }
   }
   return h;
-}
-
-uint32_t RoundUp(uint64_t v, uint64_t a) {
-  return static_cast<uint32_t>((v + a - 1) / a * a);
 }
 
 // The non-tensor forms: cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.prefetch. Global
@@ -530,9 +595,26 @@ int CmdExecBulk(const ExecArgs& a, const PtxInstr& pi, const PtxBindings& b, Tar
     need_ctas = std::max(need_ctas, c + 1);
   }
   const int ctas = a.ctas > 0 ? a.ctas : need_ctas;
-  const uint32_t window = a.window > 0        ? static_cast<uint32_t>(a.window)
-                          : a.smem_bytes >= 0 ? static_cast<uint32_t>(a.smem_bytes)
-                                              : RoundUp(need_window, 128);
+  if (ctas > kMaxCtas) {
+    std::printf(
+        "result: invalid_instruction: the instruction names CTA %d, outside a cluster "
+        "of at most %d CTAs\n",
+        ctas - 1, kMaxCtas);
+    return 1;
+  }
+  // The window is sized from the instruction's addresses: checked before it is allocated.
+  const uint64_t lim = a.limits.max_case_bytes;
+  const uint64_t want_window = a.window > 0        ? static_cast<uint64_t>(a.window)
+                               : a.smem_bytes >= 0 ? static_cast<uint64_t>(a.smem_bytes)
+                                                   : (need_window + 127) / 128 * 128;
+  if (gbytes > lim || want_window > (lim - gbytes) / static_cast<uint64_t>(ctas)) {
+    std::cerr << "tma exec: " << gbytes << " global bytes + " << ctas << " shared windows of "
+              << want_window << " bytes are more than the limit of " << lim
+              << " bytes (--max-case-bytes raises it; the window is sized from the "
+                 "instruction's shared addresses unless --window / --smem-bytes gives it)\n";
+    return 2;
+  }
+  const uint32_t window = static_cast<uint32_t>(want_window);
   std::vector<uint8_t> g0, s0;
   std::string err;
   if (!GenerateFill(gf, DType::kU8, gbytes, &g0, &err) ||
@@ -587,7 +669,7 @@ int CmdExecBulk(const ExecArgs& a, const PtxInstr& pi, const PtxBindings& b, Tar
 int CmdExecPtx(ExecArgs a) {
   const std::optional<Arch> arch = ParseArch(a.arch);
   if (!arch) {
-    std::cerr << "tma exec: unknown --arch \"" << a.arch << "\"\n";
+    std::cerr << "tma exec: unknown --arch \"" << a.arch << "\" (sm_90, sm_90a, sm_100a, ...)\n";
     return 2;
   }
   const Target target = *arch == Arch::kSm90 ? Target::kSm90a : Target::kSm100a;
@@ -662,6 +744,21 @@ int CmdExecPtx(ExecArgs a) {
   return CmdExec(a);
 }
 
+// --max-case-bytes (and for `tma run` --max-line-bytes): the limits of golden.h.
+void AddLimitOptions(CLI::App* cmd, GoldenLimits* l, bool line) {
+  cmd->add_option("--max-case-bytes", l->max_case_bytes,
+                  "Most bytes of memory one case may declare or size (global + CTAs x shared "
+                  "window; default " +
+                      std::to_string(l->max_case_bytes) + ")")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  if (line) {
+    cmd->add_option(
+           "--max-line-bytes", l->max_line_bytes,
+           "Longest line of a case file (default " + std::to_string(l->max_line_bytes) + ")")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  }
+}
+
 }  // namespace
 }  // namespace tma::model
 
@@ -688,16 +785,20 @@ int main(int argc, char** argv) {
   run_cmd->add_option("files", run.files, "Case files (*.jsonl or *.jsonl.gz)")
       ->required()
       ->check(CLI::ExistingFile);
-  run_cmd->add_option("--engine", run.engine,
-                      "Engine to replay on: model, or rtl (the Verilated RTL, via tma-rtl)");
+  run_cmd->add_option(
+      "--engine", run.engine,
+      "Engine to replay on: model, rtl (the Verilated RTL, via tma-rtl) or soc (the "
+      "Verilated SoC top through its registers, via tma-soc)");
   run_cmd->add_option("--filter", run.filter, "Only cases whose id matches this ECMAScript regex");
   run_cmd->add_flag("-v,--verbose", run.verbose, "Print every case and every failed check");
   run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");
   run_cmd->add_flag("--fail-on-skip", run.fail_on_skip,
                     "Exit non-zero when a case is skipped (engine cannot run it)");
+  AddLimitOptions(run_cmd, &run.limits, true);
   run_cmd->footer(
       "Exit status: 0 all cases passed or skipped, 1 a case failed or no case ran, 2 usage or "
-      "file error.\nA skipped case is one the engine cannot run (it is never counted as a pass).");
+      "input error (an option, a file, a case or a size over a limit).\nA skipped case is one "
+      "the engine cannot run (it is never counted as a pass).");
 
   ExecArgs ex;
   CLI::App* exec_cmd = app.add_subcommand(
@@ -717,12 +818,16 @@ int main(int argc, char** argv) {
       ->add_option("--set", ex.set,
                    "Register / symbol values for --ptx: NAME=VALUE,... (e.g. r2=8,r3=2,r1=0)")
       ->delimiter(',');
-  exec_cmd->add_option("--window", ex.window,
-                       "--ptx: shared::cluster address A names CTA A/WINDOW at offset A%WINDOW "
-                       "(also the window size); without it shared addresses are issuer offsets");
-  exec_cmd->add_option("--expect-tx", ex.expect_tx,
-                       "Arm each signalled mbarrier with arrive.expect_tx(N) (default: the bytes "
-                       "it is sent)");
+  exec_cmd
+      ->add_option("--window", ex.window,
+                   "--ptx: shared::cluster address A names CTA A/WINDOW at offset A%WINDOW "
+                   "(also the window size); without it shared addresses are issuer offsets")
+      ->check(CLI::Range(int64_t{1}, int64_t{UINT32_MAX}));
+  exec_cmd
+      ->add_option("--expect-tx", ex.expect_tx,
+                   "Arm each signalled mbarrier with arrive.expect_tx(N) (default: the bytes "
+                   "it is sent)")
+      ->check(CLI::Range(int64_t{0}, int64_t{UINT32_MAX}));
   exec_cmd->add_option("--im2col", ex.im2col, "im2colInfo offsets (im2col modes), e.g. 1,0")
       ->delimiter(',');
   exec_cmd->add_option("--op", ex.op, "load | store | reduce | prefetch")
@@ -731,37 +836,71 @@ int main(int argc, char** argv) {
   exec_cmd->add_option("--mode", ex.mode,
                        "tile | im2col | im2col::w | im2col::w::128 | tile::gather4 | "
                        "tile::scatter4 | im2col_no_offs");
-  exec_cmd->add_option("--arch", ex.arch, "sm_90 (default), sm_100a, ...");
-  exec_cmd->add_option("--smem-bytes", ex.smem_bytes,
-                       "Shared window bytes per CTA (default: just enough for the box)");
-  exec_cmd->add_option("--dst", ex.dst, "dstMem / srcMem offset in the window (default 0)");
-  exec_cmd->add_option("--global-bytes", ex.global_bytes, "Global buffer bytes (default: tensor)");
-  exec_cmd->add_option("--global-offset", ex.global_offset,
-                       "Tensor address minus buffer start (default 0)");
+  exec_cmd->add_option("--arch", ex.arch, "sm_90 (default), sm_90a, sm_100a, sm_101a, sm_103a, ...")
+      ->check(
+          [](const std::string& v) {
+            return ParseArch(v) ? std::string() : "unknown arch \"" + v + "\"";
+          },
+          "ARCH");
+  exec_cmd
+      ->add_option("--smem-bytes", ex.smem_bytes,
+                   "Shared window bytes per CTA (default: just enough for the box)")
+      ->check(CLI::Range(int64_t{0}, int64_t{UINT32_MAX}));
+  exec_cmd->add_option("--dst", ex.dst, "dstMem / srcMem offset in the window (default 0)")
+      ->check(CLI::Range(int64_t{0}, int64_t{UINT32_MAX}));
+  exec_cmd->add_option("--global-bytes", ex.global_bytes, "Global buffer bytes (default: tensor)")
+      ->check(CLI::Range(int64_t{0}, INT64_MAX));
+  exec_cmd
+      ->add_option("--global-offset", ex.global_offset,
+                   "Tensor address minus buffer start (default 0)")
+      ->check(CLI::Range(int64_t{0}, INT64_MAX));
   exec_cmd->add_option("--global-fill", ex.global_fill,
                        "splitmix64:SEED | const:BYTE | values:SEED (default splitmix64:1)");
   exec_cmd->add_option("--smem-fill", ex.smem_fill, "Initial shared memory (default const:165)");
-  exec_cmd->add_option("--ctas", ex.ctas,
-                       "Cluster size (default 1; with --ptx just enough for the CTAs it names)");
-  exec_cmd->add_option("--issuer", ex.issuer, "Issuing CTA's %cluster_ctarank (default 0)");
-  exec_cmd->add_option("--mask", ex.mask, "Multicast ctaMask (makes the load .multicast::cluster)");
-  exec_cmd->add_option("--dst-cta", ex.dst_cta, "Destination CTA of a non-multicast load");
+  exec_cmd
+      ->add_option("--ctas", ex.ctas,
+                   "Cluster size (default 1; with --ptx just enough for the CTAs it names)")
+      ->check(CLI::Range(1, kMaxCtas));
+  exec_cmd->add_option("--issuer", ex.issuer, "Issuing CTA's %cluster_ctarank (default 0)")
+      ->check(CLI::Range(0, kMaxCtas - 1));
+  exec_cmd
+      ->add_option("--mask", ex.mask,
+                   "Multicast ctaMask, 16 bits (makes the load .multicast::cluster)")
+      ->check(CLI::Range(int64_t{0}, int64_t{0xFFFF}));
+  exec_cmd->add_option("--dst-cta", ex.dst_cta, "Destination CTA of a non-multicast load")
+      ->check(CLI::Range(0, kMaxCtas - 1));
   exec_cmd->add_flag("--element-clip", ex.element_clip,
                      "Stores/reductions clip per element instead of per 16-byte granule");
   exec_cmd->add_flag("--log-effects", ex.log_effects, "Print one line per memory write");
+  AddLimitOptions(exec_cmd, &ex.limits, false);
+  exec_cmd->footer(
+      "Exit status: 0 the instruction ran, 1 it raised an error (shown), 2 usage or "
+      "input error (an option, the map, or a size over a limit).");
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the version and exit");
+
+  CLI::App* cosim_cmd = app.add_subcommand(
+      "cosim", "Replay captured TMA traces through the co-simulation library (tma-cosim --help)");
+  cosim_cmd->prefix_command();
 
   // `tma regress` (run the regression suites: vectors x engines, with a summary) is added here
   // by its owner: a subcommand object, its options, and a branch below.
 
-  CLI11_PARSE(app, argc, argv);
+  // Usage errors exit 2 (CLI11's own codes are 100 and up); --help exits 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   if (version_cmd->parsed()) {
     std::printf("tma %s (OpenTMA reference model; golden-case format version 1)\n", kVersion);
     return 0;
   }
   if (run_cmd->parsed()) {
     return CmdRun(run);
+  }
+  if (cosim_cmd->parsed()) {
+    return ExecCosim(cosim_cmd->remaining());
   }
   if (exec_cmd->parsed()) {
     if (!ex.ptx.empty()) {

@@ -3,15 +3,20 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <utility>
 
 namespace tma::model {
 namespace {
 
+// What the report keeps of a case after its replay (the case itself is dropped: a file is
+// replayed as it is read, so memory does not grow with the file).
 struct CaseRecord {
   std::string file;
-  const GoldenCase* c = nullptr;
+  std::string id;
+  Op op = Op::kLoad;
+  LoadMode mode = LoadMode::kTile;
   ReplayResult r;
 };
 
@@ -59,7 +64,7 @@ bool WriteJunit(const std::string& path, const std::string& engine,
       << "\" failures=\"" << fails << "\" skipped=\"" << skips << "\" errors=\"0\">\n";
     for (const CaseRecord* r : list) {
       f << "    <testcase classname=\"" << engine << "." << XmlEscape(file) << "\" name=\""
-        << XmlEscape(r->c->id) << "\"";
+        << XmlEscape(r->id) << "\"";
       if (r->r.verdict == Verdict::kPass) {
         f << "/>\n";
         continue;
@@ -79,7 +84,8 @@ bool WriteJunit(const std::string& path, const std::string& engine,
     f << "  </testsuite>\n";
   }
   f << "</testsuites>\n";
-  return static_cast<bool>(f);
+  f.close();  // a full disk shows up here, when the buffer is written
+  return !f.fail();
 }
 
 std::string ShellQuote(const std::string& s) {
@@ -110,61 +116,73 @@ std::string RegexEscape(const std::string& s) {
 
 int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, const RunOptions& opt,
                  std::ostream& out, std::ostream& err, RunTotals* totals) {
-  std::regex filter;
-  try {
-    filter = std::regex(opt.filter.empty() ? std::string(".*") : opt.filter);
-  } catch (const std::regex_error& e) {
-    err << opt.program << ": bad --filter regex: " << e.what() << "\n";
-    return 2;
-  }
-  std::vector<std::pair<std::string, std::vector<GoldenCase>>> files;
-  for (const std::string& path : paths) {
-    std::vector<GoldenCase> cases;
-    std::string e;
-    if (!ReadGoldenFile(path, &cases, &e)) {
-      err << opt.program << ": " << e << "\n";
+  // No --filter: every case, without a regex (std::regex matches recursively, so a long id
+  // could exhaust the stack; ids are at most kGoldenMaxIdChars).
+  std::optional<std::regex> filter;
+  if (!opt.filter.empty()) {
+    try {
+      filter = std::regex(opt.filter);
+    } catch (const std::regex_error& e) {
+      err << opt.program << ": bad --filter regex: " << e.what() << "\n";
       return 2;
     }
-    files.emplace_back(path, std::move(cases));
+  }
+  for (const std::string& path : paths) {  // every file opens before any case runs
+    std::ifstream probe(path);
+    if (!probe) {
+      err << opt.program << ": " << path << ": cannot open\n";
+      return 2;
+    }
   }
   const size_t sample = static_cast<size_t>(opt.sample > 1 ? opt.sample : 1);
   std::vector<CaseRecord> recs;
   RunTotals total;
-  for (const auto& [path, cases] : files) {
-    for (size_t idx = 0; idx < cases.size(); ++idx) {
-      const GoldenCase& c = cases[idx];
-      if (idx % sample != 0 || !std::regex_search(c.id, filter)) {
-        continue;
-      }
-      CaseRecord rec;
-      rec.file = path;
-      rec.c = &c;
-      rec.r = ReplayCase(c, engine);
-      if (opt.after_case) {
-        opt.after_case(c, &rec.r);
-      }
-      if (opt.verbose || rec.r.verdict != Verdict::kPass) {
-        out << ToString(rec.r.verdict) << "  " << c.id;
-        if (rec.r.verdict == Verdict::kSkip) {
-          out << "  (" << rec.r.reason << ")";
-        }
-        out << "\n";
-      }
-      if (rec.r.verdict == Verdict::kSkip) {
-        total.skip_reasons[rec.r.reason] += 1;
-      }
-      if (rec.r.verdict == Verdict::kFail) {
-        const size_t shown = opt.verbose ? rec.r.details.size() : 1;
-        for (size_t i = 0; i < rec.r.details.size() && i < shown; ++i) {
-          out << "      " << rec.r.details[i] << "\n";
-        }
-        if (!opt.verbose && rec.r.details.size() > 1) {
-          out << "      (+" << rec.r.details.size() - 1 << " more; --verbose shows all)\n";
-        }
-        out << "      replay: " << opt.program << " " << ShellQuote(path) << " --filter "
-            << ShellQuote("^" + RegexEscape(c.id) + "$") << " --verbose\n";
-      }
-      recs.push_back(std::move(rec));
+  for (const std::string& path : paths) {
+    size_t idx = 0;
+    std::string e;
+    const bool read_ok = ForEachGoldenCase(
+        path, opt.limits,
+        [&](GoldenCase&& c) {
+          if (idx++ % sample != 0 || (filter && !std::regex_search(c.id, *filter))) {
+            return true;
+          }
+          CaseRecord rec;
+          rec.file = path;
+          rec.id = c.id;
+          rec.op = c.op;
+          rec.mode = c.mode;
+          rec.r = ReplayCase(c, engine);
+          if (opt.after_case) {
+            opt.after_case(c, &rec.r);
+          }
+          if (opt.verbose || rec.r.verdict != Verdict::kPass) {
+            out << ToString(rec.r.verdict) << "  " << c.id;
+            if (rec.r.verdict == Verdict::kSkip) {
+              out << "  (" << rec.r.reason << ")";
+            }
+            out << "\n";
+          }
+          if (rec.r.verdict == Verdict::kSkip) {
+            total.skip_reasons[rec.r.reason] += 1;
+          }
+          if (rec.r.verdict == Verdict::kFail) {
+            const size_t shown = opt.verbose ? rec.r.details.size() : 1;
+            for (size_t i = 0; i < rec.r.details.size() && i < shown; ++i) {
+              out << "      " << rec.r.details[i] << "\n";
+            }
+            if (!opt.verbose && rec.r.details.size() > 1) {
+              out << "      (+" << rec.r.details.size() - 1 << " more; --verbose shows all)\n";
+            }
+            out << "      replay: " << opt.program << " " << ShellQuote(path) << " --filter "
+                << ShellQuote("^" + RegexEscape(c.id) + "$") << " --verbose\n";
+          }
+          recs.push_back(std::move(rec));
+          return true;
+        },
+        &e);
+    if (!read_ok) {
+      err << opt.program << ": " << e << "\n";
+      return 2;
     }
   }
   // Summary per (op, mode).
@@ -173,7 +191,7 @@ int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, cons
   };
   std::map<std::pair<std::string, std::string>, Count> table;
   for (const CaseRecord& r : recs) {
-    Count& k = table[{ToString(r.c->op), ToString(r.c->mode)}];
+    Count& k = table[{ToString(r.op), ToString(r.mode)}];
     const Verdict v = r.r.verdict;
     int& n = v == Verdict::kPass ? k.pass : v == Verdict::kFail ? k.fail : k.skip;
     int& t = v == Verdict::kPass ? total.pass : v == Verdict::kFail ? total.fail : total.skip;
@@ -191,7 +209,7 @@ int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, cons
   }
   std::snprintf(line, sizeof(line), "%-10s %-16s %6d %6d %6d\n", "total", "", total.pass,
                 total.fail, total.skip);
-  out << line << "engine " << engine.Name() << ", " << files.size() << " file(s), " << recs.size()
+  out << line << "engine " << engine.Name() << ", " << paths.size() << " file(s), " << recs.size()
       << " case(s) run\n";
   if (!total.skip_reasons.empty()) {
     out << "skipped, by reason:\n";
@@ -209,6 +227,10 @@ int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, cons
   }
   if (recs.empty()) {
     err << opt.program << ": no case ran (empty files, or --filter matched nothing)\n";
+    return 1;
+  }
+  if (total.pass + total.fail == 0) {  // every case skipped: nothing was checked
+    err << opt.program << ": no case was checked (all " << total.skip << " skipped)\n";
     return 1;
   }
   return (total.fail > 0 || (opt.fail_on_skip && total.skip > 0)) ? 1 : 0;

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "tma/encoder.h"
+
 namespace tma::model {
 namespace {
 
@@ -16,49 +18,18 @@ namespace n = num;
 static_assert((n::kNumElemTypes & (n::kNumElemTypes - 1)) == 0);
 static_assert((n::kNumSwizzles & (n::kNumSwizzles - 1)) == 0);
 
-uint64_t Mask(int width) {
-  return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-}
-
 // Two's-complement field of `width` bits to a signed value.
 int32_t SignExtend(uint64_t v, int width) {
   const uint64_t sign = uint64_t{1} << (width - 1);
   return static_cast<int32_t>(static_cast<int64_t>((v ^ sign) - sign));
 }
 
-int ClampRank(int rank) {
-  return std::clamp(rank, 0, kMaxRank);
-}
-
-// Corner field width of an im2col map of this rank (im2col-wide: 16).
+// Corner field width and count of an im2col map (the encoder's layout).
 int CornerWidth(const TensorMap& m) {
-  if (m.mode == MapMode::kIm2colWide)
-    return n::kDescCornerWRank3;
-  switch (m.rank) {
-    case 3:
-      return n::kDescCornerWRank3;
-    case 4:
-      return n::kDescCornerWRank4;
-    default:
-      return n::kDescCornerWRank5;
-  }
+  return fw::CornerFieldWidth(static_cast<fw::MapMode>(m.mode), m.rank);
 }
-
 int NumCorners(const TensorMap& m) {
-  if (m.mode == MapMode::kIm2colWide)
-    return 1;
-  return std::clamp(m.rank - 2, 0, kMaxRank - 2);
-}
-
-struct SwizzleBits {
-  uint8_t span;
-  uint8_t atom;
-  bool b96;
-};
-
-SwizzleBits SwizzleToBits(Swizzle s) {
-  const int i = static_cast<int>(s) & (n::kNumSwizzles - 1);
-  return {n::kSwzSpanCode[i], n::kSwzAtomCode[i], n::kSwz96BBit[i]};
+  return fw::NumCornerFields(static_cast<fw::MapMode>(m.mode), m.rank);
 }
 
 // "bit 64" / "bits 68-70": where a field sits, for the messages.
@@ -73,34 +44,22 @@ Status Invalid(const std::string& field, const std::string& msg) {
 
 }  // namespace
 
+// The bit packing and the element/swizzle fields are the encoder's (fw/encoder), so the
+// model and the firmware write the same bytes.
 uint64_t GetDescriptorBits(const uint8_t* map128, int lsb, int width) {
-  uint64_t v = 0;
-  for (int i = 0; i < width; ++i) {
-    const int bit = lsb + i;
-    v |= static_cast<uint64_t>((map128[bit / 8] >> (bit % 8)) & 1) << i;
-  }
-  return v;
+  return fw::GetTensorMapBits(map128, lsb, width);
 }
 
 void SetDescriptorBits(uint8_t* map128, int lsb, int width, uint64_t value) {
-  value &= Mask(width);
-  for (int i = 0; i < width; ++i) {
-    const int bit = lsb + i;
-    const uint8_t m = static_cast<uint8_t>(1u << (bit % 8));
-    if ((value >> i) & 1) {
-      map128[bit / 8] |= m;
-    } else {
-      map128[bit / 8] &= static_cast<uint8_t>(~m);
-    }
-  }
+  fw::SetTensorMapBits(map128, lsb, width, value);
 }
 
 uint8_t HardwareTypeCode(DType t) {
-  return n::kElemDt[static_cast<int>(t) & (n::kNumElemTypes - 1)];
+  return fw::HardwareTypeCode(static_cast<fw::TensorMapDataType>(t));
 }
 
 bool HardwareTf32Flag(DType t) {
-  return n::kElemTf32[static_cast<int>(t) & (n::kNumElemTypes - 1)];
+  return fw::HardwareTf32Flag(static_cast<fw::TensorMapDataType>(t));
 }
 
 std::optional<DType> DTypeFromHardware(uint8_t code, bool tf32) {
@@ -113,80 +72,19 @@ std::optional<DType> DTypeFromHardware(uint8_t code, bool tf32) {
 }
 
 int SmemElementBits(DType t) {
-  return n::kElemSmemBits[static_cast<int>(t) & (n::kNumElemTypes - 1)];
+  return fw::SmemElementBits(static_cast<fw::TensorMapDataType>(t));
 }
 
 uint64_t DescriptorBoxBytes(const TensorMap& m) {
-  const uint64_t bits = static_cast<uint64_t>(SmemElementBits(m.dtype));
-  uint64_t elems = 0;
-  if (m.mode == MapMode::kTiled) {
-    elems = 1;
-    for (int i = 0; i < ClampRank(m.rank); ++i) {
-      const uint32_t es = m.element_strides[i] == 0 ? 1 : m.element_strides[i];
-      elems *= m.box[i] / es;
-    }
-  } else {
-    elems = static_cast<uint64_t>(m.channels_per_pixel) * m.pixels_per_column;
-  }
-  return (elems * bits + 7) / 8;
+  return fw::DescriptorBoxBytes(ToFwFields(m));
 }
 
 uint32_t SwizzleRepeatBytes(Swizzle s) {
-  return n::kSwzRepeatBytes[static_cast<int>(s) & (n::kNumSwizzles - 1)];
+  return fw::SwizzleRepeatBytes(static_cast<fw::TensorMapSwizzle>(s));
 }
 
 DescriptorBytes EncodeDescriptor(const TensorMap& m) {
-  DescriptorBytes d{};
-  uint8_t* p = d.data();
-  SetDescriptorBits(p, n::kDescAddressLsb, n::kDescAddressW, m.global_address);
-  SetDescriptorBits(p, n::kDescModeLsb, n::kDescModeW, m.mode == MapMode::kTiled ? 0 : 1);
-  SetDescriptorBits(p, n::kDescRankLsb, n::kDescRankW, static_cast<uint64_t>(m.rank - 1));
-  SetDescriptorBits(p, n::kDescTypeLsb, n::kDescTypeW, HardwareTypeCode(m.dtype));
-  SetDescriptorBits(p, n::kDescInterleaveLsb, n::kDescInterleaveW,
-                    static_cast<uint64_t>(m.interleave));
-  const SwizzleBits sw = SwizzleToBits(m.swizzle);
-  SetDescriptorBits(p, n::kDescSwizzleSpanLsb, n::kDescSwizzleSpanW, sw.span);
-  SetDescriptorBits(p, n::kDescOobFillLsb, n::kDescOobFillW, static_cast<uint64_t>(m.oob_fill));
-  SetDescriptorBits(p, n::kDescTf32Lsb, n::kDescTf32W, HardwareTf32Flag(m.dtype) ? 1 : 0);
-  SetDescriptorBits(p, n::kDescL2PromotionLsb, n::kDescL2PromotionW,
-                    static_cast<uint64_t>(m.l2_promotion));
-  SetDescriptorBits(p, n::kDescSwizzleAtomLsb, n::kDescSwizzleAtomW, sw.atom);
-  SetDescriptorBits(p, n::kDescSwizzle96BLsb, n::kDescSwizzle96BW, sw.b96 ? 1 : 0);
-  if (m.mode == MapMode::kIm2colWide) {
-    SetDescriptorBits(p, n::kDescIm2colWideLsb, n::kDescIm2colWideW, 1);
-    SetDescriptorBits(p, n::kDescWideModeLsb, n::kDescWideModeW,
-                      static_cast<uint64_t>(m.wide_mode));
-  }
-  for (int i = 0; i < kMaxRank - 1; ++i) {
-    SetDescriptorBits(p, n::kDescStrideLoLsb + n::kDescStrideLoW * i, n::kDescStrideLoW,
-                      m.strides[i] >> 4);
-    SetDescriptorBits(p, n::kDescStrideHiLsb + n::kDescStrideHiW * i, n::kDescStrideHiW,
-                      m.strides[i] >> 36);
-  }
-  for (int i = 0; i < kMaxRank; ++i) {
-    SetDescriptorBits(p, n::kDescDimLsb + n::kDescDimW * i, n::kDescDimW, m.dims[i] - 1);
-    SetDescriptorBits(p, n::kDescElemStrideLsb + n::kDescElemStrideW * i, n::kDescElemStrideW,
-                      m.element_strides[i] - 1);
-  }
-  if (m.mode == MapMode::kTiled) {
-    SetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W, m.box[0] - 1);
-    for (int i = 1; i < kMaxRank; ++i) {
-      SetDescriptorBits(p, n::kDescBox1Lsb + n::kDescBox1W * (i - 1), n::kDescBox1W, m.box[i] - 1);
-    }
-  } else {
-    SetDescriptorBits(p, n::kDescBox0Lsb, n::kDescBox0W, m.channels_per_pixel - 1);
-    const int w = CornerWidth(m);
-    for (int k = 0; k < NumCorners(m); ++k) {
-      SetDescriptorBits(p, n::kDescLowerCornerLsb + w * k, w, static_cast<uint32_t>(m.lower[k]));
-      SetDescriptorBits(p, n::kDescUpperCornerLsb + w * k, w, static_cast<uint32_t>(m.upper[k]));
-    }
-    SetDescriptorBits(p, n::kDescPixelsPerColumnLsb, n::kDescPixelsPerColumnW,
-                      m.pixels_per_column - 1);
-  }
-  SetDescriptorBits(p, n::kDescBoxBytesLsb, n::kDescBoxBytesW, DescriptorBoxBytes(m));
-  SetDescriptorBits(p, n::kDescSwizzleRepeatLsb, n::kDescSwizzleRepeatW,
-                    SwizzleRepeatBytes(m.swizzle));
-  return d;
+  return fw::PackTensorMap(ToFwFields(m)).bytes;
 }
 
 Status DecodeDescriptor(const uint8_t* bytes, TensorMap* out) {

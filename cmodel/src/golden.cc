@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 #include <openssl/evp.h>
-#include <regex>
 #include <sstream>
 #include <zlib.h>
 
@@ -326,9 +325,71 @@ json ExpectToJson(const GoldenExpect& x) {
 }
 
 const char* const kKnownKeys[] = {
-    "id",     "source",     "ptx",     "op",         "redop",         "mode",   "tensor",
-    "coords", "im2col",     "cluster", "global",     "smem",          "expect", "arch",
-    "mbar",   "smem_space", "dst_cta", "store_clip", "descriptor_hex"};
+    "id",     "source",     "ptx",     "op",         "redop",          "mode",   "tensor",
+    "coords", "im2col",     "cluster", "global",     "smem",           "expect", "arch",
+    "mbar",   "smem_space", "dst_cta", "store_clip", "descriptor_hex", "bulk"};
+
+GoldenBulk ParseBulk(const json& b, Op op) {
+  if (!b.is_object()) {
+    Fail("bulk", "must be an object");
+  }
+  GoldenBulk r;
+  r.size = static_cast<uint32_t>(GetInt(Req(b, "size", "bulk."), "bulk.size", 0, UINT32_MAX));
+  const std::string dir = GetString(Req(b, "dir", "bulk."), "bulk.dir");
+  bool known = op == Op::kPrefetch && dir == "L2.global";
+  for (BulkDir d : {BulkDir::kGlobalToSharedCta, BulkDir::kGlobalToSharedCluster,
+                    BulkDir::kSharedCtaToSharedCluster, BulkDir::kSharedCtaToGlobal}) {
+    if (!known && dir == ToString(d)) {
+      r.dir = d;
+      known = true;
+    }
+  }
+  if (!known) {
+    Fail("bulk.dir",
+         "must be shared::cta.global, shared::cluster.global, "
+         "shared::cluster.shared::cta, global.shared::cta or (prefetch) L2.global");
+  }
+  const bool from_global =
+      r.dir == BulkDir::kGlobalToSharedCta || r.dir == BulkDir::kGlobalToSharedCluster;
+  if (op == Op::kPrefetch ? dir != "L2.global" : (op == Op::kLoad) != from_global) {
+    Fail("bulk.dir", "\"" + dir + "\" does not go with op \"" + ToString(op) + "\"");
+  }
+  r.src = b.contains("src") ? GetU64(b["src"], "bulk.src") : 0;
+  r.dst = b.contains("dst") ? GetU64(b["dst"], "bulk.dst") : 0;
+  if (op == Op::kReduce) {
+    r.type = GetEnum<BulkType>(Req(b, "type", "bulk."), "bulk.type", ParseBulkType);
+  }
+  if (b.contains("noftz")) {
+    if (!b["noftz"].is_boolean()) {
+      Fail("bulk.noftz", "must be true or false");
+    }
+    r.noftz = b["noftz"].get<bool>();
+  }
+  if (b.contains("cp_mask")) {
+    r.cp_mask = static_cast<uint16_t>(GetInt(b["cp_mask"], "bulk.cp_mask", 0, 0xFFFF));
+  }
+  return r;
+}
+
+json BulkToJson(const GoldenBulk& b, Op op) {
+  json j = json::object();
+  j["dir"] = op == Op::kPrefetch ? "L2.global" : ToString(b.dir);
+  j["size"] = b.size;
+  j["src"] = b.src;
+  if (op != Op::kPrefetch) {
+    j["dst"] = b.dst;
+  }
+  if (b.type) {
+    j["type"] = ToString(*b.type);
+  }
+  if (b.noftz) {
+    j["noftz"] = true;
+  }
+  if (b.cp_mask) {
+    j["cp_mask"] = *b.cp_mask;
+  }
+  return j;
+}
 
 void ParseCaseBody(const json& j, GoldenCase* c) {
   c->source = j.contains("source") ? GetString(j["source"], "source") : "";
@@ -341,8 +402,17 @@ void ParseCaseBody(const json& j, GoldenCase* c) {
   }
   c->mode =
       j.contains("mode") ? GetEnum<LoadMode>(j["mode"], "mode", ParseLoadMode) : LoadMode::kTile;
-  c->tensor = ParseTensor(Req(j, "tensor", ""), c->mode);
-  c->coords = GetIntArray<int32_t>(Req(j, "coords", ""), "coords", INT32_MIN, INT32_MAX);
+  if (j.contains("bulk")) {
+    // A non-tensor bulk operation: no tensor map, no coordinates. The fill's element type
+    // ("values") is the reduction's .type.
+    c->bulk = ParseBulk(j["bulk"], c->op);
+    if (c->bulk->type) {
+      c->tensor.dtype = BulkTypeDType(*c->bulk->type);
+    }
+  } else {
+    c->tensor = ParseTensor(Req(j, "tensor", ""), c->mode);
+    c->coords = GetIntArray<int32_t>(Req(j, "coords", ""), "coords", INT32_MIN, INT32_MAX);
+  }
   if (TakesIm2colInfo(*c)) {
     c->im2col = GetIntArray<int32_t>(Req(j, "im2col", ""), "im2col", 0, 65535);
   } else if (j.contains("im2col")) {
@@ -507,6 +577,11 @@ bool ParseGoldenCase(const json& j, GoldenCase* out, std::string* error) {
     return false;
   }
   c.id = id->get<std::string>();
+  if (c.id.size() > kGoldenMaxIdChars) {
+    *error = "case id of " + std::to_string(c.id.size()) + " characters (at most " +
+             std::to_string(kGoldenMaxIdChars) + "): '" + c.id.substr(0, 40) + "...'";
+    return false;
+  }
   try {
     ParseCaseBody(j, &c);
   } catch (const KeyError& e) {
@@ -531,9 +606,13 @@ json GoldenCaseToJson(const GoldenCase& c) {
   if (c.op == Op::kReduce) {
     j["redop"] = ToString(c.redop);
   }
-  j["mode"] = ToString(c.mode);
-  j["tensor"] = TensorToJson(c.tensor, c.mode);
-  j["coords"] = c.coords;
+  if (c.bulk) {
+    j["bulk"] = BulkToJson(*c.bulk, c.op);
+  } else {
+    j["mode"] = ToString(c.mode);
+    j["tensor"] = TensorToJson(c.tensor, c.mode);
+    j["coords"] = c.coords;
+  }
   if (!c.im2col.empty() || TakesIm2colInfo(c)) {
     j["im2col"] = c.im2col;
   }
@@ -589,56 +668,116 @@ json GoldenCaseToJson(const GoldenCase& c) {
   return j;
 }
 
-bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error) {
+bool CheckGoldenLimits(const GoldenCase& c, const GoldenLimits& limits, std::string* error) {
+  // Each term is at most 2^64 - 1 and the product at most 16 x 2^30: no overflow below.
+  const uint64_t smem = c.smem ? static_cast<uint64_t>(c.smem->bytes) * c.NumCtas() : 0;
+  const uint64_t g = c.global.bytes;
+  if (g > limits.max_case_bytes || smem > limits.max_case_bytes - g) {
+    *error = "case '" + c.id + "': declares " +
+             (g > limits.max_case_bytes
+                  ? "global.bytes " + std::to_string(g)
+                  : std::to_string(g) + " global + " + std::to_string(smem) + " shared bytes") +
+             ", more than the limit of " + std::to_string(limits.max_case_bytes) +
+             " bytes per case (--max-case-bytes raises it)";
+    return false;
+  }
+  return true;
+}
+
+bool ForEachGoldenCase(const std::string& path, const GoldenLimits& limits,
+                       const std::function<bool(GoldenCase&&)>& fn, std::string* error) {
   gzFile f = gzopen(path.c_str(), "rb");  // reads plain files transparently
   if (f == nullptr) {
     *error = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
-  std::string text;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof(buf))) > 0) {
-    text.append(buf, static_cast<size_t>(n));
-  }
-  int errnum = 0;
-  const char* zmsg = gzerror(f, &errnum);
-  if (n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
-    *error = path + ": read error: " + (zmsg ? zmsg : "?");
-    gzclose(f);
-    return false;
-  }
-  gzclose(f);
-  size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) {
-      end = text.size();
-    }
-    std::string line = text.substr(pos, end - pos);
-    pos = end + 1;
+  std::string line;  // the current line, up to limits.max_line_bytes
+  int64_t line_no = 0;
+  bool blank = true;  // only blanks so far on this line (nothing of it is kept)
+  bool ok = true;
+  bool stop = false;
+  // One complete line: parse it unless it is blank or a comment.
+  auto finish = [&]() {
     ++line_no;
-    size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') {
-      continue;
+    const bool skip = line[0] == '#';  // line starts with its first non-blank character
+    std::string text;
+    text.swap(line);
+    blank = true;
+    if (skip) {
+      return true;
     }
     json j;
     try {
-      j = json::parse(line);
+      j = json::parse(text);
     } catch (const json::exception& e) {
       *error = path + ":" + std::to_string(line_no) + ": not valid JSON: " + e.what();
       return false;
     }
+    text.clear();
+    text.shrink_to_fit();
     GoldenCase c;
     std::string err;
-    if (!ParseGoldenCase(j, &c, &err)) {
+    if (!ParseGoldenCase(j, &c, &err) || !CheckGoldenLimits(c, limits, &err)) {
       *error = path + ":" + std::to_string(line_no) + ": " + err;
       return false;
     }
-    out->push_back(std::move(c));
+    stop = !fn(std::move(c));
+    return true;
+  };
+  static constexpr size_t kChunk = size_t{1} << 16;
+  std::vector<char> buf(kChunk);
+  int n = 0;
+  while (ok && !stop && (n = gzread(f, buf.data(), static_cast<unsigned>(kChunk))) > 0) {
+    for (int i = 0; i < n && ok && !stop;) {
+      if (blank) {  // blank lines and leading blanks are skipped here, nothing of them kept
+        while (i < n && (buf[i] == '\n' || buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r')) {
+          line_no += buf[i] == '\n';
+          ++i;
+        }
+        if (i == n) {
+          break;
+        }
+        blank = false;
+      }
+      const char* p = buf.data() + i;
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(n - i)));
+      const size_t len = nl ? static_cast<size_t>(nl - p) : static_cast<size_t>(n - i);
+      if (line.size() + len > limits.max_line_bytes) {
+        *error = path + ":" + std::to_string(line_no + 1) + ": line longer than the limit of " +
+                 std::to_string(limits.max_line_bytes) + " bytes (--max-line-bytes raises it)";
+        ok = false;
+        break;
+      }
+      line.append(p, len);
+      i += static_cast<int>(len) + (nl ? 1 : 0);
+      if (nl) {
+        ok = finish();
+      }
+    }
   }
-  return true;
+  if (ok && !stop) {
+    int errnum = 0;
+    const char* zmsg = gzerror(f, &errnum);
+    if (n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
+      *error = path + ": read error: " + (zmsg ? zmsg : "?");
+      ok = false;
+    } else if (!blank) {
+      ok = finish();  // a last line without '\n'
+    }
+  }
+  gzclose(f);
+  return ok;
+}
+
+bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error,
+                    const GoldenLimits& limits) {
+  return ForEachGoldenCase(
+      path, limits,
+      [out](GoldenCase&& c) {
+        out->push_back(std::move(c));
+        return true;
+      },
+      error);
 }
 
 bool WriteGoldenFile(const std::string& path, const std::vector<GoldenCase>& cases,
@@ -864,10 +1003,15 @@ TensorInstr CaseInstr(const GoldenCase& c) {
   in.op = c.op;
   in.mode = c.mode;
   in.dim = c.tensor.rank;
-  static const std::regex kDim(R"(\.tensor\.([1-9])d)");
-  std::smatch m;
-  if (std::regex_search(c.ptx, m, kDim)) {
-    in.dim = m[1].str()[0] - '0';
+  // The first ".tensor.Nd" of the ptx text, N in 1..9 (a plain scan: no recursion on long text).
+  static constexpr char kTensor[] = ".tensor.";
+  static constexpr size_t kLen = sizeof(kTensor) - 1;
+  for (size_t at = c.ptx.find(kTensor); at != std::string::npos; at = c.ptx.find(kTensor, at + 1)) {
+    if (at + kLen + 1 < c.ptx.size() && c.ptx[at + kLen] >= '1' && c.ptx[at + kLen] <= '9' &&
+        c.ptx[at + kLen + 1] == 'd') {
+      in.dim = c.ptx[at + kLen] - '0';
+      break;
+    }
   }
   in.redop = c.redop;
   in.coords = c.coords;
@@ -888,9 +1032,40 @@ TensorInstr CaseInstr(const GoldenCase& c) {
   return in;
 }
 
+DType BulkTypeDType(BulkType t) {
+  switch (t) {
+    case BulkType::kB32:
+    case BulkType::kU32:
+      return DType::kU32;
+    case BulkType::kS32:
+      return DType::kS32;
+    case BulkType::kB64:
+    case BulkType::kU64:
+      return DType::kU64;
+    case BulkType::kS64:
+      return DType::kS64;
+    case BulkType::kF16:
+      return DType::kF16;
+    case BulkType::kBF16:
+      return DType::kBF16;
+    case BulkType::kF32:
+      return DType::kF32;
+    case BulkType::kF64:
+      return DType::kF64;
+  }
+  return DType::kU8;
+}
+
+bool CaseWritesSmem(const GoldenCase& c) {
+  if (c.bulk && c.op != Op::kPrefetch) {
+    return c.bulk->dir != BulkDir::kSharedCtaToGlobal;
+  }
+  return c.op == Op::kLoad;
+}
+
 std::vector<int> DestinationCtas(const GoldenCase& c) {
   std::vector<int> out;
-  if (c.op != Op::kLoad) {
+  if (!CaseWritesSmem(c)) {
     return out;
   }
   if (c.cluster && c.cluster->cta_mask) {

@@ -1391,7 +1391,10 @@ Status Value(const PtxOperand& o, const PtxBindings& b, const char* what, int64_
     }
     base = it->second;
   }
-  *v = base + (o.kind == Kind::kAddr ? o.value : 0);
+  // [reg+imm]: the sum must fit 64 bits (a wrapped address would name another location).
+  if (__builtin_add_overflow(base, o.kind == Kind::kAddr ? o.value : 0, v)) {
+    return Bad(o.name, std::string(what) + ": register + offset overflows 64 bits");
+  }
   return Status::Ok();
 }
 
@@ -1405,6 +1408,11 @@ Status SharedLoc(const PtxOperand& o, const PtxBindings& b, StateSpace sp, const
   }
   const uint64_t u = static_cast<uint64_t>(a);
   if (sp == StateSpace::kSharedCluster && b.cluster_window_bytes != 0) {
+    if (u / b.cluster_window_bytes >= static_cast<uint64_t>(kMaxCtas)) {
+      return Bad(what, std::string(what) + " names CTA " +
+                           std::to_string(u / b.cluster_window_bytes) + ", beyond the " +
+                           std::to_string(kMaxCtas) + " CTAs of a cluster");
+    }
     *cta = static_cast<int>(u / b.cluster_window_bytes);
     *off = static_cast<uint32_t>(u % b.cluster_window_bytes);
     return Status::Ok();
@@ -1518,6 +1526,10 @@ TensorConversion ToTensorInstr(const PtxInstr& in, const PtxBindings& b, Target 
     if (!r.status.ok()) {
       return r;
     }
+    if (v < 0 || v > 0xffff) {
+      r.status = Bad("ctaMask", "ctaMask is a 16-bit operand");
+      return r;
+    }
     t.cta_mask = static_cast<uint16_t>(v);
   }
   if (in.cache_hint) {
@@ -1587,6 +1599,10 @@ BulkCopyConversion ToBulkCopyInstr(const PtxInstr& in, const PtxBindings& b, Tar
   if (fail(Value(ops[k++], b, "size", &v))) {
     return r;
   }
+  if (v < 0 || v > 0xffffffffll) {
+    r.status = Bad("size", "size is a 32-bit operand");
+    return r;
+  }
   c.size = static_cast<uint32_t>(v);
   if (c.dir != BulkDir::kSharedCtaToGlobal) {
     int cta;
@@ -1599,6 +1615,10 @@ BulkCopyConversion ToBulkCopyInstr(const PtxInstr& in, const PtxBindings& b, Tar
       return r;
     }
     c.multicast = true;
+    if (v < 0 || v > 0xffff) {
+      r.status = Bad("ctaMask", "ctaMask is a 16-bit operand");
+      return r;
+    }
     c.cta_mask = static_cast<uint16_t>(v);
   }
   if (in.cache_hint) {
@@ -1656,6 +1676,10 @@ BulkReduceConversion ToBulkReduceInstr(const PtxInstr& in, const PtxBindings& b,
   if (!r.status.ok()) {
     return r;
   }
+  if (v < 0 || v > 0xffffffffll) {
+    r.status = Bad("size", "size is a 32-bit operand");
+    return r;
+  }
   c.size = static_cast<uint32_t>(v);
   if (!global) {
     r.status = SharedLoc(ops[3], b, in.dst, "mbar", &cta, &c.mbar_addr);
@@ -1685,6 +1709,10 @@ BulkPrefetchConversion ToBulkPrefetchInstr(const PtxInstr& in, const PtxBindings
   r.instr.src = static_cast<uint64_t>(v);
   r.status = Value(in.operands[1], b, "size", &v);
   if (!r.status.ok()) {
+    return r;
+  }
+  if (v < 0 || v > 0xffffffffll) {
+    r.status = Bad("size", "size is a 32-bit operand");
     return r;
   }
   r.instr.size = static_cast<uint32_t>(v);

@@ -1,21 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tma/swizzle.h"
 
+#include "tma/fw/encoder.h"
+
 namespace tma::model {
 
 uint32_t SwizzleSpanBytes(Swizzle s) {
-  switch (s) {
-    case Swizzle::kNone:
-      return 0;
-    case Swizzle::k32B:
-      return 32;
-    case Swizzle::k64B:
-      return 64;
-    case Swizzle::k96B:
-      return 96;
-    default:
-      return 128;
-  }
+  return fw::SwizzleSpanBytes(static_cast<fw::TensorMapSwizzle>(s));
 }
 
 uint32_t SwizzlePatternBytes(Swizzle s) {

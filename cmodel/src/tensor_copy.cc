@@ -534,6 +534,11 @@ Status CheckInstruction(const TensorMap& m, const TensorInstr& ins, Arch arch, i
     if (num_ctas < kMaxCtas && (ins.cta_mask >> num_ctas) != 0) {
       return BadInstr("cta_mask", "ctaMask has bits at or above the cluster size " + Str(num_ctas));
     }
+    // A mask of no CTA: nothing to write and nothing to signal. The RTL refuses it as
+    // invalid_instruction (unverified on silicon; docs/differences.md); the model agrees.
+    if (ins.cta_mask == 0) {
+      return BadInstr("cta_mask", "ctaMask 0 names no destination CTA");
+    }
   }
   if (ins.issuer_cta < 0 || ins.issuer_cta >= num_ctas) {
     return BadInstr("issuer_cta", "the issuing CTA is outside the cluster");

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "tma/fw/names.h"
+
 // static_asserts: the enums of types.h and the limits equal rtl/data/tma_numbering.json.
 #include "tma/autogen/numbering_check.h"
 
@@ -22,33 +24,14 @@ std::optional<E> ParseFrom(const char* const (&names)[N], const std::string& s) 
   return std::nullopt;
 }
 
-template <typename E, size_t N>
-const char* NameOf(const char* const (&names)[N], E v) {
-  const size_t i = static_cast<size_t>(v);
-  return i < N ? names[i] : "?";
-}
-
-constexpr const char* kDTypeNames[] = {
-    "u8",  "u16",  "u32",     "s32",  "u64",      "s64",   "f16",       "f32",
-    "f64", "bf16", "f32.ftz", "tf32", "tf32.ftz", "b4x16", "b4x16_p64", "b6x16_p32",
-};
-constexpr const char* kInterleaveNames[] = {"none", "16B", "32B"};
-constexpr const char* kSwizzleNames[] = {
-    "none", "32B", "64B", "128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B", "96B",
-};
+// The names the firmware's encoder shares (tma/fw/names.h).
+using tma::fw::kDataTypeNames;
+using tma::fw::kErrorClassNames;
+using tma::fw::kInterleaveNames;
+using tma::fw::kSwizzleNames;
+using tma::fw::NameOf;
 constexpr const char* kL2Names[] = {"none", "64B", "128B", "256B"};
 constexpr const char* kOobNames[] = {"zero", "nan"};
-constexpr const char* kErrorNames[] = {
-    "ok",
-    "invalid_descriptor",
-    "misaligned",
-    "misaligned_coordinate",
-    "invalid_coordinate",
-    "unsupported_reduction",
-    "invalid_instruction",
-    "unsupported",
-    "bus_error",
-};
 constexpr const char* kOpNames[] = {"load", "store", "reduce", "prefetch"};
 constexpr const char* kLoadModeNames[] = {
     "tile",          "im2col",         "im2col::w",      "im2col::w::128",
@@ -56,7 +39,7 @@ constexpr const char* kLoadModeNames[] = {
 };
 constexpr const char* kRedOpNames[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
 
-static_assert(sizeof(kDTypeNames) / sizeof(kDTypeNames[0]) == kNumDTypes, "dtype names");
+static_assert(sizeof(kDataTypeNames) / sizeof(kDataTypeNames[0]) == kNumDTypes, "dtype names");
 
 }  // namespace
 
@@ -104,7 +87,7 @@ std::string Status::ToString() const {
 }
 
 const char* ToString(DType t) {
-  return NameOf(kDTypeNames, t);
+  return NameOf(kDataTypeNames, t);
 }
 const char* ToString(Interleave v) {
   return NameOf(kInterleaveNames, v);
@@ -119,7 +102,7 @@ const char* ToString(OobFill v) {
   return NameOf(kOobNames, v);
 }
 const char* ToString(ErrorClass v) {
-  return NameOf(kErrorNames, v);
+  return NameOf(kErrorClassNames, v);
 }
 const char* ToString(Op v) {
   return NameOf(kOpNames, v);
@@ -135,7 +118,7 @@ std::optional<DType> ParseDType(const std::string& s) {
   // PTX also spells the packed 6-bit store-side format .b6p2x16 (same driver enum).
   if (s == "b6p2x16")
     return DType::kB6x16P32;
-  return ParseFrom<DType>(kDTypeNames, s);
+  return ParseFrom<DType>(kDataTypeNames, s);
 }
 std::optional<Interleave> ParseInterleave(const std::string& s) {
   return ParseFrom<Interleave>(kInterleaveNames, s);
@@ -150,7 +133,7 @@ std::optional<OobFill> ParseOobFill(const std::string& s) {
   return ParseFrom<OobFill>(kOobNames, s);
 }
 std::optional<ErrorClass> ParseErrorClass(const std::string& s) {
-  return ParseFrom<ErrorClass>(kErrorNames, s);
+  return ParseFrom<ErrorClass>(kErrorClassNames, s);
 }
 std::optional<Op> ParseOp(const std::string& s) {
   return ParseFrom<Op>(kOpNames, s);

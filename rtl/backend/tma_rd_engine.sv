@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_rd_engine: the engine's AXI4 read manager. Two AR streams share the AR channel: the
-// controller's descriptor fetches (ID AxiIdDesc) and the burst splitter's data bursts (ID
-// AxiIdData). Each enters through a spill register, so neither source's ready depends on the
-// AR port or the arbiter; a round-robin arbiter (tma_stream_arb, grant held while stalled)
-// picks one per AR handshake. Data bursts are limited to MaxOutstanding in flight by a credit
+// tma_rd_engine: the engine's AXI4 read manager. Three AR streams share the AR channel: the
+// controller's descriptor fetches (ID AxiIdDesc), the burst splitter's data bursts (ID
+// AxiIdData) and the reductions' old-data bursts (ID AxiIdRed, the store direction's
+// read-modify-write; their beats go to tma_wr_red with its ready, in order). Each enters
+// through a spill register, so no source's ready depends on the AR port or the arbiter; a
+// round-robin arbiter (tma_stream_arb, grant held while stalled) picks one per AR handshake.
+// Data bursts are limited to MaxOutstanding in flight by a credit
 // counter. R beats are routed by ID: descriptor beats go, registered, to the controller (which
 // takes every beat of its fetch, so they are always accepted); data beats go to the data beat
 // stream (unpacker or aligner) with its ready. All data reads use one ID, so AXI4 returns them
@@ -33,6 +35,10 @@ module tma_rd_engine #(
   input  logic                 data_ar_valid_i,
   output logic                 data_ar_ready_o,
   input  tma_pkg::ar_t         data_ar_i,
+  // Old-data bursts of reductions (from their burst splitter)
+  input  logic                 red_ar_valid_i,
+  output logic                 red_ar_ready_o,
+  input  tma_pkg::ar_t         red_ar_i,
   // AXI4 read channels
   output tma_pkg::axi_rd_req_t axi_req_o,
   input  tma_pkg::axi_rd_rsp_t axi_rsp_i,
@@ -46,6 +52,10 @@ module tma_rd_engine #(
   input  logic                 beat_ready_i,
   output logic [DW-1:0]        beat_data_o,
   output logic                 beat_err_o,
+  // Old-data beats of reductions (to tma_wr_red)
+  output logic                 red_valid_o,
+  input  logic                 red_ready_i,
+  output logic                 red_err_o,
   // Status
   output logic                 busy_o
 );
@@ -58,8 +68,12 @@ module tma_rd_engine #(
   logic               data_slice_valid, data_slice_ready;  // data ARs out of their slice
   tma_pkg::ar_t       data_slice_ar;
   logic               data_arb_valid, data_arb_ready;      // data ARs at the arbiter
-  logic [1:0]         arb_ready;
-  logic               arb_idx;                             // 1: the descriptor AR is granted
+  logic               red_slice_valid, red_slice_ready;    // reduction ARs out of their slice
+  tma_pkg::ar_t       red_slice_ar;
+  logic [2:0]         arb_ready;
+  logic [1:0]         arb_idx;                             // the granted AR: 0 data, 1 desc,
+                                                           // 2 reduction
+  logic               r_is_red;               // the R beat on the port is a reduction's
   logic               ar_valid;
   tma_pkg::ar_t       ar;
   logic [CreditW-1:0] credits_d, credits_q;   // data bursts that may still be issued
@@ -105,21 +119,36 @@ module tma_rd_engine #(
     .out_data_o  (data_slice_ar)
   );
 
+  // Reduction AR slice (its burst splitter's ready path ends here).
+  tma_spill_reg #(
+    .Width  (tma_pkg::ArWidth),
+    .Bypass (0)
+  ) u_red_ar_slice (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (red_ar_valid_i),
+    .in_ready_o  (red_ar_ready_o),
+    .in_data_i   (red_ar_i),
+    .out_valid_o (red_slice_valid),
+    .out_ready_i (red_slice_ready),
+    .out_data_o  (red_slice_ar)
+  );
+
   // ---- AR arbitration ----
   // A data burst competes only while a credit is left (credit_ok_q, a flop).
   assign data_arb_valid   = data_slice_valid && credit_ok_q;
   assign data_slice_ready = data_arb_ready && credit_ok_q;
 
   tma_stream_arb #(
-    .NumIn  (2),
+    .NumIn  (3),
     .Width  (tma_pkg::ArWidth),
     .LockIn (1)
   ) u_ar_arb (
     .clk_i,
     .rst_ni,
-    .in_valid_i  ({desc_slice_valid, data_arb_valid}),
+    .in_valid_i  ({red_slice_valid, desc_slice_valid, data_arb_valid}),
     .in_ready_o  (arb_ready),
-    .in_data_i   ({desc_slice_ar, data_slice_ar}),
+    .in_data_i   ({red_slice_ar, desc_slice_ar, data_slice_ar}),
     .out_valid_o (ar_valid),
     .out_ready_i (axi_rsp_i.ar_ready),
     .out_data_o  (ar),
@@ -127,22 +156,27 @@ module tma_rd_engine #(
   );
   assign data_arb_ready   = arb_ready[0];
   assign desc_slice_ready = arb_ready[1];
+  assign red_slice_ready  = arb_ready[2];
 
   always_comb begin : proc_axi_req
     axi_req_o          = '0;
     axi_req_o.ar_valid = ar_valid;
-    axi_req_o.ar_id    = arb_idx ? tma_pkg::AxiIdDesc : tma_pkg::AxiIdData;
+    axi_req_o.ar_id    = (arb_idx == 2'd1) ? tma_pkg::AxiIdDesc :
+                         (arb_idx == 2'd2) ? tma_pkg::AxiIdRed : tma_pkg::AxiIdData;
     axi_req_o.ar_addr  = ar.addr;
     axi_req_o.ar_len   = ar.len;
     axi_req_o.ar_size  = 3'($clog2(DataBytes));
     axi_req_o.ar_burst = tma_pkg::AxiBurstIncr;
-    axi_req_o.r_ready  = r_is_desc || beat_ready_i;
+    axi_req_o.r_ready  = r_is_desc || (r_is_red ? red_ready_i : beat_ready_i);
   end
 
   // ---- R routing by ID ----
   assign r_is_desc    = (axi_rsp_i.r_id == tma_pkg::AxiIdDesc);
   assign r_err        = (axi_rsp_i.r_resp != tma_pkg::AxiRespOkay);
-  assign beat_valid_o = axi_rsp_i.r_valid && !r_is_desc;
+  assign r_is_red     = (axi_rsp_i.r_id == tma_pkg::AxiIdRed);
+  assign beat_valid_o = axi_rsp_i.r_valid && !r_is_desc && !r_is_red;
+  assign red_valid_o  = axi_rsp_i.r_valid && r_is_red;
+  assign red_err_o    = r_err;
   assign beat_data_o  = axi_r_data_i;
   assign beat_err_o   = r_err;
 
@@ -191,7 +225,7 @@ module tma_rd_engine #(
     end
   end
 
-  assign busy_o = desc_slice_valid || data_slice_valid ||
+  assign busy_o = desc_slice_valid || data_slice_valid || red_slice_valid ||
                   (credits_q != CreditW'(MaxOutstanding));
 
   // ---- Assertions ----

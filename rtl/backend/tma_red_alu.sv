@@ -17,12 +17,12 @@
 //        before it reads anything).
 //   The mask must be the same for every byte of an element (asserted): an element is reduced
 //   whole or not at all.
-// Timing: six register stages (the float adders' pipeline, tma_red_fadd) then a spill register
-// (tma_spill_reg): latency 7 cycles, one beat per cycle. All stages advance together when the
-// last stage is empty or the spill register has room, so in_ready_o is a function of flops and
-// out_ready_i reaches only the spill register. The integer and f16/bf16 min/max results
-// (tma_red_int) are computed in stage 1 from the inputs, merged there with the old data, and
-// delayed to stage 6, where float sums replace the bytes of masked float-add elements.
+// Timing: eight free-running register stages (the float adders' pipeline, tma_red_fadd: no
+// stall, no enable on the data flops) into an output FIFO (tma_fifo_ram, LUT RAM): latency 10
+// cycles, one beat per cycle. in_ready_o is a credit count (beats in the stages and the FIFO
+// below the FIFO's room), a flop compare; out_ready_i reaches only the FIFO. The integer and
+// f16/bf16 min/max results (tma_red_int, two stages) are merged with the old data after stage
+// 2 and delayed to stage 8, where float sums replace the bytes of masked float-add elements.
 // Floating-point units per 8-byte slot: one f64, two f32, four f16 and four bf16 adders.
 
 `default_nettype none
@@ -57,31 +57,42 @@ module tma_red_alu #(
 
   // ---- Types and localparams ----
   localparam int unsigned Slots  = DataBytes / 8;
-  localparam int unsigned Stages = 6;                   // tma_red_fadd's latency
+  localparam int unsigned Stages = 8;                   // tma_red_fadd's latency
+  localparam int unsigned FifoD  = 16;                  // output FIFO RAM entries
+  localparam int unsigned Cap    = FifoD - 1;           // beats in the stages and the FIFO
+  localparam int unsigned CntW   = $clog2(Cap + 1);
   // Float-add kinds of a beat (which adder's sums stage 6 takes)
   localparam logic [1:0] FkF16  = 2'd0;
   localparam logic [1:0] FkBf16 = 2'd1;
   localparam logic [1:0] FkF32  = 2'd2;
   localparam logic [1:0] FkF64  = 2'd3;
-  // The delay line's item: merged beat, float select, float kind, mask, user
-  localparam int unsigned DlyW  = DW + 1 + 2 + DataBytes + UserWidth;
+  // The beat's control (integer select, float select, float kind, mask, user) for stages 1-2,
+  // then with the merged data for stages 3-8
+  localparam int unsigned CtlW  = 1 + 1 + 2 + DataBytes + UserWidth;
+  localparam int unsigned DlyW  = DW + CtlW - 1;
 
   // ---- Signals ----
-  logic                 en;                 // every stage advances
+  logic                 in_hs, out_hs;
+  logic [CntW-1:0]      cnt_q;              // beats accepted and not yet taken
   logic                 sup, atop_inv;
   logic [tma_pkg::AtopBits-1:0] atop;
   logic                 is_f16, is_bf16, is_f32, is_f64, fadd, ftz;
   logic [1:0]           fk;
-  logic [DW-1:0]        int_r, merged;
+  logic [DW-1:0]        int_r, int_d, merged;
+  logic [CtlW-1:0]      ctl_q [2];          // stages 1, 2
+  logic                 isel2, fadd2;
+  logic [1:0]           fk2;
+  logic [DataBytes-1:0] mask2;
+  logic [UserWidth-1:0] user2;
   logic [Stages-1:0]    v_q;                // stage k + 1 holds a beat
-  logic [DlyW-1:0]      dly_q [Stages];     // stage k + 1's item
-  logic [DW-1:0]        m6;
-  logic                 fsel6;
-  logic [1:0]           fk6;
-  logic [DataBytes-1:0] mask6;
-  logic [UserWidth-1:0] user6;
+  logic [DlyW-1:0]      dly_q [Stages-2];   // stage k + 3's item
+  logic [DW-1:0]        m7;
+  logic                 fsel7;
+  logic [1:0]           fk7;
+  logic [DataBytes-1:0] mask7;
+  logic [UserWidth-1:0] user7;
   logic [DW-1:0]        f16_r, bf16_r, f32_r, f64_r, fres, res;
-  logic                 sp_ready;
+  logic                 fifo_ready, unused_nonempty;
 
   // ---- Stage 1: classification, integer path, merge with the old data ----
   tma_red_atop u_pair (
@@ -102,68 +113,75 @@ module tma_red_alu #(
 
   for (genvar j = 0; j < Slots; j++) begin : gen_int
     tma_red_int u_int (
+      .clk_i,
       .redop_i (in_redop_i),
       .elem_i  (in_elem_i),
       .d_i     (in_old_i[64*j +: 64]),
       .s_i     (in_new_i[64*j +: 64]),
-      .r_o     (int_r[64*j +: 64])
+      .r_o     (int_r[64*j +: 64]),
+      .d_o     (int_d[64*j +: 64])
     );
   end
 
+  // After stage 2: the integer results into the masked bytes of executing non-float-add pairs.
+  assign {isel2, fadd2, fk2, mask2, user2} = ctl_q[1];
   for (genvar i = 0; i < DataBytes; i++) begin : gen_merge
-    assign merged[8*i +: 8] = (in_mask_i[i] && sup && !fadd) ? int_r[8*i +: 8] : in_old_i[8*i +: 8];
+    assign merged[8*i +: 8] = (mask2[i] && isel2) ? int_r[8*i +: 8] : int_d[8*i +: 8];
   end
 
-  // ---- Float adders (their own six stages, advanced by en) ----
+  // ---- Float adders (their own eight stages) ----
   for (genvar j = 0; j < Slots; j++) begin : gen_f64
     tma_red_fadd #(.ExpW(11), .ManW(52)) u_add (
-      .clk_i, .rst_ni, .en_i (en), .ftz_i (1'b0),
+      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
       .a_i (in_old_i[64*j +: 64]), .b_i (in_new_i[64*j +: 64]), .sum_o (f64_r[64*j +: 64])
     );
   end
   for (genvar j = 0; j < 2 * Slots; j++) begin : gen_f32
     tma_red_fadd #(.ExpW(8), .ManW(23)) u_add (
-      .clk_i, .rst_ni, .en_i (en), .ftz_i (ftz),
+      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (ftz),
       .a_i (in_old_i[32*j +: 32]), .b_i (in_new_i[32*j +: 32]), .sum_o (f32_r[32*j +: 32])
     );
   end
   for (genvar j = 0; j < 4 * Slots; j++) begin : gen_f16
     tma_red_fadd #(.ExpW(5), .ManW(10)) u_add (
-      .clk_i, .rst_ni, .en_i (en), .ftz_i (1'b0),
+      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
       .a_i (in_old_i[16*j +: 16]), .b_i (in_new_i[16*j +: 16]), .sum_o (f16_r[16*j +: 16])
     );
     tma_red_fadd #(.ExpW(8), .ManW(7)) u_add_bf (
-      .clk_i, .rst_ni, .en_i (en), .ftz_i (1'b0),
+      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
       .a_i (in_old_i[16*j +: 16]), .b_i (in_new_i[16*j +: 16]), .sum_o (bf16_r[16*j +: 16])
     );
   end
 
-  // ---- Stages 1..6: the beat's merged data and control beside the adders ----
-  assign en         = !v_q[Stages-1] || sp_ready;
-  assign in_ready_o = en;
+  // ---- Stages 1..8: the beat's merged data and control beside the adders ----
+  assign in_ready_o = cnt_q < CntW'(Cap);
+  assign in_hs      = in_valid_i && in_ready_o;
+  assign out_hs     = out_valid_o && out_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_valid
     if (!rst_ni) begin
-      v_q <= '0;
-    end else if (en) begin
-      v_q <= {v_q[Stages-2:0], in_valid_i};
+      v_q   <= '0;
+      cnt_q <= '0;
+    end else begin
+      v_q   <= {v_q[Stages-2:0], in_hs};
+      cnt_q <= cnt_q + CntW'(in_hs) - CntW'(out_hs);
     end
   end
 
   always_ff @(posedge clk_i) begin : proc_dly
-    if (en) begin
-      dly_q[0] <= {merged, fadd, fk, in_mask_i, in_user_i};
-      for (int k = 1; k < Stages; k++) begin
-        dly_q[k] <= dly_q[k-1];
-      end
+    ctl_q[0] <= {sup && !fadd, fadd, fk, in_mask_i, in_user_i};
+    ctl_q[1] <= ctl_q[0];
+    dly_q[0] <= {merged, fadd2, fk2, mask2, user2};
+    for (int k = 1; k < Stages - 2; k++) begin
+      dly_q[k] <= dly_q[k-1];
     end
   end
 
-  // ---- Stage 6: float sums into the masked bytes of float-add beats ----
-  assign {m6, fsel6, fk6, mask6, user6} = dly_q[Stages-1];
+  // ---- Last stage: float sums into the masked bytes of float-add beats ----
+  assign {m7, fsel7, fk7, mask7, user7} = dly_q[Stages-3];
 
   always_comb begin : proc_fres
-    unique case (fk6)
+    unique case (fk7)
       FkF64:   fres = f64_r;
       FkF32:   fres = f32_r;
       FkBf16:  fres = bf16_r;
@@ -172,23 +190,27 @@ module tma_red_alu #(
   end
 
   for (genvar i = 0; i < DataBytes; i++) begin : gen_out
-    assign res[8*i +: 8] = (fsel6 && mask6[i]) ? fres[8*i +: 8] : m6[8*i +: 8];
+    assign res[8*i +: 8] = (fsel7 && mask7[i]) ? fres[8*i +: 8] : m7[8*i +: 8];
   end
 
-  tma_spill_reg #(
-    .Width (DW + DataBytes + UserWidth)
+  // The credit count keeps the FIFO from filling: it always takes the last stage's beat.
+  tma_fifo_ram #(
+    .Width  (DW + DataBytes + UserWidth),
+    .Depth  (FifoD),
+    .OutReg (1'b0)
   ) u_out (
     .clk_i,
     .rst_ni,
     .in_valid_i  (v_q[Stages-1]),
-    .in_ready_o  (sp_ready),
-    .in_data_i   ({res, mask6, user6}),
+    .in_ready_o  (fifo_ready),
+    .in_data_i   ({res, mask7, user7}),
     .out_valid_o,
     .out_ready_i,
-    .out_data_o  ({out_data_o, out_mask_o, out_user_o})
+    .out_data_o  ({out_data_o, out_mask_o, out_user_o}),
+    .nonempty_o  (unused_nonempty)
   );
 
-  assign busy_o = (|v_q) || out_valid_o;
+  assign busy_o = cnt_q != '0;
 
   // The pair's AXI5 form is the write engine's business.
   logic unused_atop;
@@ -218,7 +240,8 @@ module tma_red_alu #(
   end
   `TMA_ASSERT_IMPLY(MaskPerElement_A, in_valid_i && sup, mask_uniform)
   `TMA_COVER(FloatAddBeat_C, in_valid_i && in_ready_o && fadd && |in_mask_i)
-  `TMA_COVER(Stall_C, v_q[Stages-1] && !sp_ready)
+  `TMA_ASSERT_IMPLY(FifoTakesBeat_A, v_q[Stages-1], fifo_ready)
+  `TMA_COVER(Backpressure_C, out_valid_o && !out_ready_i)
 
 endmodule
 

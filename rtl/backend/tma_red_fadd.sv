@@ -12,14 +12,20 @@
 //     ones (0x7FFF, 0x7FFFFFFF, 0x7FFFFFFFFFFFFFFF);
 //   - inf + finite = that inf.
 //
-// Six register stages (latency 6 cycles; every stage advances when en_i is high, else holds):
-//   1 unpack: specials, flush, magnitude compare and swap (|x| >= |y|), exponent difference;
-//   2 align: y shifted right by the difference into guard, round and sticky bits;
-//   3 add: x + y or x - y on P + 3 bits (P = ManW + 1) and a carry;
-//   4 count: leading zeros of the sum, limited so the exponent stays >= 1 (subnormal results);
-//   5 shift: normalisation (right by one on a carry, else left by the count);
-//   6 round: RNE as one integer increment of {exponent, fraction} (the carry of a fraction of
-//     all ones moves into the exponent, up to infinity), flush, specials, pack.
+// Eight register stages, free-running (latency 8 cycles, a new operand pair every cycle):
+//   1 unpack: specials, flush, magnitude compare, both exponent differences (in parallel);
+//   2 swap: x = the larger magnitude, y the other; the difference, saturated;
+//   3 align: y shifted right by the difference; the bits below the sticky position OR-ed into
+//     it through a thermometer mask (beside the shifter, not after it);
+//   4 add: x + y or x - y on P + 3 bits (P = ManW + 1) and a carry; beside it, the position
+//     below which normalisation must stop (exponent 1: subnormal results) as a one-hot marker;
+//   5 count: leading zeros of (sum | marker), a two-level tree (4-bit groups, then the first
+//     non-zero group), so the count is already limited by the exponent;
+//   6 shift: normalisation (right by one on a carry, else left by the count), the exponent
+//     field (0 for a subnormal), the overflow of the exponent and the RNE round-up bit;
+//   7 round: RNE as one integer increment of {exponent, fraction} from flops (the carry of a
+//     fraction of all ones moves into the exponent, up to infinity);
+//   8 pack: overflow to infinity, flush, specials.
 // Guard, round and sticky suffice: an effective subtraction of operands at least two binades
 // apart loses at most one leading bit (the sticky bit moves to the round position, still below
 // the last kept bit), and one within a binade is exact before normalisation.
@@ -35,11 +41,11 @@ module tma_red_fadd #(
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
-  input  logic         en_i,     // advance every stage (else hold)
   input  logic [W-1:0] a_i,      // old (global) value
   input  logic [W-1:0] b_i,      // new (shared-memory) value
   input  logic         ftz_i,    // flush subnormal inputs and result to signed zero
-  output logic [W-1:0] sum_o     // a + b, six cycles (enabled ones) after a_i / b_i
+  input  logic         vld_i,    // a_i / b_i are an operand pair (for the assertions only)
+  output logic [W-1:0] sum_o     // a + b, eight cycles after a_i / b_i
 );
 
   // ---- Types and localparams ----
@@ -47,205 +53,269 @@ module tma_red_fadd #(
   localparam int unsigned X    = P + 3;              // plus guard, round, sticky
   localparam int unsigned DW   = $clog2(X + 1);      // exponent difference, saturated at X
   localparam int unsigned LzW  = $clog2(X + 1);      // leading-zero count of X bits
+  localparam int unsigned NG   = (X + 3) / 4;        // 4-bit groups of the count
+  localparam int unsigned XP   = 4 * NG;             // X padded to whole groups
   localparam logic [ExpW-1:0] EMax = {ExpW{1'b1}};
   localparam logic [W-1:0]    QNan = {1'b0, {(ExpW + ManW){1'b1}}};
 
-  // ======================= 1: unpack, compare, swap =======================
+  // ======================= 1: unpack, compare =======================
   logic            sa, sb;
-  logic [ExpW-1:0] ea, eb;
+  logic [ExpW-1:0] ea, eb, ea_eff, eb_eff;
   logic [ManW-1:0] fa, fb;
   logic            a_nan, b_nan, a_inf, b_inf;
-  logic            swap;
-  logic [ExpW-1:0] ex, ey, ex_eff, ey_eff, ediff;
-  logic [ManW-1:0] fx, fy;
 
   assign {sa, ea} = {a_i[W-1], a_i[W-2 -: ExpW]};
   assign {sb, eb} = {b_i[W-1], b_i[W-2 -: ExpW]};
   // A flushed subnormal is a zero fraction with exponent field 0: a zero of its sign.
   assign fa = (ftz_i && ea == '0) ? '0 : a_i[ManW-1:0];
   assign fb = (ftz_i && eb == '0) ? '0 : b_i[ManW-1:0];
-  assign a_nan = ea == EMax && a_i[ManW-1:0] != '0;
-  assign b_nan = eb == EMax && b_i[ManW-1:0] != '0;
-  assign a_inf = ea == EMax && a_i[ManW-1:0] == '0;
-  assign b_inf = eb == EMax && b_i[ManW-1:0] == '0;
-  // IEEE magnitudes order as integers {exponent, fraction}.
-  assign swap   = {eb, fb} > {ea, fa};
-  assign ex     = swap ? eb : ea;
-  assign ey     = swap ? ea : eb;
-  assign fx     = swap ? fb : fa;
-  assign fy     = swap ? fa : fb;
-  assign ex_eff = (ex == '0) ? ExpW'(1) : ex;        // a subnormal has the exponent of 1
-  assign ey_eff = (ey == '0) ? ExpW'(1) : ey;
-  assign ediff  = ex_eff - ey_eff;
+  assign a_nan  = ea == EMax && a_i[ManW-1:0] != '0;
+  assign b_nan  = eb == EMax && b_i[ManW-1:0] != '0;
+  assign a_inf  = ea == EMax && a_i[ManW-1:0] == '0;
+  assign b_inf  = eb == EMax && b_i[ManW-1:0] == '0;
+  assign ea_eff = (ea == '0) ? ExpW'(1) : ea;        // a subnormal has the exponent of 1
+  assign eb_eff = (eb == '0) ? ExpW'(1) : eb;
 
-  logic            s1_sx, s1_sub, s1_nan, s1_inf, s1_inf_s, s1_zero_s, s1_ftz;
-  logic [ExpW-1:0] s1_ex;
-  logic [P-1:0]    s1_mx, s1_my;
-  logic [DW-1:0]   s1_d;
+  logic            s1_sa, s1_sb, s1_swap, s1_nan, s1_inf, s1_inf_s, s1_ftz;
+  logic [ExpW-1:0] s1_ea, s1_eb, s1_dab, s1_dba;
+  logic [ManW-1:0] s1_fa, s1_fb;
 
   always_ff @(posedge clk_i) begin : proc_s1
-    if (en_i) begin
-      s1_sx     <= swap ? sb : sa;
-      s1_sub    <= sa ^ sb;
-      s1_nan    <= a_nan || b_nan || (a_inf && b_inf && (sa != sb));
-      s1_inf    <= a_inf || b_inf;
-      s1_inf_s  <= a_inf ? sa : sb;
-      s1_zero_s <= sa && sb;        // sign of an exact zero sum: -0 only for (-0) + (-0)
-      s1_ftz    <= ftz_i;
-      s1_ex     <= ex_eff;
-      s1_mx     <= {ex != '0, fx};
-      s1_my     <= {ey != '0, fy};
-      s1_d      <= (ediff > ExpW'(X)) ? DW'(X) : DW'(ediff);
-    end
+    s1_sa    <= sa;
+    s1_sb    <= sb;
+    // IEEE magnitudes order as integers {exponent, fraction}. Unflushed: a flush changes the
+    // order only between two subnormals, whose flushed sum is a zero either way.
+    s1_swap  <= {eb, b_i[ManW-1:0]} > {ea, a_i[ManW-1:0]};
+    s1_nan   <= a_nan || b_nan || (a_inf && b_inf && (sa != sb));
+    s1_inf   <= a_inf || b_inf;
+    s1_inf_s <= a_inf ? sa : sb;
+    s1_ftz   <= ftz_i;
+    s1_ea    <= ea;
+    s1_eb    <= eb;
+    s1_fa    <= fa;
+    s1_fb    <= fb;
+    s1_dab   <= ea_eff - eb_eff;
+    s1_dba   <= eb_eff - ea_eff;
   end
 
-  // ======================= 2: align =======================
-  logic [2*X-1:0] y_wide;
-  logic [X-1:0]   y_al;
+  // ======================= 2: swap =======================
+  logic [ExpW-1:0] ex, ey, ediff;
 
-  assign y_wide = {s1_my, 3'b000, X'(0)} >> s1_d;
-  // Every bit shifted below the sticky position ORs into it.
-  assign y_al   = {y_wide[2*X-1 -: X-1], y_wide[X] | (|y_wide[X-1:0])};
+  assign ex    = s1_swap ? s1_eb : s1_ea;
+  assign ey    = s1_swap ? s1_ea : s1_eb;
+  assign ediff = s1_swap ? s1_dba : s1_dab;          // >= 0: |x| >= |y|
 
   logic            s2_sx, s2_sub, s2_nan, s2_inf, s2_inf_s, s2_zero_s, s2_ftz;
   logic [ExpW-1:0] s2_ex;
-  logic [X-1:0]    s2_mx, s2_my;
+  logic [P-1:0]    s2_mx, s2_my;
+  logic [DW-1:0]   s2_d;
 
   always_ff @(posedge clk_i) begin : proc_s2
-    if (en_i) begin
-      {s2_sx, s2_sub, s2_nan, s2_inf, s2_inf_s, s2_zero_s, s2_ftz} <=
-          {s1_sx, s1_sub, s1_nan, s1_inf, s1_inf_s, s1_zero_s, s1_ftz};
-      s2_ex <= s1_ex;
-      s2_mx <= {s1_mx, 3'b000};
-      s2_my <= y_al;
-    end
+    s2_sx     <= s1_swap ? s1_sb : s1_sa;
+    s2_sub    <= s1_sa ^ s1_sb;
+    s2_nan    <= s1_nan;
+    s2_inf    <= s1_inf;
+    s2_inf_s  <= s1_inf_s;
+    s2_zero_s <= s1_sa && s1_sb;    // sign of an exact zero sum: -0 only for (-0) + (-0)
+    s2_ftz    <= s1_ftz;
+    s2_ex     <= (ex == '0) ? ExpW'(1) : ex;
+    s2_mx     <= {ex != '0, s1_swap ? s1_fb : s1_fa};
+    s2_my     <= {ey != '0, s1_swap ? s1_fa : s1_fb};
+    s2_d      <= (ediff > ExpW'(X)) ? DW'(X) : DW'(ediff);
   end
 
-  // ======================= 3: add =======================
-  logic [X:0] sum;
+  // ======================= 3: align =======================
+  logic [X-1:0] y_full, y_sh, thermo;
 
-  assign sum = s2_sub ? ({1'b0, s2_mx} - {1'b0, s2_my}) : ({1'b0, s2_mx} + {1'b0, s2_my});
+  assign y_full = {s2_my, 3'b000};
+  assign y_sh   = y_full >> s2_d;
+  // Bits 0 .. d of y land on or below the sticky position.
+  assign thermo[0] = 1'b1;
+  for (genvar i = 1; i < X; i++) begin : gen_thermo
+    assign thermo[i] = DW'(i) <= s2_d;
+  end
 
-  logic            s3_sx, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz;
-  logic [ExpW-1:0] s3_ex;
-  logic [X:0]      s3_sum;
+  logic            s3_sx, s3_sub, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz;
+  logic [ExpW-1:0] s3_ex, s3_lim;
+  logic [X-1:0]    s3_mx, s3_my;
 
   always_ff @(posedge clk_i) begin : proc_s3
-    if (en_i) begin
-      {s3_sx, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz} <=
-          {s2_sx, s2_nan, s2_inf, s2_inf_s, s2_zero_s, s2_ftz};
-      s3_ex  <= s2_ex;
-      s3_sum <= sum;
-    end
+    {s3_sx, s3_sub, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz} <=
+        {s2_sx, s2_sub, s2_nan, s2_inf, s2_inf_s, s2_zero_s, s2_ftz};
+    s3_ex  <= s2_ex;
+    s3_lim <= s2_ex - ExpW'(1);     // normalisation stops at exponent 1
+    s3_mx  <= {s2_mx, 3'b000};
+    s3_my  <= {y_sh[X-1:1], |(y_full & thermo)};
   end
 
-  // ======================= 4: leading-zero count =======================
-  logic [LzW-1:0]  lz;
-  logic            lz_found;
-  logic [ExpW-1:0] lz_lim;
+  // ======================= 4: add =======================
+  logic [X:0]   sum;
+  logic [X-1:0] marker;
 
-  // Leading zeros of the X bits below the carry (X when all zero).
-  always_comb begin : proc_lzc
-    lz       = LzW'(X);
-    lz_found = 1'b0;
-    for (int i = X - 1; i >= 0; i--) begin
-      if (s3_sum[i] && !lz_found) begin
-        lz       = LzW'(X - 1 - i);
-        lz_found = 1'b1;
-      end
-    end
+  assign sum = s3_sub ? ({1'b0, s3_mx} - {1'b0, s3_my}) : ({1'b0, s3_mx} + {1'b0, s3_my});
+  // One-hot at sum bit X - 1 - lim: the count of (sum | marker) is min(leading zeros, lim).
+  for (genvar i = 0; i < X; i++) begin : gen_marker
+    assign marker[i] = s3_lim == ExpW'(X - 1 - i);
   end
 
-  // The shift stops at exponent 1: below, the result is subnormal.
-  assign lz_lim = s3_ex - ExpW'(1);
-
-  logic            s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz, s4_carry, s4_zero;
+  logic            s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz;
   logic [ExpW-1:0] s4_ex;
   logic [X:0]      s4_sum;
-  logic [LzW-1:0]  s4_sh;
+  logic [X-1:0]    s4_marker;
 
   always_ff @(posedge clk_i) begin : proc_s4
-    if (en_i) begin
-      {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz} <=
-          {s3_sx, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz};
-      s4_ex    <= s3_ex;
-      s4_sum   <= s3_sum;
-      s4_carry <= s3_sum[X];
-      s4_zero  <= s3_sum == '0;
-      s4_sh    <= (ExpW'(lz) > lz_lim) ? LzW'(lz_lim) : lz;
+    {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz} <=
+        {s3_sx, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz};
+    s4_ex     <= s3_ex;
+    s4_sum    <= sum;
+    s4_marker <= marker;
+  end
+
+  // ======================= 5: leading-zero count =======================
+  // (sum | marker) padded below to whole 4-bit groups; group g holds bits [4g+3:4g] of the
+  // padded vector, group NG - 1 the most significant.
+  logic [XP-1:0]   lzv;
+  logic [NG-1:0]   grp_nz, grp_first;
+  logic [1:0]      grp_lz [NG];
+  logic [LzW-1:0]  lz;
+
+  if (XP > X) begin : gen_pad
+    assign lzv = {s4_sum[X-1:0] | s4_marker, {(XP > X ? XP - X : 1){1'b0}}};
+  end else begin : gen_nopad
+    assign lzv = s4_sum[X-1:0] | s4_marker;
+  end
+
+  for (genvar g = 0; g < NG; g++) begin : gen_grp
+    logic [3:0] nib;
+    assign nib       = lzv[4*g +: 4];
+    assign grp_nz[g] = nib != 4'd0;
+    assign grp_lz[g] = nib[3] ? 2'd0 : nib[2] ? 2'd1 : nib[1] ? 2'd2 : 2'd3;
+    if (g == NG - 1) begin : gen_top
+      assign grp_first[g] = grp_nz[g];
+    end else begin : gen_below
+      assign grp_first[g] = grp_nz[g] && !(|grp_nz[NG-1:g+1]);
     end
   end
 
-  // ======================= 5: normalise =======================
+  // The count: 4 x (groups above the first non-zero one) + its own count; all zero: X.
+  always_comb begin : proc_lz
+    lz = (grp_nz == '0) ? LzW'(X) : '0;
+    for (int g = 0; g < NG; g++) begin
+      lz = lz | ({LzW{grp_first[g]}} & LzW'(4 * (NG - 1 - g) + 32'(grp_lz[g])));
+    end
+  end
+
+  logic            s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_carry, s5_zero;
+  logic [ExpW-1:0] s5_ex;
+  logic [X:0]      s5_sum;
+  logic [LzW-1:0]  s5_sh;
+
+  always_ff @(posedge clk_i) begin : proc_s5
+    {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz} <=
+        {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz};
+    s5_ex    <= s4_ex;
+    s5_sum   <= s4_sum;
+    s5_carry <= s4_sum[X];
+    s5_zero  <= s4_sum == '0;
+    s5_sh    <= lz;
+  end
+
+  // ======================= 6: normalise =======================
   logic [X-1:0]  norm;
   logic [ExpW:0] enorm;    // one bit more: a carry out of the largest exponent
 
   always_comb begin : proc_norm
-    if (s4_carry) begin
-      norm  = {s4_sum[X:2], s4_sum[1] | s4_sum[0]};
-      enorm = {1'b0, s4_ex} + (ExpW + 1)'(1);
+    if (s5_carry) begin
+      norm  = {s5_sum[X:2], s5_sum[1] | s5_sum[0]};
+      enorm = {1'b0, s5_ex} + (ExpW + 1)'(1);
     end else begin
-      norm  = s4_sum[X-1:0] << s4_sh;
-      enorm = {1'b0, s4_ex} - (ExpW + 1)'(s4_sh);
+      norm  = s5_sum[X-1:0] << s5_sh;
+      enorm = {1'b0, s5_ex} - (ExpW + 1)'(s5_sh);
     end
   end
 
-  logic            s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_zero;
-  logic [ExpW:0]   s5_e;
-  logic [X-1:0]    s5_m;
-
-  always_ff @(posedge clk_i) begin : proc_s5
-    if (en_i) begin
-      {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_zero} <=
-          {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz, s4_zero};
-      s5_e <= enorm;
-      s5_m <= norm;
-    end
-  end
-
-  // ======================= 6: round and pack =======================
-  logic                 rnd_up;
-  logic [ExpW-1:0]      efield;
-  logic [ExpW+ManW-1:0] mag;       // {exponent, fraction} after rounding
-  logic                 ovf, tiny;
-  logic [W-1:0]         res;
-
-  // s5_m: [X-1] hidden bit, [X-2:3] fraction, [2] guard, [1] round, [0] sticky.
-  assign rnd_up = s5_m[2] && (s5_m[1] || s5_m[0] || s5_m[3]);
-  // Hidden bit 0 after normalisation: subnormal, exponent field 0.
-  assign efield = s5_m[X-1] ? s5_e[ExpW-1:0] : '0;
-  // (An exponent field of EMax before rounding is an overflow already, caught by s5_e.)
-  assign mag    = {efield, s5_m[X-2:3]} + (ExpW + ManW)'(rnd_up);
-  assign ovf    = (s5_e >= {1'b0, EMax}) || (mag[ExpW+ManW-1 -: ExpW] == EMax);
-  assign tiny   = mag[ExpW+ManW-1 -: ExpW] == '0;
-
-  always_comb begin : proc_pack
-    if (s5_nan) begin
-      res = QNan;
-    end else if (s5_inf) begin
-      res = {s5_inf_s, EMax, ManW'(0)};
-    end else if (s5_zero) begin
-      res = {s5_zero_s, (ExpW + ManW)'(0)};
-    end else if (ovf) begin
-      res = {s5_sx, EMax, ManW'(0)};
-    end else if (s5_ftz && tiny) begin
-      res = {s5_sx, (ExpW + ManW)'(0)};
-    end else begin
-      res = {s5_sx, mag[ExpW+ManW-1:0]};
-    end
-  end
+  // norm: [X-1] hidden bit, [X-2:3] fraction, [2] guard, [1] round, [0] sticky. A hidden bit
+  // of 0 after normalisation is a subnormal: exponent field 0.
+  logic            s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_rnd, s6_eovf;
+  logic [ExpW-1:0] s6_ef;
+  logic [ManW-1:0] s6_frac;
+  logic [ExpW:0]   s6_e;     // (assertions)
+  logic            s6_hid;   // (assertions)
 
   always_ff @(posedge clk_i) begin : proc_s6
-    if (en_i) begin
-      sum_o <= res;
+    {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero} <=
+        {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_zero};
+    s6_ef   <= norm[X-1] ? enorm[ExpW-1:0] : '0;
+    s6_frac <= norm[X-2:3];
+    s6_rnd  <= norm[2] && (norm[1] || norm[0] || norm[3]);
+    s6_eovf <= enorm >= {1'b0, EMax};
+    s6_e    <= enorm;
+    s6_hid  <= norm[X-1];
+  end
+
+  // ======================= 7: round =======================
+  // (An exponent field of EMax before rounding is an overflow already, caught by s6_eovf.)
+  logic            s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero_s, s7_ftz, s7_zero, s7_eovf;
+  logic [ExpW+ManW-1:0] s7_mag;    // {exponent, fraction} after rounding
+
+  always_ff @(posedge clk_i) begin : proc_s7
+    {s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero_s, s7_ftz, s7_zero, s7_eovf} <=
+        {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_eovf};
+    s7_mag <= {s6_ef, s6_frac} + (ExpW + ManW)'(s6_rnd);
+  end
+
+  // ======================= 8: pack =======================
+  logic         ovf, tiny;
+  logic [W-1:0] res;
+
+  assign ovf  = s7_eovf || (s7_mag[ExpW+ManW-1 -: ExpW] == EMax);
+  assign tiny = s7_mag[ExpW+ManW-1 -: ExpW] == '0;
+
+  always_comb begin : proc_pack
+    if (s7_nan) begin
+      res = QNan;
+    end else if (s7_inf) begin
+      res = {s7_inf_s, EMax, ManW'(0)};
+    end else if (s7_zero) begin
+      res = {s7_zero_s, (ExpW + ManW)'(0)};
+    end else if (ovf) begin
+      res = {s7_sx, EMax, ManW'(0)};
+    end else if (s7_ftz && tiny) begin
+      res = {s7_sx, (ExpW + ManW)'(0)};
+    end else begin
+      res = {s7_sx, s7_mag};
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : proc_s8
+    sum_o <= res;
+  end
+
+  // (y_sh[0] is replaced by the sticky bit.)
+  logic unused_sh0;
+  assign unused_sh0 = y_sh[0];
+
+  // Which stages hold an operand pair (for the assertions only; reset clears it).
+  logic [5:0] vld_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_vld
+    if (!rst_ni) begin
+      vld_q <= '0;
+    end else begin
+      vld_q <= {vld_q[4:0], vld_i};
     end
   end
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(FormatInRange_A, ExpW >= 4 && ExpW <= 11 && ManW >= 3 && ManW <= 52)
-  `TMA_ASSERT_INIT(LzFitsExp_A, ExpW >= LzW)
+  `TMA_ASSERT_INIT(CountFitsExp_A, ExpW >= LzW && ExpW >= DW)
   // The larger magnitude comes first, so the exponent difference never wraps.
-  `TMA_ASSERT_IMPLY(NoNegDiff_A, en_i, ex_eff >= ey_eff)
+  `TMA_ASSERT_IMPLY(NoNegDiff_A, vld_q[0], ediff <= EMax - ExpW'(1))
+  // The sum is not below the larger operand's exponent by more than the shift may take.
+  `TMA_ASSERT_IMPLY(ShiftLimited_A, vld_q[4] && !s5_carry, ExpW'(s5_sh) <= s5_ex - ExpW'(1) ||
+                                                          s5_zero)
+  // After normalisation the hidden bit is set unless the exponent stopped at 1 (subnormal).
+  `TMA_ASSERT_IMPLY(NormalisedOrTiny_A, vld_q[5] && !s6_zero && !s6_nan && !s6_inf,
+                    s6_hid || s6_e == (ExpW + 1)'(1))
 
 endmodule
 

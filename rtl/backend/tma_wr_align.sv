@@ -91,10 +91,10 @@ module tma_wr_align #(
 
   always_comb begin : proc_shift
     shifted = pair[DW-1:0];
-    for (int k = 0; k <= int'(Groups); k++) begin
+    for (int unsigned k = 0; k <= Groups; k++) begin
       if (u16_q == 4'(k)) shifted = pair[k*128 +: DW];
     end
-    for (int b = 0; b < int'(DataBytes); b++) begin
+    for (int unsigned b = 0; b < DataBytes; b++) begin
       strb[b] = (!first_q || SizeLog2'(b) >= g_q) &&
                 (out_left_q != CntW'(1) || SizeLog2'(b) <= e_q);
     end

@@ -20,7 +20,10 @@
 //
 // Streams: row writes in (wr_req_t), write beats in (data + strobes), command information in
 // (cpl_info_t), AXI4 AW / W / B (axi_wr_req_t / axi_wr_rsp_t + W data and strobes), finished
-// commands out (cpl_info_t).
+// commands out (cpl_info_t). A write beat flagged with an error (a reduction whose old data
+// could not be read) is still written (its strobes as given) and fails its burst, so its
+// command ends with bus_error: the burst's flag waits in the W error queue (one entry per
+// burst, W order = AW order) until the burst leaves the B queue.
 //
 // Watchdog (parameter Watchdog, cycles; 0: none): a burst whose data is all sent and whose B
 // has not come after Watchdog cycles (with no B in between) leaves the B queue as failed (its
@@ -53,6 +56,7 @@ module tma_wr_engine #(
   output logic                  beat_ready_o,
   input  logic [DW-1:0]         beat_data_i,
   input  logic [DataBytes-1:0]  beat_strb_i,
+  input  logic                  beat_err_i,     // the beat's old data (reduction) failed
   // Completion information of each store command (from tma_wr_fork)
   input  logic                  info_valid_i,
   output logic                  info_ready_o,
@@ -191,11 +195,15 @@ module tma_wr_engine #(
   assign w_fire            = axi_req_o.w_valid && axi_rsp_i.w_ready;
   assign beat_ready_o      = wlen_valid && axi_rsp_i.w_ready;
 
+  logic werr_q;     // a beat of the burst on W failed
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_wcnt
     if (!rst_ni) begin
       wcnt_q <= '0;
+      werr_q <= 1'b0;
     end else if (w_fire) begin
       wcnt_q <= axi_req_o.w_last ? 8'd0 : wcnt_q + 8'd1;
+      werr_q <= axi_req_o.w_last ? 1'b0 : werr_q || beat_err_i;
     end
   end
 
@@ -217,6 +225,9 @@ module tma_wr_engine #(
   logic              waiting;       // the head burst's data is sent; its B is due
   logic              timeout;       // ... and it has waited Watchdog cycles
   logic [WdW-1:0]    wd_q;
+  // W error queue
+  logic              werr_out, werr_valid, werr_in_ready;
+  logic [BqUseW-1:0] werr_usage;
 
   tma_fifo #(
     .Width (2),
@@ -245,10 +256,28 @@ module tma_wr_engine #(
   assign timeout    = Watchdog != 0 && waiting && !b_fire && head_ready &&
                       32'(wd_q) >= Watchdog - 1;
   assign retire     = b_fire || timeout;
-  assign retire_err = timeout || b_err;
+  assign retire_err = timeout || (b_fire && b_err) || werr_out;
   assign end_now    = bq_valid && bq_out[0] && head_ready && (!bq_out[1] || retire);
   assign bq_pop     = retire || (bq_valid && !bq_out[1] && end_now);
   assign info_ready_o = end_now;
+
+  // W error flag of each burst whose W is complete, popped when the burst leaves.
+
+  tma_fifo #(
+    .Width (1),
+    .Depth (MaxOutstanding)
+  ) u_werr (
+    .clk_i,
+    .rst_ni,
+    .clr_i       (1'b0),
+    .in_valid_i  (w_fire && axi_req_o.w_last),
+    .in_ready_o  (werr_in_ready),
+    .in_data_i   (werr_q || beat_err_i),
+    .out_valid_o (werr_valid),
+    .out_ready_i (retire),
+    .out_data_o  (werr_out),
+    .usage_o     (werr_usage)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_watchdog
     if (!rst_ni) begin
@@ -307,7 +336,7 @@ module tma_wr_engine #(
                   done_usage != '0;
 
   logic unused_bits;
-  assign unused_bits = ^{axi_rsp_i.b_id, beat_valid_i};
+  assign unused_bits = ^{axi_rsp_i.b_id, beat_valid_i, werr_in_ready};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -328,6 +357,9 @@ module tma_wr_engine #(
   `TMA_ASSERT_IMPLY(BExpected_A, axi_rsp_i.b_valid, late || (bq_valid && wsent_q != '0))
   // W completes in AW order, never ahead of the queue.
   `TMA_ASSERT(WsentInQueue_A, 32'(wsent_q) <= 32'(bq_usage))
+  // The W error queue holds one flag per burst whose W is complete.
+  `TMA_ASSERT(WerrCount_A, 32'(werr_usage) == 32'(wsent_q))
+  `TMA_ASSERT_IMPLY(WerrAtRetire_A, retire, werr_valid)
   `TMA_ASSERT_IMPLY(BId_A, axi_rsp_i.b_valid, axi_rsp_i.b_id == tma_pkg::AxiIdData)
   // The command's information is queued before its last row's bursts are answered.
   `TMA_ASSERT_IMPLY(InfoBeforeEnd_A, bq_valid && bq_out[0] && !bq_out[1], info_valid_i)

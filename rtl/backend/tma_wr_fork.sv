@@ -8,14 +8,21 @@
 //   * the realignment (tma_pkg::wr_al_t: shared and global offsets in the beat, length) to
 //     tma_wr_align;
 //   * the global write (tma_pkg::wr_req_t: first beat, beats) to tma_wr_engine;
+//   * the write data item (tma_pkg::wr_red_t: reduction or store, beats) to tma_wr_red;
+//   * for a reduction row, the read of its global bytes (tma_pkg::rd_req_t, the old data of
+//     the read-modify-write) to the reductions' burst splitter and the read engine;
 // and for the last row of a command its completion information (cpl_info_t) to the write
-// engine's command end. A row with nothing to write (out of bounds) is dropped, unless it is
-// its command's last: then it becomes a write request of 0 beats, which ends the command
-// behind the B responses of its earlier rows. The pushes are synchronous (all destinations
+// engine's command end. The first row of a reduction waits until the store direction behind
+// the fork is empty (idle_i), so its reads see every earlier store's and reduction's writes:
+// read-modify-write is atomic against the engine's own writes (not against other managers).
+// A row with nothing to write (out of bounds) is dropped, unless it is its command's last:
+// then it becomes a write request of 0 beats, which ends the command behind the B responses
+// of its earlier rows. The pushes are synchronous (all destinations
 // have room, or none is written), into FIFOs whose readies are flops.
 //
 // Streams: store rows in (row_t), reads out (smem_rd_job_t), realignments out (wr_al_t),
-// writes out (wr_req_t), command information out (cpl_info_t).
+// writes out (wr_req_t), write data items out (wr_red_t), old-data reads out (rd_req_t),
+// command information out (cpl_info_t).
 
 `default_nettype none
 
@@ -44,6 +51,16 @@ module tma_wr_fork #(
   output logic                    wr_valid_o,
   input  logic                    wr_ready_i,
   output tma_pkg::wr_req_t        wr_o,
+  // Write data items (to tma_wr_red)
+  output logic                    wd_valid_o,
+  input  logic                    wd_ready_i,
+  output tma_pkg::wr_red_t        wd_o,
+  // Reads of the reduction rows' old data (to their burst splitter)
+  output logic                    rr_valid_o,
+  input  logic                    rr_ready_i,
+  output tma_pkg::rd_req_t        rr_o,
+  // The store direction behind the fork is empty
+  input  logic                    idle_i,
   // Completion information of each store command (to tma_wr_engine)
   output logic                    info_valid_o,
   input  logic                    info_ready_i,
@@ -63,6 +80,8 @@ module tma_wr_fork #(
   tma_pkg::smem_rd_job_t  rd_d;
   tma_pkg::wr_al_t        al_d;
   tma_pkg::wr_req_t       wr_d;
+  tma_pkg::wr_red_t       wd_d;
+  tma_pkg::rd_req_t       rr_d;
 
   assign len    = row_i.dend;
   assign has_wr = row_i.has_data && row_i.dend != '0;
@@ -85,18 +104,38 @@ module tma_wr_fork #(
     wr_d.addr   = {row_i.gaddr[63:SizeLog2], SizeLog2'(0)};
     wr_d.nbeats = has_wr ? tma_pkg::BeatCntW'(g_end >> SizeLog2) : '0;
     wr_d.last   = row_i.last;
+    wd_d        = '0;
+    wd_d.red    = row_i.cpl.red;
+    wd_d.redop  = row_i.cpl.redop;
+    wd_d.elem   = row_i.cpl.elem;
+    wd_d.nbeats = tma_pkg::BeatCntW'(g_end >> SizeLog2);
+    rr_d.addr   = wr_d.addr;
+    rr_d.nbeats = wd_d.nbeats;
   end
 
   // ---- Synchronous fork into the queues ----
-  logic rd_in_ready, al_in_ready, wr_in_ready, info_in_ready;
-  logic need_wr, take;
+  logic rd_in_ready, al_in_ready, wr_in_ready, info_in_ready, wd_in_ready, rr_in_ready;
+  logic need_wr, need_rr, take;
+  logic in_cmd_q;    // a command's rows have begun: the next row is not a first row
+  logic hold;        // a reduction's first row waits for the empty store direction
 
   assign need_wr     = has_wr || row_i.last;
-  assign row_ready_o = rd_in_ready && al_in_ready && wr_in_ready && info_in_ready;
+  assign need_rr     = has_wr && row_i.cpl.red;
+  assign hold        = row_i.cpl.red && !in_cmd_q && !(idle_i && !busy_o);
+  assign row_ready_o = rd_in_ready && al_in_ready && wr_in_ready && info_in_ready &&
+                       wd_in_ready && rr_in_ready && !hold;
   assign take        = row_valid_i && row_ready_o;
 
-  logic [1:0]        rd_usage;
-  logic [UsageW-1:0] al_usage, wr_usage, info_usage;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_in_cmd
+    if (!rst_ni) begin
+      in_cmd_q <= 1'b0;
+    end else if (take) begin
+      in_cmd_q <= !row_i.last;
+    end
+  end
+
+  logic [1:0]        rd_usage, rr_usage;
+  logic [UsageW-1:0] al_usage, wr_usage, info_usage, wd_usage;
 
   tma_fifo #(
     .Width (tma_pkg::SmemRdJobWidth),
@@ -162,7 +201,40 @@ module tma_wr_fork #(
     .usage_o     (info_usage)
   );
 
-  assign busy_o = rd_usage != '0 || al_usage != '0 || wr_usage != '0 || info_usage != '0;
+  tma_fifo #(
+    .Width (tma_pkg::WrRedWidth),
+    .Depth (Depth)
+  ) u_wd_q (
+    .clk_i,
+    .rst_ni,
+    .clr_i       (1'b0),
+    .in_valid_i  (take && has_wr),
+    .in_ready_o  (wd_in_ready),
+    .in_data_i   (wd_d),
+    .out_valid_o (wd_valid_o),
+    .out_ready_i (wd_ready_i),
+    .out_data_o  (wd_o),
+    .usage_o     (wd_usage)
+  );
+
+  tma_fifo #(
+    .Width (tma_pkg::RdReqWidth),
+    .Depth (2)
+  ) u_rr_q (
+    .clk_i,
+    .rst_ni,
+    .clr_i       (1'b0),
+    .in_valid_i  (take && need_rr),
+    .in_ready_o  (rr_in_ready),
+    .in_data_i   (rr_d),
+    .out_valid_o (rr_valid_o),
+    .out_ready_i (rr_ready_i),
+    .out_data_o  (rr_o),
+    .usage_o     (rr_usage)
+  );
+
+  assign busy_o = rd_usage != '0 || al_usage != '0 || wr_usage != '0 || info_usage != '0 ||
+                  wd_usage != '0 || rr_usage != '0;
 
   logic unused_bits;
   assign unused_bits = ^{row_i, s_end[SizeLog2-1:0], g_end[SizeLog2-1:0]};
@@ -174,6 +246,8 @@ module tma_wr_fork #(
   `TMA_ASSERT_INIT(SmemRdJobWidth_A, tma_pkg::SmemRdJobWidth == $bits(tma_pkg::smem_rd_job_t))
   `TMA_ASSERT_INIT(WrAlWidth_A, tma_pkg::WrAlWidth == $bits(tma_pkg::wr_al_t))
   `TMA_ASSERT_INIT(WrReqWidth_A, tma_pkg::WrReqWidth == $bits(tma_pkg::wr_req_t))
+  `TMA_ASSERT_INIT(WrRedWidth_A, tma_pkg::WrRedWidth == $bits(tma_pkg::wr_red_t))
+  `TMA_ASSERT_INIT(RdReqWidth_A, tma_pkg::RdReqWidth == $bits(tma_pkg::rd_req_t))
   // Store rows start at row byte 0 (no negative coordinate, F3) and are 16-byte aligned in
   // both memories (F1, F2, 16-byte strides and pitch).
   `TMA_ASSERT_IMPLY(StoreHeadZero_A, row_valid_i && row_i.has_data, row_i.head == '0)

@@ -48,9 +48,7 @@ module tma_cmd_intake (
   assign take_o      = cmd_valid_i && cmd_ready_o;
   always_comb begin : proc_class
     take_err_o = tma_pkg::ErrNone;
-    if (cmd_i.op == tma_pkg::OpReduce) begin
-      take_err_o = tma_pkg::ErrUnsupported;
-    end else if (cmd_i.desc_addr[3:0] != 4'd0) begin
+    if (cmd_i.desc_addr[3:0] != 4'd0) begin
       take_err_o = tma_pkg::ErrInvalidInstr;
     end
     for (int i = 0; i < MaxDims; i++) flags_d.v[i] = coord_flags(cmd_i.coords.v[i]);

@@ -11,9 +11,9 @@
 //                            tma_instr_check -> the job's error class
 //   tma_frontend_seq sequences them (docs/rtl.md, "Frontend").
 // Latency, from the cycle a command is taken to the first cycle its job is valid
-// (tests/rtl/engine/cmd_ctrl_test.cc, DataBytes 16, walker ready, a 2-D tile): 10 cycles on a
-// hit (Read, W1, W1B, W2, the MAC's slot, operand, copy, product and accumulate stages), 35 on
-// a miss with that test's descriptor read latency (8 beats, 9 check cycles).
+// (tests/rtl/frontend/frontend_test.cc, walker ready, a 2-D tile): 10 cycles on a hit (Read,
+// W1, W1B, W2, the MAC's slot, operand, copy, product and accumulate stages); on a miss 18
+// after the last descriptor beat (the check's 9 cycles, then W1 to the MAC as on a hit).
 // Error priority: bus error, then invalid descriptor (descriptor-only, cached with the map),
 // then the instruction checks in the order of the model's CheckInstruction.
 

@@ -7,8 +7,8 @@
 // W1 on: valid in W1B); W1B registers their priority (w1b_i) and one registered compare per
 // F4 flag (the im2col offsets in range, the start pixel inside [lower, dim - 1 + upper] of
 // each spatial dim, from the job setup's walk bounds); W2 (w2_i) registers the error class:
-// the first failing check, F4 last. err_o / abort_o (the error, or a prefetch: the job ends in
-// a marker) hold from the cycle after W2 until the next W2.
+// the first failing check, F4 and F5 last. err_o / abort_o (the error, or a prefetch: the job
+// ends in a marker) hold from the cycle after W2 until the next W2.
 //
 // arch_i (tma_pkg::Arch*, the engine's effective architecture) gates what the model's Arch
 // gates: on sm_90 a sub-byte type, a swizzle above 128B or an im2col-wide map is
@@ -54,6 +54,11 @@ module tma_instr_check #(
   logic        is_store, to_global;   // a store or reduction (writes global memory)
   logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
   logic        no_offs_corner;        // im2col_no_offs with a lower corner < 0 or upper > 0
+  logic [3:0]  map_elem;              // the map's element type (Elem*)
+  logic        red_sup;               // the reduction's redOp x type pair executes (F5)
+  logic        f5_d, f5_q;            // F5: a reduction that does not execute
+  logic [tma_pkg::AtopBits-1:0] unused_atop;
+  logic        unused_atop_inv;
   logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
   logic [15:0] dst_mask;
   logic        sm90, gs, i2c_mode;      // arch sm_90; gather4 / scatter4; an im2col-map mode
@@ -77,9 +82,26 @@ module tma_instr_check #(
   assign is_load  = (cmd_i.op == tma_pkg::OpLoad);
   assign is_store = (cmd_i.op == tma_pkg::OpStore);
   assign to_global = is_store || cmd_i.op == tma_pkg::OpReduce;
-  for (genvar d = 0; d < MaxDims; d++) begin : gen_neg
-    assign neg_coord[d] = cmd_i.coords.v[d][31] && 4'(d) < rank;
+  // (a one-bit range, not a bit select: Yosys 0.23 crashes on a single-bit select of a 2-D
+  // packed struct field)
+  always_comb begin : proc_neg
+    for (int d = 0; d < MaxDims; d++) begin
+      neg_coord[d] = cmd_i.coords.v[d][31:31] != 1'b0 && 4'(d) < rank;
+    end
   end
+  // (the element type as a signal: Yosys 0.23 crashes on a function call in the port list of
+  // a module it has not read yet)
+  assign map_elem = tma_pkg::dt_elem(mf.dtype, mf.tf32);
+
+  tma_red_atop u_red_atop (
+    .redop_i     (cmd_i.redop),
+    .elem_i      (map_elem),
+    .supported_o (red_sup),
+    .atop_o      (unused_atop),
+    .atop_inv_o  (unused_atop_inv)
+  );
+  assign f5_d = cmd_i.op == tma_pkg::OpReduce && (sb_any || !red_sup);
+
   always_comb begin : proc_no_offs
     logic [33:0] lo, up;
     no_offs_corner = 1'b0;
@@ -209,7 +231,11 @@ module tma_instr_check #(
     end
     if (wide_rng_q) f4 = 1'b1;
     err_d = pre_q;
-    if (pre_q == tma_pkg::ErrNone && f4) err_d = tma_pkg::ErrInvalidCoord;
+    if (pre_q == tma_pkg::ErrNone && f4) begin
+      err_d = tma_pkg::ErrInvalidCoord;
+    end else if (pre_q == tma_pkg::ErrNone && f5_q) begin
+      err_d = tma_pkg::ErrUnsupportedRed;   // F5, the model's last check
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
@@ -218,12 +244,14 @@ module tma_instr_check #(
       pre_q    <= '0;
       f4_cmp_q <= '0;
       wide_rng_q <= 1'b0;
+      f5_q     <= 1'b0;
       err_q    <= '0;
       abort_q  <= 1'b0;
     end else begin
       cond_q   <= cond_d;
       f4_cmp_q <= f4_cmp_d;
       wide_rng_q <= wide_rng_d;
+      f5_q     <= f5_d;
       if (w1b_i) pre_q <= pre_d;
       if (w2_i) begin
         err_q   <= err_d;
@@ -235,7 +263,7 @@ module tma_instr_check #(
   assign abort_o = abort_q;
 
   logic unused_bits;
-  assign unused_bits = ^{cmd_i, map_i, mf, md};
+  assign unused_bits = ^{cmd_i, map_i, mf, md, unused_atop, unused_atop_inv};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)

@@ -107,8 +107,10 @@ module tma_job_setup #(
   logic        wmode;                  // im2col::w
   logic        w128;                   // im2col::w::128
   logic [10:0] nrows_d, nrows_q;       // im2col: rows - 1 (ppc - 1, im2col::w plus wHalo)
+  logic        to_global;              // a store or reduction
 
   assign il       = md.is_il;
+  assign to_global = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce;
   assign esz      = md.elem_log2;
   assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
   assign c0       = 35'(signed'(cmd_i.coords.v[0]));
@@ -246,8 +248,12 @@ module tma_job_setup #(
       job_d.tf32      = mf.tf32;
       job_d.swz       = mf.swz;
       job_d.pk        = job_pk;
-      // a store ends in a done completion (bulk group), after its writes are answered
-      job_d.cpl.kind      = (cmd_i.op == tma_pkg::OpStore) ? tma_pkg::CplDone : tma_pkg::CplTx;
+      // a store or reduction ends in a done completion (bulk group), after its writes are
+      // answered; a reduction's rows carry its operation and element type
+      job_d.cpl.kind      = to_global ? tma_pkg::CplDone : tma_pkg::CplTx;
+      job_d.cpl.red       = cmd_i.op == tma_pkg::OpReduce;
+      job_d.cpl.redop     = cmd_i.redop;
+      job_d.cpl.elem      = tma_pkg::dt_elem(mf.dtype, mf.tf32);
       job_d.cpl.cta_mask  = dst_mask;
       job_d.cpl.cta       = cmd_i.issuer;
       job_d.cpl.mbar_addr = cmd_i.mbar_addr;
@@ -311,9 +317,9 @@ module tma_job_setup #(
       if (!il) begin
         job_d.head = (12'(elem_lo_q) << esz) >> md.is_b4x16;
         job_d.dend = (12'(elem_end_q) << esz) >> md.is_b4x16;
-        // D7: a store writes the whole 16-byte granule of its last in-bounds element (row bytes
-        // are a multiple of 16, so the rounded end stays inside the row)
-        if (StoreClipElem == 0 && cmd_i.op == tma_pkg::OpStore) begin
+        // D7: a store or reduction writes the whole 16-byte granule of its last in-bounds
+        // element (row bytes are a multiple of 16, so the rounded end stays inside the row)
+        if (StoreClipElem == 0 && to_global) begin
           job_d.dend = (((12'(elem_end_q) << esz) >> md.is_b4x16) + 12'd15) & 12'hFF0;
         end
       end else begin
@@ -323,14 +329,20 @@ module tma_job_setup #(
     end
     if (mac_i) begin
       if (instr_err_i != tma_pkg::ErrNone) begin
-        job_d.marker   = 1'b1;
-        job_d.cpl.kind = tma_pkg::CplError;
-        job_d.cpl.err  = instr_err_i;
-        job_valid_d    = 1'b1;
+        job_d.marker    = 1'b1;
+        job_d.cpl.kind  = tma_pkg::CplError;
+        job_d.cpl.err   = instr_err_i;
+        job_d.cpl.red   = 1'b0;
+        job_d.cpl.redop = '0;
+        job_d.cpl.elem  = '0;
+        job_valid_d     = 1'b1;
       end else if (cmd_i.op == tma_pkg::OpPrefetch) begin
-        job_d.marker   = 1'b1;
-        job_d.cpl.kind = tma_pkg::CplDone;
-        job_valid_d    = 1'b1;
+        job_d.marker    = 1'b1;
+        job_d.cpl.kind  = tma_pkg::CplDone;
+        job_d.cpl.red   = 1'b0;
+        job_d.cpl.redop = '0;
+        job_d.cpl.elem  = '0;
+        job_valid_d     = 1'b1;
       end else if (mac_idle_i) begin
         job_valid_d = 1'b1;     // the last write-back (if any) happens in this cycle
       end
@@ -344,6 +356,9 @@ module tma_job_setup #(
       job_d.cpl.mbar_addr = cmd_i.mbar_addr;
       job_d.cpl.bytes     = '0;
       job_d.cpl.tag       = cmd_i.tag;
+      job_d.cpl.red       = 1'b0;   // (a marker: no reduction to describe)
+      job_d.cpl.redop     = '0;
+      job_d.cpl.elem      = '0;
       job_valid_d         = 1'b1;
     end
     // MAC write-back (the astart slots also give alo of a dim that does not restart at a

@@ -154,9 +154,10 @@ package tma_pkg;
   localparam logic [1:0] PkG12  = 2'd2;
 
   // AxiId: AXI IDs of the read channel: Data for tensor data (in order), Desc for descriptor
-  // fetches.
+  // fetches, Red for the old data of reductions (read-modify-write, in order).
   localparam logic [3:0] AxiIdData = 4'd0;
   localparam logic [3:0] AxiIdDesc = 4'd1;
+  localparam logic [3:0] AxiIdRed  = 4'd2;
 
   // Atop: AXI5 AWATOP of a reduction done at the memory (tma_red_atop): 0 a plain write;
   // AtomicStore (bits 5:4 = 01), little-endian (bit 3 = 0), operation in bits 2:0.
@@ -332,6 +333,9 @@ package tma_pkg;
     logic               peer;      // .cta_group::2: destination d's complete-tx goes to CTA
     logic               mbar_par;  // (d & ~1) | mbar_par (the model's RouteCompleteTx)
     logic [7:0]         tag;
+    logic               red;       // a reduction (store direction: read-modify-write)
+    logic [RedBits-1:0] redop;     // its Red*
+    logic [ElemCodeBits-1:0] elem; // its element type (Elem*, the model's DType)
   } cpl_info_t;
 
   // One completion on the completion port.
@@ -449,14 +453,14 @@ package tma_pkg;
   localparam int unsigned Dim32Width         = 160;   // $bits(dim32_t)
   localparam int unsigned Im2colWidth        = 48;    // $bits(im2col_t)
   localparam int unsigned CmdWidth           = 388;   // $bits(cmd_t)
-  localparam int unsigned CplInfoWidth       = 100;   // $bits(cpl_info_t)
+  localparam int unsigned CplInfoWidth       = 108;   // $bits(cpl_info_t)
   localparam int unsigned CplWidth           = 82;    // $bits(cpl_t)
   localparam int unsigned Dim64Width         = 320;   // $bits(dim64_t)
   localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
   localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
   localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth           = 1928;  // $bits(job_t)
-  localparam int unsigned RowWidth           = 241;   // $bits(row_t)
+  localparam int unsigned JobWidth           = 1936;  // $bits(job_t)
+  localparam int unsigned RowWidth           = 249;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
   localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
   localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
@@ -477,6 +481,7 @@ package tma_pkg;
   // SmemRdJobWidth: written by hand above (49 bits, checked)
   // WrAlWidth: written by hand above (18 bits, checked)
   // WrReqWidth: written by hand above (75 bits, checked)
+  // WrRedWidth: written by hand above (18 bits, checked)
   // AxiWrReqWidth: written by hand above (85 bits, checked)
   // AxiWrRspWidth: written by hand above (9 bits, checked)
   // SmemRdWidth: written by hand above (36 bits, checked)
@@ -638,6 +643,20 @@ package tma_pkg;
     end
   endfunction
 
+  // The model's element type (Elem*) of a descriptor format code (Dt*) and its tf32 bit.
+  function automatic logic [3:0] dt_elem(input logic [3:0] dt, input logic tf32);
+    unique case (dt)
+      DtF32:      dt_elem = tf32 ? ElemTF32 : ElemF32;
+      DtF32Ftz:   dt_elem = tf32 ? ElemTF32Ftz : ElemF32Ftz;
+      DtF64:      dt_elem = ElemF64;
+      DtBF16:     dt_elem = ElemBF16;
+      DtB4x16:    dt_elem = ElemB4x16;
+      DtB4x16P64: dt_elem = ElemB4x16P64;
+      DtB6x16P32: dt_elem = ElemB6x16P32;
+      default:    dt_elem = dt;   // u8 .. f16: the same code
+    endcase
+  endfunction
+
   // Span in bytes of a swizzle function (0: none), read by the descriptor check (row bytes <=
   // span) and the job setup (the shared-memory row pitch).
   function automatic logic [7:0] swz_span_bytes(input logic [2:0] swz);
@@ -739,6 +758,15 @@ package tma_pkg;
     logic                last;     // last row of its command: the command ends after its B
   } wr_req_t;
   localparam int unsigned WrReqWidth = 64 + BeatCntW + 1;
+
+  // Write data of one store or reduction row (tma_wr_fork -> tma_wr_red), in row order.
+  typedef struct packed {
+    logic                    red;     // reduction: the row's global beats are read back
+    logic [RedBits-1:0]      redop;
+    logic [ElemCodeBits-1:0] elem;
+    logic [BeatCntW-1:0]     nbeats;  // global beats, >= 1
+  } wr_red_t;
+  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW;
 
   // AXI4 write channels (AW, W, B) of the engine's manager port as a request / response pair.
   // W data and strobes are the vectors beside the request (axi_w_data, axi_w_strb).

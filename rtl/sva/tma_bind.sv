@@ -73,4 +73,41 @@ bind tma_engine tma_stream_sva #(
   .data_i  (cpl_o)
 );
 
+// The SoC top's AXI4-Lite subordinate port (registers and shared-memory window).
+bind tma_soc_top tma_axil_sva #(
+  .AddrWidth (21)
+) u_axil_sva (
+  .clk_i,
+  .rst_ni,
+  .awvalid_i (s_axil_awvalid_i),
+  .awready_i (s_axil_awready_o),
+  .awaddr_i  (s_axil_awaddr_i),
+  .wvalid_i  (s_axil_wvalid_i),
+  .wready_i  (s_axil_wready_o),
+  .wdata_i   (s_axil_wdata_i),
+  .wstrb_i   (s_axil_wstrb_i),
+  .bvalid_i  (s_axil_bvalid_o),
+  .bready_i  (s_axil_bready_i),
+  .bresp_i   (s_axil_bresp_o),
+  .arvalid_i (s_axil_arvalid_i),
+  .arready_i (s_axil_arready_o),
+  .araddr_i  (s_axil_araddr_i),
+  .rvalid_i  (s_axil_rvalid_o),
+  .rready_i  (s_axil_rready_i),
+  .rdata_i   (s_axil_rdata_o),
+  .rresp_i   (s_axil_rresp_o)
+);
+
+// The SoC top's AXI4 read channels (engine and command ring fetcher together).
+bind tma_soc_top tma_axi_rd_sva #(
+  .DataBytes (DataBytes)
+) u_m_axi_rd_sva (
+  .clk_i,
+  .rst_ni,
+  .req_i    ({m_axi_arvalid_o, m_axi_arid_o, m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o,
+              m_axi_arburst_o, m_axi_rready_o}),
+  .rsp_i    ({m_axi_arready_i, m_axi_rvalid_i, m_axi_rid_i, m_axi_rresp_i, m_axi_rlast_i}),
+  .r_data_i (m_axi_rdata_i)
+);
+
 `default_nettype wire

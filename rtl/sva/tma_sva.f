@@ -4,4 +4,5 @@
 sva/tma_stream_sva.sv
 sva/tma_axi_rd_sva.sv
 sva/tma_axi_wr_sva.sv
+sva/tma_axil_sva.sv
 sva/tma_bind.sv

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_engine: the OpenTMA tensor engine (loads, prefetches and tile stores): instances and
+// tma_engine: the OpenTMA tensor engine (loads, prefetches, stores and reductions): instances and
 // wires only, in data-path order (docs/rtl.md has the block diagram, docs/interfaces.md every
 // stream):
 //   frontend  tma_cmd_ctrl     commands -> walker jobs; descriptor fetch through the read engine
@@ -20,6 +20,8 @@
 //                              command completion information
 //             tma_smem_rd      shared-memory read port (swizzled), the stores' source
 //             tma_wr_align     shared beats -> global beats with strobes
+//             tma_wr_red       write data: reductions read-modify-write through tma_red_alu
+//                              (old data read back with AXI ID AxiIdRed), stores pass
 //             tma_wr_engine    AXI4 write manager: bursts (tma_burst_split), AW / W / B, B
 //                              accounting, command end
 // Every row in flight (read requested, not yet written) holds a row-FIFO entry, so sustained
@@ -150,10 +152,21 @@ module tma_engine #(
   tma_pkg::wr_req_t      st_wr;
   logic                  st_info_valid, st_info_ready;
   tma_pkg::cpl_info_t    st_info;
-  // shared read port -> store aligner -> write engine
+  logic                  st_wd_valid, st_wd_ready;
+  tma_pkg::wr_red_t      st_wd;
+  logic                  st_rr_valid, st_rr_ready;
+  tma_pkg::rd_req_t      st_rr;
+  // reductions' old-data bursts -> read engine -> write data
+  logic                  red_ar_valid, red_ar_ready;
+  tma_pkg::ar_t          red_ar;
+  logic                  red_beat_valid, red_beat_ready, red_beat_err;
+  // shared read port -> store aligner -> write data (tma_wr_red) -> write engine
   logic                  st_beat_valid, st_beat_ready;
   logic [DW-1:0]         st_beat_data;
-  logic                  st_wbeat_valid, st_wbeat_ready;
+  logic                  st_nbeat_valid, st_nbeat_ready;
+  logic [DW-1:0]         st_nbeat_data;
+  logic [DataBytes-1:0]  st_nbeat_strb;
+  logic                  st_wbeat_valid, st_wbeat_ready, st_wbeat_err;
   logic [DW-1:0]         st_wbeat_data;
   logic [DataBytes-1:0]  st_wbeat_strb;
   // write engine -> completion unit
@@ -165,7 +178,8 @@ module tma_engine #(
   // block status
   logic ctrl_busy, walker_busy, fork_busy, split_busy, rd_busy, unpack_busy, al_busy;
   logic nd_busy, g_busy, w_busy;
-  logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy;
+  logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy, st_red_busy, red_split_busy;
+  logic st_idle;
   // the architecture whose rules apply: arch_i, at most Arch
   logic [1:0] arch;
   assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
@@ -312,6 +326,9 @@ module tma_engine #(
     .data_ar_valid_i (data_ar_valid),
     .data_ar_ready_o (data_ar_ready),
     .data_ar_i       (data_ar),
+    .red_ar_valid_i  (red_ar_valid),
+    .red_ar_ready_o  (red_ar_ready),
+    .red_ar_i        (red_ar),
     .axi_req_o       (axi_rd_req_o),
     .axi_rsp_i       (axi_rd_rsp_i),
     .axi_r_data_i,
@@ -322,6 +339,9 @@ module tma_engine #(
     .beat_ready_i    (rd_beat_ready),
     .beat_data_o     (rd_beat_data),
     .beat_err_o      (rd_beat_err),
+    .red_valid_o     (red_beat_valid),
+    .red_ready_i     (red_beat_ready),
+    .red_err_o       (red_beat_err),
     .busy_o          (rd_busy)
   );
 
@@ -425,6 +445,13 @@ module tma_engine #(
     .wr_valid_o   (st_wr_valid),
     .wr_ready_i   (st_wr_ready),
     .wr_o         (st_wr),
+    .wd_valid_o   (st_wd_valid),
+    .wd_ready_i   (st_wd_ready),
+    .wd_o         (st_wd),
+    .rr_valid_o   (st_rr_valid),
+    .rr_ready_i   (st_rr_ready),
+    .rr_o         (st_rr),
+    .idle_i       (st_idle),
     .info_valid_o (st_info_valid),
     .info_ready_i (st_info_ready),
     .info_o       (st_info),
@@ -461,12 +488,55 @@ module tma_engine #(
     .beat_valid_i (st_beat_valid),
     .beat_ready_o (st_beat_ready),
     .beat_data_i  (st_beat_data),
+    .out_valid_o  (st_nbeat_valid),
+    .out_ready_i  (st_nbeat_ready),
+    .out_data_o   (st_nbeat_data),
+    .out_strb_o   (st_nbeat_strb),
+    .busy_o       (st_al_busy)
+  );
+
+  // Reductions' old data: the rows' global bytes read back in bursts (ID AxiIdRed).
+  tma_burst_split #(
+    .DataBytes   (DataBytes),
+    .MaxBurstLen (MaxBurstLen)
+  ) u_red_split (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i (st_rr_valid),
+    .req_ready_o (st_rr_ready),
+    .req_i       (st_rr),
+    .ar_valid_o  (red_ar_valid),
+    .ar_ready_i  (red_ar_ready),
+    .ar_o        (red_ar),
+    .busy_o      (red_split_busy)
+  );
+
+  tma_wr_red #(
+    .DataBytes (DataBytes)
+  ) u_wr_red (
+    .clk_i,
+    .rst_ni,
+    .row_valid_i  (st_wd_valid),
+    .row_ready_o  (st_wd_ready),
+    .row_i        (st_wd),
+    .new_valid_i  (st_nbeat_valid),
+    .new_ready_o  (st_nbeat_ready),
+    .new_data_i   (st_nbeat_data),
+    .new_strb_i   (st_nbeat_strb),
+    .old_valid_i  (red_beat_valid),
+    .old_ready_o  (red_beat_ready),
+    .old_data_i   (axi_r_data_i),
+    .old_err_i    (red_beat_err),
     .out_valid_o  (st_wbeat_valid),
     .out_ready_i  (st_wbeat_ready),
     .out_data_o   (st_wbeat_data),
     .out_strb_o   (st_wbeat_strb),
-    .busy_o       (st_al_busy)
+    .out_err_o    (st_wbeat_err),
+    .busy_o       (st_red_busy)
   );
+
+  // The store direction behind the fork is empty (a reduction may start reading).
+  assign st_idle = !(st_rd_busy || st_al_busy || st_red_busy || st_wr_busy || red_split_busy);
 
   tma_wr_engine #(
     .DataBytes      (DataBytes),
@@ -483,6 +553,7 @@ module tma_engine #(
     .beat_ready_o (st_wbeat_ready),
     .beat_data_i  (st_wbeat_data),
     .beat_strb_i  (st_wbeat_strb),
+    .beat_err_i   (st_wbeat_err),
     .info_valid_i (st_info_valid),
     .info_ready_o (st_info_ready),
     .info_i       (st_info),
@@ -530,7 +601,7 @@ module tma_engine #(
   // ---- Status ----
   assign busy_o = ctrl_busy || walker_busy || fork_busy || split_busy || rd_busy ||
                   unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
-                  st_al_busy || st_wr_busy || cpl_valid_o;
+                  st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

@@ -127,6 +127,7 @@ inline constexpr uint8_t PkG8 = 1;
 inline constexpr uint8_t PkG12 = 2;
 inline constexpr uint8_t AxiIdData = 0;
 inline constexpr uint8_t AxiIdDesc = 1;
+inline constexpr uint8_t AxiIdRed = 2;
 inline constexpr uint8_t AtopNone = 0;
 inline constexpr uint8_t AtopStAdd = 16;
 inline constexpr uint8_t AtopStClr = 17;
@@ -238,14 +239,14 @@ inline constexpr uint32_t NRowsW = 10;
 inline constexpr uint32_t Dim32Width = 160;
 inline constexpr uint32_t Im2colWidth = 48;
 inline constexpr uint32_t CmdWidth = 388;
-inline constexpr uint32_t CplInfoWidth = 100;
+inline constexpr uint32_t CplInfoWidth = 108;
 inline constexpr uint32_t CplWidth = 82;
 inline constexpr uint32_t Dim64Width = 320;
 inline constexpr uint32_t Dim34Width = 170;
 inline constexpr uint32_t Dim36Width = 180;
 inline constexpr uint32_t Dim4Width = 20;
-inline constexpr uint32_t JobWidth = 1928;
-inline constexpr uint32_t RowWidth = 241;
+inline constexpr uint32_t JobWidth = 1936;
+inline constexpr uint32_t RowWidth = 249;
 inline constexpr uint32_t AlRowWidth = 95;
 inline constexpr uint32_t RdReqWidth = 74;
 inline constexpr uint32_t ArWidth = 72;
@@ -280,6 +281,7 @@ inline constexpr uint32_t SmemWrWidth = 48;
 inline constexpr uint32_t SmemRdJobWidth = 49;
 inline constexpr uint32_t WrAlWidth = 18;
 inline constexpr uint32_t WrReqWidth = 75;
+inline constexpr uint32_t WrRedWidth = 18;
 inline constexpr uint32_t AxiWrReqWidth = 85;
 inline constexpr uint32_t AxiWrRspWidth = 9;
 inline constexpr uint32_t SmemRdWidth = 36;
@@ -444,7 +446,7 @@ inline void UnpackAt(const uint32_t* w, int pos, cmd_t* s) {
   s->tag = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
 }
 
-// tma_pkg::cpl_info_t, 100 bits.
+// tma_pkg::cpl_info_t, 108 bits.
 struct cpl_info_t {
   uint8_t kind{};
   uint8_t err{};
@@ -455,7 +457,10 @@ struct cpl_info_t {
   bool peer{};
   bool mbar_par{};
   uint8_t tag{};
-  static constexpr int kBits = 100;
+  bool red{};
+  uint8_t redop{};
+  uint8_t elem{};
+  static constexpr int kBits = 108;
   static constexpr int kWords = 4;
 };
 inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
@@ -467,32 +472,41 @@ inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
          a.bytes == b.bytes &&
          a.peer == b.peer &&
          a.mbar_par == b.mbar_par &&
-         a.tag == b.tag;
+         a.tag == b.tag &&
+         a.red == b.red &&
+         a.redop == b.redop &&
+         a.elem == b.elem;
 }
 inline bool operator!=(const cpl_info_t& a, const cpl_info_t& b) {
   return !(a == b);
 }
 inline void PackAt(const cpl_info_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 98, 2, static_cast<uint64_t>(s.kind));
-  detail::Put(w, pos + 94, 4, static_cast<uint64_t>(s.err));
-  detail::Put(w, pos + 78, 16, static_cast<uint64_t>(s.cta_mask));
-  detail::Put(w, pos + 74, 4, static_cast<uint64_t>(s.cta));
-  detail::Put(w, pos + 42, 32, static_cast<uint64_t>(s.mbar_addr));
-  detail::Put(w, pos + 10, 32, static_cast<uint64_t>(s.bytes));
-  detail::Put(w, pos + 9, 1, static_cast<uint64_t>(s.peer));
-  detail::Put(w, pos + 8, 1, static_cast<uint64_t>(s.mbar_par));
-  detail::Put(w, pos + 0, 8, static_cast<uint64_t>(s.tag));
+  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.kind));
+  detail::Put(w, pos + 102, 4, static_cast<uint64_t>(s.err));
+  detail::Put(w, pos + 86, 16, static_cast<uint64_t>(s.cta_mask));
+  detail::Put(w, pos + 82, 4, static_cast<uint64_t>(s.cta));
+  detail::Put(w, pos + 50, 32, static_cast<uint64_t>(s.mbar_addr));
+  detail::Put(w, pos + 18, 32, static_cast<uint64_t>(s.bytes));
+  detail::Put(w, pos + 17, 1, static_cast<uint64_t>(s.peer));
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.mbar_par));
+  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.tag));
+  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 4, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.elem));
 }
 inline void UnpackAt(const uint32_t* w, int pos, cpl_info_t* s) {
-  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 98, 2));
-  s->err = static_cast<uint8_t>(detail::Get(w, pos + 94, 4));
-  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 78, 16));
-  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 74, 4));
-  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 42, 32));
-  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 10, 32));
-  s->peer = detail::Get(w, pos + 9, 1) != 0;
-  s->mbar_par = detail::Get(w, pos + 8, 1) != 0;
-  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
+  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
+  s->err = static_cast<uint8_t>(detail::Get(w, pos + 102, 4));
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 86, 16));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 82, 4));
+  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 50, 32));
+  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 18, 32));
+  s->peer = detail::Get(w, pos + 17, 1) != 0;
+  s->mbar_par = detail::Get(w, pos + 16, 1) != 0;
+  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
+  s->red = detail::Get(w, pos + 7, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 4, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
 }
 
 // tma_pkg::cpl_t, 82 bits.
@@ -618,7 +632,7 @@ inline void UnpackAt(const uint32_t* w, int pos, dim4_t* s) {
     s->v[i0] = static_cast<uint8_t>(detail::Get(w, pos + 0 + 4 * i0, 4));
 }
 
-// tma_pkg::job_t, 1928 bits.
+// tma_pkg::job_t, 1936 bits.
 struct job_t {
   bool marker{};
   bool i2c{};
@@ -645,7 +659,7 @@ struct job_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 1928;
+  static constexpr int kBits = 1936;
   static constexpr int kWords = 61;
 };
 inline bool operator==(const job_t& a, const job_t& b) {
@@ -679,61 +693,61 @@ inline bool operator!=(const job_t& a, const job_t& b) {
   return !(a == b);
 }
 inline void PackAt(const job_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 1927, 1, static_cast<uint64_t>(s.marker));
-  detail::Put(w, pos + 1926, 1, static_cast<uint64_t>(s.i2c));
-  detail::Put(w, pos + 1925, 1, static_cast<uint64_t>(s.gather));
-  detail::Put(w, pos + 1924, 1, static_cast<uint64_t>(s.w128));
-  detail::Put(w, pos + 1913, 11, static_cast<uint64_t>(s.nrows_m1));
-  detail::Put(w, pos + 1849, 64, static_cast<uint64_t>(s.gaddr));
-  PackAt(s.step, w, pos + 1529);
-  PackAt(s.astart, w, pos + 1209);
-  PackAt(s.alo, w, pos + 889);
-  PackAt(s.coord, w, pos + 719);
-  PackAt(s.lo, w, pos + 549);
-  PackAt(s.hi, w, pos + 379);
-  PackAt(s.dim_m1, w, pos + 219);
-  PackAt(s.es, w, pos + 199);
-  detail::Put(w, pos + 187, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 175, 12, static_cast<uint64_t>(s.tx_row));
-  detail::Put(w, pos + 163, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 151, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 139, 12, static_cast<uint64_t>(s.pitch));
-  detail::Put(w, pos + 107, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 106, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 105, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 102, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 100, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 1935, 1, static_cast<uint64_t>(s.marker));
+  detail::Put(w, pos + 1934, 1, static_cast<uint64_t>(s.i2c));
+  detail::Put(w, pos + 1933, 1, static_cast<uint64_t>(s.gather));
+  detail::Put(w, pos + 1932, 1, static_cast<uint64_t>(s.w128));
+  detail::Put(w, pos + 1921, 11, static_cast<uint64_t>(s.nrows_m1));
+  detail::Put(w, pos + 1857, 64, static_cast<uint64_t>(s.gaddr));
+  PackAt(s.step, w, pos + 1537);
+  PackAt(s.astart, w, pos + 1217);
+  PackAt(s.alo, w, pos + 897);
+  PackAt(s.coord, w, pos + 727);
+  PackAt(s.lo, w, pos + 557);
+  PackAt(s.hi, w, pos + 387);
+  PackAt(s.dim_m1, w, pos + 227);
+  PackAt(s.es, w, pos + 207);
+  detail::Put(w, pos + 195, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 183, 12, static_cast<uint64_t>(s.tx_row));
+  detail::Put(w, pos + 171, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 159, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 147, 12, static_cast<uint64_t>(s.pitch));
+  detail::Put(w, pos + 115, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 114, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 113, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 110, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 108, 2, static_cast<uint64_t>(s.pk));
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, job_t* s) {
-  s->marker = detail::Get(w, pos + 1927, 1) != 0;
-  s->i2c = detail::Get(w, pos + 1926, 1) != 0;
-  s->gather = detail::Get(w, pos + 1925, 1) != 0;
-  s->w128 = detail::Get(w, pos + 1924, 1) != 0;
-  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1913, 11));
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1849, 64));
-  UnpackAt(w, pos + 1529, &s->step);
-  UnpackAt(w, pos + 1209, &s->astart);
-  UnpackAt(w, pos + 889, &s->alo);
-  UnpackAt(w, pos + 719, &s->coord);
-  UnpackAt(w, pos + 549, &s->lo);
-  UnpackAt(w, pos + 379, &s->hi);
-  UnpackAt(w, pos + 219, &s->dim_m1);
-  UnpackAt(w, pos + 199, &s->es);
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 187, 12));
-  s->tx_row = static_cast<uint16_t>(detail::Get(w, pos + 175, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 163, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 151, 12));
-  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 139, 12));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 107, 32));
-  s->fill_nan = detail::Get(w, pos + 106, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 105, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 102, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 100, 2));
+  s->marker = detail::Get(w, pos + 1935, 1) != 0;
+  s->i2c = detail::Get(w, pos + 1934, 1) != 0;
+  s->gather = detail::Get(w, pos + 1933, 1) != 0;
+  s->w128 = detail::Get(w, pos + 1932, 1) != 0;
+  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1921, 11));
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1857, 64));
+  UnpackAt(w, pos + 1537, &s->step);
+  UnpackAt(w, pos + 1217, &s->astart);
+  UnpackAt(w, pos + 897, &s->alo);
+  UnpackAt(w, pos + 727, &s->coord);
+  UnpackAt(w, pos + 557, &s->lo);
+  UnpackAt(w, pos + 387, &s->hi);
+  UnpackAt(w, pos + 227, &s->dim_m1);
+  UnpackAt(w, pos + 207, &s->es);
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 195, 12));
+  s->tx_row = static_cast<uint16_t>(detail::Get(w, pos + 183, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 171, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 159, 12));
+  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 147, 12));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 115, 32));
+  s->fill_nan = detail::Get(w, pos + 114, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 113, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 110, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 108, 2));
   UnpackAt(w, pos + 0, &s->cpl);
 }
 
-// tma_pkg::row_t, 241 bits.
+// tma_pkg::row_t, 249 bits.
 struct row_t {
   bool has_data{};
   bool last{};
@@ -747,7 +761,7 @@ struct row_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 241;
+  static constexpr int kBits = 249;
   static constexpr int kWords = 8;
 };
 inline bool operator==(const row_t& a, const row_t& b) {
@@ -768,31 +782,31 @@ inline bool operator!=(const row_t& a, const row_t& b) {
   return !(a == b);
 }
 inline void PackAt(const row_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 240, 1, static_cast<uint64_t>(s.has_data));
-  detail::Put(w, pos + 239, 1, static_cast<uint64_t>(s.last));
-  detail::Put(w, pos + 175, 64, static_cast<uint64_t>(s.gaddr));
-  detail::Put(w, pos + 143, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 131, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 119, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 107, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 106, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 105, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 102, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 100, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 248, 1, static_cast<uint64_t>(s.has_data));
+  detail::Put(w, pos + 247, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 183, 64, static_cast<uint64_t>(s.gaddr));
+  detail::Put(w, pos + 151, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 139, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 127, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 115, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 114, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 113, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 110, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 108, 2, static_cast<uint64_t>(s.pk));
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, row_t* s) {
-  s->has_data = detail::Get(w, pos + 240, 1) != 0;
-  s->last = detail::Get(w, pos + 239, 1) != 0;
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 175, 64));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 143, 32));
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 131, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 119, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 107, 12));
-  s->fill_nan = detail::Get(w, pos + 106, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 105, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 102, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 100, 2));
+  s->has_data = detail::Get(w, pos + 248, 1) != 0;
+  s->last = detail::Get(w, pos + 247, 1) != 0;
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 183, 64));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 151, 32));
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 139, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 127, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 115, 12));
+  s->fill_nan = detail::Get(w, pos + 114, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 113, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 110, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 108, 2));
   UnpackAt(w, pos + 0, &s->cpl);
 }
 
@@ -1600,6 +1614,37 @@ inline void UnpackAt(const uint32_t* w, int pos, wr_req_t* s) {
   s->addr = static_cast<uint64_t>(detail::Get(w, pos + 11, 64));
   s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 1, 10));
   s->last = detail::Get(w, pos + 0, 1) != 0;
+}
+
+// tma_pkg::wr_red_t, 18 bits.
+struct wr_red_t {
+  bool red{};
+  uint8_t redop{};
+  uint8_t elem{};
+  uint16_t nbeats{};
+  static constexpr int kBits = 18;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const wr_red_t& a, const wr_red_t& b) {
+  return a.red == b.red &&
+         a.redop == b.redop &&
+         a.elem == b.elem &&
+         a.nbeats == b.nbeats;
+}
+inline bool operator!=(const wr_red_t& a, const wr_red_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const wr_red_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 17, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 14, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 0, 10, static_cast<uint64_t>(s.nbeats));
+}
+inline void UnpackAt(const uint32_t* w, int pos, wr_red_t* s) {
+  s->red = detail::Get(w, pos + 17, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 14, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
 }
 
 // tma_pkg::axi_wr_req_t, 85 bits.

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 
+#include "sim/rtl_support.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/swizzle.h"
@@ -210,6 +213,15 @@ void TmaCoverage::report_phase() {
   std::ostringstream os;
   cg_.Print(os, uvm::ReportServer::Get().Enabled(uvm::kHigh));
   uvm::ReportServer::Get().stream() << os.str();
+  // $TMA_FCOV_OUT: every bin's hits, for tools/regress to merge the runs' coverage.
+  if (const char* path = std::getenv("TMA_FCOV_OUT")) {
+    std::ofstream f(path);
+    cg_.WriteBins(f);
+    f.close();
+    if (f.fail()) {
+      Error("FCOV_OUT", std::string("cannot write ") + path);
+    }
+  }
 }
 
 // ---- scoreboard ---------------------------------------------------------------------------
@@ -254,6 +266,21 @@ std::string TmaScoreboard::Replay() const {
   return ConfigDb::Get().GetOr<std::string>(this, "replay_cmd", "(no replay command)");
 }
 
+bool TmaScoreboard::ClaimedByDut(const Expectation& e) const {
+  if (!ConfigDb::Get().GetOr<bool>(this, "dut_claims", false)) {
+    return false;
+  }
+  sim::RtlCommandKind k;
+  k.op = e.cmd.instr.op;
+  k.mode = e.cmd.instr.mode;
+  k.dtype = e.map_ok ? e.map.dtype : m::DType::kU8;
+  k.arch = m::Arch::kSm90;
+  k.cta_group = e.cmd.instr.cta_group;
+  return e.map_ok && sim::RtlUnclaimed(k, sim::RtlBuild::Default(
+                                              ConfigDb::Get().GetOr<int>(this, "data_bytes", 16)))
+                         .empty();
+}
+
 void TmaScoreboard::WriteCmd(const TmaCommand& c) {
   if (open_.count(c.tag)) {
     Error("TAG", "command reuses open tag " + std::to_string(c.tag));
@@ -268,13 +295,6 @@ void TmaScoreboard::WriteCmd(const TmaCommand& c) {
   e.map_ok = m::DecodeDescriptor(raw, &e.map).ok();
   RecordingSmem rec(shadow_s_.get(), &e);
   e.res = m::ExecuteTensorAt(c.desc_addr, c.instr, *shadow_g_, rec);
-  if (e.res.status.ok() && c.instr.op == m::Op::kLoad && e.res.complete_tx.empty()) {
-    // Bench rule (docs/verification.md): a load that signals no CTA at all -- a multicast with
-    // ctaMask 0, which the model executes as a no-op -- would leave the command port's "one
-    // completion per command" unanswered; the engine must refuse it as invalid_instruction.
-    e.res.status = m::Status::Error(m::ErrorClass::kInvalidInstruction, "ctaMask",
-                                    "multicast to no CTA (bench rule: one completion per command)");
-  }
   e.pending_tx = e.res.complete_tx;
   ClearDontCare(e);
   if (!e.res.status.ok()) {
@@ -404,10 +424,22 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
       Retire(c.tag);
       return;
     }
+    if (cls == m::ErrorClass::kUnsupported && ClaimedByDut(e)) {
+      // The skip policy (docs/verification.md): the RTL claims this kind of command
+      // (sim/rtl_support.h), so `unsupported` is a wrong answer, not a skip.
+      Error("UNSUPPORTED_CLAIMED",
+            "DUT answered unsupported to " + e.cmd.ToString() + ", a command the RTL claims " +
+                "(model: " + (e.res.status.ok() ? "ok" : e.res.status.ToString()) + "); seed " +
+                std::to_string(ConfigDb::Get().GetOr<uint64_t>(this, "seed", 0)) +
+                "; replay: " + Replay());
+      ++mismatches;
+      Retire(c.tag);
+      return;
+    }
     if (cls == m::ErrorClass::kUnsupported) {
-      // The DUT declines the command (a feature it does not build): SKIPPED, never passed,
-      // whatever the model says of it (the golden replay's rule too). Undo what the model
-      // predicted: the shadow bytes and the armed mbarriers.
+      // The DUT declines a command outside its claims: SKIPPED, never passed, whatever the
+      // model says of it (the golden replay's rule too). Undo what the model predicted: the
+      // shadow bytes and the armed mbarriers.
       for (auto sp = e.spans.rbegin(); sp != e.spans.rend(); ++sp) {
         shadow_s_->Write(sp->cta, sp->addr, e.prior.data() + sp->off, sp->len);
       }

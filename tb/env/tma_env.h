@@ -101,6 +101,9 @@ class TmaScoreboard : public uvm::Scoreboard {
   void ReportMismatch(const Expectation& e, int cta, uint32_t addr, uint8_t want, uint8_t got,
                       const char* when);
   std::string Replay() const;
+  // True when the DUT is the RTL (config "dut_claims") and it claims e's command
+  // (sim/rtl_support.h; the bench runs sm_90 semantics, DataBytes from config "data_bytes").
+  bool ClaimedByDut(const Expectation& e) const;
   // Bench rule for bus errors (docs/verification.md): the destination bytes of a command that
   // ends in bus_error are not compared, unless a later command writes them.
   void MarkBusErrorRegion(const Expectation& e);

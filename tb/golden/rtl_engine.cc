@@ -184,32 +184,14 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
-  m::TensorMap map;
-  if (c.descriptor_hex) {
-    std::vector<uint8_t> d;
-    if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
-      return skip("descriptor_hex is not 128 bytes");
-    }
-    std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
-  } else {
-    m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
-    if (!st.ok()) {
-      return skip("the host cannot encode this map (" + st.ToString() + "); no engine sees it");
-    }
-    m::DescriptorBytes d = m::EncodeDescriptor(map);
-    m::TensorMap back;
-    if (m::DecodeDescriptor(d.data(), &back).ok() && !(back == map)) {
-      return skip("the map does not fit the descriptor's fields (no 128-byte encoding)");
-    }
-    std::memcpy(h.gmem.desc, d.data(), m::kDescriptorBytes);
+  if (const std::string why = sim::RtlCaseDescriptor(c, h.gmem.desc); !why.empty()) {
+    return skip(why);
   }
-  // Maps go to the RTL even when the case's encoder refuses them: the RTL checks the encoder
-  // rules of its architecture (arch_i) itself, the sm_100 / sm_103 ones (sub-byte types,
-  // 128B-atom and 96B swizzles, im2col-wide maps) included.
+  // The case's arch and cluster size go to tma_sim_top's arch_i and cluster_i (0 = 16): the
+  // RTL checks the encoder rules of that arch, the CTA operands, the multicast mask (F6) and
+  // the .cta_group::2 routing itself.
   const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
   m::TensorInstr in = m::CaseInstr(c);
-  // The cluster's size (tma_sim_top's cluster_i, 0 = 16): the RTL checks the CTA operands,
-  // the multicast mask (F6) and the .cta_group::2 routing against it.
   const int ctas = c.NumCtas();
   // A descriptor address outside the buffer, 128-byte aligned.
   uint8_t probe = 0;

@@ -6,8 +6,8 @@
 //   * the tensor map goes into global memory as 128 descriptor bytes (the case's
 //     descriptor_hex, else EncodeDescriptor of the case's map) at an address of its own;
 //   * the AXI4 read slave (sim::AxiReadSlave) answers from the case's global memory, bursts in
-//     AR order, one beat per cycle from the cycle after the AR; a beat no byte of which lies in
-//     the buffer answers SLVERR;
+//     AR order, one beat per cycle from the cycle after the AR; a beat with any byte of its
+//     transfer outside the buffer answers SLVERR;
 //   * every shared-memory beat is applied with its strobes to each CTA of its mask
 //     (sim::SmemPort); the shared-memory read port (stores) reads the issuing CTA's window;
 //   * the AXI4 write slave (sim::AxiWriteSlave) writes the case's global memory (stores), its
@@ -16,12 +16,12 @@
 //   * completions are collected (sim::CplPort): complete-tx per destination CTA, or one error.
 // The engine is reset before each case (no state, descriptor cache included, carries over);
 // the model is built once. Cases the RTL cannot run are reported unsupported (SKIP): what
-// sim::RtlSkipReason lists (sim/rtl_support.h) and a map the host encoder cannot encode. The
-// case's arch and cluster size go to tma_sim_top's arch_i and cluster_i (the RTL checks the
-// CTA operands, F6 and the .cta_group::2 routing itself). An "unsupported" error from the RTL
-// itself also skips (ReplayCase's rule), except for a case the RTL claims (sim::RtlClaims: the
-// tile stores): then it is a note, so a FAIL. In a TMA_COVERAGE=ON build the RTL's coverage goes to
-// the file named by $TMA_COV_DAT when the engine is destroyed.
+// sim::RtlSkipReason lists (sim/rtl_support.h: outside the RTL's claims) and a map the host
+// encoder cannot encode. The case's arch and cluster size go to tma_sim_top's arch_i and
+// cluster_i (the RTL checks the encoder rules of that arch, the CTA operands, F6 and the
+// .cta_group::2 routing itself). An "unsupported" error from the RTL itself is a FAIL
+// (ReplayCase's rule: the case is claimed). In a TMA_COVERAGE=ON build the RTL's coverage goes
+// to the file named by $TMA_COV_DAT when the engine is destroyed.
 #ifndef TMA_TB_GOLDEN_RTL_ENGINE_H_
 #define TMA_TB_GOLDEN_RTL_ENGINE_H_
 

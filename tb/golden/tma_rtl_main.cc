@@ -4,10 +4,10 @@
 // `tma run` (cmodel/cli/tma_main.cc):
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
 //                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64]
+//                       [--max-case-bytes N] [--max-line-bytes N]   (limits: golden.h)
 //                       [--arch NAME]
-// A case the RTL does not implement is SKIP (listed with the reason), never PASS; a case it
-// claims (sim::RtlClaims: tile stores) answered `unsupported` is FAIL. A case whose replay broke
-// a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
+// A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
+// replay broke a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
 // --sample N replays every Nth case of each file (deterministic: index % N == 0), for CI.
 // --data-bytes picks the Verilated top's width (default 16; sim/tops.h).
 // --arch NAME (sm_90, sm_100a, sm_103a) replays every case as if it named that arch and
@@ -21,6 +21,7 @@
 // Exit: 0 all run cases pass, 1 a failure (or a skip with --fail-on-skip, or no case ran),
 // 2 usage or file error.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -39,7 +40,8 @@ namespace m = tma::model;
 int Usage() {
   std::cerr << "usage: tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE]\n"
                "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
-               "                    [--data-bytes 16|32|64] [--arch NAME]\n";
+               "                    [--data-bytes 16|32|64] [--max-case-bytes N]\n"
+               "                    [--max-line-bytes N] [--arch NAME]\n";
   return 2;
 }
 
@@ -92,41 +94,83 @@ int main(int argc, char** argv) {
   uint64_t limit = 200000;
   int data_bytes = 16;
   std::string arch;
+  // Every option's value is checked: a number that does not parse, is negative or is out of
+  // range is a usage error (exit 2), never a default.
+  auto number = [](const std::string& opt, const std::string& v, uint64_t lo, uint64_t hi,
+                   uint64_t* out) {
+    uint64_t x = 0;
+    bool ok = !v.empty() && v.size() <= 20;
+    for (char ch : v) {
+      ok = ok && ch >= '0' && ch <= '9' && x <= (UINT64_MAX - 9) / 10;
+      x = ok ? x * 10 + static_cast<uint64_t>(ch - '0') : x;
+    }
+    if (!ok || x < lo || x > hi) {
+      std::cerr << "tma-rtl run: " << opt << " " << v << ": not a number in [" << lo << ", " << hi
+                << "]\n";
+      return false;
+    }
+    *out = x;
+    return true;
+  };
   for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
+    const std::string a = argv[i];
+    // "--name VALUE" or "--name=VALUE"; *name is set to the option's name.
+    std::string name = a.substr(0, a.find('='));
     auto value = [&](std::string* v) {
-      size_t eq = a.find('=');
-      if (eq != std::string::npos) {
-        *v = a.substr(eq + 1);
+      if (name.size() < a.size()) {
+        *v = a.substr(name.size() + 1);
         return true;
       }
       if (i + 1 < argc) {
         *v = argv[++i];
         return true;
       }
+      std::cerr << "tma-rtl run: " << name << " needs a value\n";
       return false;
     };
     std::string v;
+    uint64_t n = 0;
     if (a == "-v" || a == "--verbose") {
       opt.verbose = true;
     } else if (a == "--fail-on-skip") {
       opt.fail_on_skip = true;
-    } else if (a.rfind("--filter", 0) == 0 && value(&v)) {
-      opt.filter = v;
-    } else if (a.rfind("--junit", 0) == 0 && value(&v)) {
-      opt.junit = v;
-    } else if (a.rfind("--sample", 0) == 0 && value(&v)) {
-      opt.sample = std::max(1, std::atoi(v.c_str()));
-    } else if (a.rfind("--data-bytes", 0) == 0 && value(&v)) {
-      data_bytes = std::atoi(v.c_str());
-    } else if (a.rfind("--arch", 0) == 0 && value(&v)) {
-      if (!m::ParseArch(v)) {
-        std::cerr << "tma-rtl run: unknown arch " << v << "\n";
-        return 2;
+    } else if (name == "--filter") {
+      if (!value(&opt.filter)) {
+        return Usage();
+      }
+    } else if (name == "--junit") {
+      if (!value(&opt.junit)) {
+        return Usage();
+      }
+    } else if (name == "--sample") {
+      if (!value(&v) || !number(name, v, 1, INT32_MAX, &n)) {
+        return Usage();
+      }
+      opt.sample = static_cast<int>(n);
+    } else if (name == "--data-bytes") {
+      if (!value(&v) || !number(name, v, 16, 64, &n) || (n != 16 && n != 32 && n != 64)) {
+        std::cerr << "tma-rtl run: --data-bytes is 16, 32 or 64\n";
+        return Usage();
+      }
+      data_bytes = static_cast<int>(n);
+    } else if (name == "--arch") {
+      if (!value(&v) || !m::ParseArch(v)) {
+        std::cerr << "tma-rtl run: --arch is sm_90, sm_100a or sm_103a\n";
+        return Usage();
       }
       arch = v;
-    } else if (a.rfind("--limit", 0) == 0 && value(&v)) {
-      limit = std::strtoull(v.c_str(), nullptr, 10);
+    } else if (name == "--limit") {
+      if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &limit)) {
+        return Usage();
+      }
+    } else if (name == "--max-case-bytes") {
+      if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &opt.limits.max_case_bytes)) {
+        return Usage();
+      }
+    } else if (name == "--max-line-bytes") {
+      if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &opt.limits.max_line_bytes)) {
+        return Usage();
+      }
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "tma-rtl run: unknown option " << a << "\n";
       return Usage();

@@ -134,6 +134,8 @@ int sc_main(int argc, char** argv) {
   db.Set<PatternMemory*>("*", "gmem", &gmem);
   db.Set<tma::model::ClusterSharedMemory*>("*", "smem", &smem);
   db.Set<uint64_t>("uvm_test_top*", "seed", seed);
+  db.Set<int>("*", "data_bytes", data_bytes);
+  db.Set<bool>("*", "dut_claims", dut_kind == "rtl");  // the RTL's claims (skip policy)
   db.Set<std::string>("uvm_test_top*", "replay_cmd", replay);
   if (count >= 0) {
     db.Set<int>("uvm_test_top*", "count", count);

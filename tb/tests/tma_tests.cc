@@ -66,6 +66,11 @@ void TmaBaseTest::report_phase() {
       << "TB-STATS checked=" << env->scb->checked << " bytes=" << env->scb->bytes_checked
       << " skipped=" << env->scb->skipped << " errors_expected=" << env->scb->errors_expected
       << " mismatches=" << env->scb->mismatches << " coverage=" << env->cov->Percent() << "\n";
+  // A test with stimulus that checked no command proves nothing (the skip policy).
+  if (env->scb->checked == 0 && HasStimulus()) {
+    Error("NOTHING_CHECKED",
+          "no command was checked (" + std::to_string(env->scb->skipped) + " skipped)");
+  }
 }
 
 namespace {
@@ -127,6 +132,7 @@ class perf : public TmaBaseTest {
 class idle : public TmaBaseTest {
  public:
   using TmaBaseTest::TmaBaseTest;
+  bool HasStimulus() const override { return false; }
   void RunSequences() override {
     sc_core::wait(ConfigDb::Get().GetOr<int>(this, "count", 100000), sc_core::SC_NS);
   }

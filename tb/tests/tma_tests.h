@@ -32,6 +32,8 @@ class TmaBaseTest : public uvm::Component {
  protected:
   virtual void SetKnobs() {}      // config defaults of this test (pattern "*")
   virtual void RunSequences() {}  // the stimulus
+  // False for a test without commands (idle): every other one fails when it checked none.
+  virtual bool HasStimulus() const { return true; }
   SeqContext Context() const;
   void RunDirected(const std::string& which);
   void RunRandom(int count, int illegal_pct);

@@ -60,6 +60,9 @@ class Cross {
   }
   void Ignore(const std::function<bool(int, int)>& pred);
   const std::string& name() const { return name_; }
+  int size() const { return a_ * b_; }  // bins, bin (a, b) at a * b_size + b
+  uint64_t hits(int i) const { return hits_.at(i); }
+  bool ignored(int i) const { return ignored_.at(i); }
   int Covered() const;
   int Goal() const;
   double Percent() const { return Goal() ? 100.0 * Covered() / Goal() : 100.0; }
@@ -85,6 +88,10 @@ class CoverGroup {
   // One line per coverpoint and cross ("name  hit/goal  pct  missing: a b c"); with
   // `detail`, one line per bin with its hit count.
   void Print(std::ostream& os, bool detail = false) const;
+  // Every bin as a line "point|cross<TAB>item<TAB>bin index<TAB>hits<TAB>ignored (0/1)<TAB>bin
+  // name" (a cross bin's name is "a/b"), for merging runs (tools/regress: a bin is covered
+  // when any run hit it).
+  void WriteBins(std::ostream& os) const;
 
  private:
   struct CrossEntry {

@@ -564,4 +564,20 @@ void CoverGroup::Print(std::ostream& os, bool detail) const {
   }
 }
 
+void CoverGroup::WriteBins(std::ostream& os) const {
+  for (const auto& p : points_) {
+    for (int b = 0; b < p.size(); ++b) {
+      os << "point\t" << p.name() << "\t" << b << "\t" << p.hits(b) << "\t" << p.ignored(b) << "\t"
+         << p.bin(b) << "\n";
+    }
+  }
+  for (const auto& c : crosses_) {
+    for (int i = 0; i < c.cross.size(); ++i) {
+      os << "cross\t" << c.cross.name() << "\t" << i << "\t" << c.cross.hits(i) << "\t"
+         << c.cross.ignored(i) << "\t" << points_.at(c.a).bin(i / points_.at(c.b).size()) << "/"
+         << points_.at(c.b).bin(i % points_.at(c.b).size()) << "\n";
+    }
+  }
+}
+
 }  // namespace tma::tb::uvm

@@ -3,7 +3,7 @@
 // The generated struct codecs (sim/autogen/tma_structs.h) against positions derived by
 // hand from rtl/pkg/tma_pkg.sv: a packed struct's first field is its most significant, a
 // packed array [N-1:0] has element 0 at its least significant end, and Verilator stores a wide
-// port as 32-bit words, bit n in word n / 32. The RTL unit tests (walker, cmd_ctrl) check the
+// port as 32-bit words, bit n in word n / 32. The RTL unit tests (walker, frontend) check the
 // same codecs against the Verilated structs.
 #include <cstdint>
 #include <random>
@@ -70,12 +70,13 @@ TEST(StructCodec, CmdFieldPositions) {
   EXPECT_EQ(Unpack<cmd_t>(w.data()), c);
 }
 
-// cpl_info_t (98 bits): kind 96-97, err 92-95, cta_mask 76-91, cta 72-75, mbar_addr 40-71,
-// bytes 8-39, tag 0-7; it is the low end of job_t and row_t.
+// cpl_info_t (106 bits): kind 104-105, err 100-103, cta_mask 84-99, cta 80-83, mbar_addr
+// 48-79, bytes 16-47, tag 8-15, red 7, redop 4-6, elem 0-3; it is the low end of job_t and
+// row_t.
 TEST(StructCodec, CplInfoInsideRowAndJob) {
-  EXPECT_EQ(cpl_info_t::kBits, 98);
-  EXPECT_EQ(row_t::kBits, 239);
-  EXPECT_EQ(job_t::kBits, 1911);
+  EXPECT_EQ(cpl_info_t::kBits, 106);
+  EXPECT_EQ(row_t::kBits, 247);
+  EXPECT_EQ(job_t::kBits, 1919);
   row_t r;
   r.has_data = true;
   r.last = false;
@@ -89,30 +90,36 @@ TEST(StructCodec, CplInfoInsideRowAndJob) {
   r.cpl.mbar_addr = 0xDEADBEEFu;
   r.cpl.bytes = 4096;
   r.cpl.tag = 0xFF;
+  r.cpl.red = true;
+  r.cpl.redop = 5;
+  r.cpl.elem = 0xA;
   const auto w = Pack(r);
-  EXPECT_EQ(Field(w.data(), 96, 2), CplError);
-  EXPECT_EQ(Field(w.data(), 92, 4), ErrBusError);
-  EXPECT_EQ(Field(w.data(), 76, 16), 0x8001u);
-  EXPECT_EQ(Field(w.data(), 72, 4), 9u);
-  EXPECT_EQ(Field(w.data(), 40, 32), 0xDEADBEEFu);
-  EXPECT_EQ(Field(w.data(), 8, 32), 4096u);
-  EXPECT_EQ(Field(w.data(), 0, 8), 0xFFu);
-  EXPECT_EQ(Field(w.data(), 98, 2), PkG12);        // pk above cpl
-  EXPECT_EQ(Field(w.data(), 100, 3), Swz128BA64);  // swz above pk
-  EXPECT_EQ(Field(w.data(), 238, 1), 1u);          // has_data, the top bit
-  EXPECT_EQ(Field(w.data(), 237, 1), 0u);          // last
-  EXPECT_EQ(Field(w.data(), 173, 64), 0x123456789ull);
+  EXPECT_EQ(Field(w.data(), 104, 2), CplError);
+  EXPECT_EQ(Field(w.data(), 100, 4), ErrBusError);
+  EXPECT_EQ(Field(w.data(), 84, 16), 0x8001u);
+  EXPECT_EQ(Field(w.data(), 80, 4), 9u);
+  EXPECT_EQ(Field(w.data(), 48, 32), 0xDEADBEEFu);
+  EXPECT_EQ(Field(w.data(), 16, 32), 4096u);
+  EXPECT_EQ(Field(w.data(), 8, 8), 0xFFu);
+  EXPECT_EQ(Field(w.data(), 7, 1), 1u);            // red
+  EXPECT_EQ(Field(w.data(), 4, 3), 5u);            // redop
+  EXPECT_EQ(Field(w.data(), 0, 4), 0xAu);          // elem
+  EXPECT_EQ(Field(w.data(), 106, 2), PkG12);       // pk above cpl
+  EXPECT_EQ(Field(w.data(), 108, 3), Swz128BA64);  // swz above pk
+  EXPECT_EQ(Field(w.data(), 246, 1), 1u);          // has_data, the top bit
+  EXPECT_EQ(Field(w.data(), 245, 1), 0u);          // last
+  EXPECT_EQ(Field(w.data(), 181, 64), 0x123456789ull);
   EXPECT_EQ(Unpack<row_t>(w.data()), r);
-  // job_t: marker is bit 1910, dim vectors have element 0 at their low end: es (5 x 4) sits
-  // above row_bytes/head/dend/pitch (4 x 12) and smem_addr (32) and the 105 bits below.
+  // job_t: marker is bit 1918, dim vectors have element 0 at their low end: es (5 x 4) sits
+  // above row_bytes/head/dend/pitch (4 x 12) and smem_addr (32) and the 113 bits below.
   job_t j;
   j.marker = true;
   j.es.v[0] = 0x1;
   j.es.v[4] = 0xF;
   const auto jw = Pack(j);
-  EXPECT_EQ(Field(jw.data(), 1910, 1), 1u);
-  EXPECT_EQ(Field(jw.data(), 185, 4), 0x1u);
-  EXPECT_EQ(Field(jw.data(), 185 + 16, 4), 0xFu);
+  EXPECT_EQ(Field(jw.data(), 1918, 1), 1u);
+  EXPECT_EQ(Field(jw.data(), 193, 4), 0x1u);
+  EXPECT_EQ(Field(jw.data(), 193 + 16, 4), 0xFu);
   EXPECT_EQ(Unpack<job_t>(jw.data()), j);
 }
 

@@ -1,39 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The CUDA driver's tensor-map encoders (cuTensorMapEncodeTiled / Im2col / Im2colWide): the
-// acceptance rules measured on an H100 (shared/spec/silicon-findings.md, "Encoder rules"
-// 1-20), the documented sm_100 extensions, and the bit packing of descriptor.h.
+// The model's view of the tensor-map encoder. The encoder itself (the driver's acceptance
+// rules and the bit packing) is the firmware's, fw/encoder (tma/fw/encoder.h, library
+// tma_fw_encoder): this header only translates between the model's vocabulary (types.h,
+// TensorMap, Status) and the encoder's, so the model and the firmware share one encoder.
 // Every violation is invalid_descriptor with `field` naming the driver parameter
 // ("boxDim[2]", "globalStrides[0]", "swizzle", ...) and a message giving the rule and value.
 #ifndef TMA_ENCODER_H_
 #define TMA_ENCODER_H_
 
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "tma/descriptor.h"
+#include "tma/fw/encoder.h"
 #include "tma/types.h"
 
 namespace tma::model {
 
-// The device the encoder targets. kSm90 is what was measured; kSm100 / kSm103 add the
-// documented Blackwell features (sub-byte types, 128B-atom swizzles, im2col-wide; 96B
-// swizzle on sm_103 only), unverified on silicon.
-enum class Arch : uint8_t { kSm90 = 0, kSm100 = 1, kSm103 = 2 };
+// The device the encoder targets: the firmware's enum (kSm90 measured; kSm100 / kSm103 the
+// documented Blackwell features, unverified on silicon), with its names.
+using Arch = tma::fw::Arch;
+using tma::fw::ParseArch;
+using tma::fw::ToString;
 
-// "sm_90", "sm_90a" -> kSm90; "sm_100", "sm_100a", "sm_100f", "sm_101a", "sm_110a", "sm_110f"
-// -> kSm100; "sm_103", "sm_103a", "sm_103f" -> kSm103; anything else -> nullopt.
-std::optional<Arch> ParseArch(const std::string& s);
-const char* ToString(Arch a);  // "sm_90", "sm_100", "sm_103"
+using tma::fw::kMaxBoxBytes;
 
-inline constexpr uint64_t kMaxBoxBytes = 233472;  // 228 KiB, measured (rule 14 / 20)
+// The model's TensorMap as the encoder's fields (the enums have the same values).
+tma::fw::TensorMapFields ToFwFields(const TensorMap& m);
 
-// One broken rule. `rule` is the number of silicon-findings.md "Encoder rules" (1-20); the
-// im2col-wide rules of tensor-semantics.md §12.3 are 21 (device is sm_100+), 22 (mode),
-// 23 (no interleave) and 24 (swizzle set). Documented sm_100 restrictions of the packed
-// sub-byte types are reported under the rule of the parameter they restrict.
+// One broken rule (tma::fw::Violation as a Status).
 struct RuleViolation {
   int rule = 0;
   Status status;
@@ -45,9 +41,8 @@ std::vector<RuleViolation> FindRuleViolations(const TensorMap& m, Arch arch = Ar
 // The first violation of FindRuleViolations, or ok.
 Status ValidateTensorMap(const TensorMap& m, Arch arch = Arch::kSm90);
 
-// The encoders, parameter for parameter the driver's. On success *out holds the map the
-// driver writes. On a rejection the driver still writes a partial map (zeroed, then filled
-// up to the failing check); these leave *out all zero instead.
+// tma::fw::EncodeTiled / EncodeIm2col / EncodeIm2colWide in the model's vocabulary: ok, or
+// invalid_descriptor with the first broken rule; *out all zero on a rejection.
 Status EncodeTiled(DescriptorBytes* out, DType type, uint32_t rank, uint64_t global_address,
                    const uint64_t* global_dim, const uint64_t* global_strides,
                    const uint32_t* box_dim, const uint32_t* element_strides, Interleave interleave,

@@ -11,12 +11,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tma/bulk_copy.h"
 #include "tma/types.h"
 
 namespace tma::model {
@@ -53,6 +55,19 @@ struct GoldenCluster {
   std::optional<uint16_t> cta_mask;  // present = .multicast::cluster
   int cta_group = 0;                 // 0 = not given
   std::optional<int> mbar_cta;       // extension: the CTA holding mbar (.cta_group::2 routing)
+};
+
+// The `bulk` extension object (docs/golden-cases.md): a non-tensor cp.async.bulk /
+// cp.reduce.async.bulk / cp.async.bulk.prefetch.L2 instead of a tensor instruction. Global
+// operands are offsets from the buffer start, shared operands offsets in a CTA's window.
+struct GoldenBulk {
+  BulkDir dir = BulkDir::kGlobalToSharedCta;  // prefetch: unused ("L2.global" in the file)
+  uint32_t size = 0;
+  uint64_t src = 0;
+  uint64_t dst = 0;
+  std::optional<BulkType> type;     // reduce
+  bool noftz = false;               // reduce: .add.noftz
+  std::optional<uint16_t> cp_mask;  // .cp_mask byte mask (global.shared::cta)
 };
 
 // The `tensor` object, kept as written (arrays may have the wrong length or out-of-range
@@ -109,6 +124,7 @@ struct GoldenCase {
   std::optional<int> dst_cta;                 // non-multicast shared::cluster destination
   bool store_clip_element = false;            // "store_clip": "element" (default "granule")
   std::optional<std::string> descriptor_hex;  // 256 hex digits: use as the map
+  std::optional<GoldenBulk> bulk;             // a non-tensor bulk operation (no tensor/coords)
   // Keys this reader does not know, kept so that a round trip preserves them.
   nlohmann::json extra = nlohmann::json::object();
 
@@ -125,9 +141,30 @@ struct GoldenCase {
 bool ParseGoldenCase(const nlohmann::json& j, GoldenCase* out, std::string* error);
 nlohmann::json GoldenCaseToJson(const GoldenCase& c);
 
-// Read a .jsonl or .jsonl.gz file (gzip is detected from the content, not the name).
+// ---- Limits (docs/verification.md, "Limits") -----------------------------------------------
+// What a case file may declare, checked before anything is allocated for it. The tools take
+// --max-case-bytes / --max-line-bytes to raise them.
+struct GoldenLimits {
+  // global.bytes + CTAs x smem.bytes: the memory one replay allocates (it holds about three
+  // images of it: the generated one, the engine's and the expected one).
+  uint64_t max_case_bytes = uint64_t{256} << 20;
+  // One line of a case file (one case's JSON text). Blank and comment lines are not kept.
+  uint64_t max_line_bytes = uint64_t{64} << 20;
+};
+// Longest case id the reader accepts (ids are names; they go into replay commands and regexes).
+inline constexpr size_t kGoldenMaxIdChars = 1024;
+// False (and a sentence naming the limit and the option that raises it) when `c` declares more
+// memory than `limits` allow.
+bool CheckGoldenLimits(const GoldenCase& c, const GoldenLimits& limits, std::string* error);
+
+// Read a .jsonl or .jsonl.gz file (gzip is detected from the content, not the name), one line
+// at a time: memory is bounded by the longest line, whatever the file's size.
 // Blank lines and lines starting with '#' are skipped. Errors carry "path:line: ".
-bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error);
+// ForEachGoldenCase calls `fn` with each case as it is read; `fn` returns false to stop.
+bool ForEachGoldenCase(const std::string& path, const GoldenLimits& limits,
+                       const std::function<bool(GoldenCase&&)>& fn, std::string* error);
+bool ReadGoldenFile(const std::string& path, std::vector<GoldenCase>* out, std::string* error,
+                    const GoldenLimits& limits = GoldenLimits{});
 // Write one case per line; gzip-compressed when the path ends in ".gz".
 bool WriteGoldenFile(const std::string& path, const std::vector<GoldenCase>& cases,
                      std::string* error);
@@ -159,6 +196,11 @@ TensorInstr CaseInstr(const GoldenCase& c);
 // The CTAs a load writes: the multicast mask, else dst_cta, else the issuer. Empty for
 // store / reduce / prefetch.
 std::vector<int> DestinationCtas(const GoldenCase& c);
+// Whether the case writes shared memory and signals mbarrier complete-tx: loads, and the
+// bulk shared::cta -> shared::cluster copy and reduction.
+bool CaseWritesSmem(const GoldenCase& c);
+// The DType of a bulk reduction's .type (for the "values" fill): b32 -> u32, b64 -> u64.
+DType BulkTypeDType(BulkType t);
 
 }  // namespace tma::model
 

@@ -21,8 +21,9 @@ namespace tma::model {
 
 // What an engine reports for one case.
 struct CaseOutcome {
-  // false: this engine cannot run the case at all (a feature it does not build, an arch it
-  // does not model). The replay counts it as SKIP, never as pass.
+  // false: this engine cannot run the case at all (a feature it does not claim, an arch it
+  // does not model). The replay counts it as SKIP, never as pass. A case the engine ran and
+  // answered with an `unsupported` status the case does not expect is FAIL.
   bool supported = true;
   std::string skip_reason;
   Status status;  // ok, or the error class the engine raised instead of the operation

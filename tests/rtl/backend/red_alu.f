@@ -3,6 +3,7 @@
 pkg/tma_pkg.sv
 common/tma_dup_reg.sv
 common/tma_spill_reg.sv
+common/tma_fifo_ram.sv
 backend/tma_red_atop.sv
 backend/tma_red_int.sv
 backend/tma_red_fadd.sv

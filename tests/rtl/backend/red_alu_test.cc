@@ -75,51 +75,20 @@ std::vector<Pair> OtherPairs() {
           {RedOp::kOr, DType::kF16},  {RedOp::kAdd, DType::kB4x16}, {RedOp::kMax, DType::kF32Ftz}};
 }
 
-int ElemBytes(DType t) {
-  switch (t) {
-    case DType::kU8:
-    case DType::kB4x16:
-    case DType::kB4x16P64:
-    case DType::kB6x16P32:
-      return 1;
-    case DType::kU16:
-    case DType::kF16:
-    case DType::kBF16:
-      return 2;
-    case DType::kU64:
-    case DType::kS64:
-    case DType::kF64:
-      return 8;
-    default:
-      return 4;
-  }
-}
-
 // ---- Operand generation ----
 struct Fmt {
   int ew, mw;  // exponent and fraction bits
 };
 
 bool FloatFmt(DType t, Fmt* f) {
-  switch (t) {
-    case DType::kF16:
-      *f = {5, 10};
-      return true;
-    case DType::kBF16:
-      *f = {8, 7};
-      return true;
-    case DType::kF64:
-      *f = {11, 52};
-      return true;
-    case DType::kF32:
-    case DType::kF32Ftz:
-    case DType::kTF32:
-    case DType::kTF32Ftz:
-      *f = {8, 23};
-      return true;
-    default:
-      return false;
+  if (!model::IsFloat(t)) {
+    return false;
   }
+  *f = t == DType::kF16    ? Fmt{5, 10}
+       : t == DType::kBF16 ? Fmt{8, 7}
+       : t == DType::kF64  ? Fmt{11, 52}
+                           : Fmt{8, 23};  // f32, f32.ftz, tf32, tf32.ftz
+  return true;
 }
 
 class OperandGen {
@@ -239,7 +208,7 @@ class OperandGen {
 
   // One element pair (old, new) of type t, little-endian into d and s.
   void Element(DType t, uint8_t* d, uint8_t* s) {
-    const int n = ElemBytes(t);
+    const int n = model::ElementBytes(t);
     Fmt f{};
     uint64_t a = 0;
     uint64_t b = 0;
@@ -280,7 +249,7 @@ struct Beat {
 
 void Expect(const ElemRef& ref, Beat* b, int db) {
   b->exp = b->old_b;
-  const int n = ElemBytes(b->t);
+  const int n = model::ElementBytes(b->t);
   for (int k = 0; k < db; k += n) {
     if (b->mask >> k & 1) {
       ref(b->op, b->t, &b->exp[k], &b->new_b[k]);
@@ -339,7 +308,7 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
       cur.t = p.t;
       cur.old_b.assign(db, 0);
       cur.new_b.assign(db, 0);
-      const int n = ElemBytes(p.t);
+      const int n = model::ElementBytes(p.t);
       cur.mask = 0;
       const int mask_mode = gen.Uni(0, 9);  // mostly all, some random, some none
       for (int k = 0; k < db; k += n) {
@@ -390,7 +359,7 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
           }
         }
         if (model::ReductionSupported(e.op, e.t)) {
-          const int n = ElemBytes(e.t);
+          const int n = model::ElementBytes(e.t);
           for (int k = 0; k < db; k += n) {
             st.elements += e.mask >> k & 1;
           }
@@ -476,7 +445,7 @@ TEST(RedAlu, ReferenceMatchesHandVectors) {
     std::memcpy(s, &h.s, 8);
     model::ReduceElement(h.op, h.t, d, s);
     uint64_t r = 0;
-    std::memcpy(&r, d, ElemBytes(h.t));
+    std::memcpy(&r, d, model::ElementBytes(h.t));
     EXPECT_EQ(r, h.r) << model::ToString(h.op) << "." << model::ToString(h.t) << " " << std::hex
                       << h.d << " " << h.s;
   }
@@ -575,7 +544,7 @@ TEST(RedAlu, MatchesModelDb64Backpressure) {
   CheckAgainstModel<Vtma_red_alu_db64>(64, 4, 30000, 50, 40);
 }
 
-// ---- Full throughput: one beat per cycle, latency 7 ----
+// ---- Full throughput: one beat per cycle, latency 10 (eight stages, the output FIFO) ----
 TEST(RedAlu, OneBeatPerCycle) {
   VerilatedDut<Vtma_red_alu_db16> dut(5);
   dut->in_valid_i = 0;
@@ -598,7 +567,7 @@ TEST(RedAlu, OneBeatPerCycle) {
     }
     dut.Cycle();
   }
-  EXPECT_EQ(first_out, 7);
+  EXPECT_EQ(first_out, 10);
   EXPECT_EQ(outs, 100);
   EXPECT_FALSE(dut.GotError());
 }

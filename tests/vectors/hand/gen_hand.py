@@ -874,6 +874,16 @@ def fault_cases():
                           sbytes=1024))
     out.append(error_case("fault-f4-im2col-start-outside-h", "prefetch", t, [0, 0, 7, 0],
                           "invalid_coordinate", mode="im2col", im2col=[0, 0], gseed=41))
+    # A buffer that ends 8 bytes before the last row of the box does (rows 42..49 of T16, row 49
+    # at bytes 19600..19727, buffer 19720 bytes): the last row leaves the buffer, bus_error. The
+    # last bus beat of that row lies partly inside the buffer at every DataBytes.
+    out.append(error_case("fault-bus-row-past-buffer-end", "load", t16(), [0, 42], "bus_error",
+                          **{"global": {"bytes": 19720, "offset": 0, "fill": "splitmix64",
+                                        "seed": 16}}))
+    # Multicast with ctaMask 0 names no destination: invalid_instruction (the RTL's and the
+    # model's answer; unverified on silicon, docs/differences.md).
+    out.append(error_case("fault-multicast-mask0", "load", t16(), [0, 0], "invalid_instruction",
+                          cluster={"ctas": 4, "issuer": 0, "cta_mask": 0}))
     return out
 
 

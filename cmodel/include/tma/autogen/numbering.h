@@ -158,6 +158,7 @@ inline constexpr uint8_t kPkG12 = 2;
 inline constexpr int kAxiIdBits = 4;
 inline constexpr uint8_t kAxiIdData = 0;
 inline constexpr uint8_t kAxiIdDesc = 1;
+inline constexpr uint8_t kAxiIdRed = 2;
 
 // ---- Atop ----
 inline constexpr int kAtopBits = 6;
@@ -283,6 +284,23 @@ inline constexpr int kDescCornerWRank3 = 16;
 inline constexpr int kDescCornerWRank4 = 8;
 // corner width of a rank-5 im2col map
 inline constexpr int kDescCornerWRank5 = 5;
+
+// ---- What the RTL claims to implement (rtl_claims; sim/rtl_support.h) ----
+// What the RTL engine (tma_engine / tma_sim_top) implements: ops, load modes per arch generation,
+// .cta_group::2, and the element types that need the SubByte unpacker (a parameter of the top).
+// tools/gen_numbering.py turns it into the kClaim* masks of numbering.h; sim/rtl_support.cc builds
+// the ONE claim list of every harness from them. The golden replay, the bench and tools/regress run
+// every case inside the claims, and an `unsupported` answer to one of them is a failure, not a skip
+// (docs/verification.md). The sm_90 load modes include those of sm_100 (gather4, im2col::w*): at
+// arch_i sm_90 the RTL refuses them as the model's sm_90 does (unsupported; an im2col-wide map
+// invalid). Change this when the RTL gains an op or a mode.
+// Bit k set: code k (kOp*, kMode*) is claimed.
+inline constexpr uint32_t kClaimOpsSm90 = 0xf;
+inline constexpr uint32_t kClaimOpsSm100 = 0x9;
+inline constexpr uint32_t kClaimModesSm90 = 0x5f;
+inline constexpr uint32_t kClaimModesSm100 = 0x1f;
+inline constexpr bool kClaimCtaGroup2 = true;
+// The packed sub-byte types (kPkG8, kPkG12) are claimed by a top built with SubByte = 1.
 
 }  // namespace tma::model::num
 

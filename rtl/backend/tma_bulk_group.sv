@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_bulk_group: the bulk async-groups of cp.async.bulk.commit_group / wait_group{.read}
+// (PTX data-movement chapter; the C++ model's BulkGroupTracker, cmodel/src/bulk_group.cc), for
+// NumIssuers issuers, and an in-order completion stream per issuer that firmware and bench wait
+// on instead of polling.
+//
+// Contract (docs/interfaces.md, "Bulk async-group unit"):
+//   req: the issuers' bulk-group operations in program order per issuer. req_commit_i = 0: an
+//     operation enters its issuer's open group; req_rd_i = 1 if it will report a read event
+//     (its tensor map and source reads: stores, reductions, loads tracked for their map read),
+//     req_wr_i = 1 if it will report a write event (all its write responses back: stores and
+//     reductions). A prefetch has nothing to wait for (both 0; it may also not be sent).
+//     req_seq_o is the sequence number of the group it joins (valid with req_valid_i): the
+//     engine keeps it with the operation and names it in the operation's events.
+//     req_commit_i = 1: commit_group closes the issuer's open group (an empty group is legal);
+//     the next group's sequence number is one more (mod 2^SeqW).
+//     req_ready_o is low while the request cannot be taken: a commit when MaxGroups - 1 groups
+//     of the issuer are committed and not done, an operation when its group holds 2^CntW - 1
+//     pending operations.
+//   rd / wr: one event per handshake (always ready): the operation of group rd_seq_i of issuer
+//     rd_issuer_i has read its sources (rd) / has all its writes complete (wr); *_err_i marks a
+//     failed operation (bus error, fault). A failing operation still reports every event it
+//     announced, each in a cycle after its request was taken, the write event not before the
+//     read event (the same cycle is fine; a write implies its reads, as in the model).
+//   cpl: per issuer in group order, first the group's read-done (cpl_done_o = 0: wait_group.read
+//     may pass it) when the group is committed and every operation of it and of every earlier
+//     group has read its sources, then its done (cpl_done_o = 1: wait_group may pass it) when
+//     also every write event has come. cpl_err_o: read-done carries the OR of its operations'
+//     read-event errors, done the OR of all their events' errors. One completion per cycle;
+//     issuers are served round-robin.
+// Storage: per issuer a ring of MaxGroups groups (two pending counters and two error flags
+// each) and three SeqW-bit pointers: the open group, the next group to report read-done, the
+// next to report done. The completion selected from the counters goes through a spill register
+// (tma_spill_reg); the ring slot of a done group is cleared when its completion is taken.
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_bulk_group #(
+  parameter  int unsigned NumIssuers = 16,
+  parameter  int unsigned MaxGroups  = 4,     // groups in flight per issuer (open one included)
+  parameter  int unsigned CntW       = 8,     // pending operations per group < 2^CntW
+  parameter  int unsigned SeqW       = 8,     // group sequence numbers (mod 2^SeqW)
+  localparam int unsigned IssW       = (NumIssuers > 1) ? $clog2(NumIssuers) : 1,
+  localparam int unsigned SlotW      = (MaxGroups > 1) ? $clog2(MaxGroups) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // Operations and commits, in program order per issuer
+  input  logic            req_valid_i,
+  output logic            req_ready_o,
+  input  logic [IssW-1:0] req_issuer_i,
+  input  logic            req_commit_i,   // 1: commit_group; 0: an operation
+  input  logic            req_rd_i,       // the operation will report a read event
+  input  logic            req_wr_i,       // the operation will report a write event
+  output logic [SeqW-1:0] req_seq_o,      // the group an operation joins
+  // Read events: an operation's sources are read
+  input  logic            rd_valid_i,
+  output logic            rd_ready_o,
+  input  logic [IssW-1:0] rd_issuer_i,
+  input  logic [SeqW-1:0] rd_seq_i,
+  input  logic            rd_err_i,
+  // Write events: an operation's writes are complete
+  input  logic            wr_valid_i,
+  output logic            wr_ready_o,
+  input  logic [IssW-1:0] wr_issuer_i,
+  input  logic [SeqW-1:0] wr_seq_i,
+  input  logic            wr_err_i,
+  // Group completions, in group order per issuer
+  output logic            cpl_valid_o,
+  input  logic            cpl_ready_i,
+  output logic [IssW-1:0] cpl_issuer_o,
+  output logic [SeqW-1:0] cpl_seq_o,
+  output logic            cpl_done_o,     // 0: read-done (wait_group.read), 1: done (wait_group)
+  output logic            cpl_err_o,
+  // Status: a group is open with operations, committed and not done, or being reported
+  output logic            busy_o
+);
+
+  // ---- Types and localparams ----
+  localparam int unsigned NumSlots = NumIssuers * MaxGroups;
+  localparam int unsigned NumCand  = 2 * NumIssuers;           // read-done, done per issuer
+  localparam int unsigned CandW    = $clog2(NumCand);
+  localparam int unsigned CplW     = IssW + SeqW + 2;
+
+  // ---- Signals ----
+  logic [SeqW-1:0] open_q    [NumIssuers];   // the open group
+  logic [SeqW-1:0] rhead_q   [NumIssuers];   // next group to report read-done
+  logic [SeqW-1:0] dhead_q   [NumIssuers];   // next group to report done
+  logic [CntW-1:0] rcnt_q    [NumSlots];     // operations of the group without read event
+  logic [CntW-1:0] wcnt_q    [NumSlots];     // ... without write event
+  logic            rerr_q    [NumSlots];
+  logic            werr_q    [NumSlots];
+  logic [CntW-1:0] rcnt_d    [NumSlots];
+  logic [CntW-1:0] wcnt_d    [NumSlots];
+  logic [NumSlots-1:0] rerr_d, werr_d;
+  logic [NumSlots-1:0] join_op, rd_ev, wr_ev, clr;   // per slot: a request / event / clear
+
+  logic            req_hs, req_op, req_cm;
+  logic [SeqW-1:0] req_open, req_dhead;
+  logic [CntW-1:0] req_rcnt, req_wcnt;
+  logic [NumCand-1:0] cand;
+  logic [CandW-1:0]   rr_q, pick;
+  logic               any;
+  logic [CplW-1:0]    sel_cpl;
+  logic               sp_ready, push;
+  logic [IssW-1:0]    pick_iss;
+  logic               pick_done;
+  logic               found_hi;
+  logic [SeqW-1:0]    sel_seq;
+  logic               sel_err;
+
+  // ---- Requests ----
+  assign req_open  = open_q[req_issuer_i];
+  assign req_dhead = dhead_q[req_issuer_i];
+  assign req_rcnt  = rcnt_q[req_issuer_i * MaxGroups + 32'(req_open[SlotW-1:0])];
+  assign req_wcnt  = wcnt_q[req_issuer_i * MaxGroups + 32'(req_open[SlotW-1:0])];
+  assign req_seq_o = req_open;
+  assign req_ready_o = req_commit_i ?
+      (SeqW'(req_open - req_dhead) < SeqW'(MaxGroups - 1)) :
+      (!(req_rd_i && req_rcnt == '1) && !(req_wr_i && req_wcnt == '1));
+  assign req_hs = req_valid_i && req_ready_o;
+  assign req_op = req_hs && !req_commit_i;
+  assign req_cm = req_hs && req_commit_i;
+
+  assign rd_ready_o = 1'b1;
+  assign wr_ready_o = 1'b1;
+
+  // ---- Completion candidates: read-done at rhead, done at dhead, per issuer ----
+  always_comb begin : proc_cand
+    for (int i = 0; i < NumIssuers; i++) begin
+      // Committed (not the open group) and all reads in.
+      cand[2*i]     = (rhead_q[i] != open_q[i]) &&
+                      rcnt_q[i * MaxGroups + 32'(rhead_q[i][SlotW-1:0])] == '0;
+      // Read-done reported, all writes in.
+      cand[2*i + 1] = (dhead_q[i] != rhead_q[i]) &&
+                      wcnt_q[i * MaxGroups + 32'(dhead_q[i][SlotW-1:0])] == '0;
+    end
+  end
+
+  // Round-robin: the first candidate at or after rr_q, else the first one.
+  always_comb begin : proc_pick
+    pick     = '0;
+    any      = 1'b0;
+    found_hi = 1'b0;
+    for (int c = NumCand - 1; c >= 0; c--) begin
+      if (cand[c]) begin
+        any = 1'b1;
+        if (CandW'(c) >= rr_q) begin
+          pick     = CandW'(c);
+          found_hi = 1'b1;
+        end else if (!found_hi) begin
+          pick = CandW'(c);
+        end
+      end
+    end
+  end
+
+  assign pick_iss  = IssW'(pick >> 1);
+  assign pick_done = pick[0];
+
+  assign sel_seq = pick_done ? dhead_q[pick_iss] : rhead_q[pick_iss];
+  assign sel_err = rerr_q[32'(pick_iss) * MaxGroups + 32'(sel_seq[SlotW-1:0])] ||
+                   (pick_done && werr_q[32'(pick_iss) * MaxGroups + 32'(sel_seq[SlotW-1:0])]);
+  assign sel_cpl = {pick_iss, sel_seq, pick_done, sel_err};
+
+  // The selection may change from cycle to cycle (new candidates, the round-robin pointer), so
+  // it is offered only when the spill register can take it (its in_ready_o is a flop): a
+  // stream held against a full register would have to keep its payload.
+  assign push = any && sp_ready;
+
+  tma_spill_reg #(
+    .Width (CplW)
+  ) u_cpl (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (push),
+    .in_ready_o  (sp_ready),
+    .in_data_i   (sel_cpl),
+    .out_valid_o (cpl_valid_o),
+    .out_ready_i (cpl_ready_i),
+    .out_data_o  ({cpl_issuer_o, cpl_seq_o, cpl_done_o, cpl_err_o})
+  );
+
+  // ---- State ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ptr
+    if (!rst_ni) begin
+      for (int i = 0; i < NumIssuers; i++) begin
+        open_q[i]  <= '0;
+        rhead_q[i] <= '0;
+        dhead_q[i] <= '0;
+      end
+      rr_q <= '0;
+    end else begin
+      if (req_cm) begin
+        open_q[req_issuer_i] <= req_open + SeqW'(1);
+      end
+      if (push) begin
+        if (pick_done) begin
+          dhead_q[pick_iss] <= dhead_q[pick_iss] + SeqW'(1);
+        end else begin
+          rhead_q[pick_iss] <= rhead_q[pick_iss] + SeqW'(1);
+        end
+        rr_q <= (pick == CandW'(NumCand - 1)) ? '0 : pick + CandW'(1);
+      end
+    end
+  end
+
+  // Counters: + an operation joining the slot, - its events; a done group's slot is cleared
+  // when its completion is taken (its counters are zero then, its error flags reset).
+  always_comb begin : proc_cnt_next
+    for (int i = 0; i < NumIssuers; i++) begin
+      for (int g = 0; g < MaxGroups; g++) begin
+        join_op[i * MaxGroups + g] = req_op && 32'(req_issuer_i) == i &&
+                                     32'(req_open[SlotW-1:0]) == g;
+        rd_ev[i * MaxGroups + g]   = rd_valid_i && 32'(rd_issuer_i) == i &&
+                                     32'(rd_seq_i[SlotW-1:0]) == g;
+        wr_ev[i * MaxGroups + g]   = wr_valid_i && 32'(wr_issuer_i) == i &&
+                                     32'(wr_seq_i[SlotW-1:0]) == g;
+        clr[i * MaxGroups + g]     = push && pick_done && 32'(pick_iss) == i &&
+                                     32'(dhead_q[i][SlotW-1:0]) == g;
+      end
+    end
+    for (int s = 0; s < NumSlots; s++) begin
+      rcnt_d[s] = rcnt_q[s] + CntW'(join_op[s] && req_rd_i) - CntW'(rd_ev[s]);
+      wcnt_d[s] = wcnt_q[s] + CntW'(join_op[s] && req_wr_i) - CntW'(wr_ev[s]);
+      rerr_d[s] = !clr[s] && (rerr_q[s] || (rd_ev[s] && rd_err_i));
+      werr_d[s] = !clr[s] && (werr_q[s] || (wr_ev[s] && wr_err_i));
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_cnt
+    if (!rst_ni) begin
+      for (int s = 0; s < NumSlots; s++) begin
+        rcnt_q[s] <= '0;
+        wcnt_q[s] <= '0;
+        rerr_q[s] <= 1'b0;
+        werr_q[s] <= 1'b0;
+      end
+    end else begin
+      for (int s = 0; s < NumSlots; s++) begin
+        rcnt_q[s] <= rcnt_d[s];
+        wcnt_q[s] <= wcnt_d[s];
+        rerr_q[s] <= rerr_d[s];
+        werr_q[s] <= werr_d[s];
+      end
+    end
+  end
+
+  always_comb begin : proc_busy
+    busy_o = cpl_valid_o;
+    for (int i = 0; i < NumIssuers; i++) begin
+      if (dhead_q[i] != open_q[i]) busy_o = 1'b1;
+    end
+    for (int s = 0; s < NumSlots; s++) begin
+      if (rcnt_q[s] != '0 || wcnt_q[s] != '0) busy_o = 1'b1;
+    end
+  end
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(NumIssuersValid_A, NumIssuers >= 1)
+  `TMA_ASSERT_INIT(MaxGroupsPow2_A, MaxGroups >= 2 && (MaxGroups & (MaxGroups - 1)) == 0)
+  `TMA_ASSERT_INIT(SeqWideEnough_A, SeqW > SlotW)
+  `TMA_ASSERT_INIT(CntWValid_A, CntW >= 1 && CntW <= 16)
+  `TMA_ASSERT_STABLE(CplStable_A, cpl_valid_o, cpl_ready_i,
+                     {cpl_issuer_o, cpl_seq_o, cpl_done_o, cpl_err_o})
+  // Required of the sources: issuers in range; an event names a group in flight (committed and
+  // not done, or the open one) that still waits for such an event.
+  `TMA_ASSERT_IMPLY(ReqIssuerInRange_A, req_valid_i, 32'(req_issuer_i) < NumIssuers)
+  `TMA_ASSERT_IMPLY(RdEventExpected_A, rd_valid_i,
+                    32'(rd_issuer_i) < NumIssuers &&
+                    SeqW'(rd_seq_i - rhead_q[rd_issuer_i]) <=
+                        SeqW'(open_q[rd_issuer_i] - rhead_q[rd_issuer_i]) &&
+                    rcnt_q[rd_issuer_i * MaxGroups + 32'(rd_seq_i[SlotW-1:0])] != '0)
+  `TMA_ASSERT_IMPLY(WrEventExpected_A, wr_valid_i,
+                    32'(wr_issuer_i) < NumIssuers &&
+                    SeqW'(wr_seq_i - dhead_q[wr_issuer_i]) <=
+                        SeqW'(open_q[wr_issuer_i] - dhead_q[wr_issuer_i]) &&
+                    wcnt_q[wr_issuer_i * MaxGroups + 32'(wr_seq_i[SlotW-1:0])] != '0)
+  // Pointer order: dhead <= rhead <= open, at most MaxGroups - 1 groups committed.
+  for (genvar i = 0; i < NumIssuers; i++) begin : gen_ptr_sva
+    `TMA_ASSERT(PtrOrder_A, SeqW'(rhead_q[i] - dhead_q[i]) <= SeqW'(open_q[i] - dhead_q[i]) &&
+                            SeqW'(open_q[i] - dhead_q[i]) < SeqW'(MaxGroups))
+  end
+  `TMA_COVER(CplBackpressure_C, cpl_valid_o && !cpl_ready_i)
+  `TMA_COVER(CommitBlocked_C, req_valid_i && req_commit_i && !req_ready_o)
+
+endmodule
+
+`default_nettype wire

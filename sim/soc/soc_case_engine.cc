@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Golden-case replay through the Verilated tma_soc_top (soc_case_engine.h).
+#include "sim/soc/soc_case_engine.h"
+
+#include <cstring>
+
+#include "fw/src/soc/tma_soc_driver.h"
+#include "sim/cmd_port.h"
+#include "sim/soc/soc_harness.h"
+#include "tma/descriptor.h"
+#include "tma/encoder.h"
+#include "tma/golden.h"
+
+#include "fw/include/tma/autogen/tma_regs.h"
+
+namespace tma::sim {
+
+namespace m = tma::model;
+namespace fw = tma::fw;
+
+namespace {
+// Global-memory placement of the descriptor (outside the case's buffer, as tma-rtl does) and of
+// the rings (host pages far above any case buffer).
+constexpr uint64_t kDescAddr[] = {0x7ff000000000ull, 0x000000100000ull};
+constexpr uint64_t kCmdRing = 0x7fe000000000ull;
+constexpr uint64_t kCplRing = 0x7fe000010000ull;
+constexpr unsigned kCmdRingLog2 = 2;
+constexpr unsigned kCplRingLog2 = 5;
+constexpr uint8_t kTag = 0x5a;
+constexpr uint32_t kIrqMask = TMA_REGS__INTR_STATE__CPL_bm | TMA_REGS__INTR_STATE__ERR_bm;
+
+#define TMA_OFF(reg) static_cast<uint32_t>(offsetof(tma_regs_t, reg))
+
+fw::SocCommand ToSoc(const pkg::cmd_t& k) {
+  fw::SocCommand c;
+  c.op = k.op;
+  c.mode = k.mode;
+  c.redop = k.redop;
+  c.dim = k.dim;
+  c.multicast = k.multicast;
+  c.cta_group = k.cta_group;
+  c.tag = k.tag;
+  c.issuer = k.issuer;
+  c.dst_cta = k.dst_cta;
+  c.cta_mask = k.cta_mask;
+  c.smem_cta = k.smem_cta;
+  c.mbar_remote = k.mbar_remote;
+  c.mbar_cta = k.mbar_cta;
+  c.desc_addr = k.desc_addr;
+  for (int i = 0; i < 5; ++i) {
+    c.coords[i] = static_cast<int32_t>(k.coords.v[i]);
+  }
+  for (int i = 0; i < 3; ++i) {
+    c.im2col[i] = static_cast<int16_t>(k.im2col.v[i]);
+  }
+  c.smem_addr = k.smem_addr;
+  c.mbar_addr = k.mbar_addr;
+  return c;
+}
+}  // namespace
+
+SocCaseEngine::SocCaseEngine()
+    : h_(std::make_unique<SocHarness>()),
+      build_(RtlBuild::Default(kSocDataBytes)),
+      shadow_(kSocNumCtas, std::vector<uint32_t>(kSocSmemBytes / 4, 0)),
+      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {}
+SocCaseEngine::~SocCaseEngine() = default;
+
+uint64_t SocCaseEngine::cycles() const {
+  return h_->cycles();
+}
+
+bool SocCaseEngine::UploadWindow(int cta, const std::vector<uint8_t>& want) {
+  bool ok = true;
+  for (size_t i = 0; i + 4 <= want.size(); i += 4) {
+    uint32_t v;
+    std::memcpy(&v, &want[i], 4);
+    if (!known_[cta][i / 4] || shadow_[cta][i / 4] != v) {
+      ok &= h_->Write32(0x100000u + 0x10000u * cta + static_cast<uint32_t>(i), v);
+      shadow_[cta][i / 4] = v;
+      known_[cta][i / 4] = true;
+    }
+  }
+  return ok;
+}
+
+bool SocCaseEngine::ReadWindow(int cta, uint32_t bytes, std::vector<uint8_t>* got) {
+  got->assign(bytes, 0);
+  bool ok = true;
+  for (uint32_t i = 0; i + 4 <= bytes; i += 4) {
+    uint32_t v = 0;
+    ok &= h_->Read32(0x100000u + 0x10000u * cta + i, &v);
+    std::memcpy(&(*got)[i], &v, 4);
+    shadow_[cta][i / 4] = v;
+    known_[cta][i / 4] = true;
+  }
+  return ok;
+}
+
+m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& global,
+                                  m::SharedMemoryIf& smem) {
+  m::CaseOutcome out;
+  note_.clear();
+  auto skip = [&](const std::string& why) {
+    out.supported = false;
+    out.skip_reason = why;
+    return out;
+  };
+  auto note = [&](const std::string& s) {
+    if (note_.empty()) {
+      note_ = s;
+    }
+  };
+  if (const std::string why = RtlSkipReason(c, build_); !why.empty()) {
+    return skip(why);
+  }
+  const uint32_t win_bytes = c.smem ? c.smem->bytes : 0;
+  if (win_bytes > kSocSmemBytes || c.NumCtas() > kSocNumCtas) {
+    const std::string why = "exceeds the shell's memories (" + std::to_string(c.NumCtas()) +
+                            " CTAs x " + std::to_string(win_bytes) + " bytes; the sim build has " +
+                            std::to_string(kSocNumCtas) + " x " + std::to_string(kSocSmemBytes) +
+                            ")";
+    size_skips_.push_back(c.id + ": " + why);
+    return skip(why);
+  }
+  // The descriptor bytes (those tma-rtl uses).
+  uint8_t desc[m::kDescriptorBytes];
+  if (const std::string why = RtlCaseDescriptor(c, desc); !why.empty()) {
+    return skip(why);
+  }
+  const m::TensorInstr in = m::CaseInstr(c);
+  const int ctas = c.NumCtas();
+  uint64_t desc_addr = kDescAddr[0];
+  uint8_t probe = 0;
+  for (uint64_t a : kDescAddr) {
+    if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
+      desc_addr = a;
+      break;
+    }
+  }
+
+  SocHarness& h = *h_;
+  fw::SocDriver drv(&h);
+  const bool use_ring = runs_++ % 2 == 0;
+  h.ClearPages();
+  h.set_backing(&global);
+  h.TakeAssertFailure();
+  if (!drv.SoftReset()) {
+    note("soft reset did not finish");
+  }
+  // The case's arch and cluster size (CTRL.arch, CTRL.cluster: 16 CTAs is 0, the whole shell).
+  drv.SetTarget(static_cast<unsigned>(m::ParseArch(c.arch).value_or(m::Arch::kSm90)),
+                static_cast<unsigned>(ctas & 15));
+  // Shared memory as the case starts it.
+  for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {
+    std::vector<uint8_t> want(win_bytes);
+    smem.Read(cta, 0, want.data(), win_bytes);
+    if (!UploadWindow(cta, want)) {
+      note("SLVERR writing the shared-memory window of CTA " + std::to_string(cta));
+    }
+  }
+  h.MemWrite(desc_addr, desc, m::kDescriptorBytes);
+  // Barriers: slot 0 of each destination CTA, one arrival, bound to the command's mbar.
+  const std::vector<int> dst = c.op == m::Op::kLoad ? m::DestinationCtas(c) : std::vector<int>{};
+  for (int d : dst) {
+    drv.MbarOperate(d, 0, fw::SocDriver::kMbarInit, 1, in.mbar_addr);
+  }
+  drv.Wr(TMA_OFF(INTR_STATE), ~0u);
+  drv.Wr(TMA_OFF(INTR_ENABLE), kIrqMask);
+  EngineCommand ec;
+  ec.instr = in;
+  ec.desc_addr = desc_addr;
+  ec.tag = kTag;
+  const fw::SocCommand cmd = ToSoc(CmdCodec::Encode(ec));
+  if (use_ring) {
+    drv.SetupCplRing(kCplRing, kCplRingLog2);
+    drv.SetupCmdRing(kCmdRing, kCmdRingLog2);
+    if (!drv.SubmitRing({cmd})) {
+      note("command ring full after a soft reset");
+    }
+  } else {
+    drv.UseCplFifo();
+    if (!drv.SubmitWindow(cmd)) {
+      note("register window busy after a soft reset");
+    }
+  }
+
+  std::vector<fw::SocCompletion> cpls;
+  auto collect = [&] {
+    drv.Wr(TMA_OFF(INTR_STATE), kIrqMask);
+    if (use_ring) {
+      if (!drv.DrainCplRing(&cpls)) {
+        note("completion ring record with the wrong lap bit");
+      }
+    } else {
+      drv.PopFifo(&cpls);
+    }
+  };
+  auto finished = [&] {
+    size_t tx = 0;
+    for (const fw::SocCompletion& k : cpls) {
+      if (k.kind != pkg::CplTx) {
+        return true;
+      }
+      ++tx;
+    }
+    return !dst.empty() && tx >= dst.size();
+  };
+  const uint64_t start = h.cycles();
+  while (!finished() && h.cycles() - start < limit_ && !h.hung()) {
+    if (h.WaitIrq(4096)) {
+      collect();
+    }
+  }
+  const bool hung = !finished();
+  h.Step(64);
+  collect();  // stray completions show up here
+
+  // Completions, and the barriers they fed.
+  std::vector<uint32_t> bytes_to(kSocNumCtas, 0);
+  int errors = 0;
+  for (const fw::SocCompletion& k : cpls) {
+    if (k.tag != kTag) {
+      note("completion with tag " + std::to_string(k.tag) + " (sent 0x5a)");
+    }
+    if (k.kind == pkg::CplTx) {
+      out.complete_tx.push_back(m::CompleteTx{static_cast<int>(k.cta), k.mbar_addr, k.bytes});
+      if (k.cta < kSocNumCtas) {
+        bytes_to[k.cta] += k.bytes;
+      }
+    } else if (k.kind == pkg::CplError) {
+      ++errors;
+      out.status = m::Status::Error(static_cast<m::ErrorClass>(k.err), "soc",
+                                    "error completion from the engine");
+      const uint32_t es = drv.Reg(TMA_OFF(ERR_STATUS));
+      if (!(es & TMA_REGS__ERR_STATUS__VALID_bm) ||
+          (es & TMA_REGS__ERR_STATUS__ERR_CLASS_bm) >> TMA_REGS__ERR_STATUS__ERR_CLASS_bp !=
+              k.err) {
+        note("ERR_STATUS does not hold the error completion's class");
+      }
+    }
+  }
+  if (errors > 1) {
+    note("more than one error completion");
+  }
+  if (errors > 0 && !out.complete_tx.empty()) {
+    note("error completion and complete-tx for one command");
+  }
+  if (errors == 0) {
+    for (int d : dst) {
+      const fw::SocDriver::MbarState s0 = drv.MbarRead(d, 0);
+      if (!s0.valid || s0.phase || s0.tx != -static_cast<int32_t>(bytes_to[d])) {
+        note("mbarrier of CTA " + std::to_string(d) + ": tx " + std::to_string(s0.tx) +
+             ", the completions reported " + std::to_string(bytes_to[d]) + " bytes");
+        continue;
+      }
+      drv.MbarOperate(d, 0, fw::SocDriver::kMbarArriveExpectTx, bytes_to[d], in.mbar_addr);
+      const fw::SocDriver::MbarState s1 = drv.MbarRead(d, 0);
+      if (!s1.phase || s1.tx != 0 || s1.pending != 1) {
+        note("mbarrier of CTA " + std::to_string(d) + ": the phase did not complete");
+      }
+    }
+  }
+  // Shared memory back.
+  for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {
+    std::vector<uint8_t> got;
+    if (!ReadWindow(cta, win_bytes, &got)) {
+      note("SLVERR reading the shared-memory window of CTA " + std::to_string(cta));
+    }
+    smem.Write(cta, 0, got.data(), win_bytes);
+  }
+  if (hung) {
+    note("hang: no completion after " + std::to_string(limit_) + " cycles");
+  }
+  if (h.hung()) {
+    note("hang: an AXI4-Lite access got no response");
+  }
+  if (h.TakeAssertFailure()) {
+    note("an RTL assertion failed (see the log above)");
+  }
+  return out;
+}
+
+}  // namespace tma::sim

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The Verilated tma_soc_top with its AXI4-Lite manager and AXI4 memory (soc_harness.h).
+#include "sim/soc/soc_harness.h"
+
+#include <cstring>
+
+#include <verilated.h>
+
+#include "Vtma_soc_top.h"
+
+namespace tma::sim {
+
+struct SocHarness::Model {
+  VerilatedContext ctx;
+  std::unique_ptr<Vtma_soc_top> top;
+};
+
+namespace {
+constexpr uint64_t kPage = 4096;
+constexpr uint32_t kOkay = 0, kSlvErr = 2;
+}  // namespace
+
+SocHarness::SocHarness() : m_(std::make_unique<Model>()) {
+  m_->ctx.fatalOnError(false);  // an SVA $error is recorded (TakeAssertFailure), not an abort
+  m_->top = std::make_unique<Vtma_soc_top>(&m_->ctx, "soc");
+  Reset();
+}
+
+SocHarness::~SocHarness() {
+  m_->top->final();
+}
+
+bool SocHarness::TakeAssertFailure() {
+  const bool e = m_->ctx.gotError();
+  m_->ctx.gotError(false);
+  return e;
+}
+
+bool SocHarness::irq() const {
+  return m_->top->irq_o;
+}
+
+void SocHarness::Reset(int cycles) {
+  ar_q_.clear();
+  aw_q_.clear();
+  w_q_.clear();
+  b_q_.clear();
+  awv_ = wv_ = arv_ = false;
+  Vtma_soc_top& t = *m_->top;
+  t.rst_ni = 0;
+  t.clk_i = 0;
+  Inputs();
+  t.eval();
+  for (int i = 0; i < cycles; ++i) {
+    Edge();
+  }
+  t.rst_ni = 1;
+  Edge();
+}
+
+// ---- Memory ----
+bool SocHarness::ByteRead(uint64_t a, uint8_t* v) {
+  auto it = pages_.find(a / kPage);
+  if (it != pages_.end()) {
+    *v = it->second[a % kPage];
+    return true;
+  }
+  return backing_ != nullptr && backing_->Read(a, v, 1);
+}
+
+bool SocHarness::ByteWrite(uint64_t a, uint8_t v) {
+  auto it = pages_.find(a / kPage);
+  if (it != pages_.end()) {
+    it->second[a % kPage] = v;
+    return true;
+  }
+  return backing_ != nullptr && backing_->Write(a, &v, 1);
+}
+
+void SocHarness::MemWrite(uint64_t addr, const uint8_t* src, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<uint8_t>& p = pages_[(addr + i) / kPage];
+    if (p.empty()) {
+      p.assign(kPage, 0);
+    }
+    p[(addr + i) % kPage] = src[i];
+  }
+}
+
+void SocHarness::MemRead(uint64_t addr, uint8_t* dst, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (!ByteRead(addr + i, dst + i)) {
+      dst[i] = 0;
+    }
+  }
+}
+
+// ---- Clocking ----
+// Inputs of the cycle: the subordinate's channel outputs from its queues, the AXI-Lite
+// manager's requests.
+void SocHarness::Inputs() {
+  Vtma_soc_top& t = *m_->top;
+  const int db = kSocDataBytes;
+  t.m_axi_arready_i = ar_q_.size() < 64;
+  const bool stall = r_stall_every_ > 0 && cycle_ % static_cast<uint64_t>(r_stall_every_) == 0;
+  t.m_axi_rvalid_i = !ar_q_.empty() && !stall;
+  if (t.m_axi_rvalid_i) {
+    const Burst& b = ar_q_.front();
+    uint8_t data[64] = {};
+    bool ok = true;
+    const uint64_t base = (b.addr & ~uint64_t(db - 1)) + uint64_t(b.beat) * db;
+    for (int i = 0; i < db; ++i) {
+      ok &= ByteRead(base + i, &data[i]);
+    }
+    std::memcpy(&t.m_axi_rdata_i[0], data, db);
+    t.m_axi_rid_i = b.id;
+    t.m_axi_rresp_i = ok ? kOkay : kSlvErr;
+    t.m_axi_rlast_i = b.beat == b.len;
+  }
+  t.m_axi_awready_i = aw_q_.size() < 8;
+  t.m_axi_wready_i = w_q_.size() < 8;
+  t.m_axi_bvalid_i = !b_q_.empty();
+  if (t.m_axi_bvalid_i) {
+    t.m_axi_bid_i = b_q_.front().first;
+    t.m_axi_bresp_i = b_q_.front().second;
+  }
+  t.s_axil_awvalid_i = awv_;
+  t.s_axil_awaddr_i = awaddr_;
+  t.s_axil_awprot_i = 0;
+  t.s_axil_wvalid_i = wv_;
+  t.s_axil_wdata_i = wdata_;
+  t.s_axil_wstrb_i = 0xf;
+  t.s_axil_arvalid_i = arv_;
+  t.s_axil_araddr_i = araddr_;
+  t.s_axil_arprot_i = 0;
+}
+
+void SocHarness::Edge() {
+  Vtma_soc_top& t = *m_->top;
+  // Handshakes sampled at this edge (inputs and settled outputs of the cycle); none in reset.
+  const bool run = t.rst_ni;
+  const bool ar = run && t.m_axi_arvalid_o && t.m_axi_arready_i;
+  const Burst nb{t.m_axi_arid_o, t.m_axi_araddr_o, t.m_axi_arlen_o, t.m_axi_arsize_o, 0};
+  const bool r = run && t.m_axi_rvalid_i && t.m_axi_rready_o;
+  const bool aw = run && t.m_axi_awvalid_o && t.m_axi_awready_i;
+  const uint64_t awa = t.m_axi_awaddr_o;
+  const uint32_t awid = t.m_axi_awid_o;
+  const uint32_t awlen = t.m_axi_awlen_o;
+  const bool w = run && t.m_axi_wvalid_o && t.m_axi_wready_i;
+  WBeat wb;
+  if (w) {
+    wb.data.assign(kSocDataBytes, 0);
+    std::memcpy(wb.data.data(), &t.m_axi_wdata_o[0], kSocDataBytes);
+    wb.strb = t.m_axi_wstrb_o;
+  }
+  const bool b = run && t.m_axi_bvalid_i && t.m_axi_bready_o;
+  if (t.s_axil_awvalid_i && t.s_axil_awready_o) {
+    awv_ = false;
+  }
+  if (t.s_axil_wvalid_i && t.s_axil_wready_o) {
+    wv_ = false;
+  }
+  if (t.s_axil_arvalid_i && t.s_axil_arready_o) {
+    arv_ = false;
+  }
+  t.clk_i = 1;
+  t.eval();
+  ++cycle_;
+  // The subordinate's state after the edge.
+  if (r) {
+    Burst& f = ar_q_.front();
+    if (f.beat == f.len) {
+      ar_q_.pop_front();
+    } else {
+      ++f.beat;
+    }
+  }
+  if (ar) {
+    ar_q_.push_back(nb);
+    ++ar_bursts_;
+  }
+  if (b) {
+    b_q_.pop_front();
+  }
+  if (aw) {
+    AwBurst nb_w;
+    nb_w.addr = awa;
+    nb_w.id = awid;
+    nb_w.len = awlen;
+    aw_q_.push_back(nb_w);
+  }
+  if (w) {
+    w_q_.push_back(wb);
+  }
+  // W beats in AW order (no write interleaving); INCR bursts of full-width beats (the ring
+  // writer's single 16-byte beats included); one B per burst after its last beat.
+  while (!aw_q_.empty() && !w_q_.empty()) {
+    AwBurst& f = aw_q_.front();
+    const uint64_t base =
+        (f.addr & ~uint64_t(kSocDataBytes - 1)) + uint64_t(f.beat) * kSocDataBytes;
+    for (int i = 0; i < kSocDataBytes; ++i) {
+      if ((w_q_.front().strb >> i) & 1) {
+        f.ok &= ByteWrite(base + i, w_q_.front().data[i]);
+      }
+    }
+    w_q_.pop_front();
+    if (f.beat == f.len) {
+      b_q_.push_back({f.id, f.ok ? kOkay : kSlvErr});
+      ++aw_writes_;
+      aw_q_.pop_front();
+    } else {
+      ++f.beat;
+    }
+  }
+  Inputs();
+  t.clk_i = 0;
+  t.eval();
+}
+
+void SocHarness::Step(int n) {
+  for (int i = 0; i < n; ++i) {
+    Edge();
+  }
+}
+
+// ---- AXI-Lite manager ----
+bool SocHarness::Write32(uint32_t addr, uint32_t value) {
+  Vtma_soc_top& t = *m_->top;
+  awv_ = wv_ = true;
+  awaddr_ = addr;
+  wdata_ = value;
+  Inputs();
+  t.eval();
+  t.s_axil_bready_i = 0;
+  for (uint64_t i = 0; i < axil_timeout; ++i) {
+    if (!awv_ && !wv_ && t.s_axil_bvalid_o) {
+      const uint32_t resp = t.s_axil_bresp_o;
+      t.s_axil_bready_i = 1;
+      t.eval();
+      Edge();
+      t.s_axil_bready_i = 0;
+      t.eval();
+      return resp == kOkay;
+    }
+    Edge();
+  }
+  hung_ = true;
+  return false;
+}
+
+bool SocHarness::Read32(uint32_t addr, uint32_t* value) {
+  Vtma_soc_top& t = *m_->top;
+  arv_ = true;
+  araddr_ = addr;
+  Inputs();
+  t.eval();
+  t.s_axil_rready_i = 0;
+  for (uint64_t i = 0; i < axil_timeout; ++i) {
+    if (!arv_ && t.s_axil_rvalid_o) {
+      const uint32_t resp = t.s_axil_rresp_o;
+      *value = t.s_axil_rdata_o;
+      t.s_axil_rready_i = 1;
+      t.eval();
+      Edge();
+      t.s_axil_rready_i = 0;
+      t.eval();
+      return resp == kOkay;
+    }
+    Edge();
+  }
+  hung_ = true;
+  *value = 0;
+  return false;
+}
+
+bool SocHarness::WaitIrq(uint64_t cycles) {
+  for (uint64_t i = 0; i < cycles && !irq(); ++i) {
+    Edge();
+  }
+  return irq();
+}
+
+}  // namespace tma::sim

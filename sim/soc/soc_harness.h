@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// SocHarness: the Verilated tma_soc_top (sim build: DataBytes 16, 16 CTAs x 64 KiB, 4 mbarrier
+// slots per CTA) with what a board puts around it, clocked from C++ (docs/soc.md):
+//   * an AXI4-Lite manager on s_axil (one access at a time, Read32 / Write32 run the clock
+//     until the response and report SLVERR);
+//   * an AXI4 global-memory subordinate on m_axi: bursts in AR order, one R beat per cycle from
+//     the cycle after the AR, writes with strobes, one B per write; a beat outside the memory
+//     answers SLVERR. Memory: sparse pages the host writes (rings, tensor maps) over an
+//     optional tma::model::GlobalMemoryIf (a golden case's buffer);
+//   * the irq line.
+// It is the fw::SocLink of the register-level driver (fw/src/soc/), so tests and
+// `tma run --engine soc` use the SoC top only through its CSRs, its AXI memories and irq.
+// An RTL assertion failure is recorded (TakeAssertFailure), not fatal; an AXI-Lite access that
+// gets no response within the timeout is a hang (hung()).
+#ifndef TMA_SIM_SOC_SOC_HARNESS_H_
+#define TMA_SIM_SOC_SOC_HARNESS_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fw/src/soc/tma_soc_driver.h"
+#include "tma/types.h"
+
+namespace tma::sim {
+
+// The sim build of tma_soc_top (sim/CMakeLists.txt passes these to Verilator).
+constexpr int kSocDataBytes = 16;
+constexpr int kSocNumCtas = 16;
+constexpr uint32_t kSocSmemBytes = 65536;
+
+class SocHarness : public tma::fw::SocLink {
+ public:
+  SocHarness();
+  ~SocHarness() override;
+
+  // Hard reset (rst_ni low for `cycles`); clears the AXI4 subordinate's queues, not memory.
+  void Reset(int cycles = 4);
+  void Step(int n = 1);
+  uint64_t cycles() const { return cycle_; }
+  bool irq() const;
+  bool hung() const { return hung_; }
+  bool TakeAssertFailure();
+
+  // ---- fw::SocLink ----
+  bool Read32(uint32_t addr, uint32_t* value) override;
+  bool Write32(uint32_t addr, uint32_t value) override;
+  bool WaitIrq(uint64_t cycles) override;
+  void MemWrite(uint64_t addr, const uint8_t* src, size_t n) override;
+  void MemRead(uint64_t addr, uint8_t* dst, size_t n) override;
+
+  // ---- Global memory ----
+  // Reads fall through to `g` where no host page covers the byte; writes of the engine go to
+  // the host pages (the ring writer's records) or to `g`.
+  void set_backing(tma::model::GlobalMemoryIf* g) { backing_ = g; }
+  void ClearPages() { pages_.clear(); }
+  // AXI4 subordinate knobs: R beats withheld every Nth cycle (0: never), AR accepted only
+  // every Nth cycle; AXI4 bursts and beats seen.
+  void set_r_stall_every(int n) { r_stall_every_ = n; }
+  uint64_t ar_bursts() const { return ar_bursts_; }
+  uint64_t aw_writes() const { return aw_writes_; }
+  uint64_t axil_timeout = 20000;  // cycles an AXI-Lite access may take before it is a hang
+
+ private:
+  struct Model;  // the Verilated model (soc_harness.cc)
+  struct Burst {
+    uint32_t id;
+    uint64_t addr;
+    uint32_t len, size, beat;
+  };
+  bool ByteRead(uint64_t a, uint8_t* v);
+  bool ByteWrite(uint64_t a, uint8_t v);
+  void Inputs();  // drive the subordinate's outputs for this cycle
+  void Edge();    // sample handshakes, clock edge, settle
+
+  std::unique_ptr<Model> m_;
+  uint64_t cycle_ = 0;
+  bool hung_ = false;
+  tma::model::GlobalMemoryIf* backing_ = nullptr;
+  std::map<uint64_t, std::vector<uint8_t>> pages_;  // 4 KiB host pages
+  std::deque<Burst> ar_q_;
+  struct AwBurst {
+    uint64_t addr = 0;
+    uint32_t id = 0;
+    uint32_t len = 0;   // AWLEN: beats - 1
+    uint32_t beat = 0;  // beats written so far
+    bool ok = true;     // every beat so far inside the memory
+  };
+  std::deque<AwBurst> aw_q_;
+  struct WBeat {
+    std::vector<uint8_t> data;
+    uint64_t strb;
+  };
+  std::deque<WBeat> w_q_;
+  std::deque<std::pair<uint32_t, uint32_t>> b_q_;  // id, resp
+  int r_stall_every_ = 0;
+  uint64_t ar_bursts_ = 0, aw_writes_ = 0;
+  // AXI-Lite manager state
+  bool awv_ = false, wv_ = false, arv_ = false;
+  uint32_t awaddr_ = 0, wdata_ = 0, araddr_ = 0;
+};
+
+}  // namespace tma::sim
+
+#endif  // TMA_SIM_SOC_SOC_HARNESS_H_

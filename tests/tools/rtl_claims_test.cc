@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The RTL's claim list (sim/rtl_support.h) and the golden replay's skip decision: expectations
+// from what the RTL implements (docs/architecture.md: sm_90 loads and prefetches in tile and
+// im2col mode, sm_90 stores and reductions in tile and im2col_no_offs mode, sm_100+ loads and
+// prefetches in tile, im2col, im2col::w, im2col::w::128 and gather4 mode, .cta_group::2; no
+// sm_100+ stores / reductions, no scatter4; the packed sub-byte types only with SubByte = 1),
+// written by hand. The arch's encoder rules are the RTL's (arch_i): an sm_90 case with an
+// sm_100 map runs.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sim/rtl_support.h"
+#include "tma/descriptor.h"
+#include "tma/golden.h"
+#include "tma/golden_replay.h"
+
+namespace tma::sim {
+namespace {
+
+namespace m = tma::model;
+
+RtlCommandKind Kind(m::Op op, m::LoadMode mode, m::Arch arch, m::DType t = m::DType::kU16,
+                    int cta_group = 0) {
+  RtlCommandKind k;
+  k.op = op;
+  k.mode = mode;
+  k.arch = arch;
+  k.dtype = t;
+  k.cta_group = cta_group;
+  return k;
+}
+
+TEST(RtlClaims, WhatTheRtlImplements) {
+  const RtlBuild b16 = RtlBuild::Default(16);
+  using m::Arch;
+  using m::LoadMode;
+  using m::Op;
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2col, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kIm2col, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kIm2colNoOffs, Arch::kSm90), b16), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTileGather4, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kTileGather4, Arch::kSm103), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2colW, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2colW128, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2col, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100, m::DType::kU16, 2), b16),
+            "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTileScatter4, Arch::kSm90), b16), "");
+  // (sm_90: the RTL refuses the sm_100 modes itself, as the model's sm_90 does)
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2colW, Arch::kSm90), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTileGather4, Arch::kSm90), b16), "");
+  // The packed sub-byte types need the unpacker: SubByte = 1 at DataBytes 16 and 32, not 64.
+  for (m::DType t : {m::DType::kB4x16P64, m::DType::kB6x16P32}) {
+    EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100, t), b16), "");
+    EXPECT_EQ(
+        RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100, t), RtlBuild::Default(32)), "");
+    EXPECT_NE(
+        RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100, t), RtlBuild::Default(64)), "");
+  }
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100, m::DType::kB4x16),
+                         RtlBuild::Default(64)),
+            "");
+}
+
+m::GoldenCase TileCase(const std::string& dtype, const std::string& swizzle,
+                       const std::string& arch) {
+  nlohmann::json j = {{"id", "t"},
+                      {"op", "load"},
+                      {"mode", "tile"},
+                      {"arch", arch},
+                      {"tensor",
+                       {{"dtype", dtype},
+                        {"rank", 2},
+                        {"dims", {256, 8}},
+                        {"strides", {256}},
+                        {"box", {128, 8}},
+                        {"swizzle", swizzle}}},
+                      {"coords", {0, 0}},
+                      {"global", {{"bytes", 2048}, {"fill", "const"}, {"value", 1}}},
+                      {"smem", {{"bytes", 2048}, {"dst", 0}, {"fill", "const"}, {"value", 0}}},
+                      {"expect", nlohmann::json::object()}};
+  m::GoldenCase c;
+  std::string err;
+  EXPECT_TRUE(m::ParseGoldenCase(j, &c, &err)) << err;
+  return c;
+}
+
+// With descriptor_hex the element type and swizzle the RTL sees are the descriptor's, not the
+// case's tensor object: the skip decision must use them.
+TEST(RtlClaims, DescriptorHexDecidesTheTypeAndSwizzle) {
+  // A b4x16_p64 map (needs the unpacker) in a case whose tensor object says u8.
+  m::GoldenCase packed = TileCase("b4x16_p64", "none", "sm_100a");
+  m::TensorMap map;
+  ASSERT_TRUE(m::CaseTensorMap(packed, m::kGoldenGlobalBase, &map).ok());
+  const m::DescriptorBytes d = m::EncodeDescriptor(map);
+  m::GoldenCase c = TileCase("u8", "none", "sm_100a");
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(64)), "");
+  c.descriptor_hex = m::ToHex(d.data(), d.size());
+  EXPECT_NE(RtlSkipReason(c, RtlBuild::Default(64)).find("unpacker"), std::string::npos);
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+
+  // A 128B_atom_32B swizzle in the descriptor of an sm_90 case whose tensor says none: the
+  // case runs (the RTL at arch_i sm_90 answers invalid_descriptor itself).
+  m::GoldenCase atom = TileCase("u8", "128B_atom_32B", "sm_100a");
+  ASSERT_TRUE(m::CaseTensorMap(atom, m::kGoldenGlobalBase, &map).ok());
+  const m::DescriptorBytes d2 = m::EncodeDescriptor(map);
+  m::GoldenCase s = TileCase("u8", "none", "sm_90");
+  s.descriptor_hex = m::ToHex(d2.data(), d2.size());
+  EXPECT_EQ(RtlSkipReason(s, RtlBuild::Default(16)), "");
+}
+
+// A case outside the claims that expects `unsupported` runs (the RTL must decline it).
+TEST(RtlClaims, ExpectedUnsupportedRuns) {
+  m::GoldenCase c = TileCase("u16", "none", "sm_100a");
+  c.op = m::Op::kStore;
+  EXPECT_NE(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  c.expect.error = m::ErrorClass::kUnsupported;
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+}
+
+// The replay's policy: an engine that answers `unsupported` to a case it runs fails it.
+class AlwaysUnsupported : public m::CaseEngine {
+ public:
+  std::string Name() const override { return "stub"; }
+  m::CaseOutcome Run(const m::GoldenCase&, m::GlobalMemoryIf&, m::SharedMemoryIf&) override {
+    m::CaseOutcome o;
+    o.status = m::Status::Error(m::ErrorClass::kUnsupported, "op", "declined");
+    return o;
+  }
+};
+
+TEST(RtlClaims, UnsupportedAnswerIsAFailure) {
+  AlwaysUnsupported e;
+  m::GoldenCase c = TileCase("u16", "none", "sm_90");
+  EXPECT_EQ(m::ReplayCase(c, e).verdict, m::Verdict::kFail);
+  c.expect.error = m::ErrorClass::kUnsupported;
+  EXPECT_EQ(m::ReplayCase(c, e).verdict, m::Verdict::kPass);
+}
+
+}  // namespace
+}  // namespace tma::sim
