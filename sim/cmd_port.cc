@@ -32,6 +32,9 @@ pkg::cmd_t CmdCodec::Encode(const EngineCommand& c) {
   cmd.issuer = static_cast<uint8_t>(in.issuer_cta);
   cmd.dst_cta = static_cast<uint8_t>(in.dst_cta < 0 ? in.issuer_cta : in.dst_cta);
   cmd.cta_group = static_cast<uint8_t>(in.cta_group);
+  cmd.smem_cta = in.smem_space == m::SmemSpace::kSharedCta;
+  cmd.mbar_remote = in.mbar_cta >= 0;
+  cmd.mbar_cta = static_cast<uint8_t>(in.mbar_cta >= 0 ? in.mbar_cta : 0);
   cmd.tag = c.tag;
   return cmd;
 }
@@ -66,6 +69,8 @@ EngineCommand CmdCodec::Decode(const pkg::cmd_t& cmd) {
   in.issuer_cta = static_cast<int>(cmd.issuer);
   in.dst_cta = static_cast<int>(cmd.dst_cta);
   in.cta_group = static_cast<int>(cmd.cta_group);
+  in.smem_space = cmd.smem_cta ? m::SmemSpace::kSharedCta : m::SmemSpace::kSharedCluster;
+  in.mbar_cta = cmd.mbar_remote ? static_cast<int>(cmd.mbar_cta) : -1;
   c.tag = cmd.tag;
   return c;
 }

@@ -64,14 +64,12 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (!arch) {
     return "arch " + c.arch + " is not known";
   }
-  // The element type and swizzle the engine will see: the descriptor's when the case has one.
+  // The element type the engine will see: the descriptor's when the case has one.
   m::DType dtype = c.tensor.dtype;
-  m::Swizzle swizzle = c.tensor.swizzle;
   if (c.descriptor_hex) {
     m::TensorMap map;
     if (m::CaseMap(c, &map).ok()) {
       dtype = map.dtype;
-      swizzle = map.swizzle;
     }
   }
   RtlCommandKind k;
@@ -90,16 +88,6 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
     return std::string("store clipping \"") + (c.store_clip_element ? "element" : "granule") +
            "\": this top is built with StoreClipElem = " + (b.store_clip_element ? "1" : "0");
   }
-  if (*arch == m::Arch::kSm90 && m::IsSubByte(dtype)) {
-    return std::string("sub-byte type ") + m::ToString(dtype) +
-           " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
-  }
-  if (*arch == m::Arch::kSm90 && swizzle > m::Swizzle::k128B) {
-    // The RTL accepts what DecodeDescriptor accepts (the 128B-atom and 96B swizzles of
-    // sm_100+, repeat field included); the sm_90 limit (rule 4) needs an arch input.
-    return std::string("swizzle ") + m::ToString(swizzle) +
-           " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
-  }
   return "";
 }
 
@@ -109,17 +97,15 @@ bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
          RtlSkipReason(c, b).empty();
 }
 
-std::string RtlCaseDescriptor(const m::GoldenCase& c, const std::string& top, uint8_t* desc) {
-  m::TensorMap map;
-  bool have_map = false;
+std::string RtlCaseDescriptor(const m::GoldenCase& c, uint8_t* desc) {
   if (c.descriptor_hex) {
     std::vector<uint8_t> d;
     if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
       return "descriptor_hex is not 128 bytes";
     }
     std::memcpy(desc, d.data(), m::kDescriptorBytes);
-    have_map = m::DecodeDescriptor(d.data(), &map).ok();
   } else {
+    m::TensorMap map;
     m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
     if (!st.ok()) {
       return "the host cannot encode this map (" + st.ToString() + "); no engine sees it";
@@ -130,24 +116,11 @@ std::string RtlCaseDescriptor(const m::GoldenCase& c, const std::string& top, ui
       return "the map does not fit the descriptor's fields (no 128-byte encoding)";
     }
     std::memcpy(desc, d.data(), m::kDescriptorBytes);
-    have_map = true;
   }
-  // The sm_100+ rules (packed-type box / alignment / swizzle limits) are the driver's, which
-  // never hands such a map to an engine.
-  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
-  if (have_map && arch != m::Arch::kSm90) {
-    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
-      return "the " + c.arch + " encoder refuses this map (" + v.ToString() +
-             "); no engine sees it";
-    }
-  }
-  const m::TensorInstr in = m::CaseInstr(c);
-  const int ctas = c.NumCtas();
-  if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
-      (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
-    return "a CTA number at or above the cluster size (" + std::to_string(ctas) + "): " + top +
-           " has no cluster-size input (F6 is the launcher's check)";
-  }
+  // Maps go to the engine even when the case's encoder refuses them: the RTL checks the encoder
+  // rules of its architecture (arch_i) itself, the sm_100 / sm_103 ones (sub-byte types,
+  // 128B-atom and 96B swizzles, im2col-wide maps) included, and the CTA operands against the
+  // cluster size (cluster_i).
   return "";
 }
 

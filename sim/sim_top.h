@@ -184,9 +184,14 @@ class VerilatedTop : public SimTop {
       t.cmd_issuer_i = c.issuer;
       t.cmd_dst_cta_i = c.dst_cta;
       t.cmd_cta_group_i = c.cta_group;
+      t.cmd_smem_cta_i = c.smem_cta;
+      t.cmd_mbar_remote_i = c.mbar_remote;
+      t.cmd_mbar_cta_i = c.mbar_cta;
       t.cmd_tag_i = c.tag;
     }
     t.desc_inval_i = p.desc_inval;
+    t.arch_i = p.arch;
+    t.cluster_i = p.cluster;
     t.m_axi_arready_i = p.arready;
     t.m_axi_rvalid_i = p.rvalid;
     if (p.rvalid) {

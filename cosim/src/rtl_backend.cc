@@ -5,10 +5,10 @@
 // descriptor is the op's 128 bytes; the AXI read slave answers from the host's global memory
 // (gmem_read), the shared-memory port writes through smem_write (per destination rank), and
 // the engine's complete-tx completions go to complete_tx. The op runs to its completion inside
-// otma_submit; the engine's cycle count grows by the RTL cycles it took. Ops the RTL does not
-// implement (sim/rtl_support.h: stores, reductions, bulk copies, tensormap.replace, gather4,
-// im2col::w, cta_group::2 on sm_100+) answer OTMA_E_UNSUPPORTED with op_done(FAULT): a host
-// lists them as skipped.
+// otma_submit; the engine's cycle count grows by the RTL cycles it took. The engine's arch and
+// cluster size become the case's, so tma_sim_top's arch_i and cluster_i. Ops the RTL does not
+// implement (sim/rtl_support.h: stores, reductions, bulk copies, tensormap.replace, scatter4)
+// answer OTMA_E_UNSUPPORTED with op_done(FAULT): a host lists them as skipped.
 #include "rtl_backend.h"
 
 #include <string>

@@ -55,6 +55,7 @@ package tma_pkg;
   localparam int unsigned PkBits       = 2;
   localparam int unsigned AxiIdBits    = 4;
   localparam int unsigned AtopBits     = 6;
+  localparam int unsigned ArchBits     = 2;
   localparam int unsigned DtBits       = 4;  // descriptor format code
   localparam int unsigned ElemCodeBits = 4;  // model element-type code
 
@@ -169,6 +170,13 @@ package tma_pkg;
   localparam logic [5:0] AtopStSmin = 6'd21;
   localparam logic [5:0] AtopStUmax = 6'd22;
   localparam logic [5:0] AtopStUmin = 6'd23;
+
+  // Arch: target architecture whose rules the engine applies (tma_engine Arch / arch_i): sub-byte
+  // types, 128B-atom swizzles, im2col-wide maps, gather4 / scatter4 / im2col::w* and cta_group::2
+  // need Sm100 or later, the 96B swizzle Sm103.
+  localparam logic [1:0] ArchSm90  = 2'd0;
+  localparam logic [1:0] ArchSm100 = 2'd1;
+  localparam logic [1:0] ArchSm103 = 2'd2;
 
   // Element types, the model's DType numbering (= CUtensorMapDataType).
   localparam logic [3:0] ElemU8       = 4'd0;
@@ -306,6 +314,11 @@ package tma_pkg;
     logic [CtaW-1:0]     issuer;
     logic [CtaW-1:0]     dst_cta;
     logic [1:0]          cta_group;
+    logic                smem_cta;     // .shared::cta destination (the executing CTA's window)
+    // mbar_remote: mbar_cta names the CTA whose shared memory holds mbar (loads; 0: the
+    // destination CTA holds it)
+    logic                mbar_remote;
+    logic [CtaW-1:0]     mbar_cta;
     logic [7:0]          tag;
   } cmd_t;
 
@@ -317,6 +330,8 @@ package tma_pkg;
     logic [CtaW-1:0]    cta;       // CTA named by an error / done completion (the issuer)
     logic [31:0]        mbar_addr;
     logic [31:0]        bytes;     // complete-tx bytes (full box, silicon D1)
+    logic               peer;      // .cta_group::2: destination d's complete-tx goes to CTA
+    logic               mbar_par;  // (d & ~1) | mbar_par (the model's RouteCompleteTx)
     logic [7:0]         tag;
     logic               red;       // a reduction (store direction: read-modify-write)
     logic [RedBits-1:0] redop;     // its Red*
@@ -349,7 +364,11 @@ package tma_pkg;
   typedef struct packed {
     logic                 marker;     // 1: no data; emit one row entry that only completes
     logic                 i2c;        // 1: the walk ends after nrows_m1 + 1 rows (im2col)
-    logic [NRowsW-1:0]    nrows_m1;   // im2col: pixels per column - 1
+    logic                 gather;     // tile::gather4: walker dims 1..4 are the four rows
+                                      // (tma_gather_walker)
+    logic                 w128;       // im2col::w::128 (tma_w128_walker; nrows_m1 = wHalo)
+    logic [NRowsW:0]      nrows_m1;   // im2col: rows - 1 (pixels per column; im2col::w plus
+                                      // wHalo)
     logic [63:0]          gaddr;      // global address of row byte 0, address contributions 0
     dim64_t               step;       // address step of walker dim d (es[d] x its stride)
     dim64_t               astart;     // address contribution of walker dim d at `coord`
@@ -360,6 +379,8 @@ package tma_pkg;
     dim32_t               dim_m1;     // bound of the position: in bounds iff 0 <= pos <= dim_m1
     dim4_t                es;         // position step of walker dim d, 1 .. 8
     logic [RowBytesW-1:0] row_bytes;  // L = box[0] x E (im2col: cpp x E)
+    logic [RowBytesW-1:0] tx_row;     // complete-tx bytes of a row: L; b4x16_p64 L / 2,
+                                      // b6x16_p32 3 L / 4 (the packed payload, silicon B1)
     logic [RowBytesW-1:0] head;       // in-bounds bytes of a row start here ...
     logic [RowBytesW-1:0] dend;       // ... and end here (head == dend: none)
     logic [RowBytesW-1:0] pitch;      // shared-memory row pitch (row bytes or swizzle span)
@@ -431,22 +452,22 @@ package tma_pkg;
   // ---- $bits of a type in a package). ----
   localparam int unsigned Dim32Width         = 160;   // $bits(dim32_t)
   localparam int unsigned Im2colWidth        = 48;    // $bits(im2col_t)
-  localparam int unsigned CmdWidth           = 382;   // $bits(cmd_t)
-  localparam int unsigned CplInfoWidth       = 106;   // $bits(cpl_info_t)
+  localparam int unsigned CmdWidth           = 388;   // $bits(cmd_t)
+  localparam int unsigned CplInfoWidth       = 108;   // $bits(cpl_info_t)
   localparam int unsigned CplWidth           = 82;    // $bits(cpl_t)
   localparam int unsigned Dim64Width         = 320;   // $bits(dim64_t)
   localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
   localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
   localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth           = 1919;  // $bits(job_t)
-  localparam int unsigned RowWidth           = 247;   // $bits(row_t)
+  localparam int unsigned JobWidth           = 1936;  // $bits(job_t)
+  localparam int unsigned RowWidth           = 249;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
   localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
   localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
   // DescFieldsWidth: written by hand above (448 bits, checked)
-  // DescChkFieldsWidth: written by hand above (71 bits, checked)
-  // MapDerivedWidth: written by hand above (570 bits, checked)
-  // MapWidth: written by hand above (1019 bits, checked)
+  // DescChkFieldsWidth: written by hand above (72 bits, checked)
+  // MapDerivedWidth: written by hand above (572 bits, checked)
+  // MapWidth: written by hand above (1021 bits, checked)
   // CoordFlagsWidth: written by hand above (20 bits, checked)
   // WalkBoundsWidth: written by hand above (515 bits, checked)
   // MacReqWidth: written by hand above (63 bits, checked)
@@ -501,13 +522,14 @@ package tma_pkg;
   typedef struct packed {
     logic [1:0]  span;         // Span*
     logic [1:0]  atom;
-    logic        wide;         // im2col-wide bit (not supported)
+    logic        wide;         // im2col-wide bit
+    logic        wide_mode;    // Wide* (W / W128)
     logic        swz96;
     logic        rsv;          // a reserved bit is set
     logic [31:0] box_bytes;    // the derived field at bit 512
     logic [31:0] swz_repeat;   // the derived field at bit 576
   } desc_chk_fields_t;
-  localparam int unsigned DescChkFieldsWidth = 2 + 2 + 1 + 1 + 1 + 32 + 32;
+  localparam int unsigned DescChkFieldsWidth = 2 + 2 + 1 + 1 + 1 + 1 + 32 + 32;
 
   // What tma_desc_check derives from a map, stored with it: decoded flags (used from Chk cycle
   // 1 on) and the walker view (walker dims 1..4 at entry d - 1; zero / es 1 for a dim the map
@@ -518,7 +540,7 @@ package tma_pkg;
     logic             is_b4x16;
     logic             is_b4x16p64;
     logic             is_b6x16p32;
-    logic             is_rank3;
+    logic             is_rank3;      // rank 3, or im2col-wide: 16-bit corners (one pair)
     logic             is_rank4;
     logic [1:0]       elem_log2;     // log2 E (sub-byte types: 0)
     logic [7:0]       c0_scale;      // one-hot, c0 to global bytes: x E (1, 2, 4, 8), x 16,
@@ -535,9 +557,11 @@ package tma_pkg;
     logic [3:0][2:0]  walk_stride_nz;  // the stride's 17-bit pieces that are not zero
     logic [35:0]      fix_stride;    // interleave: stride of the fixed dim rank - 2 ...
     logic [2:0]       fix_stride_nz; // ... and its pieces that are not zero
+    logic             is_wide;       // im2col-wide map (sm_100)
+    logic             is_w128;       // ... in mode W128
   } map_derived_t;
   localparam int unsigned MapDerivedWidth = 7 + 2 + 8 + 1 + 5 + 12 + 12 + 156 + 128 + 12 + 32 +
-                                            144 + 12 + 36 + 3;
+                                            144 + 12 + 36 + 3 + 2;
 
   // A decoded map: one descriptor cache entry (tma_desc_check -> tma_desc_cache -> job setup).
   typedef struct packed {

@@ -5,6 +5,8 @@
 // stream):
 //   frontend  tma_cmd_ctrl     commands -> walker jobs; descriptor fetch through the read engine
 //   midend    tma_nd_walker    job -> box rows
+//             tma_gather_walker  tile::gather4 job -> its four rows
+//             tma_w128_walker  im2col::w::128 job -> its four groups of 32 + wHalo rows
 //             tma_row_fork     rows -> aligner row entries, read requests, unpack items and
 //                              command completion information (with their FIFOs)
 //             tma_burst_split  read requests -> AXI4 bursts
@@ -46,6 +48,9 @@ module tma_engine #(
   parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
   // cycles a written burst waits for its B before its command ends with bus_error (0: forever)
   parameter  int unsigned WrWatchdog       = 0,
+  // The newest architecture whose rules the engine can apply (tma_pkg::Arch*: 0 sm_90, 1
+  // sm_100, 2 sm_103); arch_i chooses one up to it at run time
+  parameter  int unsigned Arch             = 2,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -55,6 +60,13 @@ module tma_engine #(
   output logic                  cmd_ready_o,
   input  tma_pkg::cmd_t         cmd_i,
   input  logic                  desc_inval_i,
+  // Target architecture (tma_pkg::Arch*; above Arch counts as Arch): sub-byte types,
+  // 128B-atom / 96B swizzles, gather4 and .cta_group::2 are checked against it. A setting
+  // (strap or register field), changed only while the engine is idle.
+  input  logic [1:0]            arch_i,
+  // CTAs in the cluster (0: 16; at most NumCtas): the multicast mask (F6), the issuer, the
+  // destination and mbar CTAs must lie in it. A setting like arch_i.
+  input  logic [3:0]            cluster_i,
   // AXI4 read channels (global memory); R data beside the response
   output tma_pkg::axi_rd_req_t  axi_rd_req_o,
   input  tma_pkg::axi_rd_rsp_t  axi_rd_rsp_i,
@@ -95,9 +107,14 @@ module tma_engine #(
   // command controller -> walker
   logic                 job_valid, job_ready;
   tma_pkg::job_t        job;
+  // ... -> the N-D walker, or the gather walker (gather4 jobs)
+  logic                 is_gather, nd_job_valid, nd_job_ready, g_job_valid, g_job_ready;
+  logic                 is_w128, w_job_valid, w_job_ready;
   // walker -> row fork (loads) or store fork (rows of store jobs)
   logic                 walk_valid, walk_ready;
   tma_pkg::row_t        row;
+  logic                 nd_row_valid, g_row_valid, w_row_valid;
+  tma_pkg::row_t        nd_row, g_row, w_row;
   logic                 row_valid, row_ready;
   logic                 st_row_valid, st_row_ready, is_store_row;
   // row fork -> aligner, burst splitter, unpacker, write port
@@ -160,8 +177,12 @@ module tma_engine #(
   tma_pkg::cpl_info_t    fin;
   // block status
   logic ctrl_busy, walker_busy, fork_busy, split_busy, rd_busy, unpack_busy, al_busy;
+  logic nd_busy, g_busy, w_busy;
   logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy, st_red_busy, red_split_busy;
   logic st_idle;
+  // the architecture whose rules apply: arch_i, at most Arch
+  logic [1:0] arch;
+  assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
 
   // ---- Frontend: command to job ----
   tma_frontend #(
@@ -177,6 +198,8 @@ module tma_engine #(
     .cmd_ready_o,
     .cmd_i,
     .desc_inval_i,
+    .arch_i      (arch),
+    .cluster_i,
     .ar_valid_o  (desc_ar_valid),
     .ar_ready_i  (desc_ar_ready),
     .ar_o        (desc_ar),
@@ -189,18 +212,58 @@ module tma_engine #(
     .busy_o      (ctrl_busy)
   );
 
-  // ---- Midend: N-D walker, row fork, burst splitter ----
+  // ---- Midend: N-D walker, gather walker, row fork, burst splitter ----
+  // A gather4 job (not a marker) goes to the gather walker, an im2col::w::128 job to the W128
+  // walker, every other job to the N-D walker; a job waits until the other walkers are idle
+  // (their last row has left), so rows leave in job order and one walker drives the row
+  // stream at a time.
+  assign is_gather    = job.gather && !job.marker;
+  assign is_w128      = job.w128 && !job.marker;
+  assign nd_job_valid = job_valid && !is_gather && !is_w128 && !g_busy && !w_busy;
+  assign g_job_valid  = job_valid && is_gather && !nd_busy && !w_busy;
+  assign w_job_valid  = job_valid && is_w128 && !nd_busy && !g_busy;
+  assign job_ready    = is_gather ? g_job_ready && g_job_valid :
+                        is_w128   ? w_job_ready && w_job_valid : nd_job_ready && nd_job_valid;
+
   tma_nd_walker u_walker (
     .clk_i,
     .rst_ni,
-    .job_valid_i (job_valid),
-    .job_ready_o (job_ready),
+    .job_valid_i (nd_job_valid),
+    .job_ready_o (nd_job_ready),
     .job_i       (job),
-    .row_valid_o (walk_valid),
+    .row_valid_o (nd_row_valid),
     .row_ready_i (walk_ready),
-    .row_o       (row),
-    .busy_o      (walker_busy)
+    .row_o       (nd_row),
+    .busy_o      (nd_busy)
   );
+
+  tma_gather_walker u_gather (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i (g_job_valid),
+    .job_ready_o (g_job_ready),
+    .job_i       (job),
+    .row_valid_o (g_row_valid),
+    .row_ready_i (walk_ready),
+    .row_o       (g_row),
+    .busy_o      (g_busy)
+  );
+
+  tma_w128_walker u_w128 (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i (w_job_valid),
+    .job_ready_o (w_job_ready),
+    .job_i       (job),
+    .row_valid_o (w_row_valid),
+    .row_ready_i (walk_ready),
+    .row_o       (w_row),
+    .busy_o      (w_busy)
+  );
+
+  assign walk_valid  = nd_row_valid || g_row_valid || w_row_valid;
+  assign row         = g_row_valid ? g_row : w_row_valid ? w_row : nd_row;
+  assign walker_busy = nd_busy || g_busy || w_busy;
 
   // Rows of store jobs (their completion is a done, not a complete-tx) go to the store
   // direction; every other row (loads, completion-only markers) to the row fork.
@@ -552,6 +615,8 @@ module tma_engine #(
   `TMA_ASSERT_INIT(StoreClipElemLegal_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MaxWrOutstandingLegal_A, MaxWrOutstanding >= 2)
   `TMA_ASSERT_INIT(WrWatchdogLegal_A, WrWatchdog == 0 || WrWatchdog >= 2)
+  `TMA_ASSERT_INIT(ArchLegal_A, Arch <= 32'(tma_pkg::ArchSm103))
+  `TMA_ASSERT_NEVER(OneWalker_A, 2'(nd_row_valid) + 2'(g_row_valid) + 2'(w_row_valid) > 2'd1)
 
 endmodule
 

@@ -20,6 +20,7 @@ module tma_sim_top #(
   parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
   parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
   parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
+  parameter  int unsigned Arch             = 2,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -41,8 +42,13 @@ module tma_sim_top #(
   input  logic [3:0]            cmd_issuer_i,
   input  logic [3:0]            cmd_dst_cta_i,
   input  logic [1:0]            cmd_cta_group_i,
+  input  logic                  cmd_smem_cta_i,
+  input  logic                  cmd_mbar_remote_i,
+  input  logic [3:0]            cmd_mbar_cta_i,
   input  logic [7:0]            cmd_tag_i,
   input  logic                  desc_inval_i,
+  input  logic [1:0]            arch_i,
+  input  logic [3:0]            cluster_i,
   // AXI4 master: read address / data
   output logic                  m_axi_arvalid_o,
   input  logic                  m_axi_arready_i,
@@ -127,6 +133,9 @@ module tma_sim_top #(
     cmd.issuer    = cmd_issuer_i;
     cmd.dst_cta   = cmd_dst_cta_i;
     cmd.cta_group = cmd_cta_group_i;
+    cmd.smem_cta  = cmd_smem_cta_i;
+    cmd.mbar_remote = cmd_mbar_remote_i;
+    cmd.mbar_cta  = cmd_mbar_cta_i;
     cmd.tag       = cmd_tag_i;
   end
 
@@ -140,7 +149,8 @@ module tma_sim_top #(
     .SubByte          (SubByte),
     .StoreClipElem    (StoreClipElem),
     .MaxWrOutstanding (MaxWrOutstanding),
-    .WrWatchdog       (WrWatchdog)
+    .WrWatchdog       (WrWatchdog),
+    .Arch             (Arch)
   ) u_engine (
     .clk_i,
     .rst_ni,
@@ -148,6 +158,8 @@ module tma_sim_top #(
     .cmd_ready_o,
     .cmd_i              (cmd),
     .desc_inval_i,
+    .arch_i,
+    .cluster_i,
     .axi_rd_req_o       (axi_rd_req),
     .axi_rd_rsp_i       (axi_rd_rsp),
     .axi_r_data_i       (m_axi_rdata_i),

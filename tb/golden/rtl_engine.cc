@@ -21,6 +21,7 @@
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
+#include "tma/mbarrier.h"
 
 namespace tma::tb {
 
@@ -101,6 +102,10 @@ class RtlHarness {
     top_->Final();
   }
 
+  // The architecture whose rules the engine applies (tma_sim_top's arch_i).
+  void SetArch(m::Arch a) { h_.pins().arch = static_cast<uint8_t>(a); }
+  // CTAs in the cluster (tma_sim_top's cluster_i: 16 is 0).
+  void SetCluster(int ctas) { h_.pins().cluster = static_cast<uint8_t>(ctas & 15); }
   void Reset(m::SharedMemoryIf* smem) {
     axi_.Clear();
     axw_.Clear();
@@ -179,10 +184,15 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
-  if (const std::string why = sim::RtlCaseDescriptor(c, "tma_sim_top", h.gmem.desc); !why.empty()) {
+  if (const std::string why = sim::RtlCaseDescriptor(c, h.gmem.desc); !why.empty()) {
     return skip(why);
   }
+  // The case's arch and cluster size go to tma_sim_top's arch_i and cluster_i (0 = 16): the
+  // RTL checks the encoder rules of that arch, the CTA operands, the multicast mask (F6) and
+  // the .cta_group::2 routing itself.
+  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
   m::TensorInstr in = m::CaseInstr(c);
+  const int ctas = c.NumCtas();
   // A descriptor address outside the buffer, 128-byte aligned.
   uint8_t probe = 0;
   h.gmem.desc_addr = kDescAddr[0];
@@ -196,6 +206,8 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   h.gmem.global = &global;
   h.cpls.clear();
   h.note.clear();
+  h.SetArch(arch);
+  h.SetCluster(ctas);
   h.Reset(&smem);
   h.TakeSvaError();
   h.Offer(in, h.gmem.desc_addr);

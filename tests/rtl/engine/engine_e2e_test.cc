@@ -140,8 +140,11 @@ class CommandGen {
   void SetIm2colPercent(int p) { im2col_percent_ = p; }
   void SetInterleavePercent(int p) { interleave_percent_ = p; }
   void SetSubBytePercent(int p) { subbyte_percent_ = p; }
+  void SetBlackwellPercent(int p) { blackwell_percent_ = p; }
 
   Command Make(uint64_t tensor_base, uint64_t tensor_span) {
+    if (Chance(blackwell_percent_))
+      return MakeBlackwell(tensor_base, tensor_span);
     if (Chance(subbyte_percent_))
       return MakeSubByte(tensor_base, tensor_span);
     if (Chance(interleave_percent_))
@@ -507,6 +510,113 @@ class CommandGen {
     }
   }
 
+  // A random legal sm_100 load: tile::gather4 (four rows, some out of bounds), im2col::w or
+  // im2col::w::128 (a wide map, wHalo, wOffset, W wraps stepping N), or a tile load with a
+  // 128B-atom swizzle; a third of them .cta_group::2 with mbar in a CTA of the destination's
+  // pair (the complete-tx routing).
+  Command MakeBlackwell(uint64_t tensor_base, uint64_t tensor_span) {
+    Command c;
+    c.sm100 = true;
+    TensorMap& m = c.map;
+    TensorInstr& ins = c.ins;
+    const int kind = Rand(0, 3);
+    for (;;) {
+      m = TensorMap{};
+      ins = TensorInstr{};
+      m.dtype = kTypes[Rand(0, 12)];
+      const int e = model::ElementBytes(m.dtype);
+      if (kind == 0 || kind == 3) {  // gather4 (2-D, box[1] 1), or a 128B-atom tile
+        m.rank = kind == 0 ? 2 : Rand(2, 3);
+        m.swizzle = kind == 3 ? static_cast<model::Swizzle>(Rand(4, 6))
+                              : (Chance(50) ? model::Swizzle::kNone
+                                            : static_cast<model::Swizzle>(Rand(1, 6)));
+        const int span = m.swizzle == model::Swizzle::kNone ? 256 : 128;
+        m.box[0] = static_cast<uint32_t>(16 * Rand(1, std::min(span, 256 * e) / 16) / e);
+        if (m.swizzle >= model::Swizzle::k32B && m.swizzle <= model::Swizzle::k64B)
+          m.box[0] = std::min<uint32_t>(
+              m.box[0], static_cast<uint32_t>((16 << static_cast<int>(m.swizzle)) / e));
+        m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.box[0]) * 2 + 16 / e));
+        uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+        for (int d = 1; d < m.rank; ++d) {
+          m.box[d] = kind == 0 ? 1u : static_cast<uint32_t>(Rand(1, 6));
+          m.dims[d] = static_cast<uint64_t>(Rand(1, 40));
+          m.strides[d - 1] = stride;
+          stride = stride * m.dims[d] + 16 * Rand(0, 1);
+        }
+        if (stride > tensor_span)
+          continue;
+        ins.mode = kind == 0 ? model::LoadMode::kTileGather4 : model::LoadMode::kTile;
+      } else {  // im2col::w (kind 1) / im2col::w::128 (kind 2)
+        m.mode = model::MapMode::kIm2colWide;
+        m.wide_mode = kind == 1 ? model::WideMode::kW : model::WideMode::kW128;
+        m.rank = Rand(3, 5);
+        const model::Swizzle sw[3] = {model::Swizzle::k64B, model::Swizzle::k128B,
+                                      model::Swizzle::k128BAtom32B};
+        m.swizzle = sw[Rand(0, 2)];
+        const int span = m.swizzle == model::Swizzle::k64B ? 64 : 128;
+        m.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, span / 16) / e);
+        m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.channels_per_pixel) * 2 + 4));
+        uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+        for (int d = 1; d < m.rank; ++d) {
+          m.dims[d] = static_cast<uint64_t>(Rand(1, d == 1 ? 40 : 5));
+          m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+          m.strides[d - 1] = stride;
+          stride = stride * m.dims[d] + 16 * Rand(0, 1);
+        }
+        m.lower[0] = Rand(-3, 2);
+        m.upper[0] = Rand(-3, 3);
+        m.pixels_per_column = kind == 1 ? static_cast<uint32_t>(Rand(1, 60)) : 128u;
+        if (stride > tensor_span)
+          continue;
+        ins.mode = kind == 1 ? model::LoadMode::kIm2colW : model::LoadMode::kIm2colW128;
+        ins.im2col_info = {static_cast<uint16_t>(Rand(0, kind == 1 ? 20 : 6)),
+                           static_cast<uint16_t>(Rand(0, 4))};
+      }
+      m.global_address = tensor_base + 16 * Rand(0, 16);
+      m.oob_fill =
+          (model::IsFloat(m.dtype) && Chance(50)) ? model::OobFill::kNan : model::OobFill::kZero;
+      if (!model::ValidateTensorMap(m, model::Arch::kSm100).ok())
+        continue;
+      const model::TraversalPlan p = model::PlanTraversal(m, [&] {
+        TensorInstr t = ins;
+        t.dim = m.rank;
+        t.coords.assign(ins.mode == model::LoadMode::kTileGather4 ? 5 : m.rank, 0);
+        return t;
+      }());
+      if (!p.ok || p.num_rows * p.row_pitch + 1024 > kWindowBytes)
+        continue;
+      break;
+    }
+    const int e = model::ElementBytes(m.dtype);
+    ins.op = model::Op::kLoad;
+    ins.dim = m.rank;
+    const int step0 = 16 / e;
+    const int b0 =
+        static_cast<int>(m.mode == model::MapMode::kTiled ? m.box[0] : m.channels_per_pixel);
+    const int d0 = static_cast<int>(m.dims[0]);
+    ins.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    if (ins.mode == model::LoadMode::kTileGather4) {
+      for (int k = 0; k < 4; ++k)
+        ins.coords.push_back(Rand(-2, static_cast<int>(m.dims[1]) + 1));
+    } else if (ins.mode == model::LoadMode::kTile) {
+      RandomTileCoords(ins, m, Chance(50));
+    } else {
+      ins.coords.push_back(Rand(m.lower[0] - 2, static_cast<int>(m.dims[1]) + m.upper[0]));
+      for (int d = 2; d < m.rank; ++d)
+        ins.coords.push_back(Rand(-1, static_cast<int>(m.dims[static_cast<size_t>(d)])));
+    }
+    RandomDestination(ins);
+    if (Chance(33)) {
+      ins.cta_group = 2;
+      const int dst = ins.multicast ? Rand(0, kNumCtas - 1) : ins.dst_cta;
+      if (!ins.multicast)
+        ins.mbar_cta = (dst & ~1) | Rand(0, 1);
+      else if (Chance(50))
+        ins.mbar_cta = Rand(0, kNumCtas - 1);
+    }
+    return c;
+  }
+
  private:
   static constexpr DType kTypes[] = {DType::kU8,     DType::kU16,  DType::kU32,    DType::kS32,
                                      DType::kU64,    DType::kS64,  DType::kF16,    DType::kF32,
@@ -516,6 +626,7 @@ class CommandGen {
   int im2col_percent_ = 0;
   int interleave_percent_ = 0;
   int subbyte_percent_ = 0;
+  int blackwell_percent_ = 0;
 };
 
 // Cycles simulated by every bench of this run; printed at the end with the CPU time (the
@@ -654,8 +765,10 @@ class EngineBench {
 // below 256: completions are matched to commands by their 8-bit tag.
 template <class Model, int kDataBytes>
 void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent,
-                   int interleave_percent, int subbyte_percent, int store_percent) {
+                   int interleave_percent, int subbyte_percent, int store_percent,
+                   int blackwell_percent) {
   CommandGen gen(seed);
+  gen.SetBlackwellPercent(blackwell_percent);
   gen.SetIm2colPercent(im2col_percent);
   gen.SetInterleavePercent(interleave_percent);
   gen.SetSubBytePercent(subbyte_percent);
@@ -759,11 +872,24 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
                       << model::ToString(c.map.dtype);
   }
   EXPECT_GT(loads_ok + stores_ok, n / 3) << "too few legal loads and stores to mean anything";
+  int sm100[5] = {0, 0, 0, 0, 0};  // gather4, im2col::w, im2col::w::128, other, cta_group::2
+  for (const Command& c : cmds) {
+    if (!c.sm100)
+      continue;
+    const model::LoadMode md = c.ins.mode;
+    ++sm100[md == model::LoadMode::kTileGather4
+                ? 0
+                : (md == model::LoadMode::kIm2colW ? 1
+                                                   : (md == model::LoadMode::kIm2colW128 ? 2 : 3))];
+    sm100[4] += c.ins.cta_group == 2;
+  }
   std::printf(
       "seed %u: %d commands, %d loads ok (tile %d, im2col %d, interleaved tile %d, "
-      "interleaved im2col %d), %llu in-bounds bytes read\n",
+      "interleaved im2col %d), %llu in-bounds bytes read; sm_100 commands: gather4 %d, "
+      "im2col::w %d, im2col::w::128 %d, other %d, .cta_group::2 %d\n",
       seed, n, loads_ok, kinds[0], kinds[1], kinds[2], kinds[3],
-      static_cast<unsigned long long>(bytes_read));
+      static_cast<unsigned long long>(bytes_read), sm100[0], sm100[1], sm100[2], sm100[3],
+      sm100[4]);
   // Global memory written by the stores.
   {
     size_t bad = 0;
@@ -801,13 +927,14 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 // each test N times over (docs/verification.md).
 template <class Model, int kDataBytes>
 void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
-               int interleave_percent = 0, int subbyte_percent = 0, int store_percent = 0) {
+               int interleave_percent = 0, int subbyte_percent = 0, int store_percent = 0,
+               int blackwell_percent = 0) {
   const char* scale_env = std::getenv("TMA_E2E_SCALE");
   const int scale = scale_env ? std::max(1, std::atoi(scale_env)) : 1;
   for (int rep = 0; rep < scale; ++rep) {
     RunRandomOnce<Model, kDataBytes>(seed + 1000u * static_cast<uint32_t>(rep), n, spoil_percent,
                                      ready_percent, im2col_percent, interleave_percent,
-                                     subbyte_percent, store_percent);
+                                     subbyte_percent, store_percent, blackwell_percent);
   }
 }
 
@@ -851,6 +978,18 @@ TEST(EngineE2E, RandomSubByteLoadsDb16) {
 TEST(EngineE2E, RandomSubByteLoadsDb64) {
   for (uint32_t seed = 111; seed <= 112; ++seed)
     RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 0, 0, 60);
+}
+
+// sm_100 modes (tile::gather4, im2col::w, im2col::w::128, 128B-atom swizzles,
+// .cta_group::2 routing) mixed with the sm_90 tile loads.
+TEST(EngineE2E, RandomBlackwellLoadsDb16) {
+  for (uint32_t seed = 131; seed <= 133; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 0, 70, 0, 0, 0, 0, 60);
+}
+
+TEST(EngineE2E, RandomBlackwellLoadsDb64) {
+  for (uint32_t seed = 141; seed <= 142; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 0, 0, 0, 0, 60);
 }
 
 TEST(EngineE2E, FullSpeedSubByteDb16) {

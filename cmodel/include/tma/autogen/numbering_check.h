@@ -68,6 +68,9 @@ static_assert(static_cast<int>(MapMode::kIm2col) == num::kMapIm2col);
 static_assert(static_cast<int>(MapMode::kIm2colWide) == num::kMapIm2colWide);
 static_assert(static_cast<int>(WideMode::kW) == num::kWideW);
 static_assert(static_cast<int>(WideMode::kW128) == num::kWideW128);
+static_assert(static_cast<int>(Arch::kSm90) == num::kArchSm90);
+static_assert(static_cast<int>(Arch::kSm100) == num::kArchSm100);
+static_assert(static_cast<int>(Arch::kSm103) == num::kArchSm103);
 static_assert(static_cast<int>(DType::kU8) == num::kElemU8);
 static_assert(static_cast<int>(DType::kU16) == num::kElemU16);
 static_assert(static_cast<int>(DType::kU32) == num::kElemU32);
@@ -87,7 +90,7 @@ static_assert(static_cast<int>(DType::kB6x16P32) == num::kElemB6x16P32);
 static_assert(kNumDTypes == num::kNumElemTypes);
 
 // The number of static_asserts above.
-inline constexpr int kNumNumberingChecks = 71;
+inline constexpr int kNumNumberingChecks = 74;
 
 }  // namespace tma::model
 
