@@ -113,6 +113,12 @@ DutCoverage::DutCoverage() {
   }
   for (int t = 0; t < 16; ++t)
     Ignore(swzdtype_, 7 * 16 + t, "96B swizzle: sm_103 only");
+  // Encoder rule 4: b4x16_p64 takes none, 128B, 128B_atom_32B; b6x16_p32 also 128B_atom_64B.
+  for (int sw : {1, 2, 5, 6})
+    Ignore(swzdtype_, sw * 16 + 14, "b4x16_p64 does not allow this swizzle (encoder rule 4)");
+  for (int sw : {1, 2, 5})
+    Ignore(swzdtype_, sw * 16 + 15, "b6x16_p32 does not allow this swizzle (encoder rule 4)");
+  Ignore(operr_, 3 * 9 + 2, "misaligned (F2) is a shared-memory address rule: a prefetch has none");
   // Prefetches move no data: no bus error from data, no reduction error.
   Ignore(operr_, 3 * 9 + 5, "unsupported_reduction: reductions only");
   Ignore(operr_, 0 * 9 + 5, "unsupported_reduction: reductions only");

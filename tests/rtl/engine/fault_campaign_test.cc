@@ -247,9 +247,10 @@ enum class Role { kAny, kLoad, kWrite, kPlainLoad };
 // a victim's role narrows them (a reader: load or reduction, which reads the old data; a
 // writer: store or reduction) and its reduction is a legal one (add of u32 / s32 / f32).
 Cmd MakeCmd(std::mt19937& g, int k, int region, Role role, int tag, bool victim) {
-  static constexpr DType kTypes[] = {DType::kU8,  DType::kU16, DType::kU32,
-                                     DType::kS32, DType::kU64, DType::kS64,
-                                     DType::kF16, DType::kF32, DType::kBF16};
+  static constexpr DType kTypes[] = {DType::kU8,     DType::kU16, DType::kU32,    DType::kS32,
+                                     DType::kU64,    DType::kS64, DType::kF16,    DType::kF32,
+                                     DType::kBF16,   DType::kF64, DType::kF32Ftz, DType::kTF32,
+                                     DType::kTF32Ftz};
   static constexpr DType kAddTypes[] = {DType::kU32, DType::kS32, DType::kF32};
   auto rnd = [&](int lo, int hi) {
     return lo + static_cast<int>(g() % static_cast<unsigned>(hi - lo + 1));
@@ -269,10 +270,16 @@ Cmd MakeCmd(std::mt19937& g, int k, int region, Role role, int tag, bool victim)
                               : (pick < 8 ? model::Op::kReduce : model::Op::kPrefetch));
   model::TensorMap& m = c.map;
   m.rank = 2;
-  m.dtype = (op == model::Op::kReduce && victim) ? kAddTypes[rnd(0, 2)] : kTypes[rnd(0, 8)];
+  m.dtype = (op == model::Op::kReduce && victim) ? kAddTypes[rnd(0, 2)] : kTypes[rnd(0, 12)];
   const int e = model::ElementBytes(m.dtype);
   m.swizzle = rnd(0, 1) ? model::Swizzle::kNone : static_cast<model::Swizzle>(rnd(1, 3));
-  const int span = m.swizzle == model::Swizzle::kNone ? 256 : (16 << static_cast<int>(m.swizzle));
+  // Loads also take the 128B-atomicity swizzles (sm_100 tile loads, claimed by the RTL).
+  if (op == model::Op::kLoad && rnd(0, 4) == 0)
+    m.swizzle = static_cast<model::Swizzle>(rnd(4, 6));
+  const int span =
+      m.swizzle == model::Swizzle::kNone
+          ? 256
+          : (m.swizzle <= model::Swizzle::k128B ? (16 << static_cast<int>(m.swizzle)) : 128);
   m.box[0] = static_cast<uint32_t>(16 * rnd(1, span / 16) / e);  // 16 .. 256 bytes a row
   m.box[1] = static_cast<uint32_t>(rnd(1, 16));
   m.dims[0] = m.box[0] + static_cast<uint64_t>(rnd(0, 64 / e));
@@ -298,6 +305,33 @@ Cmd MakeCmd(std::mt19937& g, int k, int region, Role role, int tag, bool victim)
   }
   c.desc_addr = kDescBase + 128u * static_cast<uint64_t>(k);
   c.tag = static_cast<uint8_t>(tag);
+  if (m.swizzle > model::Swizzle::k128B && !model::ValidateTensorMap(m, model::Arch::kSm100).ok())
+    m.swizzle = model::Swizzle::k128B;
+  // A fifth of the bystander stores and reductions: .im2col_no_offs on a rank-3 im2col map
+  // (channels C from c0, pixels_per_column pixels along W from the start pixel, batch n).
+  if ((op == model::Op::kStore || op == model::Op::kReduce) && !victim && rnd(0, 4) == 0) {
+    model::TensorMap im = m;
+    im.mode = model::MapMode::kIm2col;
+    im.rank = 3;
+    im.swizzle = model::Swizzle::kNone;
+    im.channels_per_pixel = static_cast<uint32_t>(16 * rnd(1, 8) / e);
+    im.dims[0] = im.channels_per_pixel + static_cast<uint64_t>(rnd(0, 16 / e));
+    im.dims[1] = static_cast<uint64_t>(rnd(4, 24));
+    im.dims[2] = static_cast<uint64_t>(rnd(1, 3));
+    im.strides[0] = (im.dims[0] * e + 15) / 16 * 16;
+    im.strides[1] = im.strides[0] * im.dims[1];
+    im.lower[0] = rnd(-2, 0);
+    im.upper[0] = rnd(0, 2);
+    im.pixels_per_column = static_cast<uint32_t>(rnd(1, 16));
+    im.box[0] = im.box[1] = im.box[2] = 1;
+    if (model::ValidateTensorMap(im).ok()) {
+      m = im;
+      c.ins.mode = model::LoadMode::kIm2colNoOffs;
+      c.ins.dim = 3;
+      c.ins.coords = {0, rnd(im.lower[0], static_cast<int>(im.dims[1]) - 1 + im.upper[0]),
+                      rnd(0, static_cast<int>(im.dims[2]) - 1)};
+    }
+  }
   return c;
 }
 
