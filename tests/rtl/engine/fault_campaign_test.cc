@@ -320,8 +320,8 @@ Cmd MakeCmd(std::mt19937& g, int k, int region, Role role, int tag, bool victim)
     im.dims[2] = static_cast<uint64_t>(rnd(1, 3));
     im.strides[0] = (im.dims[0] * e + 15) / 16 * 16;
     im.strides[1] = im.strides[0] * im.dims[1];
-    im.lower[0] = rnd(-2, 0);
-    im.upper[0] = rnd(0, 2);
+    im.lower[0] = rnd(0, 2);  // .im2col_no_offs: lower corner >= 0, upper <= 0
+    im.upper[0] = rnd(-2, 0);
     im.pixels_per_column = static_cast<uint32_t>(rnd(1, 16));
     im.box[0] = im.box[1] = im.box[2] = 1;
     if (model::ValidateTensorMap(im).ok()) {
