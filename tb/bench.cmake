@@ -6,7 +6,6 @@ add_library(tma_tb_core STATIC
   agents/pattern_memory.cc
   agents/agents.cc
   env/tma_env.cc
-  env/dut_coverage.cc
   seq/tma_seqs.cc
   stub/tma_behavioral_dut.cc
 )
@@ -44,7 +43,7 @@ endif()
 # `tma-rtl run FILE... [--data-bytes 16|32|64]`, the report and exit code of `tma run`
 # (docs/verification.md). The tops come from sim/ (tma_sim_tops).
 if(TMA_TB_HAVE_RTL)
-  add_executable(tma-rtl golden/tma_rtl_main.cc golden/rtl_engine.cc env/dut_coverage.cc)
+  add_executable(tma-rtl golden/tma_rtl_main.cc golden/rtl_engine.cc)
   target_include_directories(tma-rtl PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_options(tma-rtl PRIVATE -Wall -Wextra)
   target_link_libraries(tma-rtl PRIVATE tma_sim_tops tma_golden)

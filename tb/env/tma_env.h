@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "agents/agents.h"
-#include "env/dut_coverage.h"
+#include "sim/dut_coverage.h"
 #include "tma/memory.h"
 #include "tma/tensor_copy.h"
 #include "uvm/uvm.h"
@@ -139,7 +139,7 @@ class TmaEnv : public uvm::Component {
   CplAgent* cpl = nullptr;
   TmaScoreboard* scb = nullptr;
   TmaCoverage* cov = nullptr;
-  DutCoverage dut_cov;  // the monitor on the DUT's pins (dut_coverage.h)
+  sim::DutCoverage dut_cov;  // the monitor on the DUT's pins (sim/dut_coverage.h)
 
  private:
   uint64_t cycle_ = 0;

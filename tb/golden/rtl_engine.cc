@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "env/dut_coverage.h"
 #include "sim/axi_read_slave.h"
 #include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
+#include "sim/dut_coverage.h"
 #include "sim/harness.h"
 #include "sim/rtl_support.h"
 #include "sim/smem_port.h"
@@ -156,7 +156,7 @@ class RtlHarness {
   sim::SmemPort smem_;
   sim::CmdPort cmd_;
   sim::CplPort cpl_;
-  DutCoverage dut_cov_;
+  sim::DutCoverage dut_cov_;
 };
 
 RtlCaseEngine::RtlCaseEngine(int data_bytes) : build_(sim::RtlBuild::Default(data_bytes)) {

@@ -25,7 +25,7 @@
 // 1000 k + i (printed with every failure; TMA_CAMPAIGN_FIRST=i TMA_CAMPAIGNS=i+1 replays it). The
 // summary table (kind, campaigns, commands, faults injected, violations) is printed at the end;
 // with $TMA_DUT_FCOV_OUT the DUT's functional coverage of all campaigns is written there
-// (tb/env/dut_coverage.h).
+// (sim/dut_coverage.h).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -39,11 +39,11 @@
 
 #include <gtest/gtest.h>
 
-#include "env/dut_coverage.h"
 #include "sim/axi_read_slave.h"
 #include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
+#include "sim/dut_coverage.h"
 #include "sim/harness.h"
 #include "sim/sim_top.h"
 #include "sim/smem_port.h"
@@ -93,7 +93,7 @@ struct Stats {
 Stats g_stats[kKinds];
 // The DUT's functional coverage over every campaign of the run, written to
 // $TMA_DUT_FCOV_OUT at the end (tools/regress merges it with the bench's and the replay's).
-DutCoverage g_dut_cov;
+sim::DutCoverage g_dut_cov;
 class DutCovWriter : public ::testing::Environment {
  public:
   void TearDown() override { EXPECT_TRUE(g_dut_cov.WriteEnvFile()) << "$TMA_DUT_FCOV_OUT"; }

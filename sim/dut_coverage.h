@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // DutCoverage: functional coverage of what the DUT did, sampled by a monitor on the pins of
-// tma_sim_top (sim::TopPins), never on the stimulus or the model's prediction:
+// tma_sim_top (TopPins), a harness component like the ports (the bench, the golden replay and
+// the fault-injection campaigns add it first), never on the stimulus or the model's prediction:
 //   * each command the DUT accepted (cmd handshake): op, mode, reduction op, rank (.Nd),
 //     multicast size; the map's element type, swizzle and interleave from the descriptor
 //     bytes the DUT fetched (R beats of ID AxiIdDesc; a command that fetched nothing used the
@@ -18,8 +19,8 @@
 // The bins and the RTL's unreachable ones (ignored, with the reason) are listed in
 // dut_coverage.cc. WriteBins writes the file format tools/regress merges (one line per bin:
 // kind, item, bin, hits, ignored, name), the items named "dut.*".
-#ifndef TMA_TB_ENV_DUT_COVERAGE_H_
-#define TMA_TB_ENV_DUT_COVERAGE_H_
+#ifndef TMA_SIM_DUT_COVERAGE_H_
+#define TMA_SIM_DUT_COVERAGE_H_
 
 #include <array>
 #include <cstdint>
@@ -33,12 +34,12 @@
 #include "sim/common.h"
 #include "sim/pins.h"
 
-namespace tma::tb {
+namespace tma::sim {
 
-class DutCoverage : public sim::Clocked {
+class DutCoverage : public Clocked {
  public:
   DutCoverage();
-  void Tick(sim::TopPins& p, uint64_t now) override;
+  void Tick(TopPins& p, uint64_t now) override;
   // Mean over the items of (bins hit / bins not ignored), in percent.
   double Percent() const;
   void WriteBins(std::ostream& os) const;
@@ -84,6 +85,6 @@ class DutCoverage : public sim::Clocked {
   bool inval_pending_ = false;
 };
 
-}  // namespace tma::tb
+}  // namespace tma::sim
 
-#endif  // TMA_TB_ENV_DUT_COVERAGE_H_
+#endif  // TMA_SIM_DUT_COVERAGE_H_

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "env/dut_coverage.h"
+#include "sim/dut_coverage.h"
 
 #include <bitset>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #include "tma/descriptor.h"
 #include "tma/types.h"
 
-namespace tma::tb {
+namespace tma::sim {
 namespace {
 
 namespace pkg = tma::pkg;
@@ -207,7 +207,7 @@ void DutCoverage::Completed(const Open& o, uint8_t kind, uint8_t err, uint64_t n
   HitCross(swzdtype_, s, t);
 }
 
-void DutCoverage::Tick(sim::TopPins& p, uint64_t now) {
+void DutCoverage::Tick(TopPins& p, uint64_t now) {
   if (!p.rst_n) {
     in_reset_ = true;
     return;
@@ -390,4 +390,4 @@ bool DutCoverage::WriteEnvFile() const {
   return !f.fail();
 }
 
-}  // namespace tma::tb
+}  // namespace tma::sim
