@@ -3,6 +3,7 @@
 // Golden-case replay through the Verilated tma_sim_top (rtl_engine.h).
 #include "golden/rtl_engine.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -14,6 +15,7 @@
 #include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
+#include "sim/dut_coverage.h"
 #include "sim/harness.h"
 #include "sim/rtl_support.h"
 #include "sim/smem_port.h"
@@ -88,6 +90,7 @@ class RtlHarness {
                                                 c.kind == tma::pkg::CplError ? c.error : c.bytes}});
         }) {
     axi_.config().in_order = true;  // AR order, first beat the cycle after the AR
+    h_.Add(&dut_cov_);              // first: it sees the pins as the DUT sampled them
     h_.Add(&cmd_);
     h_.Add(&axi_);
     h_.Add(&axw_);
@@ -98,6 +101,10 @@ class RtlHarness {
     // TMA_COVERAGE=ON build: the RTL's line/toggle coverage for tools/regress --coverage.
     if (const char* f = std::getenv("TMA_COV_DAT")) {
       top_->WriteCoverage(f);
+    }
+    // The DUT's functional coverage over every case replayed, for tools/regress.
+    if (!dut_cov_.WriteEnvFile()) {
+      std::fprintf(stderr, "tma-rtl: cannot write $TMA_DUT_FCOV_OUT\n");
     }
     top_->Final();
   }
@@ -154,6 +161,7 @@ class RtlHarness {
   sim::SmemPort smem_;
   sim::CmdPort cmd_;
   sim::CplPort cpl_;
+  sim::DutCoverage dut_cov_;
 };
 
 RtlCaseEngine::RtlCaseEngine(int data_bytes) : build_(sim::RtlBuild::Default(data_bytes)) {
