@@ -915,7 +915,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     const uint64_t step = nxt - now_;
     now_ = nxt;
     for (auto& sm : sms_) {
-      sm->port->Tick(step);
+      timed_call([&] { sm->port->Tick(step); });
     }
   }
   if (ck_ != nullptr) {
@@ -948,10 +948,6 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     }
   }
   res_.sim_cycles += now_;
-  for (auto& sm : sms_) {
-    if (opt_.mode == OTMA_MODE_RTL)
-      res_.sim_cycles += sm->port->Cycle();
-  }
   sms_.clear();
   if (ck_ != nullptr) {
     for (uint32_t c = 1; c < OTMA_CHK_NUM_CLASSES; ++c)

@@ -88,9 +88,11 @@ class TestHost {
     if (e_)
       otma_destroy(e_);
   }
-  otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr) {
+  otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr,
+                     uint32_t arch = OTMA_ARCH_SM90) {
     otma_config c = Config(mode, flags, static_cast<uint32_t>(s_.size()));
     c.checker = ck;
+    c.arch = arch;
     return otma_create(&c, &h_, &e_);
   }
   otma_engine* e() { return e_; }
