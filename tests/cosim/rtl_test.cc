@@ -15,11 +15,14 @@
 //     cycles than the same ops one after the other;
 //   * desc_va maps: the RTL caches the map it fetched; otma_invalidate_desc makes it fetch
 //     the rewritten one (fence.proxy.tensormap);
-//   * each fault class of the seeds comes back from the RTL with the class FUNCTIONAL gives.
+//   * each fault class of the seeds comes back from the RTL with the class FUNCTIONAL gives;
+//   * the global sectors the RTL's AXI bursts touch are the ones otma_expand lists (A4);
+//   * two RTL engines on two threads give what they give one after the other (A9).
 #include <algorithm>
 #include <cstring>
 #include <set>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -553,6 +556,74 @@ TEST(CosimRtl, FaultClassesEqualFunctional) {
     EXPECT_EQ(Events(r), Events(f));
     EXPECT_TRUE(r.tx.empty());
   }
+}
+
+// ---- A4: the RTL's global accesses are the sectors otma_expand lists --------------------------
+// One op at a time on an RTL engine: the distinct 32-byte sectors of every host gmem_read
+// (loads, and the old data of reductions) and gmem_write (stores, reductions) the AXI slaves
+// made equal otma_expand's requests of the op (granularity 32).
+TEST(CosimRtl, GlobalSectorsEqualExpand) {
+  std::vector<std::vector<uint8_t>> maps;
+  const std::vector<OpCase> cases = ClaimCases(&maps);
+  int compared = 0;
+  for (const OpCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    TestHost h(kBase, kGlobal, 2, kWin);
+    Fill(h, 2);
+    ASSERT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
+    std::vector<otma_mem_req> req(1024);
+    uint32_t n = 0;
+    uint64_t payload = 0, oob = 0;
+    if (otma_expand(h.e(), &c.op, req.data(), 1024, &n, &payload, &oob) != OTMA_OK)
+      continue;  // the op faults: nothing to compare
+    ASSERT_LE(n, 1024u);
+    h.record_global = true;
+    ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &c.op, nullptr), OTMA_OK);
+    otma_drain(h.e());
+    auto sectors = [](const std::vector<std::pair<uint64_t, uint32_t>>& v) {
+      std::set<uint64_t> s;
+      for (const auto& [a, len] : v) {
+        for (uint64_t x = a / 32 * 32; x < a + len; x += 32)
+          s.insert(x);
+      }
+      return s;
+    };
+    std::set<uint64_t> want;
+    for (uint32_t i = 0; i < n; ++i)
+      want.insert(req[i].addr);
+    const bool prefetch = c.op.kind == OTMA_OP_TENSOR_PREFETCH;
+    const bool writes = c.op.kind == OTMA_OP_TENSOR_STORE || c.op.kind == OTMA_OP_TENSOR_REDUCE;
+    if (prefetch) {
+      // A prefetch moves no data: tma_sim_top has no L2 to warm, so it reads nothing.
+      EXPECT_TRUE(h.greads.empty() && h.gwrites.empty());
+      continue;
+    }
+    EXPECT_EQ(writes ? sectors(h.gwrites) : sectors(h.greads), want);
+    if (c.op.kind == OTMA_OP_TENSOR_REDUCE) {
+      EXPECT_EQ(sectors(h.greads), want);  // read-modify-write: the old data of the same bytes
+    } else if (writes) {
+      EXPECT_TRUE(h.greads.empty());
+    } else {
+      EXPECT_TRUE(h.gwrites.empty());
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 30);
+}
+
+// ---- A9: two RTL engines on two threads --------------------------------------------------------
+TEST(CosimRtl, TwoEnginesOnTwoThreadsEqualASerialRun) {
+  const Batch s1 = RunBatch(8, 1);
+  const Batch s2 = RunBatch(5, 13);
+  Batch t1, t2;
+  std::thread a([&] { t1 = RunBatch(8, 1); });
+  std::thread b([&] { t2 = RunBatch(5, 13); });
+  a.join();
+  b.join();
+  EXPECT_EQ(t1.done, s1.done);
+  EXPECT_EQ(t2.done, s2.done);
+  EXPECT_TRUE(t1.smem == s1.smem);
+  EXPECT_TRUE(t2.smem == s2.smem);
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ class TestHost {
       if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size())
         return 1;
       std::memcpy(d, t->g_.data() + (a - t->gbase_), n);
+      if (t->record_global)
+        t->greads.emplace_back(a, n);
       return 0;
     };
     h_.gmem_write = [](void* u, uint64_t a, const void* s, uint32_t n) {
@@ -58,6 +60,8 @@ class TestHost {
       if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size())
         return 1;
       std::memcpy(t->g_.data() + (a - t->gbase_), s, n);
+      if (t->record_global)
+        t->gwrites.emplace_back(a, n);
       return 0;
     };
     h_.smem_read = [](void* u, uint32_t r, uint32_t a, void* d, uint32_t n) {
@@ -116,6 +120,9 @@ class TestHost {
   std::vector<Tx> tx;
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> tx_sum;
   std::vector<Ev> events;
+  // With record_global: every successful gmem_read / gmem_write (address, bytes).
+  bool record_global = false;
+  std::vector<std::pair<uint64_t, uint32_t>> greads, gwrites;
 
  private:
   uint64_t gbase_;
