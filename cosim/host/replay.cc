@@ -597,8 +597,9 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
   const uint64_t issue_cost = timed ? cal.cmd_interval : 0;
   const uint64_t ok_cost = timed ? cal.trywait_success : 0;
   const uint64_t retry_cost = timed ? cal.trywait_retry : 1;
-  // RTL: the engines' time is in otma_tick, called every cycle; the cluster's whole CPU time
-  // is counted (two clock reads per tick would cost more than they measure).
+  // TIMED / RTL: the engines' time is in otma_tick and in submits retried every cycle; the
+  // cluster's whole CPU time is counted (two clock reads per call would cost more than they
+  // measure).
   const double cpu0 = CpuNow();
   const double engine0 = res_.engine_seconds;
   win_.assign(static_cast<size_t>(cluster_size_), std::vector<uint8_t>(kWindow, 0));
@@ -733,6 +734,10 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     return d != released.end() && d->second >= t->second;
   };
   auto timed_call = [&](auto&& fn) {
+    if (opt_.mode != OTMA_MODE_FUNCTIONAL) {
+      fn();
+      return;
+    }
     const double t0 = CpuNow();
     fn();
     res_.engine_seconds += CpuNow() - t0;
@@ -952,7 +957,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
     }
   }
   res_.sim_cycles += now_;
-  if (opt_.mode == OTMA_MODE_RTL)
+  if (opt_.mode != OTMA_MODE_FUNCTIONAL)
     res_.engine_seconds = engine0 + (CpuNow() - cpu0);
   sms_.clear();
   if (ck_ != nullptr) {

@@ -103,9 +103,9 @@ struct Result {
   int64_t mutated_seq = -1;  // the record a mutation changed
   // time
   uint64_t sim_cycles = 0;    // TIMED/RTL: host cycles of all clusters
-  double engine_seconds = 0;  // thread CPU time inside otma_submit (FUNCTIONAL: the whole
-                              // op; TIMED: the command only); RTL: the whole replay of the
-                              // clusters (the RTL runs in otma_tick, every cycle)
+  double engine_seconds = 0;  // FUNCTIONAL: thread CPU time inside otma_submit (the whole
+                              // op); TIMED / RTL: of the whole replay of the clusters (the
+                              // engines run in otma_tick)
   double wall_seconds = 0;    // the whole replay, trace parsing included
   uint64_t tensor_bytes = 0;  // bytes moved by the engine (box bytes x destinations)
   // A6 timeline: per CTA, simulated span vs silicon span (first tma issue -> last wait done)
