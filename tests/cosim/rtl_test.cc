@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include "test_host.h"
+#include "tma/types.h"
 
 #include "tma/autogen/numbering.h"
 
@@ -46,50 +47,37 @@ constexpr uint32_t kU8 = 0, kU32 = 2, kS32 = 3, kU64 = 4, kS64 = 5, kF16 = 6, kF
                    kBf16 = 9;
 
 int ElemBytes(uint32_t dt) {
-  switch (dt) {
-    case kU8:
-      return 1;
-    case 1:
-    case kF16:
-    case kBf16:
-      return 2;
-    case kU64:
-    case kS64:
-    case kF64:
-      return 8;
-    default:
-      return 4;
-  }
+  return tma::model::ElementBytes(static_cast<tma::model::DType>(dt));
 }
 
 // An im2col map of an NWC tensor (C x W x N), corners lower / upper along W.
 std::vector<uint8_t> MapIm2col3D(uint32_t dtype, uint64_t c, uint64_t w, uint64_t n, int32_t lower,
                                  int32_t upper, uint32_t cpp, uint32_t ppc) {
-  otma_tensor_params p;
-  std::memset(&p, 0, sizeof p);
-  p.struct_size = sizeof p;
+  otma_tensor_params p = cosim_test::Params(dtype, 3, kBase);
   p.mode = 1;
-  p.dtype = dtype;
-  p.rank = 3;
-  p.global_address = kBase;
   p.dims[0] = c;
   p.dims[1] = w;
   p.dims[2] = n;
   const uint64_t e = static_cast<uint64_t>(ElemBytes(dtype));
   p.strides[0] = c * e;
   p.strides[1] = c * w * e;
-  for (int i = 0; i < 3; ++i) {
-    p.box[i] = 1;
-    p.elem_strides[i] = 1;
-  }
   p.im2col_lower[0] = lower;
   p.im2col_upper[0] = upper;
   p.channels_per_pixel = cpp;
   p.pixels_per_column = ppc;
-  std::vector<uint8_t> out(128);
-  if (otma_encode_tensor_map(&p, OTMA_ARCH_SM90, out.data()) != OTMA_OK)
-    out.clear();
-  return out;
+  return cosim_test::Encode(p);
+}
+
+// A 3-D op of `kind` and `mode` on `map` at coordinates {c0, c1, c2}.
+otma_op Op3D(const uint8_t* map, uint32_t kind, uint32_t mode, int32_t c0, int32_t c1, int32_t c2,
+             uint32_t smem, uint32_t mbar) {
+  otma_op op = Load2D(std::vector<uint8_t>(), c0, c1, smem, mbar);
+  op.desc_bytes = map;
+  op.kind = kind;
+  op.load_mode = mode;
+  op.dim = 3;
+  op.coords[2] = c2;
+  return op;
 }
 
 // Global byte i and shared byte i of rank r: fixed patterns (any bytes: the comparison is
@@ -188,13 +176,7 @@ std::vector<OpCase> ClaimCases(std::vector<std::vector<uint8_t>>* maps) {
   // im2col load (3-D NWC, corners -1 / -1, offset 1) and prefetches.
   {
     const uint8_t* m = keep(MapIm2col3D(kU8, 16, 16, 2, -1, -1, 16, 8));
-    otma_op op = Load2D(std::vector<uint8_t>(), 0, 0, 2048, 24);
-    op.desc_bytes = m;
-    op.load_mode = OTMA_LOAD_IM2COL;
-    op.dim = 3;
-    op.coords[0] = 0;
-    op.coords[1] = 3;
-    op.coords[2] = 1;
+    otma_op op = Op3D(m, OTMA_OP_TENSOR_LOAD, OTMA_LOAD_IM2COL, 0, 3, 1, 2048, 24);
     op.im2col_info[0] = 1;
     v.push_back({"load_im2col", op});
     otma_op pf = op;
@@ -231,13 +213,8 @@ std::vector<OpCase> ClaimCases(std::vector<std::vector<uint8_t>>* maps) {
     st.coords[1] = 14;
     v.push_back({"store_tile_edge", st});
     const uint8_t* im = keep(MapIm2col3D(kU8, 16, 16, 2, 0, 0, 16, 8));
-    otma_op si = st;
-    si.desc_bytes = im;
-    si.load_mode = OTMA_LOAD_IM2COL_NO_OFFS;
-    si.dim = 3;
-    si.coords[0] = 0;
-    si.coords[1] = 4;
-    si.coords[2] = 1;
+    otma_op si = Op3D(im, OTMA_OP_TENSOR_STORE, OTMA_LOAD_IM2COL_NO_OFFS, 0, 4, 1, 512, 0);
+    si.issuer_warp = 1;
     v.push_back({"store_im2col_no_offs", si});
   }
   // Reductions: every redop on the element types that take it (and some that do not).
@@ -256,12 +233,8 @@ std::vector<OpCase> ClaimCases(std::vector<std::vector<uint8_t>>* maps) {
       }
     }
     const uint8_t* im = keep(MapIm2col3D(kU32, 4, 16, 2, 0, 0, 4, 8));
-    otma_op ri = Load2D(std::vector<uint8_t>(), 0, 2, 1024, 0);
-    ri.desc_bytes = im;
-    ri.kind = OTMA_OP_TENSOR_REDUCE;
-    ri.load_mode = OTMA_LOAD_IM2COL_NO_OFFS;
-    ri.dim = 3;
-    ri.coords[2] = 1;
+    otma_op ri = Op3D(im, OTMA_OP_TENSOR_REDUCE, OTMA_LOAD_IM2COL_NO_OFFS, 0, 2, 1, 1024, 0);
+    ri.issuer_warp = 2;
     v.push_back({"reduce_im2col_no_offs_add", ri});
     ri.redop = 2;  // max
     v.push_back({"reduce_im2col_no_offs_max", ri});
