@@ -69,6 +69,7 @@ class VerilatedTop : public SimTop {
       ctx_->randReset(o.rand_reset);
       ctx_->randSeed(o.seed);
     }
+    Verilated::threadContextp(ctx_.get());  // its scopes register with the thread's context
     m_ = std::make_unique<Model>(ctx_.get(), "top");
     pins.data_bytes = data_bytes;
     m_->clk_i = 0;
@@ -78,6 +79,10 @@ class VerilatedTop : public SimTop {
     Pull();
   }
   ~VerilatedTop() override {
+    // The model's scopes unregister from the calling thread's context (Verilated::
+    // threadContextp): it must be this model's, not one another model on this thread left
+    // behind (possibly destroyed).
+    Verilated::threadContextp(ctx_.get());
 #if VM_TRACE
     if (tfp_) {
       tfp_->close();
@@ -93,12 +98,14 @@ class VerilatedTop : public SimTop {
   }
 
   void Posedge() override {
+    Verilated::threadContextp(ctx_.get());  // $error / $stop of this model go to its context
     m_->rst_ni = pins.rst_n;
     m_->clk_i = 1;
     m_->eval();
     Dump();
   }
   void Settle() override {
+    Verilated::threadContextp(ctx_.get());
     Push();
     m_->clk_i = 0;
     m_->eval();
