@@ -235,7 +235,8 @@ module tma_bulk_rows #(
 
   logic unused_cmd;
   assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], cmd_i.coords.v[2][31:6],
-                        cmd_i.coords.v[1][31:17], cmd_i.im2col, cmd_i.cta_group};
+                        cmd_i.coords.v[1][31:17], cmd_i.im2col, cmd_i.cta_group,
+                        cmd_i.smem_cta, cmd_i.mbar_remote, cmd_i.mbar_cta};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
