@@ -27,6 +27,8 @@ midend/tma_gather_walker.sv
 midend/tma_w128_walker.sv
 midend/tma_row_fork.sv
 midend/tma_burst_split.sv
+midend/tma_bulk_rows.sv
+midend/tma_row_merge.sv
 # ---- backend ----
 backend/tma_rd_engine.sv
 backend/tma_unpack.sv

@@ -20,6 +20,7 @@
 
 #include <string>
 
+#include "sim/cmd_port.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
 #include "tma/types.h"
@@ -33,6 +34,12 @@ struct RtlBuild {
   int num_ctas = 16;
   // StoreClipElem: stores clip along dim 0 to elements (else to 16-byte granules, silicon D7)
   bool store_clip_element = false;
+  // The top takes the non-tensor bulk commands (tma_bulk_rows; the SoC top's command records
+  // do not carry them yet)
+  bool bulk = true;
+  // BulkSizeStrict: a bulk size that is not a multiple of 16 is invalid_instruction (else it
+  // moves size & ~15 bytes, silicon B1)
+  bool bulk_size_strict = false;
   // tma_sim_top's defaults for a DataBytes (SubByte = DataBytes <= 32).
   static RtlBuild Default(int data_bytes) {
     RtlBuild b;
@@ -69,6 +76,8 @@ bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 // A map the case's encoder refuses goes to the engine (the RTL checks the encoder rules of its
 // arch_i itself), and so do CTA numbers outside the case's cluster (cluster_i, F6).
 std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, uint8_t* desc);
+// A bulk case's command (global operands at CaseGlobalBase(c)), tagged `tag`.
+EngineCommand RtlBulkCommand(const tma::model::GoldenCase& c, uint8_t tag);
 
 }  // namespace tma::sim
 
