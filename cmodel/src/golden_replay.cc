@@ -53,6 +53,9 @@ std::string DescribeVisit(const TensorMap& m, const TensorInstr& ins, const Elem
 // The first index where a and b differ, or -1.
 int64_t FirstDiff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   size_t n = std::min(a.size(), b.size());
+  if (n > 0 && std::memcmp(a.data(), b.data(), n) == 0) {
+    return a.size() == b.size() ? -1 : static_cast<int64_t>(n);
+  }
   for (size_t i = 0; i < n; ++i) {
     if (a[i] != b[i]) {
       return static_cast<int64_t>(i);
