@@ -77,13 +77,13 @@ TEST(StructCodec, CmdFieldPositions) {
   EXPECT_EQ(Unpack<cmd_t>(w.data()), c);
 }
 
-// cpl_info_t (108 bits): kind 106-107, err 102-105, cta_mask 86-101, cta 82-85, mbar_addr
-// 50-81, bytes 18-49, peer 17, mbar_par 16, tag 8-15, red 7, redop 4-6, elem 0-3; it is the
-// low end of job_t and row_t.
+// cpl_info_t (117 bits): kind 115-116, err 111-114, cta_mask 95-110, cta 91-94, mbar_addr
+// 59-90, bytes 27-58, peer 26, mbar_par 25, tag 17-24, red 16, redop 13-15, elem 9-12, bg 8,
+// bg_seq 0-7; it is the low end of job_t and sits above row_t's bmask_en / bmask.
 TEST(StructCodec, CplInfoInsideRowAndJob) {
-  EXPECT_EQ(cpl_info_t::kBits, 108);
-  EXPECT_EQ(row_t::kBits, 249);
-  EXPECT_EQ(job_t::kBits, 1936);
+  EXPECT_EQ(cpl_info_t::kBits, 117);
+  EXPECT_EQ(row_t::kBits, 275);
+  EXPECT_EQ(job_t::kBits, 1945);
   row_t r;
   r.has_data = true;
   r.last = false;
@@ -102,37 +102,47 @@ TEST(StructCodec, CplInfoInsideRowAndJob) {
   r.cpl.red = true;
   r.cpl.redop = 5;
   r.cpl.elem = 0xA;
+  r.cpl.bg = true;
+  r.cpl.bg_seq = 0x5A;
+  r.bmask_en = true;
+  r.bmask = 0xC003;
   const auto w = Pack(r);
-  EXPECT_EQ(Field(w.data(), 106, 2), CplError);
-  EXPECT_EQ(Field(w.data(), 102, 4), ErrBusError);
-  EXPECT_EQ(Field(w.data(), 86, 16), 0x8001u);
-  EXPECT_EQ(Field(w.data(), 82, 4), 9u);
-  EXPECT_EQ(Field(w.data(), 50, 32), 0xDEADBEEFu);
-  EXPECT_EQ(Field(w.data(), 18, 32), 4096u);
-  EXPECT_EQ(Field(w.data(), 17, 1), 1u);  // peer
-  EXPECT_EQ(Field(w.data(), 16, 1), 0u);  // mbar_par
-  EXPECT_EQ(Field(w.data(), 8, 8), 0xFFu);
-  EXPECT_EQ(Field(w.data(), 7, 1), 1u);            // red
-  EXPECT_EQ(Field(w.data(), 4, 3), 5u);            // redop
-  EXPECT_EQ(Field(w.data(), 0, 4), 0xAu);          // elem
-  EXPECT_EQ(Field(w.data(), 108, 2), PkG12);       // pk above cpl
-  EXPECT_EQ(Field(w.data(), 110, 3), Swz128BA64);  // swz above pk
-  EXPECT_EQ(Field(w.data(), 248, 1), 1u);          // has_data, the top bit
-  EXPECT_EQ(Field(w.data(), 247, 1), 0u);          // last
-  EXPECT_EQ(Field(w.data(), 183, 64), 0x123456789ull);
+  // row_t's last fields: bmask (bits 15:0), bmask_en (16), then cpl_info_t (bits 133:17)
+  EXPECT_EQ(Field(w.data(), 0, 16), 0xC003u);  // bmask
+  EXPECT_EQ(Field(w.data(), 16, 1), 1u);       // bmask_en
+  EXPECT_EQ(Field(w.data(), 17 + 115, 2), CplError);
+  EXPECT_EQ(Field(w.data(), 17 + 111, 4), ErrBusError);
+  EXPECT_EQ(Field(w.data(), 17 + 95, 16), 0x8001u);
+  EXPECT_EQ(Field(w.data(), 17 + 91, 4), 9u);
+  EXPECT_EQ(Field(w.data(), 17 + 59, 32), 0xDEADBEEFu);
+  EXPECT_EQ(Field(w.data(), 17 + 27, 32), 4096u);
+  EXPECT_EQ(Field(w.data(), 17 + 26, 1), 1u);      // peer
+  EXPECT_EQ(Field(w.data(), 17 + 25, 1), 0u);      // mbar_par
+  EXPECT_EQ(Field(w.data(), 17 + 17, 8), 0xFFu);
+  EXPECT_EQ(Field(w.data(), 17 + 16, 1), 1u);      // red
+  EXPECT_EQ(Field(w.data(), 17 + 13, 3), 5u);      // redop
+  EXPECT_EQ(Field(w.data(), 17 + 9, 4), 0xAu);     // elem
+  EXPECT_EQ(Field(w.data(), 17 + 8, 1), 1u);       // bg
+  EXPECT_EQ(Field(w.data(), 17, 8), 0x5Au);        // bg_seq
+  EXPECT_EQ(Field(w.data(), 134, 2), PkG12);       // pk above cpl
+  EXPECT_EQ(Field(w.data(), 136, 3), Swz128BA64);  // swz above pk
+  EXPECT_EQ(Field(w.data(), 274, 1), 1u);          // has_data, the top bit
+  EXPECT_EQ(Field(w.data(), 273, 1), 0u);          // last
+  EXPECT_EQ(Field(w.data(), 209, 64), 0x123456789ull);
   EXPECT_EQ(Unpack<row_t>(w.data()), r);
-  // job_t: marker is bit 1935, dim vectors have element 0 at their low end: es (5 x 4) sits
-  // above row_bytes/tx_row/head/dend/pitch (5 x 12) and smem_addr (32) and the 115 bits below.
+  // job_t: marker is bit 1944, dim vectors have element 0 at their low end: es (5 x 4) sits
+  // above row_bytes/tx_row/head/dend/pitch (5 x 12) and smem_addr (32) and the 124 bits below
+  // (fill_nan, tf32, swz, pk, cpl_info_t).
   job_t j;
   j.marker = true;
   j.es.v[0] = 0x1;
   j.es.v[4] = 0xF;
   j.tx_row = 0xABC;
   const auto jw = Pack(j);
-  EXPECT_EQ(Field(jw.data(), 1935, 1), 1u);
-  EXPECT_EQ(Field(jw.data(), 207, 4), 0x1u);
-  EXPECT_EQ(Field(jw.data(), 207 + 16, 4), 0xFu);
-  EXPECT_EQ(Field(jw.data(), 183, 12), 0xABCu);  // tx_row, under row_bytes
+  EXPECT_EQ(Field(jw.data(), 1944, 1), 1u);
+  EXPECT_EQ(Field(jw.data(), 216, 4), 0x1u);
+  EXPECT_EQ(Field(jw.data(), 216 + 16, 4), 0xFu);
+  EXPECT_EQ(Field(jw.data(), 192, 12), 0xABCu);  // tx_row, under row_bytes
   EXPECT_EQ(Unpack<job_t>(jw.data()), j);
 }
 
