@@ -58,6 +58,9 @@ struct TopPins {
   // Completion stream: cpl_<field>_o (cpl_error_o is cpl_t.err).
   bool cpl_valid = false, cpl_ready = false;
   tma::pkg::cpl_t cpl;
+  // Bulk async-group completions: bg_cpl_<field>_o.
+  bool bg_cpl_valid = false, bg_cpl_ready = false;
+  tma::pkg::bg_cpl_t bg_cpl;
   // Status.
   bool busy = false;
   uint16_t err_count = 0;

@@ -55,10 +55,65 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
   return "";
 }
 
+namespace {
+// The bulk operations the RTL runs (tma_bulk_rows): every direction but shared::cta ->
+// shared::cluster.
+std::string BulkSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
+  const m::GoldenBulk& k = *c.bulk;
+  if (!b.bulk) {
+    return "this top does not take the non-tensor bulk commands";
+  }
+  if (c.op != m::Op::kPrefetch && k.dir == m::BulkDir::kSharedCtaToSharedCluster) {
+    return "the RTL does not implement the shared::cta -> shared::cluster bulk copy and "
+           "reduction";
+  }
+  if (k.ptx_size_check != b.bulk_size_strict) {
+    return std::string("bulk size check \"") + (k.ptx_size_check ? "ptx" : "silicon") +
+           "\": this top is built with BulkSizeStrict = " + (b.bulk_size_strict ? "1" : "0");
+  }
+  const int ctas = c.NumCtas();
+  const uint16_t mask = c.cluster && c.cluster->cta_mask ? *c.cluster->cta_mask : 0;
+  if (c.Issuer() >= ctas || (c.dst_cta && *c.dst_cta >= ctas) ||
+      (ctas < 16 && (mask >> ctas) != 0)) {
+    return "a CTA number at or above the cluster size (" + std::to_string(ctas) +
+           "): the top has no cluster-size input (F6 is the launcher's check)";
+  }
+  return "";
+}
+}  // namespace
+
+EngineCommand RtlBulkCommand(const m::GoldenCase& c, uint8_t tag) {
+  const m::GoldenBulk& k = *c.bulk;
+  const uint64_t base = m::CaseGlobalBase(c);
+  EngineCommand e;
+  e.tag = tag;
+  m::TensorInstr& in = e.instr;
+  in.op = c.op;
+  in.redop = c.redop;
+  in.mbar_addr = c.Mbar();
+  in.issuer_cta = c.Issuer();
+  in.dst_cta = c.dst_cta ? *c.dst_cta : -1;
+  // (as the model's replay: .multicast::cluster on either copy direction, never on a reduction)
+  if ((c.op == m::Op::kLoad || c.op == m::Op::kStore) && c.cluster && c.cluster->cta_mask) {
+    in.multicast = true;
+    in.cta_mask = *c.cluster->cta_mask;
+  }
+  BulkCommand b;
+  const bool to_global = c.op == m::Op::kStore || c.op == m::Op::kReduce;
+  b.to_cluster = c.op == m::Op::kLoad && k.dir == m::BulkDir::kGlobalToSharedCluster;
+  b.gaddr = base + (to_global ? k.dst : k.src);
+  b.saddr = static_cast<uint32_t>(to_global ? k.src : k.dst);
+  b.size = k.size;
+  b.cp_mask = k.cp_mask;
+  b.type = static_cast<uint8_t>(k.type.value_or(m::BulkType::kU32));
+  b.noftz = k.noftz;
+  e.bulk = b;
+  return e;
+}
+
 std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (c.bulk) {
-    return "the RTL does not implement the non-tensor bulk operations (cp.async.bulk, "
-           "cp.reduce.async.bulk, cp.async.bulk.prefetch.L2)";
+    return BulkSkipReason(c, b);
   }
   const std::optional<m::Arch> arch = m::ParseArch(c.arch);
   if (!arch) {
@@ -104,6 +159,9 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
 }
 
 bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
+  if (c.bulk) {
+    return RtlSkipReason(c, b).empty();
+  }
   return (c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
          (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
          RtlSkipReason(c, b).empty();

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "sim/cmd_port.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
 #include "tma/types.h"
@@ -31,6 +32,12 @@ struct RtlBuild {
   int num_ctas = 16;
   // StoreClipElem: stores clip along dim 0 to elements (else to 16-byte granules, silicon D7)
   bool store_clip_element = false;
+  // The top takes the non-tensor bulk commands (tma_bulk_rows; the SoC top's command records
+  // do not carry them yet)
+  bool bulk = true;
+  // BulkSizeStrict: a bulk size that is not a multiple of 16 is invalid_instruction (else it
+  // moves size & ~15 bytes, silicon B1)
+  bool bulk_size_strict = false;
   // tma_sim_top's defaults for a DataBytes (SubByte = DataBytes <= 32).
   static RtlBuild Default(int data_bytes) {
     RtlBuild b;
@@ -68,6 +75,8 @@ bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 // an sm_100+ map its encoder refuses (sm_90 maps go to the RTL even when the encoder refuses
 // them: the RTL checks the sm_90 rules itself), a CTA number at or above the case's cluster
 // size (`top` has no cluster-size input; F6 is the launcher's check).
+// A bulk case's command (global operands at CaseGlobalBase(c)), tagged `tag`.
+EngineCommand RtlBulkCommand(const tma::model::GoldenCase& c, uint8_t tag);
 std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, const std::string& top,
                               uint8_t* desc);
 

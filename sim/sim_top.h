@@ -207,6 +207,7 @@ class VerilatedTop : public SimTop {
       ToWide(t.smem_rd_rdata_i, p.smem_rd_rdata, db);
     }
     t.cpl_ready_i = p.cpl_ready;
+    t.bg_cpl_ready_i = p.bg_cpl_ready;
   }
 
   void Pull() {
@@ -251,6 +252,11 @@ class VerilatedTop : public SimTop {
     p.cpl.bytes = t.cpl_bytes_o;
     p.cpl.err = t.cpl_error_o;
     p.cpl.tag = t.cpl_tag_o;
+    p.bg_cpl_valid = t.bg_cpl_valid_o;
+    p.bg_cpl.issuer = t.bg_cpl_issuer_o;
+    p.bg_cpl.seq = t.bg_cpl_seq_o;
+    p.bg_cpl.done = t.bg_cpl_done_o;
+    p.bg_cpl.err = t.bg_cpl_err_o;
     p.busy = t.busy_o;
     p.err_count = t.err_count_o;
   }

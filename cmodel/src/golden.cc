@@ -368,6 +368,13 @@ GoldenBulk ParseBulk(const json& b, Op op) {
   if (b.contains("cp_mask")) {
     r.cp_mask = static_cast<uint16_t>(GetInt(b["cp_mask"], "bulk.cp_mask", 0, 0xFFFF));
   }
+  if (b.contains("size_check")) {
+    const std::string sc = GetString(b["size_check"], "bulk.size_check");
+    if (sc != "silicon" && sc != "ptx") {
+      Fail("bulk.size_check", "must be \"silicon\" or \"ptx\"");
+    }
+    r.ptx_size_check = sc == "ptx";
+  }
   return r;
 }
 
@@ -387,6 +394,9 @@ json BulkToJson(const GoldenBulk& b, Op op) {
   }
   if (b.cp_mask) {
     j["cp_mask"] = *b.cp_mask;
+  }
+  if (b.ptx_size_check) {
+    j["size_check"] = "ptx";
   }
   return j;
 }

@@ -176,6 +176,7 @@ CaseOutcome RunBulk(const GoldenCase& c, GlobalMemoryIf& global, SharedMemoryIf&
     BulkPrefetchInstr in;
     in.src = base + b.src;
     in.size = b.size;
+    in.ptx_size_check = b.ptx_size_check;
     r = ExecuteBulkPrefetch(in);
   } else if (c.op == Op::kReduce) {
     BulkReduceInstr in;
@@ -189,6 +190,7 @@ CaseOutcome RunBulk(const GoldenCase& c, GlobalMemoryIf& global, SharedMemoryIf&
     in.mbar_addr = c.Mbar();
     in.issuer_cta = c.Issuer();
     in.dst_cta = dst_cta;
+    in.ptx_size_check = b.ptx_size_check;
     r = ExecuteBulkReduce(in, global, smem);
   } else {
     BulkCopyInstr in;
@@ -206,6 +208,7 @@ CaseOutcome RunBulk(const GoldenCase& c, GlobalMemoryIf& global, SharedMemoryIf&
       in.cta_mask = *c.cluster->cta_mask;
     }
     in.byte_mask = b.cp_mask;
+    in.ptx_size_check = b.ptx_size_check;
     r = ExecuteBulkCopy(in, global, smem);
   }
   CaseOutcome out;

@@ -55,6 +55,8 @@ package tma_pkg;
   localparam int unsigned PkBits       = 2;
   localparam int unsigned AxiIdBits    = 4;
   localparam int unsigned AtopBits     = 6;
+  localparam int unsigned BulkBits     = 3;
+  localparam int unsigned BulkTBits    = 4;
   localparam int unsigned DtBits       = 4;  // descriptor format code
   localparam int unsigned ElemCodeBits = 4;  // model element-type code
 
@@ -169,6 +171,24 @@ package tma_pkg;
   localparam logic [5:0] AtopStSmin = 6'd21;
   localparam logic [5:0] AtopStUmax = 6'd22;
   localparam logic [5:0] AtopStUmin = 6'd23;
+
+  // BulkCode: non-tensor bulk command (cp.async.bulk, cp.reduce.async.bulk,
+  // cp.async.bulk.prefetch): the cmd_t.mode value that marks it (the LoadMode codes end at 6;
+  // docs/interfaces.md gives its fields).
+  localparam logic [2:0] BulkMode = 3'd7;
+
+  // BulkType: the .type of a cp.reduce.async.bulk (the model's BulkType; a bulk command's
+  // coords[2][3:0]).
+  localparam logic [3:0] BulkTB32  = 4'd0;
+  localparam logic [3:0] BulkTU32  = 4'd1;
+  localparam logic [3:0] BulkTS32  = 4'd2;
+  localparam logic [3:0] BulkTB64  = 4'd3;
+  localparam logic [3:0] BulkTU64  = 4'd4;
+  localparam logic [3:0] BulkTS64  = 4'd5;
+  localparam logic [3:0] BulkTF16  = 4'd6;
+  localparam logic [3:0] BulkTBF16 = 4'd7;
+  localparam logic [3:0] BulkTF32  = 4'd8;
+  localparam logic [3:0] BulkTF64  = 4'd9;
 
   // Element types, the model's DType numbering (= CUtensorMapDataType).
   localparam logic [3:0] ElemU8       = 4'd0;
@@ -321,6 +341,8 @@ package tma_pkg;
     logic               red;       // a reduction (store direction: read-modify-write)
     logic [RedBits-1:0] redop;     // its Red*
     logic [ElemCodeBits-1:0] elem; // its element type (Elem*, the model's DType)
+    logic               bg;        // the command joined its issuer's bulk async-group ...
+    logic [7:0]         bg_seq;    // ... of this sequence number (tma_bulk_group)
   } cpl_info_t;
 
   // One completion on the completion port.
@@ -385,6 +407,10 @@ package tma_pkg;
     logic [SwzBits-1:0]   swz;
     logic [PkBits-1:0]    pk;         // Pk*: how the row's global beats are unpacked
     cpl_info_t            cpl;        // valid with last
+    // Store rows: bmask_en = write only byte i of every 16-byte global chunk whose bmask bit i
+    // is set (a bulk store's .cp_mask); 0 = every byte of the row
+    logic                 bmask_en;
+    logic [15:0]          bmask;
   } row_t;
 
   // ---- Compact row entry of the engine's row FIFO (row fork -> row aligner) ----
@@ -432,14 +458,14 @@ package tma_pkg;
   localparam int unsigned Dim32Width         = 160;   // $bits(dim32_t)
   localparam int unsigned Im2colWidth        = 48;    // $bits(im2col_t)
   localparam int unsigned CmdWidth           = 382;   // $bits(cmd_t)
-  localparam int unsigned CplInfoWidth       = 106;   // $bits(cpl_info_t)
+  localparam int unsigned CplInfoWidth       = 115;   // $bits(cpl_info_t)
   localparam int unsigned CplWidth           = 82;    // $bits(cpl_t)
   localparam int unsigned Dim64Width         = 320;   // $bits(dim64_t)
   localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
   localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
   localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth           = 1919;  // $bits(job_t)
-  localparam int unsigned RowWidth           = 247;   // $bits(row_t)
+  localparam int unsigned JobWidth           = 1928;  // $bits(job_t)
+  localparam int unsigned RowWidth           = 273;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
   localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
   localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
@@ -460,10 +486,11 @@ package tma_pkg;
   // SmemRdJobWidth: written by hand above (49 bits, checked)
   // WrAlWidth: written by hand above (18 bits, checked)
   // WrReqWidth: written by hand above (75 bits, checked)
-  // WrRedWidth: written by hand above (18 bits, checked)
+  // WrRedWidth: written by hand above (35 bits, checked)
   // AxiWrReqWidth: written by hand above (85 bits, checked)
   // AxiWrRspWidth: written by hand above (9 bits, checked)
   // SmemRdWidth: written by hand above (36 bits, checked)
+  // BgCplWidth: written by hand above (14 bits, checked)
   // ---- END GENERATED struct widths ----
 
   // ---- Frontend streams ----
@@ -741,8 +768,10 @@ package tma_pkg;
     logic [RedBits-1:0]      redop;
     logic [ElemCodeBits-1:0] elem;
     logic [BeatCntW-1:0]     nbeats;  // global beats, >= 1
+    logic                    bmask_en; // the row's byte mask (row_t.bmask_en / bmask)
+    logic [15:0]             bmask;
   } wr_red_t;
-  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW;
+  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW + 1 + 16;
 
   // AXI4 write channels (AW, W, B) of the engine's manager port as a request / response pair.
   // W data and strobes are the vectors beside the request (axi_w_data, axi_w_strb).
@@ -775,6 +804,16 @@ package tma_pkg;
     logic [CtaW-1:0] cta;
   } smem_rd_t;
   localparam int unsigned SmemRdWidth = 32 + CtaW;
+
+  // ---- Bulk async-groups ----
+  // One group completion (tma_bulk_group -> engine port), in group order per issuer.
+  typedef struct packed {
+    logic [CtaW-1:0] issuer;
+    logic [7:0]      seq;   // the group's sequence number (0, 1, ... per issuer, mod 256)
+    logic            done;  // 0: read-done (wait_group.read may pass), 1: done (wait_group)
+    logic            err;   // an operation of the group failed (bus error or fault)
+  } bg_cpl_t;
+  localparam int unsigned BgCplWidth = CtaW + 8 + 1 + 1;
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits

@@ -369,6 +369,9 @@ module tma_soc_top #(
   );
   assign {ring_ready, win_ready} = cmd_arb_ready;
 
+  logic             bg_cpl_valid;  // bulk async-group completions of the engine
+  tma_pkg::bg_cpl_t bg_cpl;
+
   // ---- Engine ----
   tma_engine #(
     .DataBytes        (DataBytes),
@@ -404,9 +407,16 @@ module tma_soc_top #(
     .cpl_valid_o     (cpl_valid),
     .cpl_ready_i     (cpl_ready),
     .cpl_o           (cpl),
+    .bg_cpl_valid_o  (bg_cpl_valid),
+    .bg_cpl_ready_i  (1'b1),
+    .bg_cpl_o        (bg_cpl),
     .busy_o          (eng_busy),
     .err_count_o     (eng_err_count)
   );
+
+  // The command records carry no commit_group: the bulk async-group completions are dropped.
+  logic unused_bg_cpl;
+  assign unused_bg_cpl = ^{bg_cpl_valid, bg_cpl};
 
   // ---- AXI4 manager port ----
   tma_soc_axi #(

@@ -20,6 +20,7 @@ module tma_sim_top #(
   parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
   parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
   parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
+  parameter  int unsigned BulkSizeStrict   = 0,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -97,6 +98,13 @@ module tma_sim_top #(
   output logic [31:0]           cpl_bytes_o,
   output logic [3:0]            cpl_error_o,
   output logic [7:0]            cpl_tag_o,
+  // Bulk async-group completions (tma_pkg::bg_cpl_t)
+  output logic                  bg_cpl_valid_o,
+  input  logic                  bg_cpl_ready_i,
+  output logic [3:0]            bg_cpl_issuer_o,
+  output logic [7:0]            bg_cpl_seq_o,
+  output logic                  bg_cpl_done_o,
+  output logic                  bg_cpl_err_o,
   // Status
   output logic                  busy_o,
   output logic [15:0]           err_count_o
@@ -110,6 +118,7 @@ module tma_sim_top #(
   tma_pkg::axi_wr_rsp_t axi_wr_rsp;
   tma_pkg::smem_rd_t    smem_rd;
   tma_pkg::cpl_t        cpl;
+  tma_pkg::bg_cpl_t     bg_cpl;
 
   always_comb begin : proc_cmd
     cmd           = '0;
@@ -140,7 +149,8 @@ module tma_sim_top #(
     .SubByte          (SubByte),
     .StoreClipElem    (StoreClipElem),
     .MaxWrOutstanding (MaxWrOutstanding),
-    .WrWatchdog       (WrWatchdog)
+    .WrWatchdog       (WrWatchdog),
+    .BulkSizeStrict   (BulkSizeStrict)
   ) u_engine (
     .clk_i,
     .rst_ni,
@@ -168,6 +178,9 @@ module tma_sim_top #(
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o              (cpl),
+    .bg_cpl_valid_o,
+    .bg_cpl_ready_i,
+    .bg_cpl_o           (bg_cpl),
     .busy_o,
     .err_count_o
   );
@@ -199,6 +212,10 @@ module tma_sim_top #(
   assign cpl_bytes_o     = cpl.bytes;
   assign cpl_error_o     = cpl.err;
   assign cpl_tag_o       = cpl.tag;
+  assign bg_cpl_issuer_o = bg_cpl.issuer;
+  assign bg_cpl_seq_o    = bg_cpl.seq;
+  assign bg_cpl_done_o   = bg_cpl.done;
+  assign bg_cpl_err_o    = bg_cpl.err;
 
   // AXI4 write channels: the engine's request / response pair as flat ports.
   assign m_axi_awvalid_o = axi_wr_req.aw_valid;

@@ -58,6 +58,8 @@ inline constexpr uint32_t SwzAtomBits = 2;
 inline constexpr uint32_t PkBits = 2;
 inline constexpr uint32_t AxiIdBits = 4;
 inline constexpr uint32_t AtopBits = 6;
+inline constexpr uint32_t BulkBits = 3;
+inline constexpr uint32_t BulkTBits = 4;
 inline constexpr uint32_t DtBits = 4;
 inline constexpr uint32_t ElemCodeBits = 4;
 inline constexpr uint8_t OpLoad = 0;
@@ -136,6 +138,17 @@ inline constexpr uint8_t AtopStSmax = 20;
 inline constexpr uint8_t AtopStSmin = 21;
 inline constexpr uint8_t AtopStUmax = 22;
 inline constexpr uint8_t AtopStUmin = 23;
+inline constexpr uint8_t BulkMode = 7;
+inline constexpr uint8_t BulkTB32 = 0;
+inline constexpr uint8_t BulkTU32 = 1;
+inline constexpr uint8_t BulkTS32 = 2;
+inline constexpr uint8_t BulkTB64 = 3;
+inline constexpr uint8_t BulkTU64 = 4;
+inline constexpr uint8_t BulkTS64 = 5;
+inline constexpr uint8_t BulkTF16 = 6;
+inline constexpr uint8_t BulkTBF16 = 7;
+inline constexpr uint8_t BulkTF32 = 8;
+inline constexpr uint8_t BulkTF64 = 9;
 inline constexpr uint8_t ElemU8 = 0;
 inline constexpr uint8_t ElemU16 = 1;
 inline constexpr uint8_t ElemU32 = 2;
@@ -235,14 +248,14 @@ inline constexpr uint32_t NRowsW = 10;
 inline constexpr uint32_t Dim32Width = 160;
 inline constexpr uint32_t Im2colWidth = 48;
 inline constexpr uint32_t CmdWidth = 382;
-inline constexpr uint32_t CplInfoWidth = 106;
+inline constexpr uint32_t CplInfoWidth = 115;
 inline constexpr uint32_t CplWidth = 82;
 inline constexpr uint32_t Dim64Width = 320;
 inline constexpr uint32_t Dim34Width = 170;
 inline constexpr uint32_t Dim36Width = 180;
 inline constexpr uint32_t Dim4Width = 20;
-inline constexpr uint32_t JobWidth = 1919;
-inline constexpr uint32_t RowWidth = 247;
+inline constexpr uint32_t JobWidth = 1928;
+inline constexpr uint32_t RowWidth = 273;
 inline constexpr uint32_t AlRowWidth = 95;
 inline constexpr uint32_t RdReqWidth = 74;
 inline constexpr uint32_t ArWidth = 72;
@@ -277,10 +290,11 @@ inline constexpr uint32_t SmemWrWidth = 48;
 inline constexpr uint32_t SmemRdJobWidth = 49;
 inline constexpr uint32_t WrAlWidth = 18;
 inline constexpr uint32_t WrReqWidth = 75;
-inline constexpr uint32_t WrRedWidth = 18;
+inline constexpr uint32_t WrRedWidth = 35;
 inline constexpr uint32_t AxiWrReqWidth = 85;
 inline constexpr uint32_t AxiWrRspWidth = 9;
 inline constexpr uint32_t SmemRdWidth = 36;
+inline constexpr uint32_t BgCplWidth = 14;
 
 namespace detail {
 // Bits [pos, pos + width) of a little-endian word array, width 1..64.
@@ -430,7 +444,7 @@ inline void UnpackAt(const uint32_t* w, int pos, cmd_t* s) {
   s->tag = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
 }
 
-// tma_pkg::cpl_info_t, 106 bits.
+// tma_pkg::cpl_info_t, 115 bits.
 struct cpl_info_t {
   uint8_t kind{};
   uint8_t err{};
@@ -442,7 +456,9 @@ struct cpl_info_t {
   bool red{};
   uint8_t redop{};
   uint8_t elem{};
-  static constexpr int kBits = 106;
+  bool bg{};
+  uint8_t bg_seq{};
+  static constexpr int kBits = 115;
   static constexpr int kWords = 4;
 };
 inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
@@ -455,34 +471,40 @@ inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
          a.tag == b.tag &&
          a.red == b.red &&
          a.redop == b.redop &&
-         a.elem == b.elem;
+         a.elem == b.elem &&
+         a.bg == b.bg &&
+         a.bg_seq == b.bg_seq;
 }
 inline bool operator!=(const cpl_info_t& a, const cpl_info_t& b) {
   return !(a == b);
 }
 inline void PackAt(const cpl_info_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 104, 2, static_cast<uint64_t>(s.kind));
-  detail::Put(w, pos + 100, 4, static_cast<uint64_t>(s.err));
-  detail::Put(w, pos + 84, 16, static_cast<uint64_t>(s.cta_mask));
-  detail::Put(w, pos + 80, 4, static_cast<uint64_t>(s.cta));
-  detail::Put(w, pos + 48, 32, static_cast<uint64_t>(s.mbar_addr));
-  detail::Put(w, pos + 16, 32, static_cast<uint64_t>(s.bytes));
-  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.tag));
-  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.red));
-  detail::Put(w, pos + 4, 3, static_cast<uint64_t>(s.redop));
-  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 113, 2, static_cast<uint64_t>(s.kind));
+  detail::Put(w, pos + 109, 4, static_cast<uint64_t>(s.err));
+  detail::Put(w, pos + 93, 16, static_cast<uint64_t>(s.cta_mask));
+  detail::Put(w, pos + 89, 4, static_cast<uint64_t>(s.cta));
+  detail::Put(w, pos + 57, 32, static_cast<uint64_t>(s.mbar_addr));
+  detail::Put(w, pos + 25, 32, static_cast<uint64_t>(s.bytes));
+  detail::Put(w, pos + 17, 8, static_cast<uint64_t>(s.tag));
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 13, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 9, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 8, 1, static_cast<uint64_t>(s.bg));
+  detail::Put(w, pos + 0, 8, static_cast<uint64_t>(s.bg_seq));
 }
 inline void UnpackAt(const uint32_t* w, int pos, cpl_info_t* s) {
-  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 104, 2));
-  s->err = static_cast<uint8_t>(detail::Get(w, pos + 100, 4));
-  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 84, 16));
-  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 80, 4));
-  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 48, 32));
-  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
-  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
-  s->red = detail::Get(w, pos + 7, 1) != 0;
-  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 4, 3));
-  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 113, 2));
+  s->err = static_cast<uint8_t>(detail::Get(w, pos + 109, 4));
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 93, 16));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 89, 4));
+  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 57, 32));
+  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 25, 32));
+  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 17, 8));
+  s->red = detail::Get(w, pos + 16, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 13, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 9, 4));
+  s->bg = detail::Get(w, pos + 8, 1) != 0;
+  s->bg_seq = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
 }
 
 // tma_pkg::cpl_t, 82 bits.
@@ -608,7 +630,7 @@ inline void UnpackAt(const uint32_t* w, int pos, dim4_t* s) {
     s->v[i0] = static_cast<uint8_t>(detail::Get(w, pos + 0 + 4 * i0, 4));
 }
 
-// tma_pkg::job_t, 1919 bits.
+// tma_pkg::job_t, 1928 bits.
 struct job_t {
   bool marker{};
   bool i2c{};
@@ -632,8 +654,8 @@ struct job_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 1919;
-  static constexpr int kWords = 60;
+  static constexpr int kBits = 1928;
+  static constexpr int kWords = 61;
 };
 inline bool operator==(const job_t& a, const job_t& b) {
   return a.marker == b.marker &&
@@ -663,55 +685,55 @@ inline bool operator!=(const job_t& a, const job_t& b) {
   return !(a == b);
 }
 inline void PackAt(const job_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 1918, 1, static_cast<uint64_t>(s.marker));
-  detail::Put(w, pos + 1917, 1, static_cast<uint64_t>(s.i2c));
-  detail::Put(w, pos + 1907, 10, static_cast<uint64_t>(s.nrows_m1));
-  detail::Put(w, pos + 1843, 64, static_cast<uint64_t>(s.gaddr));
-  PackAt(s.step, w, pos + 1523);
-  PackAt(s.astart, w, pos + 1203);
-  PackAt(s.alo, w, pos + 883);
-  PackAt(s.coord, w, pos + 713);
-  PackAt(s.lo, w, pos + 543);
-  PackAt(s.hi, w, pos + 373);
-  PackAt(s.dim_m1, w, pos + 213);
-  PackAt(s.es, w, pos + 193);
-  detail::Put(w, pos + 181, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 169, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 157, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 145, 12, static_cast<uint64_t>(s.pitch));
-  detail::Put(w, pos + 113, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 112, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 111, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 108, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 1927, 1, static_cast<uint64_t>(s.marker));
+  detail::Put(w, pos + 1926, 1, static_cast<uint64_t>(s.i2c));
+  detail::Put(w, pos + 1916, 10, static_cast<uint64_t>(s.nrows_m1));
+  detail::Put(w, pos + 1852, 64, static_cast<uint64_t>(s.gaddr));
+  PackAt(s.step, w, pos + 1532);
+  PackAt(s.astart, w, pos + 1212);
+  PackAt(s.alo, w, pos + 892);
+  PackAt(s.coord, w, pos + 722);
+  PackAt(s.lo, w, pos + 552);
+  PackAt(s.hi, w, pos + 382);
+  PackAt(s.dim_m1, w, pos + 222);
+  PackAt(s.es, w, pos + 202);
+  detail::Put(w, pos + 190, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 178, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 166, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 154, 12, static_cast<uint64_t>(s.pitch));
+  detail::Put(w, pos + 122, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 121, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 120, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 117, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 115, 2, static_cast<uint64_t>(s.pk));
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, job_t* s) {
-  s->marker = detail::Get(w, pos + 1918, 1) != 0;
-  s->i2c = detail::Get(w, pos + 1917, 1) != 0;
-  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1907, 10));
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1843, 64));
-  UnpackAt(w, pos + 1523, &s->step);
-  UnpackAt(w, pos + 1203, &s->astart);
-  UnpackAt(w, pos + 883, &s->alo);
-  UnpackAt(w, pos + 713, &s->coord);
-  UnpackAt(w, pos + 543, &s->lo);
-  UnpackAt(w, pos + 373, &s->hi);
-  UnpackAt(w, pos + 213, &s->dim_m1);
-  UnpackAt(w, pos + 193, &s->es);
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 181, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 169, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 157, 12));
-  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 145, 12));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 113, 32));
-  s->fill_nan = detail::Get(w, pos + 112, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 111, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 108, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
+  s->marker = detail::Get(w, pos + 1927, 1) != 0;
+  s->i2c = detail::Get(w, pos + 1926, 1) != 0;
+  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1916, 10));
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1852, 64));
+  UnpackAt(w, pos + 1532, &s->step);
+  UnpackAt(w, pos + 1212, &s->astart);
+  UnpackAt(w, pos + 892, &s->alo);
+  UnpackAt(w, pos + 722, &s->coord);
+  UnpackAt(w, pos + 552, &s->lo);
+  UnpackAt(w, pos + 382, &s->hi);
+  UnpackAt(w, pos + 222, &s->dim_m1);
+  UnpackAt(w, pos + 202, &s->es);
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 190, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 178, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 166, 12));
+  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 154, 12));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 122, 32));
+  s->fill_nan = detail::Get(w, pos + 121, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 120, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 117, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 115, 2));
   UnpackAt(w, pos + 0, &s->cpl);
 }
 
-// tma_pkg::row_t, 247 bits.
+// tma_pkg::row_t, 273 bits.
 struct row_t {
   bool has_data{};
   bool last{};
@@ -725,8 +747,10 @@ struct row_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 247;
-  static constexpr int kWords = 8;
+  bool bmask_en{};
+  uint16_t bmask{};
+  static constexpr int kBits = 273;
+  static constexpr int kWords = 9;
 };
 inline bool operator==(const row_t& a, const row_t& b) {
   return a.has_data == b.has_data &&
@@ -740,38 +764,44 @@ inline bool operator==(const row_t& a, const row_t& b) {
          a.tf32 == b.tf32 &&
          a.swz == b.swz &&
          a.pk == b.pk &&
-         a.cpl == b.cpl;
+         a.cpl == b.cpl &&
+         a.bmask_en == b.bmask_en &&
+         a.bmask == b.bmask;
 }
 inline bool operator!=(const row_t& a, const row_t& b) {
   return !(a == b);
 }
 inline void PackAt(const row_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 246, 1, static_cast<uint64_t>(s.has_data));
-  detail::Put(w, pos + 245, 1, static_cast<uint64_t>(s.last));
-  detail::Put(w, pos + 181, 64, static_cast<uint64_t>(s.gaddr));
-  detail::Put(w, pos + 149, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 137, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 125, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 113, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 112, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 111, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 108, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.pk));
-  PackAt(s.cpl, w, pos + 0);
+  detail::Put(w, pos + 272, 1, static_cast<uint64_t>(s.has_data));
+  detail::Put(w, pos + 271, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 207, 64, static_cast<uint64_t>(s.gaddr));
+  detail::Put(w, pos + 175, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 163, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 151, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 139, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 138, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 137, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 134, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 132, 2, static_cast<uint64_t>(s.pk));
+  PackAt(s.cpl, w, pos + 17);
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.bmask_en));
+  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.bmask));
 }
 inline void UnpackAt(const uint32_t* w, int pos, row_t* s) {
-  s->has_data = detail::Get(w, pos + 246, 1) != 0;
-  s->last = detail::Get(w, pos + 245, 1) != 0;
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 181, 64));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 149, 32));
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 137, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 125, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 113, 12));
-  s->fill_nan = detail::Get(w, pos + 112, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 111, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 108, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
-  UnpackAt(w, pos + 0, &s->cpl);
+  s->has_data = detail::Get(w, pos + 272, 1) != 0;
+  s->last = detail::Get(w, pos + 271, 1) != 0;
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 207, 64));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 175, 32));
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 163, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 151, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 139, 12));
+  s->fill_nan = detail::Get(w, pos + 138, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 137, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 134, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 132, 2));
+  UnpackAt(w, pos + 17, &s->cpl);
+  s->bmask_en = detail::Get(w, pos + 16, 1) != 0;
+  s->bmask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
 }
 
 // tma_pkg::al_row_t, 95 bits.
@@ -1568,35 +1598,43 @@ inline void UnpackAt(const uint32_t* w, int pos, wr_req_t* s) {
   s->last = detail::Get(w, pos + 0, 1) != 0;
 }
 
-// tma_pkg::wr_red_t, 18 bits.
+// tma_pkg::wr_red_t, 35 bits.
 struct wr_red_t {
   bool red{};
   uint8_t redop{};
   uint8_t elem{};
   uint16_t nbeats{};
-  static constexpr int kBits = 18;
-  static constexpr int kWords = 1;
+  bool bmask_en{};
+  uint16_t bmask{};
+  static constexpr int kBits = 35;
+  static constexpr int kWords = 2;
 };
 inline bool operator==(const wr_red_t& a, const wr_red_t& b) {
   return a.red == b.red &&
          a.redop == b.redop &&
          a.elem == b.elem &&
-         a.nbeats == b.nbeats;
+         a.nbeats == b.nbeats &&
+         a.bmask_en == b.bmask_en &&
+         a.bmask == b.bmask;
 }
 inline bool operator!=(const wr_red_t& a, const wr_red_t& b) {
   return !(a == b);
 }
 inline void PackAt(const wr_red_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 17, 1, static_cast<uint64_t>(s.red));
-  detail::Put(w, pos + 14, 3, static_cast<uint64_t>(s.redop));
-  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.elem));
-  detail::Put(w, pos + 0, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 34, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 31, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 27, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 17, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.bmask_en));
+  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.bmask));
 }
 inline void UnpackAt(const uint32_t* w, int pos, wr_red_t* s) {
-  s->red = detail::Get(w, pos + 17, 1) != 0;
-  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 14, 3));
-  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
-  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
+  s->red = detail::Get(w, pos + 34, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 31, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 27, 4));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 17, 10));
+  s->bmask_en = detail::Get(w, pos + 16, 1) != 0;
+  s->bmask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
 }
 
 // tma_pkg::axi_wr_req_t, 85 bits.
@@ -1706,6 +1744,37 @@ inline void PackAt(const smem_rd_t& s, uint32_t* w, int pos) {
 inline void UnpackAt(const uint32_t* w, int pos, smem_rd_t* s) {
   s->addr = static_cast<uint32_t>(detail::Get(w, pos + 4, 32));
   s->cta = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+}
+
+// tma_pkg::bg_cpl_t, 14 bits.
+struct bg_cpl_t {
+  uint8_t issuer{};
+  uint8_t seq{};
+  bool done{};
+  bool err{};
+  static constexpr int kBits = 14;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const bg_cpl_t& a, const bg_cpl_t& b) {
+  return a.issuer == b.issuer &&
+         a.seq == b.seq &&
+         a.done == b.done &&
+         a.err == b.err;
+}
+inline bool operator!=(const bg_cpl_t& a, const bg_cpl_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const bg_cpl_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.issuer));
+  detail::Put(w, pos + 2, 8, static_cast<uint64_t>(s.seq));
+  detail::Put(w, pos + 1, 1, static_cast<uint64_t>(s.done));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.err));
+}
+inline void UnpackAt(const uint32_t* w, int pos, bg_cpl_t* s) {
+  s->issuer = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
+  s->seq = static_cast<uint8_t>(detail::Get(w, pos + 2, 8));
+  s->done = detail::Get(w, pos + 1, 1) != 0;
+  s->err = detail::Get(w, pos + 0, 1) != 0;
 }
 
 // ---- Whole structs ----

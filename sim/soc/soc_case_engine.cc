@@ -61,7 +61,9 @@ SocCaseEngine::SocCaseEngine()
     : h_(std::make_unique<SocHarness>()),
       build_(RtlBuild::Default(kSocDataBytes)),
       shadow_(kSocNumCtas, std::vector<uint32_t>(kSocSmemBytes / 4, 0)),
-      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {}
+      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {
+  build_.bulk = false;  // the command records carry tensor commands only
+}
 SocCaseEngine::~SocCaseEngine() = default;
 
 uint64_t SocCaseEngine::cycles() const {

@@ -110,11 +110,7 @@ class RtlHarness {
     h_.pins().cmd_valid = false;
     h_.Reset(3);
   }
-  void Offer(const m::TensorInstr& in, uint64_t daddr) {
-    sim::EngineCommand c;
-    c.instr = in;
-    c.desc_addr = daddr;
-    c.tag = kTag;
+  void Offer(const sim::EngineCommand& c) {
     cmd_.Offer(c, &h_.pins());
     h_.Apply();
   }
@@ -177,20 +173,28 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   if (const std::string why = sim::RtlSkipReason(c, build_); !why.empty()) {
     return skip(why);
   }
-  // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
-  if (const std::string why = sim::RtlCaseDescriptor(c, "tma_sim_top", h.gmem.desc); !why.empty()) {
-    return skip(why);
-  }
-  m::TensorInstr in = m::CaseInstr(c);
-  // A descriptor address outside the buffer, 128-byte aligned.
-  uint8_t probe = 0;
-  h.gmem.desc_addr = kDescAddr[0];
-  for (uint64_t a : kDescAddr) {
-    if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
-      h.gmem.desc_addr = a;
-      break;
+  sim::EngineCommand cmd;
+  if (c.bulk) {
+    cmd = sim::RtlBulkCommand(c, kTag);  // no tensor map: nothing to fetch
+  } else {
+    // The descriptor bytes the engine fetches.
+    if (const std::string why = sim::RtlCaseDescriptor(c, "tma_sim_top", h.gmem.desc);
+        !why.empty()) {
+      return skip(why);
     }
+    cmd.instr = m::CaseInstr(c);
+    cmd.tag = kTag;
+    // A descriptor address outside the buffer, 128-byte aligned.
+    uint8_t probe = 0;
+    h.gmem.desc_addr = kDescAddr[0];
+    for (uint64_t a : kDescAddr) {
+      if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
+        h.gmem.desc_addr = a;
+        break;
+      }
+    }
+    cmd.desc_addr = h.gmem.desc_addr;
   }
   const double t0 = CpuSeconds();
   h.gmem.global = &global;
@@ -198,7 +202,7 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   h.note.clear();
   h.Reset(&smem);
   h.TakeSvaError();
-  h.Offer(in, h.gmem.desc_addr);
+  h.Offer(cmd);
 
   const size_t want_tx = c.op == m::Op::kLoad ? m::DestinationCtas(c).size() : 0;
   auto finished = [&] {

@@ -18,8 +18,10 @@
 #include <ctime>
 #include <deque>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -32,6 +34,7 @@
 #include "sim/rtl_support.h"
 #include "sim/sim_top.h"
 #include "sim/smem_port.h"
+#include "tma/bulk_copy.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
@@ -60,6 +63,7 @@ struct Command {
   uint64_t desc_addr = 0;
   uint8_t tag = 0;
   bool sm100 = false;  // an sm_100 map (sub-byte types): the model runs it as sm_100
+  std::optional<sim::BulkCommand> bulk;  // a non-tensor bulk command (or commit_group)
 };
 
 struct Cpl {
@@ -550,6 +554,7 @@ class EngineBench {
         axi_(&src_, &rng_, Fail()),
         axw_(&wmem_, &rng_, Fail()),
         sport_(&smem_, &rng_, Fail()),
+        bgp_(&rng_, [this](const sim::GroupCompletion& g) { groups_.push_back(g); }),
         cpl_(&rng_, [this](const sim::EngineCompletion& c) {
           Cpl x;
           x.kind = static_cast<int>(c.kind);
@@ -572,6 +577,7 @@ class EngineBench {
     h_.Add(&axw_);
     h_.Add(&sport_);
     h_.Add(&cpl_);
+    h_.Add(&bgp_);
     h_.Reset(2);
   }
 
@@ -594,9 +600,12 @@ class EngineBench {
   std::map<int, std::vector<Cpl>> Run(const std::vector<Command>& cmds, uint64_t max_cycles) {
     cmds_ = &cmds;
     const uint64_t start = h_.cycle();
+    // (a commit_group has no completion of its own)
+    const size_t want = static_cast<size_t>(std::count_if(
+        cmds.begin(), cmds.end(), [](const Command& c) { return !(c.bulk && c.bulk->commit); }));
     while (h_.cycle() - start < max_cycles) {
       h_.Step();
-      if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= cmds.size() &&
+      if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= want &&
           !h_.pins().busy && axi_.idle() && axw_.idle())
         break;
     }
@@ -607,6 +616,8 @@ class EngineBench {
   }
 
   const std::vector<uint8_t>& Window(int cta) const { return smem_.Window(cta); }
+  // The bulk async-group completions, in the order the port took them.
+  const std::vector<sim::GroupCompletion>& groups() const { return groups_; }
 
  private:
   sim::ErrorFn Fail() {
@@ -619,14 +630,18 @@ class EngineBench {
     // A store reads shared memory that loads write: it starts on an idle engine once every
     // earlier command has completed, and the next command waits for it (software orders them
     // the same way, with mbarrier and bulk-group waits); the model runs them in order.
-    const bool store = (*cmds_)[next_].ins.op == model::Op::kStore ||
-                       (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore);
-    if (store && (h_.pins().busy || commands_with_cpl_ < next_ || !axw_.idle()))
+    // (a commit_group only closes its issuer's group: it waits for nothing)
+    const bool commit = (*cmds_)[next_].bulk && (*cmds_)[next_].bulk->commit;
+    const bool store = !commit && ((*cmds_)[next_].ins.op == model::Op::kStore ||
+                                   (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore));
+    if (store && (h_.pins().busy || commands_with_cpl_ + commits_ < next_ || !axw_.idle()))
       return false;
+    commits_ += commit ? 1 : 0;
     const Command& c = (*cmds_)[next_++];
     e->instr = c.ins;
     e->desc_addr = c.desc_addr;
     e->tag = c.tag;
+    e->bulk = c.bulk;
     if (std::getenv("TMA_E2E_DUMP"))  // debugging: every command
       std::printf("%s", DescribeCommand(c).c_str());
     return true;
@@ -643,10 +658,13 @@ class EngineBench {
   sim::AxiReadSlave axi_;
   sim::AxiWriteSlave axw_;
   sim::SmemPort sport_;
+  sim::BgCplPort bgp_;
   sim::CplPort cpl_;
+  std::vector<sim::GroupCompletion> groups_;
   const std::vector<Command>* cmds_ = nullptr;
   size_t next_ = 0;
   size_t commands_with_cpl_ = 0;
+  size_t commits_ = 0;  // commit_group commands issued (they have no completion)
   std::map<int, std::vector<Cpl>> cpls_;
 };
 
@@ -945,6 +963,127 @@ TEST(EngineE2E, StoreWriteErrorsDb16) {
   EXPECT_EQ(bench.axw().bursts(), 32u);
   EXPECT_EQ(bench.axw().silent_bursts(), 3u);
   EXPECT_EQ(bench.axw().error_bursts(), 1u);
+}
+
+// Non-tensor bulk operations and bulk async-groups on one engine: bulk stores (one with a
+// .cp_mask, one whose write burst is answered SLVERR), commit_group of two issuers (one group
+// empty), a bulk load of a size that is not a multiple of 16 (silicon B1: size & ~15 bytes move)
+// and a bulk prefetch. Expected: the model's bytes for every command but the failing one, one
+// bus_error completion for it, and per issuer its groups' read-done then done in group order,
+// the failing store's group flagged.
+TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
+  EngineBench<Vtma_sim_top_db16, 16> bench(11);
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  std::mt19937 rng(11);
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    for (uint32_t a = 0; a < kWindowBytes; ++a) {
+      const uint8_t v = static_cast<uint8_t>(rng());
+      bench.smem().Write(cta, a, &v, 1);
+      ref.Write(cta, a, &v, 1);
+    }
+  }
+  model::SparseGlobalMemory ref_g;  // the load's source, as the engine reads it
+  for (uint64_t a = 0x40000; a < 0x42000; ++a) {
+    const uint8_t v = static_cast<uint8_t>(rng());
+    bench.gmem().Write(a, &v, 1);
+    ref_g.Write(a, &v, 1);
+  }
+  auto op = [](model::Op o, int issuer, uint64_t gaddr, uint32_t saddr, uint32_t size,
+               uint8_t tag) {
+    Command c;
+    c.ins.op = o;
+    c.ins.issuer_cta = issuer;
+    c.ins.dst_cta = issuer;
+    c.ins.mbar_addr = 0xF000;
+    sim::BulkCommand b;
+    b.gaddr = gaddr;
+    b.saddr = saddr;
+    b.size = size;
+    c.bulk = b;
+    c.tag = tag;
+    return c;
+  };
+  auto commit = [&](int issuer, uint8_t tag) {
+    Command c = op(model::Op::kStore, issuer, 0, 0, 0, tag);
+    c.bulk->commit = true;
+    return c;
+  };
+  std::vector<Command> cmds;
+  cmds.push_back(op(model::Op::kStore, 0, 0x80000, 0x100, 1024, 0));
+  cmds.push_back(commit(0, 1));                                        // issuer 0, group 0
+  cmds.push_back(op(model::Op::kStore, 0, 0x82000, 0x2000, 2048, 2));  // a burst: SLVERR
+  cmds.push_back(commit(0, 3));                                        // issuer 0, group 1
+  cmds.push_back(op(model::Op::kStore, 1, 0x83000, 0x300, 512, 4));
+  cmds.back().bulk->cp_mask = 0x0F0F;
+  cmds.push_back(commit(1, 5));                                       // issuer 1, group 0
+  cmds.push_back(op(model::Op::kLoad, 2, 0x40010, 0x8000, 1000, 6));  // moves 992 bytes
+  cmds.push_back(commit(0, 7));                                       // issuer 0, group 2
+  cmds.push_back(op(model::Op::kPrefetch, 3, 0x40000, 0, 4096, 8));
+  bench.axw().AddErrorRange(0x82000 + 512, 0x82000 + 528, 2);
+  const auto cpls = bench.Run(cmds, 200000);
+
+  auto one = [&](int tag) {
+    auto it = cpls.find(tag);
+    EXPECT_TRUE(it != cpls.end() && it->second.size() == 1) << "command " << tag;
+    return it == cpls.end() || it->second.empty() ? Cpl{-1} : it->second[0];
+  };
+  EXPECT_EQ(one(0).kind, pkg::CplDone);
+  EXPECT_EQ(one(2).kind, pkg::CplError);
+  EXPECT_EQ(one(2).err, static_cast<int>(model::ErrorClass::kBusError));
+  EXPECT_EQ(one(4).kind, pkg::CplDone);
+  EXPECT_EQ(one(6).kind, pkg::CplTx);
+  EXPECT_EQ(one(6).cta, 2);
+  EXPECT_EQ(one(6).bytes, 992u);
+  EXPECT_EQ(one(8).kind, pkg::CplDone);
+  for (int tag : {1, 3, 5, 7}) {
+    EXPECT_EQ(cpls.count(tag), 0u) << "commit_group " << tag << " completed like a command";
+  }
+
+  // The model's bytes: the two good stores in global memory, the load in CTA 2's window.
+  model::SparseGlobalMemory ref_w;
+  for (int k : {0, 4, 6}) {
+    const Command& c = cmds[static_cast<size_t>(k)];
+    model::BulkCopyInstr in;
+    in.dir = c.ins.op == model::Op::kLoad ? model::BulkDir::kGlobalToSharedCta
+                                          : model::BulkDir::kSharedCtaToGlobal;
+    in.src = c.ins.op == model::Op::kLoad ? c.bulk->gaddr : c.bulk->saddr;
+    in.dst = c.ins.op == model::Op::kLoad ? c.bulk->saddr : c.bulk->gaddr;
+    in.size = c.bulk->size;
+    in.mbar_addr = c.ins.mbar_addr;
+    in.issuer_cta = c.ins.issuer_cta;
+    in.byte_mask = c.bulk->cp_mask;
+    const model::BulkResult r =
+        model::ExecuteBulkCopy(in, c.ins.op == model::Op::kLoad ? ref_g : ref_w, ref);
+    ASSERT_TRUE(r.status.ok()) << k << ": " << r.status.ToString();
+  }
+  auto same_global = [&](uint64_t lo, uint64_t hi) {
+    size_t diff = 0;
+    for (uint64_t a = lo; a < hi; ++a) {
+      uint8_t g = 0, w = 0;
+      const bool gok = bench.wmem().Read(a, &g, 1);
+      const bool wok = ref_w.Read(a, &w, 1);
+      diff += gok != wok || g != w;
+    }
+    return diff;
+  };
+  EXPECT_EQ(same_global(0x80000 - 64, 0x80000 + 1024 + 64), 0u) << "bulk store 0";
+  EXPECT_EQ(same_global(0x83000 - 64, 0x83000 + 512 + 64), 0u) << "bulk store 4 (.cp_mask)";
+  EXPECT_EQ(bench.Window(2), ref.Window(2)) << "bulk load 6 (CTA 2's window)";
+
+  // Group completions: per issuer read-done then done of groups 0, 1, 2 in order.
+  std::map<int, std::vector<std::tuple<int, bool, bool>>> per;
+  for (const sim::GroupCompletion& g : bench.groups()) {
+    per[g.issuer].push_back({g.seq, g.done, g.err});
+  }
+  using G = std::vector<std::tuple<int, bool, bool>>;
+  EXPECT_EQ(per[0], (G{{0, false, false},
+                       {0, true, false},
+                       {1, false, true},
+                       {1, true, true},
+                       {2, false, false},
+                       {2, true, false}}));
+  EXPECT_EQ(per[1], (G{{0, false, false}, {0, true, false}}));
+  EXPECT_EQ(per.size(), 2u) << "group completions of an issuer that committed none";
 }
 
 // Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle

@@ -1393,6 +1393,179 @@ def subbyte_cases():
     return out
 
 
+# ---- non-tensor bulk operations (seed 004; silicon B1) ------------------------------------------
+BULK_BYTES = {"b32": 4, "u32": 4, "s32": 4, "b64": 8, "u64": 8, "s64": 8, "f16": 2, "bf16": 2,
+              "f32": 4, "f64": 8}
+
+
+def bulk_moved(size, ptx=False):
+    """Bytes a bulk op moves: silicon B1 (size & ~15) unless the PTX size check is asked for."""
+    return size if ptx else size & ~15
+
+
+def bulk_base(cid, op, bulk, gbytes, sbytes, sdst, **kw):
+    c = {"id": cid, "source": SOURCE, "ptx": kw.pop("ptx", ""), "op": op}
+    if op == "reduce":
+        c["redop"] = kw.pop("redop")
+    c["bulk"] = bulk
+    for k in ("cluster", "dst_cta", "arch", "mbar"):
+        if k in kw:
+            c[k] = kw.pop(k)
+    c["global"] = {"bytes": gbytes, "offset": 0, "fill": "splitmix64", "seed": kw.pop("gseed", 7)}
+    if op != "prefetch":
+        c["smem"] = {"bytes": sbytes, "dst": sdst, "fill": "splitmix64", "seed": kw.pop("sseed", 9)}
+    assert not kw, kw
+    return c
+
+
+def bulk_load(cid, size, src, dst, ctas=1, issuer=0, dst_cta=None, mask=None, **kw):
+    """cp.async.bulk global -> shared::cta (ctas == 1, no dst_cta) or shared::cluster: the
+    moved bytes land at dst of each destination CTA; complete_tx counts them (B1)."""
+    to_cluster = ctas > 1 or dst_cta is not None or mask is not None
+    d = "shared::cluster.global" if to_cluster else "shared::cta.global"
+    ptx = "cp.async.bulk.%s.mbarrier::complete_tx::bytes%s" % (
+        d, ".multicast::cluster" if mask is not None else "")
+    bulk = {"size": size, "dir": d, "src": src, "dst": dst}
+    extra = {}
+    if to_cluster:
+        extra["cluster"] = {"ctas": ctas, "issuer": issuer}
+        if mask is not None:
+            extra["cluster"]["cta_mask"] = mask
+    if dst_cta is not None:
+        extra["dst_cta"] = dst_cta
+    sbytes = dst + max(size, 16)
+    c = bulk_base(cid, "load", bulk, src + size + 64, sbytes, dst, ptx=ptx, **extra, **kw)
+    n = bulk_moved(size)
+    g = gen_fill(c["global"], c["global"]["bytes"], "u8")
+    sm0 = gen_fill(c["smem"], sbytes, "u8")
+    sm = bytearray(sm0)
+    sm[dst:dst + n] = g[src:src + n]
+    if not to_cluster:
+        c["expect"] = {"complete_tx_bytes": n, "smem": hexs(sm)}
+    else:
+        dests = [k for k in range(ctas) if (mask >> k) & 1] if mask is not None else \
+            [dst_cta if dst_cta is not None else issuer]
+        c["expect"] = {"complete_tx_bytes": n,
+                       "smem": [hexs(sm) if k in dests else "" for k in range(ctas)]}
+    return c
+
+
+def bulk_s2g(cid, op, size, src, dst, redop=None, btype=None, noftz=False, cp_mask=None, **kw):
+    """cp.async.bulk / cp.reduce.async.bulk global.shared::cta: the moved bytes of the issuer's
+    window at src written (or reduced element by element, PTX atom semantics) at dst; with
+    .cp_mask only byte i of each 16-byte chunk whose mask bit i is set."""
+    bulk = {"size": size, "dir": "global.shared::cta", "src": src, "dst": dst}
+    if op == "reduce":
+        bulk["type"] = btype
+        if noftz:
+            bulk["noftz"] = True
+        ptx = "cp.reduce.async.bulk.global.shared::cta.bulk_group.%s%s.%s" % (
+            redop, ".noftz" if noftz else "", btype)
+        kw["redop"] = redop
+    else:
+        ptx = "cp.async.bulk.global.shared::cta.bulk_group%s" % (".cp_mask" if cp_mask is not
+                                                                 None else "")
+    if cp_mask is not None:
+        bulk["cp_mask"] = cp_mask
+    c = bulk_base(cid, op, bulk, dst + size + 64, src + max(size, 16), src, ptx=ptx, **kw)
+    n = bulk_moved(size)
+    fill_t = {"b32": "u32", "b64": "u64"}.get(btype, btype) if btype else "u8"
+    if op == "reduce" and btype in ("f16", "bf16", "f32", "f64"):
+        c["global"]["fill"] = "values"
+        c["smem"]["fill"] = "values"
+        c["bulk"]["type"] = btype
+    g0 = gen_fill(c["global"], c["global"]["bytes"], fill_t if fill_t != "u8" else "u8")
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], fill_t if fill_t != "u8" else "u8")
+    g = bytearray(g0)
+    if op == "store":
+        for i in range(n):
+            if cp_mask is None or (cp_mask >> (i % 16)) & 1:
+                g[dst + i] = sm[src + i]
+    else:
+        e = BULK_BYTES[btype]
+        dt = {"b32": "u32", "b64": "u64"}.get(btype, btype)
+        if btype == "f32" and redop == "add":
+            dt = "f32.ftz"  # seed 004 line 334: the f32 add flushes subnormals
+        for i in range(0, n - e + 1, e):
+            g[dst + i:dst + i + e] = reduce_one(redop, dt, bytes(g[dst + i:dst + i + e]),
+                                                bytes(sm[src + i:src + i + e]))
+    c["expect"] = {"global_diff": runs_diff(g0, g)}
+    return c
+
+
+def bulk_error(cid, op, bulk, error, **kw):
+    c = bulk_base(cid, op, bulk, 1024, 1024, 0, **kw)
+    c["expect"] = {"error": error}
+    return c
+
+
+def bulk_cases():
+    """The bulk forms silicon did not cover: .cp_mask (sm_100, unverified on silicon), sizes
+    below 16 and the size check's PTX reading, the named errors of the seed's restrictions the
+    silicon set has no case of, reductions on signed and wrapping operands, long copies
+    crossing 4 KiB, and a prefetch of an odd size."""
+    out = []
+    # Loads: B1 sizes (8 -> nothing moves, 40 -> 32), long, multicast with the issuer outside.
+    out.append(bulk_load("bulk-hand-load-size8", 8, 64, 128))
+    out.append(bulk_load("bulk-hand-load-size40", 40, 48, 16))
+    out.append(bulk_load("bulk-hand-load-4k-cross", 9000, 4016, 32))
+    out.append(bulk_load("bulk-hand-load-mc-issuer-out", 304, 16, 64, ctas=4, issuer=0,
+                         mask=0b1010))
+    out.append(bulk_load("bulk-hand-load-peer", 2064, 128, 48, ctas=2, issuer=0, dst_cta=1))
+    # Stores: .cp_mask (sm_100), B1 size 24 -> 16 bytes written.
+    for m in (0x00FF, 0x8001, 0x0000, 0xFFFF, 0x5A3C):
+        out.append(bulk_s2g("bulk-hand-store-cpmask-%04x" % m, "store", 2080, 32, 4080,
+                            cp_mask=m, arch="sm_100a"))
+    out.append(bulk_s2g("bulk-hand-store-size24", "store", 24, 16, 32))
+    # Reductions: signed min/max, inc/dec, f32 add ("values" fills), bf16 .noftz add, xor.
+    out.append(bulk_s2g("bulk-hand-red-min-s64", "reduce", 256, 0, 64, "min", "s64"))
+    out.append(bulk_s2g("bulk-hand-red-max-s32", "reduce", 96, 32, 16, "max", "s32"))
+    out.append(bulk_s2g("bulk-hand-red-inc-u32", "reduce", 64, 0, 0, "inc", "u32"))
+    out.append(bulk_s2g("bulk-hand-red-dec-u32", "reduce", 64, 16, 48, "dec", "u32"))
+    out.append(bulk_s2g("bulk-hand-red-add-f32", "reduce", 128, 0, 32, "add", "f32"))
+    out.append(bulk_s2g("bulk-hand-red-add-bf16", "reduce", 2096, 16, 4064, "add", "bf16",
+                        noftz=True))
+    out.append(bulk_s2g("bulk-hand-red-xor-b64", "reduce", 48, 0, 16, "xor", "b64"))
+    # Prefetch of an odd size (B1) and a misaligned one.
+    pf = bulk_base("bulk-hand-prefetch-odd", "prefetch",
+                   {"size": 1000, "dir": "L2.global", "src": 48}, 1024, 0, 0,
+                   ptx="cp.async.bulk.prefetch.L2.global")
+    pf["expect"] = {"global_diff": []}
+    out.append(pf)
+    out.append(bulk_error("bulk-hand-err-prefetch-misaligned", "prefetch",
+                          {"size": 64, "dir": "L2.global", "src": 40}, "misaligned",
+                          ptx="cp.async.bulk.prefetch.L2.global"))
+    # Named errors (the model's check order, seed 004).
+    ld = {"size": 64, "dir": "shared::cta.global", "src": 0, "dst": 0}
+    out.append(bulk_error("bulk-hand-err-size-ptx", "load", dict(ld, size=40, size_check="ptx"),
+                          "invalid_instruction"))
+    out.append(bulk_error("bulk-hand-err-mbar-misaligned", "load", dict(ld), "misaligned",
+                          mbar=1028))
+    out.append(bulk_error("bulk-hand-err-cta-dst-other", "load", dict(ld), "invalid_instruction",
+                          cluster={"ctas": 2, "issuer": 0}, dst_cta=1))
+    out.append(bulk_error("bulk-hand-err-mc-on-store", "store",
+                          {"size": 64, "dir": "global.shared::cta", "src": 0, "dst": 0},
+                          "invalid_instruction", cluster={"ctas": 2, "issuer": 0, "cta_mask": 3}))
+    out.append(bulk_error("bulk-hand-err-cpmask-on-load", "load", dict(ld, cp_mask=255),
+                          "invalid_instruction"))
+    out.append(bulk_error("bulk-hand-err-smem-wrap", "load",
+                          dict(ld, dst=0xFFFFFFF0, size=32), "invalid_instruction"))
+    rd = {"size": 64, "dir": "global.shared::cta", "src": 0, "dst": 0}
+    out.append(bulk_error("bulk-hand-err-red-min-f32", "reduce", dict(rd, type="f32"),
+                          "unsupported_reduction", redop="min"))
+    out.append(bulk_error("bulk-hand-err-red-and-s32", "reduce", dict(rd, type="s32"),
+                          "unsupported_reduction", redop="and"))
+    out.append(bulk_error("bulk-hand-err-red-f16-no-noftz", "reduce", dict(rd, type="f16"),
+                          "invalid_instruction", redop="add"))
+    out.append(bulk_error("bulk-hand-err-red-noftz-u32", "reduce", dict(rd, type="u32",
+                                                                        noftz=True),
+                          "invalid_instruction", redop="add"))
+    out.append(bulk_error("bulk-hand-err-red-misaligned-dst", "reduce", dict(rd, type="u32",
+                                                                             dst=8),
+                          "misaligned", redop="add"))
+    return out
+
+
 FILES = {
     "tile.jsonl": tile_cases,
     "swizzle.jsonl": swizzle_cases,
@@ -1405,6 +1578,7 @@ FILES = {
     "faults.jsonl": fault_cases,
     "sm100.jsonl": sm100_cases,
     "subbyte.jsonl": subbyte_cases,
+    "bulk.jsonl": bulk_cases,
 }
 
 

@@ -172,6 +172,23 @@ inline constexpr uint8_t kAtopStSmin = 21;
 inline constexpr uint8_t kAtopStUmax = 22;
 inline constexpr uint8_t kAtopStUmin = 23;
 
+// ---- BulkCode ----
+inline constexpr int kBulkBits = 3;
+inline constexpr uint8_t kBulkMode = 7;
+
+// ---- BulkType ----
+inline constexpr int kBulkTBits = 4;
+inline constexpr uint8_t kBulkTB32 = 0;
+inline constexpr uint8_t kBulkTU32 = 1;
+inline constexpr uint8_t kBulkTS32 = 2;
+inline constexpr uint8_t kBulkTB64 = 3;
+inline constexpr uint8_t kBulkTU64 = 4;
+inline constexpr uint8_t kBulkTS64 = 5;
+inline constexpr uint8_t kBulkTF16 = 6;
+inline constexpr uint8_t kBulkTBF16 = 7;
+inline constexpr uint8_t kBulkTF32 = 8;
+inline constexpr uint8_t kBulkTF64 = 9;
+
 // ---- Element types ----
 // The element types in three numberings: Elem<T> = the model's DType = the driver's
 // CUtensorMapDataType; Dt<T> = the descriptor's 4-bit format code (tf32 and tf32.ftz use the f32
