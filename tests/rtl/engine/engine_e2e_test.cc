@@ -1084,6 +1084,7 @@ TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
                        {2, true, false}}));
   EXPECT_EQ(per[1], (G{{0, false, false}, {0, true, false}}));
   EXPECT_EQ(per.size(), 2u) << "group completions of an issuer that committed none";
+  EXPECT_EQ(bench.axw().error_bursts(), 1u) << "the SLVERR burst of bulk store 2";
 }
 
 // Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle
