@@ -74,9 +74,9 @@ TEST(StructCodec, CmdFieldPositions) {
 // 48-79, bytes 16-47, tag 8-15, red 7, redop 4-6, elem 0-3; it is the low end of job_t and
 // row_t.
 TEST(StructCodec, CplInfoInsideRowAndJob) {
-  EXPECT_EQ(cpl_info_t::kBits, 106);
-  EXPECT_EQ(row_t::kBits, 247);
-  EXPECT_EQ(job_t::kBits, 1919);
+  EXPECT_EQ(cpl_info_t::kBits, 115);
+  EXPECT_EQ(row_t::kBits, 273);
+  EXPECT_EQ(job_t::kBits, 1928);
   row_t r;
   r.has_data = true;
   r.last = false;
@@ -93,33 +93,43 @@ TEST(StructCodec, CplInfoInsideRowAndJob) {
   r.cpl.red = true;
   r.cpl.redop = 5;
   r.cpl.elem = 0xA;
+  r.cpl.bg = true;
+  r.cpl.bg_seq = 0x5A;
+  r.bmask_en = true;
+  r.bmask = 0xC003;
   const auto w = Pack(r);
-  EXPECT_EQ(Field(w.data(), 104, 2), CplError);
-  EXPECT_EQ(Field(w.data(), 100, 4), ErrBusError);
-  EXPECT_EQ(Field(w.data(), 84, 16), 0x8001u);
-  EXPECT_EQ(Field(w.data(), 80, 4), 9u);
-  EXPECT_EQ(Field(w.data(), 48, 32), 0xDEADBEEFu);
-  EXPECT_EQ(Field(w.data(), 16, 32), 4096u);
-  EXPECT_EQ(Field(w.data(), 8, 8), 0xFFu);
-  EXPECT_EQ(Field(w.data(), 7, 1), 1u);            // red
-  EXPECT_EQ(Field(w.data(), 4, 3), 5u);            // redop
-  EXPECT_EQ(Field(w.data(), 0, 4), 0xAu);          // elem
-  EXPECT_EQ(Field(w.data(), 106, 2), PkG12);       // pk above cpl
-  EXPECT_EQ(Field(w.data(), 108, 3), Swz128BA64);  // swz above pk
-  EXPECT_EQ(Field(w.data(), 246, 1), 1u);          // has_data, the top bit
-  EXPECT_EQ(Field(w.data(), 245, 1), 0u);          // last
-  EXPECT_EQ(Field(w.data(), 181, 64), 0x123456789ull);
+  // row_t's last fields: bmask (bits 15:0), bmask_en (16), then cpl_info_t (bits 131:17)
+  EXPECT_EQ(Field(w.data(), 0, 16), 0xC003u);  // bmask
+  EXPECT_EQ(Field(w.data(), 16, 1), 1u);       // bmask_en
+  EXPECT_EQ(Field(w.data(), 17 + 113, 2), CplError);
+  EXPECT_EQ(Field(w.data(), 17 + 109, 4), ErrBusError);
+  EXPECT_EQ(Field(w.data(), 17 + 93, 16), 0x8001u);
+  EXPECT_EQ(Field(w.data(), 17 + 89, 4), 9u);
+  EXPECT_EQ(Field(w.data(), 17 + 57, 32), 0xDEADBEEFu);
+  EXPECT_EQ(Field(w.data(), 17 + 25, 32), 4096u);
+  EXPECT_EQ(Field(w.data(), 17 + 17, 8), 0xFFu);
+  EXPECT_EQ(Field(w.data(), 17 + 16, 1), 1u);      // red
+  EXPECT_EQ(Field(w.data(), 17 + 13, 3), 5u);      // redop
+  EXPECT_EQ(Field(w.data(), 17 + 9, 4), 0xAu);     // elem
+  EXPECT_EQ(Field(w.data(), 17 + 8, 1), 1u);       // bg
+  EXPECT_EQ(Field(w.data(), 17, 8), 0x5Au);        // bg_seq
+  EXPECT_EQ(Field(w.data(), 132, 2), PkG12);       // pk above cpl
+  EXPECT_EQ(Field(w.data(), 134, 3), Swz128BA64);  // swz above pk
+  EXPECT_EQ(Field(w.data(), 272, 1), 1u);          // has_data, the top bit
+  EXPECT_EQ(Field(w.data(), 271, 1), 0u);          // last
+  EXPECT_EQ(Field(w.data(), 207, 64), 0x123456789ull);
   EXPECT_EQ(Unpack<row_t>(w.data()), r);
-  // job_t: marker is bit 1918, dim vectors have element 0 at their low end: es (5 x 4) sits
-  // above row_bytes/head/dend/pitch (4 x 12) and smem_addr (32) and the 113 bits below.
+  // job_t: marker is bit 1927, dim vectors have element 0 at their low end: es (5 x 4) sits
+  // above row_bytes/head/dend/pitch (4 x 12) and smem_addr (32) and the 122 bits below
+  // (fill_nan, tf32, swz, pk, cpl_info_t).
   job_t j;
   j.marker = true;
   j.es.v[0] = 0x1;
   j.es.v[4] = 0xF;
   const auto jw = Pack(j);
-  EXPECT_EQ(Field(jw.data(), 1918, 1), 1u);
-  EXPECT_EQ(Field(jw.data(), 193, 4), 0x1u);
-  EXPECT_EQ(Field(jw.data(), 193 + 16, 4), 0xFu);
+  EXPECT_EQ(Field(jw.data(), 1927, 1), 1u);
+  EXPECT_EQ(Field(jw.data(), 202, 4), 0x1u);
+  EXPECT_EQ(Field(jw.data(), 202 + 16, 4), 0xFu);
   EXPECT_EQ(Unpack<job_t>(jw.data()), j);
 }
 
