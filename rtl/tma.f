@@ -22,8 +22,13 @@ frontend/tma_frontend.sv
 # ---- midend ----
 midend/tma_walk_start.sv
 midend/tma_nd_walker.sv
+midend/tma_row_resolve.sv
+midend/tma_gather_walker.sv
+midend/tma_w128_walker.sv
 midend/tma_row_fork.sv
 midend/tma_burst_split.sv
+midend/tma_bulk_rows.sv
+midend/tma_row_merge.sv
 # ---- backend ----
 backend/tma_rd_engine.sv
 backend/tma_unpack.sv

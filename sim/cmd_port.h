@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "sim/common.h"
@@ -20,11 +21,27 @@
 
 namespace tma::sim {
 
+// A non-tensor bulk command (cmd_t.mode == BulkMode; docs/interfaces.md "Bulk commands").
+// The EngineCommand's instr gives its op, redop, mbar_addr, multicast / cta_mask, issuer and
+// dst_cta; desc_addr is unused.
+struct BulkCommand {
+  bool to_cluster = false;  // a load's destination is .shared::cluster (else .shared::cta)
+  uint64_t gaddr = 0;       // global source (load, prefetch) or destination (store, reduce)
+  uint32_t saddr = 0;       // shared destination (load) or source (store, reduce)
+  uint32_t size = 0;
+  std::optional<uint16_t> cp_mask;
+  uint8_t type = 0;  // a reduction's .type (tma::model::BulkType)
+  bool noftz = false;
+  // cp.async.bulk.commit_group of instr.issuer_cta (no other field is read)
+  bool commit = false;
+};
+
 struct EngineCommand {
   tma::model::TensorInstr instr;
   uint64_t desc_addr = 0;
   uint8_t tag = 0;
-  bool inval_before = false;  // pulse desc_inval with the command
+  bool inval_before = false;        // pulse desc_inval with the command
+  std::optional<BulkCommand> bulk;  // a bulk command (instr.mode, coords, smem_addr unused)
 };
 
 class CmdCodec {

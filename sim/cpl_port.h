@@ -2,6 +2,7 @@
 //
 // CplPort: the engine's completion stream. Random cpl_ready (ready_pct); each completion
 // taken goes to the observer with the cycle it was taken in.
+// BgCplPort: the same for the bulk async-group completion stream (bg_cpl_*).
 #ifndef TMA_SIM_CPL_PORT_H_
 #define TMA_SIM_CPL_PORT_H_
 
@@ -61,6 +62,49 @@ class CplPort : public Clocked {
   int ready_pct_;
   bool ready_q_ = false;
   uint64_t received_ = 0;
+};
+
+// One bulk async-group completion (TopPins::bg_cpl, a tma_pkg::bg_cpl_t).
+struct GroupCompletion {
+  int issuer = 0;
+  int seq = 0;        // the group's sequence number (per issuer, from 0, mod 256)
+  bool done = false;  // false: read-done (wait_group.read), true: done (wait_group)
+  bool err = false;
+  uint64_t cycle = 0;
+};
+
+class BgCplPort : public Clocked {
+ public:
+  using Observer = std::function<void(const GroupCompletion&)>;
+  BgCplPort(Random* rng, Observer obs, int ready_pct = 100)
+      : rng_(rng), obs_(std::move(obs)), ready_pct_(ready_pct) {}
+  void set_ready_pct(int pct) { ready_pct_ = pct; }
+  void Tick(TopPins& p, uint64_t now) override {
+    if (!p.rst_n) {
+      p.bg_cpl_ready = false;
+      ready_q_ = false;
+      return;
+    }
+    if (ready_q_ && p.bg_cpl_valid) {
+      GroupCompletion c;
+      c.issuer = static_cast<int>(p.bg_cpl.issuer);
+      c.seq = static_cast<int>(p.bg_cpl.seq);
+      c.done = p.bg_cpl.done;
+      c.err = p.bg_cpl.err;
+      c.cycle = now;
+      if (obs_) {
+        obs_(c);
+      }
+    }
+    ready_q_ = rng_->Chance(ready_pct_);
+    p.bg_cpl_ready = ready_q_;
+  }
+
+ private:
+  Random* rng_;
+  Observer obs_;
+  int ready_pct_;
+  bool ready_q_ = false;
 };
 
 }  // namespace tma::sim

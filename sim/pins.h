@@ -27,6 +27,11 @@ struct TopPins {
   bool cmd_valid = false, cmd_ready = false;
   tma::pkg::cmd_t cmd;
   bool desc_inval = false;
+  // Target architecture (tma::pkg::Arch*): sm_103 by default, every rule of the model's newest
+  // arch; the golden replay sets each case's.
+  uint8_t arch = tma::pkg::ArchSm103;
+  // CTAs in the cluster, 0 = 16 (the engine's NumCtas): the replay sets each case's.
+  uint8_t cluster = 0;
   // AXI4 read address / data.
   bool arvalid = false, arready = false;
   uint8_t arid = 0, arlen = 0, arsize = 0, arburst = 0;
@@ -58,6 +63,9 @@ struct TopPins {
   // Completion stream: cpl_<field>_o (cpl_error_o is cpl_t.err).
   bool cpl_valid = false, cpl_ready = false;
   tma::pkg::cpl_t cpl;
+  // Bulk async-group completions: bg_cpl_<field>_o.
+  bool bg_cpl_valid = false, bg_cpl_ready = false;
+  tma::pkg::bg_cpl_t bg_cpl;
   // Status.
   bool busy = false;
   uint16_t err_count = 0;

@@ -55,23 +55,76 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
   return "";
 }
 
+namespace {
+// The bulk operations the RTL runs (tma_bulk_rows): every direction but shared::cta ->
+// shared::cluster.
+std::string BulkSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
+  const m::GoldenBulk& k = *c.bulk;
+  if (!b.bulk) {
+    return "this top does not take the non-tensor bulk commands";
+  }
+  if (c.op != m::Op::kPrefetch && k.dir == m::BulkDir::kSharedCtaToSharedCluster) {
+    return "the RTL does not implement the shared::cta -> shared::cluster bulk copy and "
+           "reduction";
+  }
+  if (k.ptx_size_check != b.bulk_size_strict) {
+    return std::string("bulk size check \"") + (k.ptx_size_check ? "ptx" : "silicon") +
+           "\": this top is built with BulkSizeStrict = " + (b.bulk_size_strict ? "1" : "0");
+  }
+  const int ctas = c.NumCtas();
+  const uint16_t mask = c.cluster && c.cluster->cta_mask ? *c.cluster->cta_mask : 0;
+  if (c.Issuer() >= ctas || (c.dst_cta && *c.dst_cta >= ctas) ||
+      (ctas < 16 && (mask >> ctas) != 0)) {
+    return "a CTA number at or above the cluster size (" + std::to_string(ctas) +
+           "): the top has no cluster-size input (F6 is the launcher's check)";
+  }
+  return "";
+}
+}  // namespace
+
+EngineCommand RtlBulkCommand(const m::GoldenCase& c, uint8_t tag) {
+  const m::GoldenBulk& k = *c.bulk;
+  const uint64_t base = m::CaseGlobalBase(c);
+  EngineCommand e;
+  e.tag = tag;
+  m::TensorInstr& in = e.instr;
+  in.op = c.op;
+  in.redop = c.redop;
+  in.mbar_addr = c.Mbar();
+  in.issuer_cta = c.Issuer();
+  in.dst_cta = c.dst_cta ? *c.dst_cta : -1;
+  // (as the model's replay: .multicast::cluster on either copy direction, never on a reduction)
+  if ((c.op == m::Op::kLoad || c.op == m::Op::kStore) && c.cluster && c.cluster->cta_mask) {
+    in.multicast = true;
+    in.cta_mask = *c.cluster->cta_mask;
+  }
+  BulkCommand b;
+  const bool to_global = c.op == m::Op::kStore || c.op == m::Op::kReduce;
+  b.to_cluster = c.op == m::Op::kLoad && k.dir == m::BulkDir::kGlobalToSharedCluster;
+  b.gaddr = base + (to_global ? k.dst : k.src);
+  b.saddr = static_cast<uint32_t>(to_global ? k.src : k.dst);
+  b.size = k.size;
+  b.cp_mask = k.cp_mask;
+  b.type = static_cast<uint8_t>(k.type.value_or(m::BulkType::kU32));
+  b.noftz = k.noftz;
+  e.bulk = b;
+  return e;
+}
+
 std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   if (c.bulk) {
-    return "the RTL does not implement the non-tensor bulk operations (cp.async.bulk, "
-           "cp.reduce.async.bulk, cp.async.bulk.prefetch.L2)";
+    return BulkSkipReason(c, b);
   }
   const std::optional<m::Arch> arch = m::ParseArch(c.arch);
   if (!arch) {
     return "arch " + c.arch + " is not known";
   }
-  // The element type and swizzle the engine will see: the descriptor's when the case has one.
+  // The element type the engine will see: the descriptor's when the case has one.
   m::DType dtype = c.tensor.dtype;
-  m::Swizzle swizzle = c.tensor.swizzle;
   if (c.descriptor_hex) {
     m::TensorMap map;
     if (m::CaseMap(c, &map).ok()) {
       dtype = map.dtype;
-      swizzle = map.swizzle;
     }
   }
   RtlCommandKind k;
@@ -90,36 +143,27 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
     return std::string("store clipping \"") + (c.store_clip_element ? "element" : "granule") +
            "\": this top is built with StoreClipElem = " + (b.store_clip_element ? "1" : "0");
   }
-  if (*arch == m::Arch::kSm90 && m::IsSubByte(dtype)) {
-    return std::string("sub-byte type ") + m::ToString(dtype) +
-           " on sm_90: the host encoder refuses it (rule 1) and the RTL has no arch input";
-  }
-  if (*arch == m::Arch::kSm90 && swizzle > m::Swizzle::k128B) {
-    // The RTL accepts what DecodeDescriptor accepts (the 128B-atom and 96B swizzles of
-    // sm_100+, repeat field included); the sm_90 limit (rule 4) needs an arch input.
-    return std::string("swizzle ") + m::ToString(swizzle) +
-           " on sm_90: the host encoder refuses it (rule 4) and the RTL has no arch input";
-  }
   return "";
 }
 
 bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
+  if (c.bulk) {
+    return RtlSkipReason(c, b).empty();
+  }
   return (c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
          (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
          RtlSkipReason(c, b).empty();
 }
 
-std::string RtlCaseDescriptor(const m::GoldenCase& c, const std::string& top, uint8_t* desc) {
-  m::TensorMap map;
-  bool have_map = false;
+std::string RtlCaseDescriptor(const m::GoldenCase& c, uint8_t* desc) {
   if (c.descriptor_hex) {
     std::vector<uint8_t> d;
     if (!m::FromHex(*c.descriptor_hex, &d) || d.size() != m::kDescriptorBytes) {
       return "descriptor_hex is not 128 bytes";
     }
     std::memcpy(desc, d.data(), m::kDescriptorBytes);
-    have_map = m::DecodeDescriptor(d.data(), &map).ok();
   } else {
+    m::TensorMap map;
     m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map);
     if (!st.ok()) {
       return "the host cannot encode this map (" + st.ToString() + "); no engine sees it";
@@ -130,24 +174,11 @@ std::string RtlCaseDescriptor(const m::GoldenCase& c, const std::string& top, ui
       return "the map does not fit the descriptor's fields (no 128-byte encoding)";
     }
     std::memcpy(desc, d.data(), m::kDescriptorBytes);
-    have_map = true;
   }
-  // The sm_100+ rules (packed-type box / alignment / swizzle limits) are the driver's, which
-  // never hands such a map to an engine.
-  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
-  if (have_map && arch != m::Arch::kSm90) {
-    if (m::Status v = m::ValidateTensorMap(map, arch); !v.ok()) {
-      return "the " + c.arch + " encoder refuses this map (" + v.ToString() +
-             "); no engine sees it";
-    }
-  }
-  const m::TensorInstr in = m::CaseInstr(c);
-  const int ctas = c.NumCtas();
-  if (in.issuer_cta >= ctas || in.dst_cta >= ctas ||
-      (in.multicast && ctas < 16 && (in.cta_mask >> ctas) != 0)) {
-    return "a CTA number at or above the cluster size (" + std::to_string(ctas) + "): " + top +
-           " has no cluster-size input (F6 is the launcher's check)";
-  }
+  // Maps go to the engine even when the case's encoder refuses them: the RTL checks the encoder
+  // rules of its architecture (arch_i) itself, the sm_100 / sm_103 ones (sub-byte types,
+  // 128B-atom and 96B swizzles, im2col-wide maps) included, and the CTA operands against the
+  // cluster size (cluster_i).
   return "";
 }
 

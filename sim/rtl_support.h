@@ -3,12 +3,14 @@
 // What the RTL engine (tma_sim_top) implements: the ONE list every harness consults. It is
 // built from the claims generated out of the numbering source (rtl/data/tma_numbering.json
 // "rtl_claims" -> kClaim* of cmodel/include/tma/autogen/numbering.h) and the top's SubByte
-// parameter. The RTL has no arch input: of an sm_90 case it claims loads and prefetches in
-// tile and im2col mode and stores and reductions (read-modify-write) in tile and
-// im2col_no_offs mode; of an sm_100+ case tile-mode loads (multicast and remote destinations
-// included); gather4, im2col::w / ::w::128 and .cta_group::2 are not claimed. Element types:
-// every whole-byte type and b4x16 (a byte copy); b4x16_p64 /
-// b6x16_p32 only in a top built with SubByte = 1 (tma_sim_top's default for DataBytes <= 32).
+// parameter. The RTL applies the case's architecture (arch_i) and cluster size (cluster_i): of
+// an sm_90 case it claims loads and prefetches in tile and im2col mode (and in the sm_100 modes,
+// which it refuses as the model's sm_90 does) and stores and reductions (read-modify-write) in
+// tile and im2col_no_offs mode; of an sm_100+ case loads and
+// prefetches in tile, im2col, im2col::w, im2col::w::128 and tile::gather4 mode (multicast,
+// remote destinations and .cta_group::2 included). Element types: every whole-byte type and
+// b4x16 (a byte copy); b4x16_p64 / b6x16_p32 only in a top built with SubByte = 1
+// (tma_sim_top's default for DataBytes <= 32).
 //
 // The skip policy (docs/verification.md): a case outside the claims is SKIP with the reason;
 // a case inside them runs, and an `unsupported` answer to it is a FAIL. A case that expects
@@ -18,6 +20,7 @@
 
 #include <string>
 
+#include "sim/cmd_port.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
 #include "tma/types.h"
@@ -31,6 +34,12 @@ struct RtlBuild {
   int num_ctas = 16;
   // StoreClipElem: stores clip along dim 0 to elements (else to 16-byte granules, silicon D7)
   bool store_clip_element = false;
+  // The top takes the non-tensor bulk commands (tma_bulk_rows; the SoC top's command records
+  // do not carry them yet)
+  bool bulk = true;
+  // BulkSizeStrict: a bulk size that is not a multiple of 16 is invalid_instruction (else it
+  // moves size & ~15 bytes, silicon B1)
+  bool bulk_size_strict = false;
   // tma_sim_top's defaults for a DataBytes (SubByte = DataBytes <= 32).
   static RtlBuild Default(int data_bytes) {
     RtlBuild b;
@@ -41,7 +50,7 @@ struct RtlBuild {
 };
 
 // What decides a claim: the command's op, mode and .cta_group, the map's element type and the
-// arch generation of the case (the RTL runs sm_90 semantics).
+// arch generation of the case.
 struct RtlCommandKind {
   tma::model::Op op = tma::model::Op::kLoad;
   tma::model::LoadMode mode = tma::model::LoadMode::kTile;
@@ -54,9 +63,8 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b);
 
 bool RtlImplementsOp(tma::model::Op op);  // claimed for some arch (rtl_claims "ops")
 bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
-// Why the RTL cannot run golden case `c` (empty: it can): outside the claims, or a case the
-// host would refuse on sm_90 (the RTL has no arch input). The element type and swizzle are the
-// map's: decoded from descriptor_hex when the case has one.
+// Why the RTL cannot run golden case `c` (empty: it can): outside the claims. The element type
+// is the map's: decoded from descriptor_hex when the case has one.
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 // Whether the RTL claims to run `c` completely: then an `unsupported` answer from the RTL is a
 // failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores and
@@ -64,12 +72,12 @@ std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 // The 128 tensor-map bytes a harness puts in global memory for case `c` (its descriptor_hex,
 // else EncodeDescriptor of the case's map), or why no engine sees the case (empty: `desc`
-// holds the bytes): a map the host cannot encode or that does not fit the descriptor's fields,
-// an sm_100+ map its encoder refuses (sm_90 maps go to the RTL even when the encoder refuses
-// them: the RTL checks the sm_90 rules itself), a CTA number at or above the case's cluster
-// size (`top` has no cluster-size input; F6 is the launcher's check).
-std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, const std::string& top,
-                              uint8_t* desc);
+// holds the bytes): a map the host cannot encode or that does not fit the descriptor's fields.
+// A map the case's encoder refuses goes to the engine (the RTL checks the encoder rules of its
+// arch_i itself), and so do CTA numbers outside the case's cluster (cluster_i, F6).
+std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, uint8_t* desc);
+// A bulk case's command (global operands at CaseGlobalBase(c)), tagged `tag`.
+EngineCommand RtlBulkCommand(const tma::model::GoldenCase& c, uint8_t tag);
 
 }  // namespace tma::sim
 

@@ -69,6 +69,7 @@ class VerilatedTop : public SimTop {
       ctx_->randReset(o.rand_reset);
       ctx_->randSeed(o.seed);
     }
+    Verilated::threadContextp(ctx_.get());  // its scopes register with the thread's context
     m_ = std::make_unique<Model>(ctx_.get(), "top");
     pins.data_bytes = data_bytes;
     m_->clk_i = 0;
@@ -78,6 +79,10 @@ class VerilatedTop : public SimTop {
     Pull();
   }
   ~VerilatedTop() override {
+    // The model's scopes unregister from the calling thread's context (Verilated::
+    // threadContextp): it must be this model's, not one another model on this thread left
+    // behind (possibly destroyed).
+    Verilated::threadContextp(ctx_.get());
 #if VM_TRACE
     if (tfp_) {
       tfp_->close();
@@ -93,12 +98,14 @@ class VerilatedTop : public SimTop {
   }
 
   void Posedge() override {
+    Verilated::threadContextp(ctx_.get());  // $error / $stop of this model go to its context
     m_->rst_ni = pins.rst_n;
     m_->clk_i = 1;
     m_->eval();
     Dump();
   }
   void Settle() override {
+    Verilated::threadContextp(ctx_.get());
     Push();
     m_->clk_i = 0;
     m_->eval();
@@ -184,9 +191,14 @@ class VerilatedTop : public SimTop {
       t.cmd_issuer_i = c.issuer;
       t.cmd_dst_cta_i = c.dst_cta;
       t.cmd_cta_group_i = c.cta_group;
+      t.cmd_smem_cta_i = c.smem_cta;
+      t.cmd_mbar_remote_i = c.mbar_remote;
+      t.cmd_mbar_cta_i = c.mbar_cta;
       t.cmd_tag_i = c.tag;
     }
     t.desc_inval_i = p.desc_inval;
+    t.arch_i = p.arch;
+    t.cluster_i = p.cluster;
     t.m_axi_arready_i = p.arready;
     t.m_axi_rvalid_i = p.rvalid;
     if (p.rvalid) {
@@ -207,6 +219,7 @@ class VerilatedTop : public SimTop {
       ToWide(t.smem_rd_rdata_i, p.smem_rd_rdata, db);
     }
     t.cpl_ready_i = p.cpl_ready;
+    t.bg_cpl_ready_i = p.bg_cpl_ready;
   }
 
   void Pull() {
@@ -251,6 +264,11 @@ class VerilatedTop : public SimTop {
     p.cpl.bytes = t.cpl_bytes_o;
     p.cpl.err = t.cpl_error_o;
     p.cpl.tag = t.cpl_tag_o;
+    p.bg_cpl_valid = t.bg_cpl_valid_o;
+    p.bg_cpl.issuer = t.bg_cpl_issuer_o;
+    p.bg_cpl.seq = t.bg_cpl_seq_o;
+    p.bg_cpl.done = t.bg_cpl_done_o;
+    p.bg_cpl.err = t.bg_cpl_err_o;
     p.busy = t.busy_o;
     p.err_count = t.err_count_o;
   }

@@ -77,7 +77,14 @@ void SmemPort::Tick(TopPins& p, uint64_t now) {
     err_("SMEM_READ", "shared-memory read port used by a load-only engine");
   } else if (p.smem_rd_valid) {
     std::array<uint8_t, kMaxDataBytes> d{};
-    mem_->Read(static_cast<int>(p.smem_rd_cta), p.smem_rd_addr, d.data(), static_cast<size_t>(db));
+    const int cta = static_cast<int>(p.smem_rd_cta);
+    if (!mem_->Read(cta, p.smem_rd_addr, d.data(), static_cast<size_t>(db))) {
+      // A beat that reaches past the window (a window smaller than a beat, as a golden case's
+      // may be): its bytes inside it, zeros beyond (the engine does not use them).
+      for (int k = 0; k < db; ++k) {
+        mem_->Read(cta, p.smem_rd_addr + static_cast<uint32_t>(k), &d[static_cast<size_t>(k)], 1);
+      }
+    }
     rd_q_.push_back(d);
   }
   p.smem_rd_ready = true;

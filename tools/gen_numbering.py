@@ -626,6 +626,7 @@ def cxx_checks(data):
          "#define TMA_AUTOGEN_NUMBERING_CHECK_H_",
          "",
          "#include \"tma/autogen/numbering.h\"",
+         "#include \"tma/bulk_copy.h\"",
          "#include \"tma/encoder.h\"",
          "#include \"tma/types.h\"",
          "",

@@ -44,8 +44,9 @@ bool IsMbarrierDir(BulkDir d) {
   return d != BulkDir::kSharedCtaToGlobal;
 }
 
-Status CheckSizeAndAlign(uint32_t size, uint64_t dst, uint64_t src, bool has_dst, bool has_src) {
-  if (size % 16 != 0) {
+Status CheckSizeAndAlign(uint32_t size, bool ptx_size_check, uint64_t dst, uint64_t src,
+                         bool has_dst, bool has_src) {
+  if (ptx_size_check && size % 16 != 0) {
     return Err(ErrorClass::kInvalidInstruction, "size",
                "size must be a multiple of 16 bytes (got " + std::to_string(size) + ")");
   }
@@ -121,6 +122,10 @@ DType ElementDType(RedOp op, BulkType t) {
 }
 
 }  // namespace
+
+uint32_t BulkMovedBytes(uint32_t size, bool ptx_size_check) {
+  return ptx_size_check ? size : size & ~uint32_t{15};
+}
 
 const char* ToString(BulkType t) {
   return kBulkTypeNames[static_cast<int>(t)];
@@ -224,7 +229,7 @@ Status CheckBulkCopy(const BulkCopyInstr& in, int num_ctas) {
     return Err(ErrorClass::kInvalidInstruction, ".L2::cache_hint",
                ".L2::cache_hint needs .global as .src or .dst (seed 004 line 142)");
   }
-  s = CheckSizeAndAlign(in.size, in.dst, in.src, true, true);
+  s = CheckSizeAndAlign(in.size, in.ptx_size_check, in.dst, in.src, true, true);
   if (!s.ok()) {
     return s;
   }
@@ -240,7 +245,7 @@ Status CheckBulkCopy(const BulkCopyInstr& in, int num_ctas) {
                        std::to_string(in.issuer_cta) + " (got CTA " + std::to_string(in.dst_cta) +
                        ")");
       }
-      return CheckSharedRange("dstMem", in.dst, in.size);
+      return CheckSharedRange("dstMem", in.dst, BulkMovedBytes(in.size, in.ptx_size_check));
     case BulkDir::kGlobalToSharedCluster:
       if (in.multicast) {
         if (num_ctas < 16 && (in.cta_mask >> num_ctas) != 0) {
@@ -254,7 +259,7 @@ Status CheckBulkCopy(const BulkCopyInstr& in, int num_ctas) {
           return s;
         }
       }
-      return CheckSharedRange("dstMem", in.dst, in.size);
+      return CheckSharedRange("dstMem", in.dst, BulkMovedBytes(in.size, in.ptx_size_check));
     case BulkDir::kSharedCtaToSharedCluster: {
       const int dc = DstCta(in.dst_cta, in.issuer_cta);
       s = CheckCta("dstMem", dc, num_ctas);
@@ -266,14 +271,14 @@ Status CheckBulkCopy(const BulkCopyInstr& in, int num_ctas) {
                    ".shared::cluster.shared::cta needs a destination in a different CTA than the "
                    "executing one (seed 004 line 106)");
       }
-      s = CheckSharedRange("srcMem", in.src, in.size);
+      s = CheckSharedRange("srcMem", in.src, BulkMovedBytes(in.size, in.ptx_size_check));
       if (!s.ok()) {
         return s;
       }
-      return CheckSharedRange("dstMem", in.dst, in.size);
+      return CheckSharedRange("dstMem", in.dst, BulkMovedBytes(in.size, in.ptx_size_check));
     }
     case BulkDir::kSharedCtaToGlobal:
-      return CheckSharedRange("srcMem", in.src, in.size);
+      return CheckSharedRange("srcMem", in.src, BulkMovedBytes(in.size, in.ptx_size_check));
   }
   return Status::Ok();
 }
@@ -291,11 +296,11 @@ Status CheckBulkReduce(const BulkReduceInstr& in, int num_ctas) {
     return Err(ErrorClass::kInvalidInstruction, ".L2::cache_hint",
                ".L2::cache_hint needs .global as .src or .dst (seed 004 line 376)");
   }
-  s = CheckSizeAndAlign(in.size, in.dst, in.src, true, true);
+  s = CheckSizeAndAlign(in.size, in.ptx_size_check, in.dst, in.src, true, true);
   if (!s.ok()) {
     return s;
   }
-  s = CheckSharedRange("srcMem", in.src, in.size);
+  s = CheckSharedRange("srcMem", in.src, BulkMovedBytes(in.size, in.ptx_size_check));
   if (!s.ok()) {
     return s;
   }
@@ -308,13 +313,13 @@ Status CheckBulkReduce(const BulkReduceInstr& in, int num_ctas) {
     if (!s.ok()) {
       return s;
     }
-    return CheckSharedRange("dstMem", in.dst, in.size);
+    return CheckSharedRange("dstMem", in.dst, BulkMovedBytes(in.size, in.ptx_size_check));
   }
   return Status::Ok();
 }
 
 Status CheckBulkPrefetch(const BulkPrefetchInstr& in) {
-  return CheckSizeAndAlign(in.size, 0, in.src, false, true);
+  return CheckSizeAndAlign(in.size, in.ptx_size_check, 0, in.src, false, true);
 }
 
 BulkResult ExecuteBulkCopy(const BulkCopyInstr& in, GlobalMemoryIf& gmem, SharedMemoryIf& smem) {
@@ -323,7 +328,7 @@ BulkResult ExecuteBulkCopy(const BulkCopyInstr& in, GlobalMemoryIf& gmem, Shared
   if (!r.status.ok()) {
     return r;
   }
-  const uint32_t n = in.size;
+  const uint32_t n = BulkMovedBytes(in.size, in.ptx_size_check);
   std::vector<uint8_t> data(n);
   // Source.
   if (in.dir == BulkDir::kGlobalToSharedCta || in.dir == BulkDir::kGlobalToSharedCluster) {
@@ -406,7 +411,7 @@ BulkResult ExecuteBulkReduce(const BulkReduceInstr& in, GlobalMemoryIf& gmem,
   if (!r.status.ok()) {
     return r;
   }
-  const uint32_t n = in.size;
+  const uint32_t n = BulkMovedBytes(in.size, in.ptx_size_check);
   const DType et = ElementDType(in.redop, in.type);
   if (!ReductionSupported(in.redop, et)) {
     // The seed's table allows it but the element arithmetic does not implement it.

@@ -368,6 +368,13 @@ GoldenBulk ParseBulk(const json& b, Op op) {
   if (b.contains("cp_mask")) {
     r.cp_mask = static_cast<uint16_t>(GetInt(b["cp_mask"], "bulk.cp_mask", 0, 0xFFFF));
   }
+  if (b.contains("size_check")) {
+    const std::string sc = GetString(b["size_check"], "bulk.size_check");
+    if (sc != "silicon" && sc != "ptx") {
+      Fail("bulk.size_check", "must be \"silicon\" or \"ptx\"");
+    }
+    r.ptx_size_check = sc == "ptx";
+  }
   return r;
 }
 
@@ -387,6 +394,9 @@ json BulkToJson(const GoldenBulk& b, Op op) {
   }
   if (b.cp_mask) {
     j["cp_mask"] = *b.cp_mask;
+  }
+  if (b.ptx_size_check) {
+    j["size_check"] = "ptx";
   }
   return j;
 }
@@ -812,11 +822,19 @@ bool WriteGoldenFile(const std::string& path, const std::vector<GoldenCase>& cas
   return true;
 }
 
-uint64_t SplitMix64(uint64_t x) {
+namespace {
+// SplitMix64's output function, inlined into the fill loops (a fill of a large buffer runs it
+// once per byte).
+inline uint64_t Mix64(uint64_t x) {
   uint64_t z = x + 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+}  // namespace
+
+uint64_t SplitMix64(uint64_t x) {
+  return Mix64(x);
 }
 
 uint16_t DoubleToF16(double v) {
@@ -833,11 +851,13 @@ bool GenerateFill(const GoldenFill& fill, DType dtype, size_t bytes, std::vector
     case GoldenFill::Kind::kConst:
       std::fill(out->begin(), out->end(), static_cast<uint8_t>(fill.value));
       return true;
-    case GoldenFill::Kind::kSplitmix64:
+    case GoldenFill::Kind::kSplitmix64: {
+      uint8_t* p = out->data();
       for (size_t i = 0; i < bytes; ++i) {
-        (*out)[i] = static_cast<uint8_t>(SplitMix64(fill.seed + i) & 0xFF);
+        p[i] = static_cast<uint8_t>(Mix64(fill.seed + i) & 0xFF);
       }
       return true;
+    }
     case GoldenFill::Kind::kValues:
       break;
   }

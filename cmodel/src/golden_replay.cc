@@ -53,6 +53,9 @@ std::string DescribeVisit(const TensorMap& m, const TensorInstr& ins, const Elem
 // The first index where a and b differ, or -1.
 int64_t FirstDiff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   size_t n = std::min(a.size(), b.size());
+  if (n > 0 && std::memcmp(a.data(), b.data(), n) == 0) {
+    return a.size() == b.size() ? -1 : static_cast<int64_t>(n);
+  }
   for (size_t i = 0; i < n; ++i) {
     if (a[i] != b[i]) {
       return static_cast<int64_t>(i);
@@ -176,6 +179,7 @@ CaseOutcome RunBulk(const GoldenCase& c, GlobalMemoryIf& global, SharedMemoryIf&
     BulkPrefetchInstr in;
     in.src = base + b.src;
     in.size = b.size;
+    in.ptx_size_check = b.ptx_size_check;
     r = ExecuteBulkPrefetch(in);
   } else if (c.op == Op::kReduce) {
     BulkReduceInstr in;
@@ -189,6 +193,7 @@ CaseOutcome RunBulk(const GoldenCase& c, GlobalMemoryIf& global, SharedMemoryIf&
     in.mbar_addr = c.Mbar();
     in.issuer_cta = c.Issuer();
     in.dst_cta = dst_cta;
+    in.ptx_size_check = b.ptx_size_check;
     r = ExecuteBulkReduce(in, global, smem);
   } else {
     BulkCopyInstr in;
@@ -206,6 +211,7 @@ CaseOutcome RunBulk(const GoldenCase& c, GlobalMemoryIf& global, SharedMemoryIf&
       in.cta_mask = *c.cluster->cta_mask;
     }
     in.byte_mask = b.cp_mask;
+    in.ptx_size_check = b.ptx_size_check;
     r = ExecuteBulkCopy(in, global, smem);
   }
   CaseOutcome out;

@@ -146,7 +146,10 @@ TraversalPlan PlanTraversal(const TensorMap& m, const TensorInstr& ins) {
   } else {
     p.num_rows = m.pixels_per_column;
   }
-  p.tx_bytes = p.num_rows * p.row_bytes;
+  // complete-tx counts the global payload of the rows: the shared row bytes, except for the
+  // padded sub-byte types b4x16_p64 / b6x16_p32, whose gaps do not count (silicon finding B1,
+  // sm_120a: a 128 x 2 box signals 128 / 192 bytes, not its 256-byte footprint).
+  p.tx_bytes = p.num_rows * p.units * L.unit_gbytes;
   p.ok = true;
   return p;
 }

@@ -19,8 +19,9 @@
 //     destination rank), with the per-phase sums compared with the trace's expect_tx;
 //   * memory (TIMED): 32-byte sector requests, at most 4 accepted per SM per cycle (the
 //     l1_banks of the SM90_H100 config), answered after the L2-hit latency of the calibration.
-// Mode RTL runs the loads on the Verilated engine; ops the RTL does not implement are counted as
-// skipped, and what depends on them (stage hashes of a phase, final buffers) is not compared.
+// Mode RTL runs the ops on the Verilated engine, ticked with the host's clock (several ops in
+// flight per engine); ops the RTL does not claim are counted as skipped, and what depends on
+// them (stage hashes of a phase, final buffers) is not compared.
 #ifndef OTMA_TRACE_REPLAY_H_
 #define OTMA_TRACE_REPLAY_H_
 
@@ -102,8 +103,9 @@ struct Result {
   int64_t mutated_seq = -1;  // the record a mutation changed
   // time
   uint64_t sim_cycles = 0;    // TIMED/RTL: host cycles of all clusters
-  double engine_seconds = 0;  // thread CPU time inside otma_submit (FUNCTIONAL: the
-                              // whole op; TIMED: the command only)
+  double engine_seconds = 0;  // FUNCTIONAL: thread CPU time inside otma_submit (the whole
+                              // op); TIMED / RTL: of the whole replay of the clusters (the
+                              // engines run in otma_tick)
   double wall_seconds = 0;    // the whole replay, trace parsing included
   uint64_t tensor_bytes = 0;  // bytes moved by the engine (box bytes x destinations)
   // A6 timeline: per CTA, simulated span vs silicon span (first tma issue -> last wait done)

@@ -202,7 +202,7 @@ uint32_t otma_in_flight(const otma_engine* e) {
     return 0;
   }
   if (e->cfg.mode == OTMA_MODE_RTL) {
-    return e->rtl->NextEvent() == UINT64_MAX ? 0 : 1;
+    return e->rtl->InFlightOps();
   }
   return static_cast<uint32_t>(e->jobs.size());
 }

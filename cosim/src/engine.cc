@@ -876,6 +876,9 @@ uint64_t otma_engine::Drain() {
 }
 
 otma_status otma_engine::Invalidate(uint64_t va) {
+  if (rtl) {
+    rtl->Invalidate(va);
+  }
   if (va == 0) {
     desc_cache.clear();
     desc_lru.clear();

@@ -5,7 +5,7 @@
 // that reach the host's memories by the otma_host callbacks. FUNCTIONAL runs it at submit;
 // TIMED runs it when the op's descriptor is ready, keeps its writes and completions, and
 // releases them when the approximate timing model (calibration.h) completes the op; RTL hands
-// tensor loads to the Verilated engine (rtl_backend.cc).
+// the ops the RTL claims to the Verilated engine, clocked by otma_tick (rtl_backend.cc).
 #ifndef OTMA_ENGINE_H_
 #define OTMA_ENGINE_H_
 

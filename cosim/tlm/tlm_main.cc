@@ -197,13 +197,15 @@ int sc_main(int argc, char** argv) {
   std::string mode = "functional";
   bool check = false;
   app.add_option("--trace,traces", traces, "otma-trace v1 files")->required();
-  app.add_option("--mode", mode, "functional | timed")
-      ->check(CLI::IsMember({"functional", "timed"}));
+  app.add_option("--mode", mode, "functional | timed | rtl")
+      ->check(CLI::IsMember({"functional", "timed", "rtl"}));
   app.add_flag("--check", check, "mbarrier / async-proxy checker on");
   CLI11_PARSE(app, argc, argv);
   Platform p("platform");
   p.traces = traces;
-  p.opt.mode = mode == "timed" ? OTMA_MODE_TIMED : OTMA_MODE_FUNCTIONAL;
+  p.opt.mode = mode == "timed" ? OTMA_MODE_TIMED
+               : mode == "rtl" ? OTMA_MODE_RTL
+                               : OTMA_MODE_FUNCTIONAL;
   p.opt.check = check;
   sc_core::sc_start();
   otma_trace::PrintSummary(p.results, p.opt, std::cout);

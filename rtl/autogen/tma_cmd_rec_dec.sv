@@ -38,11 +38,14 @@ module tma_cmd_rec_dec (
     cmd_o.dst_cta = rec_i[31:28];
     cmd_o.cta_group = rec_i[13:12];
     cmd_o.tag = rec_i[23:16];
+    cmd_o.smem_cta = rec_i[14];
+    cmd_o.mbar_remote = rec_i[15];
+    cmd_o.mbar_cta = rec_i[51:48];
   end
 
   // Reserved bits of the record.
   logic unused_rsv;
-  assign unused_rsv = ^{rec_i[15:14], rec_i[63:48], rec_i[351:336], rec_i[511:416]};
+  assign unused_rsv = ^{rec_i[63:52], rec_i[351:336], rec_i[511:416]};
 
 endmodule
 

@@ -386,11 +386,21 @@ package tma_reg_pkg;
     } tma_regs__CTRL__cnt_clear__out_t;
 
     typedef struct packed {
+        logic [1:0] value;
+    } tma_regs__CTRL__arch__out_t;
+
+    typedef struct packed {
+        logic [3:0] value;
+    } tma_regs__CTRL__cluster__out_t;
+
+    typedef struct packed {
         tma_regs__CTRL__enable__out_t enable;
         tma_regs__CTRL__cpl_ring_en__out_t cpl_ring_en;
         tma_regs__CTRL__soft_reset__out_t soft_reset;
         tma_regs__CTRL__desc_inval__out_t desc_inval;
         tma_regs__CTRL__cnt_clear__out_t cnt_clear;
+        tma_regs__CTRL__arch__out_t arch;
+        tma_regs__CTRL__cluster__out_t cluster;
     } tma_regs__CTRL__out_t;
 
     typedef struct packed {
@@ -584,6 +594,14 @@ package tma_reg_pkg;
     } tma_regs__CMD_W0__cta_group__out_t;
 
     typedef struct packed {
+        logic value;
+    } tma_regs__CMD_W0__smem_cta__out_t;
+
+    typedef struct packed {
+        logic value;
+    } tma_regs__CMD_W0__mbar_remote__out_t;
+
+    typedef struct packed {
         logic [7:0] value;
     } tma_regs__CMD_W0__tag__out_t;
 
@@ -602,6 +620,8 @@ package tma_reg_pkg;
         tma_regs__CMD_W0__dim__out_t dim;
         tma_regs__CMD_W0__multicast__out_t multicast;
         tma_regs__CMD_W0__cta_group__out_t cta_group;
+        tma_regs__CMD_W0__smem_cta__out_t smem_cta;
+        tma_regs__CMD_W0__mbar_remote__out_t mbar_remote;
         tma_regs__CMD_W0__tag__out_t tag;
         tma_regs__CMD_W0__issuer__out_t issuer;
         tma_regs__CMD_W0__dst_cta__out_t dst_cta;
@@ -612,7 +632,12 @@ package tma_reg_pkg;
     } tma_regs__CMD_W1__cta_mask__out_t;
 
     typedef struct packed {
+        logic [3:0] value;
+    } tma_regs__CMD_W1__mbar_cta__out_t;
+
+    typedef struct packed {
         tma_regs__CMD_W1__cta_mask__out_t cta_mask;
+        tma_regs__CMD_W1__mbar_cta__out_t mbar_cta;
     } tma_regs__CMD_W1__out_t;
 
     typedef struct packed {

@@ -514,6 +514,14 @@ module tma_reg_top (
                 logic next;
                 logic load_next;
             } cnt_clear;
+            struct packed {
+                logic [1:0] next;
+                logic load_next;
+            } arch;
+            struct packed {
+                logic [3:0] next;
+                logic load_next;
+            } cluster;
         } CTRL;
         struct packed {
             struct packed {
@@ -691,6 +699,14 @@ module tma_reg_top (
                 logic load_next;
             } cta_group;
             struct packed {
+                logic next;
+                logic load_next;
+            } smem_cta;
+            struct packed {
+                logic next;
+                logic load_next;
+            } mbar_remote;
+            struct packed {
                 logic [7:0] next;
                 logic load_next;
             } tag;
@@ -708,6 +724,10 @@ module tma_reg_top (
                 logic [15:0] next;
                 logic load_next;
             } cta_mask;
+            struct packed {
+                logic [3:0] next;
+                logic load_next;
+            } mbar_cta;
         } CMD_W1;
         struct packed {
             struct packed {
@@ -845,6 +865,12 @@ module tma_reg_top (
             struct packed {
                 logic value;
             } cnt_clear;
+            struct packed {
+                logic [1:0] value;
+            } arch;
+            struct packed {
+                logic [3:0] value;
+            } cluster;
         } CTRL;
         struct packed {
             struct packed {
@@ -986,6 +1012,12 @@ module tma_reg_top (
                 logic [1:0] value;
             } cta_group;
             struct packed {
+                logic value;
+            } smem_cta;
+            struct packed {
+                logic value;
+            } mbar_remote;
+            struct packed {
                 logic [7:0] value;
             } tag;
             struct packed {
@@ -999,6 +1031,9 @@ module tma_reg_top (
             struct packed {
                 logic [15:0] value;
             } cta_mask;
+            struct packed {
+                logic [3:0] value;
+            } mbar_cta;
         } CMD_W1;
         struct packed {
             struct packed {
@@ -1223,6 +1258,52 @@ module tma_reg_top (
         end
     end
     assign hwif_out.CTRL.cnt_clear.value = field_storage.CTRL.cnt_clear.value;
+    // Field: tma_regs.CTRL.arch
+    always_comb begin
+        logic [1:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.CTRL.arch.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.arch.value & ~decoded_wr_biten[17:16]) | (decoded_wr_data[17:16] & decoded_wr_biten[17:16]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.arch.next = next_c;
+        field_combo.CTRL.arch.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.arch.value <= 2'h2;
+        end else begin
+            if(field_combo.CTRL.arch.load_next) begin
+                field_storage.CTRL.arch.value <= field_combo.CTRL.arch.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.arch.value = field_storage.CTRL.arch.value;
+    // Field: tma_regs.CTRL.cluster
+    always_comb begin
+        logic [3:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.CTRL.cluster.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.cluster.value & ~decoded_wr_biten[23:20]) | (decoded_wr_data[23:20] & decoded_wr_biten[23:20]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.cluster.next = next_c;
+        field_combo.CTRL.cluster.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.cluster.value <= 4'h0;
+        end else begin
+            if(field_combo.CTRL.cluster.load_next) begin
+                field_storage.CTRL.cluster.value <= field_combo.CTRL.cluster.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.cluster.value = field_storage.CTRL.cluster.value;
     // Field: tma_regs.INTR_STATE.cpl
     always_comb begin
         logic [0:0] next_c;
@@ -2094,6 +2175,52 @@ module tma_reg_top (
         end
     end
     assign hwif_out.CMD_W0.cta_group.value = field_storage.CMD_W0.cta_group.value;
+    // Field: tma_regs.CMD_W0.smem_cta
+    always_comb begin
+        logic [0:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.CMD_W0.smem_cta.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CMD_W0 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CMD_W0.smem_cta.value & ~decoded_wr_biten[14:14]) | (decoded_wr_data[14:14] & decoded_wr_biten[14:14]);
+            load_next_c = '1;
+        end
+        field_combo.CMD_W0.smem_cta.next = next_c;
+        field_combo.CMD_W0.smem_cta.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CMD_W0.smem_cta.value <= 1'h0;
+        end else begin
+            if(field_combo.CMD_W0.smem_cta.load_next) begin
+                field_storage.CMD_W0.smem_cta.value <= field_combo.CMD_W0.smem_cta.next;
+            end
+        end
+    end
+    assign hwif_out.CMD_W0.smem_cta.value = field_storage.CMD_W0.smem_cta.value;
+    // Field: tma_regs.CMD_W0.mbar_remote
+    always_comb begin
+        logic [0:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.CMD_W0.mbar_remote.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CMD_W0 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CMD_W0.mbar_remote.value & ~decoded_wr_biten[15:15]) | (decoded_wr_data[15:15] & decoded_wr_biten[15:15]);
+            load_next_c = '1;
+        end
+        field_combo.CMD_W0.mbar_remote.next = next_c;
+        field_combo.CMD_W0.mbar_remote.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CMD_W0.mbar_remote.value <= 1'h0;
+        end else begin
+            if(field_combo.CMD_W0.mbar_remote.load_next) begin
+                field_storage.CMD_W0.mbar_remote.value <= field_combo.CMD_W0.mbar_remote.next;
+            end
+        end
+    end
+    assign hwif_out.CMD_W0.mbar_remote.value = field_storage.CMD_W0.mbar_remote.value;
     // Field: tma_regs.CMD_W0.tag
     always_comb begin
         logic [7:0] next_c;
@@ -2186,6 +2313,29 @@ module tma_reg_top (
         end
     end
     assign hwif_out.CMD_W1.cta_mask.value = field_storage.CMD_W1.cta_mask.value;
+    // Field: tma_regs.CMD_W1.mbar_cta
+    always_comb begin
+        logic [3:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.CMD_W1.mbar_cta.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CMD_W1 && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CMD_W1.mbar_cta.value & ~decoded_wr_biten[19:16]) | (decoded_wr_data[19:16] & decoded_wr_biten[19:16]);
+            load_next_c = '1;
+        end
+        field_combo.CMD_W1.mbar_cta.next = next_c;
+        field_combo.CMD_W1.mbar_cta.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CMD_W1.mbar_cta.value <= 4'h0;
+        end else begin
+            if(field_combo.CMD_W1.mbar_cta.load_next) begin
+                field_storage.CMD_W1.mbar_cta.value <= field_combo.CMD_W1.mbar_cta.next;
+            end
+        end
+    end
+    assign hwif_out.CMD_W1.mbar_cta.value = field_storage.CMD_W1.mbar_cta.value;
     // Field: tma_regs.CMD_W2.desc_addr_lo
     always_comb begin
         logic [31:0] next_c;
@@ -2683,7 +2833,7 @@ module tma_reg_top (
             readback_data_var[31:0] = 32'h414d5430;
         end
         if(rd_mux_addr == 10'h4) begin
-            readback_data_var[15:0] = 16'h0;
+            readback_data_var[15:0] = 16'h1;
             readback_data_var[31:16] = 16'h1;
         end
         if(rd_mux_addr == 10'h8) begin
@@ -2703,6 +2853,8 @@ module tma_reg_top (
             readback_data_var[8] = field_storage.CTRL.soft_reset.value;
             readback_data_var[9] = field_storage.CTRL.desc_inval.value;
             readback_data_var[10] = field_storage.CTRL.cnt_clear.value;
+            readback_data_var[17:16] = field_storage.CTRL.arch.value;
+            readback_data_var[23:20] = field_storage.CTRL.cluster.value;
         end
         if(rd_mux_addr == 10'h14) begin
             readback_data_var[0] = hwif_in.STATUS.busy.next;
@@ -2814,12 +2966,15 @@ module tma_reg_top (
             readback_data_var[10:8] = field_storage.CMD_W0.dim.value;
             readback_data_var[11] = field_storage.CMD_W0.multicast.value;
             readback_data_var[13:12] = field_storage.CMD_W0.cta_group.value;
+            readback_data_var[14] = field_storage.CMD_W0.smem_cta.value;
+            readback_data_var[15] = field_storage.CMD_W0.mbar_remote.value;
             readback_data_var[23:16] = field_storage.CMD_W0.tag.value;
             readback_data_var[27:24] = field_storage.CMD_W0.issuer.value;
             readback_data_var[31:28] = field_storage.CMD_W0.dst_cta.value;
         end
         if(rd_mux_addr == 10'h104) begin
             readback_data_var[15:0] = field_storage.CMD_W1.cta_mask.value;
+            readback_data_var[19:16] = field_storage.CMD_W1.mbar_cta.value;
         end
         if(rd_mux_addr == 10'h108) begin
             readback_data_var[31:0] = field_storage.CMD_W2.desc_addr_lo.value;

@@ -71,7 +71,9 @@ module tma_cpl_unit (
     cpl_o.mbar_addr = info_q.mbar_addr;
     cpl_o.tag       = info_q.tag;
     if (info_q.kind == tma_pkg::CplTx) begin
-      cpl_o.cta   = lowest_cta;
+      // .cta_group::2 with mbar in a named CTA: to the CTA of the destination's pair with that
+      // CTA's parity (the model's RouteCompleteTx)
+      cpl_o.cta   = info_q.peer ? {lowest_cta[3:1], info_q.mbar_par} : lowest_cta;
       cpl_o.bytes = info_q.bytes;
     end else begin
       cpl_o.cta = info_q.cta;

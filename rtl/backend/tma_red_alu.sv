@@ -17,12 +17,16 @@
 //        before it reads anything).
 //   The mask must be the same for every byte of an element (asserted): an element is reduced
 //   whole or not at all.
-// Timing: eight free-running register stages (the float adders' pipeline, tma_red_fadd: no
-// stall, no enable on the data flops) into an output FIFO (tma_fifo_ram, LUT RAM): latency 10
-// cycles, one beat per cycle. in_ready_o is a credit count (beats in the stages and the FIFO
-// below the FIFO's room), a flop compare; out_ready_i reaches only the FIFO. The integer and
-// f16/bf16 min/max results (tma_red_int, two stages) are merged with the old data after stage
-// 2 and delayed to stage 8, where float sums replace the bytes of masked float-add elements.
+// Timing: eight register stages (the float adders' pipeline, tma_red_fadd: no stall) into an
+// output FIFO (tma_fifo_ram, LUT RAM): latency 10 cycles, one beat per cycle. Stage 1 loads
+// every cycle; stages 2..8 load together while any of stages 1..7 holds a beat, so an idle ALU
+// holds its registers (one registered clock enable, kept in one copy per adder kind and slot
+// (tma_dup_reg) so that no enable net spans the whole ALU; the common enable leaves the delay
+// lines shift registers; a simulator skips the stage logic of an idle ALU). in_ready_o is a
+// credit count (beats in the stages and the FIFO below the FIFO's room), a flop compare;
+// out_ready_i reaches only the FIFO. The integer and f16/bf16 min/max results (tma_red_int, two
+// stages) are merged with the old data after stage 2 and delayed to stage 8, where float sums
+// replace the bytes of masked float-add elements.
 // Floating-point units per 8-byte slot: one f64, two f32, four f16 and four bf16 adders.
 
 `default_nettype none
@@ -69,7 +73,16 @@ module tma_red_alu #(
   // The beat's control (integer select, float select, float kind, mask, user) for stages 1-2,
   // then with the merged data for stages 3-8
   localparam int unsigned CtlW  = 1 + 1 + 2 + DataBytes + UserWidth;
-  localparam int unsigned DlyW  = DW + CtlW - 1;
+  localparam int unsigned DlyCW = CtlW - 1;
+  // Kept copies of the stage enable (stages 1..7 hold a beat): per 8-byte slot one for its f64
+  // adder, its f32 adders, its f16 adders, its bf16 adders, and its integer unit and data in
+  // stages 2..8 (slot 0's also for the control)
+  localparam int unsigned EnKinds = 5;
+  localparam int unsigned EnF64   = 0;
+  localparam int unsigned EnF32   = 1;
+  localparam int unsigned EnF16   = 2;
+  localparam int unsigned EnBf16  = 3;
+  localparam int unsigned EnData  = 4;
 
   // ---- Signals ----
   logic                 in_hs, out_hs;
@@ -78,14 +91,16 @@ module tma_red_alu #(
   logic [tma_pkg::AtopBits-1:0] atop;
   logic                 is_f16, is_bf16, is_f32, is_f64, fadd, ftz;
   logic [1:0]           fk;
-  logic [DW-1:0]        int_r, int_d, merged;
+  logic [DW-1:0]        int_r, int_d;
   logic [CtlW-1:0]      ctl_q [2];          // stages 1, 2
   logic                 isel2, fadd2;
   logic [1:0]           fk2;
   logic [DataBytes-1:0] mask2;
   logic [UserWidth-1:0] user2;
   logic [Stages-1:0]    v_q;                // stage k + 1 holds a beat
-  logic [DlyW-1:0]      dly_q [Stages-2];   // stage k + 3's item
+  logic [EnKinds*Slots-1:0] en_q;           // copies of |v_q[Stages-2:0]
+  logic [DW-1:0]        dly_data_q [Stages-2];  // stage k + 3's merged data
+  logic [DlyCW-1:0]     dly_ctl_q  [Stages-2];  // stage k + 3's control
   logic [DW-1:0]        m7;
   logic                 fsel7;
   logic [1:0]           fk7;
@@ -118,37 +133,46 @@ module tma_red_alu #(
       .elem_i  (in_elem_i),
       .d_i     (in_old_i[64*j +: 64]),
       .s_i     (in_new_i[64*j +: 64]),
+      .en_i    (en_q[EnKinds*j+EnData]),
       .r_o     (int_r[64*j +: 64]),
       .d_o     (int_d[64*j +: 64])
     );
   end
 
-  // After stage 2: the integer results into the masked bytes of executing non-float-add pairs.
+  // After stage 2: the integer results into the masked bytes of executing non-float-add pairs
+  // (a function of one slot, called where stage 3 loads).
   assign {isel2, fadd2, fk2, mask2, user2} = ctl_q[1];
-  for (genvar i = 0; i < DataBytes; i++) begin : gen_merge
-    assign merged[8*i +: 8] = (mask2[i] && isel2) ? int_r[8*i +: 8] : int_d[8*i +: 8];
-  end
+  function automatic logic [63:0] merge_slot(input logic [63:0] r, input logic [63:0] d,
+                                             input logic [7:0] mask, input logic sel);
+    for (int i = 0; i < 8; i++) begin
+      merge_slot[8*i +: 8] = (mask[i] && sel) ? r[8*i +: 8] : d[8*i +: 8];
+    end
+  endfunction
 
   // ---- Float adders (their own eight stages) ----
   for (genvar j = 0; j < Slots; j++) begin : gen_f64
     tma_red_fadd #(.ExpW(11), .ManW(52)) u_add (
-      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
+      .clk_i, .rst_ni, .en_i (en_q[EnKinds*j+EnF64]), .vld_i (v_q[Stages-2:0]),
+      .ftz_i (1'b0),
       .a_i (in_old_i[64*j +: 64]), .b_i (in_new_i[64*j +: 64]), .sum_o (f64_r[64*j +: 64])
     );
   end
   for (genvar j = 0; j < 2 * Slots; j++) begin : gen_f32
     tma_red_fadd #(.ExpW(8), .ManW(23)) u_add (
-      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (ftz),
+      .clk_i, .rst_ni, .en_i (en_q[EnKinds*(j/2)+EnF32]), .vld_i (v_q[Stages-2:0]),
+      .ftz_i (ftz),
       .a_i (in_old_i[32*j +: 32]), .b_i (in_new_i[32*j +: 32]), .sum_o (f32_r[32*j +: 32])
     );
   end
   for (genvar j = 0; j < 4 * Slots; j++) begin : gen_f16
     tma_red_fadd #(.ExpW(5), .ManW(10)) u_add (
-      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
+      .clk_i, .rst_ni, .en_i (en_q[EnKinds*(j/4)+EnF16]), .vld_i (v_q[Stages-2:0]),
+      .ftz_i (1'b0),
       .a_i (in_old_i[16*j +: 16]), .b_i (in_new_i[16*j +: 16]), .sum_o (f16_r[16*j +: 16])
     );
     tma_red_fadd #(.ExpW(8), .ManW(7)) u_add_bf (
-      .clk_i, .rst_ni, .vld_i (in_hs), .ftz_i (1'b0),
+      .clk_i, .rst_ni, .en_i (en_q[EnKinds*(j/4)+EnBf16]), .vld_i (v_q[Stages-2:0]),
+      .ftz_i (1'b0),
       .a_i (in_old_i[16*j +: 16]), .b_i (in_new_i[16*j +: 16]), .sum_o (bf16_r[16*j +: 16])
     );
   end
@@ -168,17 +192,43 @@ module tma_red_alu #(
     end
   end
 
-  always_ff @(posedge clk_i) begin : proc_dly
+  // The enable of stages 2..8 in the next cycle: a beat enters or one is in stages 1..6.
+  tma_dup_reg #(
+    .Width  (1),
+    .Copies (EnKinds * Slots)
+  ) u_en (
+    .clk_i,
+    .rst_ni,
+    .d_i    (in_hs || |v_q[Stages-3:0]),
+    .q_o    (en_q)
+  );
+
+  always_ff @(posedge clk_i) begin : proc_ctl1
     ctl_q[0] <= {sup && !fadd, fadd, fk, in_mask_i, in_user_i};
-    ctl_q[1] <= ctl_q[0];
-    dly_q[0] <= {merged, fadd2, fk2, mask2, user2};
-    for (int k = 1; k < Stages - 2; k++) begin
-      dly_q[k] <= dly_q[k-1];
+  end
+
+  always_ff @(posedge clk_i) begin : proc_dly
+    if (en_q[EnData]) begin
+      ctl_q[1]     <= ctl_q[0];
+      dly_ctl_q[0] <= {fadd2, fk2, mask2, user2};
+      for (int k = 1; k < Stages - 2; k++) begin
+        dly_ctl_q[k] <= dly_ctl_q[k-1];
+      end
+    end
+    for (int j = 0; j < Slots; j++) begin
+      if (en_q[EnKinds*j+EnData]) begin
+        dly_data_q[0][64*j +: 64] <= merge_slot(int_r[64*j +: 64], int_d[64*j +: 64],
+                                                mask2[8*j +: 8], isel2);
+        for (int k = 1; k < Stages - 2; k++) begin
+          dly_data_q[k][64*j +: 64] <= dly_data_q[k-1][64*j +: 64];
+        end
+      end
     end
   end
 
   // ---- Last stage: float sums into the masked bytes of float-add beats ----
-  assign {m7, fsel7, fk7, mask7, user7} = dly_q[Stages-3];
+  assign m7                         = dly_data_q[Stages-3];
+  assign {fsel7, fk7, mask7, user7} = dly_ctl_q[Stages-3];
 
   always_comb begin : proc_fres
     unique case (fk7)
@@ -241,6 +291,7 @@ module tma_red_alu #(
   `TMA_ASSERT_IMPLY(MaskPerElement_A, in_valid_i && sup, mask_uniform)
   `TMA_COVER(FloatAddBeat_C, in_valid_i && in_ready_o && fadd && |in_mask_i)
   `TMA_ASSERT_IMPLY(FifoTakesBeat_A, v_q[Stages-1], fifo_ready)
+  `TMA_ASSERT_COPY(EnCopy_A, en_q[0], |v_q[Stages-2:0])
   `TMA_COVER(Backpressure_C, out_valid_o && !out_ready_i)
 
 endmodule

@@ -12,7 +12,10 @@
 //     ones (0x7FFF, 0x7FFFFFFF, 0x7FFFFFFFFFFFFFFF);
 //   - inf + finite = that inf.
 //
-// Eight register stages, free-running (latency 8 cycles, a new operand pair every cycle):
+// Eight register stages (latency 8 cycles, a new operand pair every cycle). Stage 1 loads every
+// cycle; stages 2..8 load together while any of stages 1..7 holds an operand pair (en_i, a
+// kept copy of that flag), so an idle adder holds its registers (one clock enable for the
+// stages; a simulator skips their logic):
 //   1 unpack: specials, flush, magnitude compare, both exponent differences (in parallel);
 //   2 swap: x = the larger magnitude, y the other; the difference, saturated;
 //   3 align: y shifted right by the difference; the bits below the sticky position OR-ed into
@@ -40,11 +43,12 @@ module tma_red_fadd #(
   localparam int unsigned W    = 1 + ExpW + ManW
 ) (
   input  logic         clk_i,
-  input  logic         rst_ni,
+  input  logic         rst_ni,   // (for the assertions only)
   input  logic [W-1:0] a_i,      // old (global) value
   input  logic [W-1:0] b_i,      // new (shared-memory) value
   input  logic         ftz_i,    // flush subnormal inputs and result to signed zero
-  input  logic         vld_i,    // a_i / b_i are an operand pair (for the assertions only)
+  input  logic         en_i,     // stages 1..7 hold an operand pair: stages 2..8 load
+  input  logic [6:0]   vld_i,    // stage k + 1 holds an operand pair (for the assertions only)
   output logic [W-1:0] sum_o     // a + b, eight cycles after a_i / b_i
 );
 
@@ -111,52 +115,63 @@ module tma_red_fadd #(
   logic [DW-1:0]   s2_d;
 
   always_ff @(posedge clk_i) begin : proc_s2
-    s2_sx     <= s1_swap ? s1_sb : s1_sa;
-    s2_sub    <= s1_sa ^ s1_sb;
-    s2_nan    <= s1_nan;
-    s2_inf    <= s1_inf;
-    s2_inf_s  <= s1_inf_s;
-    s2_zero_s <= s1_sa && s1_sb;    // sign of an exact zero sum: -0 only for (-0) + (-0)
-    s2_ftz    <= s1_ftz;
-    s2_ex     <= (ex == '0) ? ExpW'(1) : ex;
-    s2_mx     <= {ex != '0, s1_swap ? s1_fb : s1_fa};
-    s2_my     <= {ey != '0, s1_swap ? s1_fa : s1_fb};
-    s2_d      <= (ediff > ExpW'(X)) ? DW'(X) : DW'(ediff);
+    if (en_i) begin
+      s2_sx     <= s1_swap ? s1_sb : s1_sa;
+      s2_sub    <= s1_sa ^ s1_sb;
+      s2_nan    <= s1_nan;
+      s2_inf    <= s1_inf;
+      s2_inf_s  <= s1_inf_s;
+      s2_zero_s <= s1_sa && s1_sb;    // sign of an exact zero sum: -0 only for (-0) + (-0)
+      s2_ftz    <= s1_ftz;
+      s2_ex     <= (ex == '0) ? ExpW'(1) : ex;
+      s2_mx     <= {ex != '0, s1_swap ? s1_fb : s1_fa};
+      s2_my     <= {ey != '0, s1_swap ? s1_fa : s1_fb};
+      s2_d      <= (ediff > ExpW'(X)) ? DW'(X) : DW'(ediff);
+    end
   end
 
   // ======================= 3: align =======================
-  logic [X-1:0] y_full, y_sh, thermo;
+  // Stage logic from here on is written as functions of the stage registers, called where the
+  // next stage loads: while the adder is idle a simulator evaluates none of it (synthesis
+  // builds the same logic as for continuous assignments).
 
-  assign y_full = {s2_my, 3'b000};
-  assign y_sh   = y_full >> s2_d;
-  // Bits 0 .. d of y land on or below the sticky position.
-  assign thermo[0] = 1'b1;
-  for (genvar i = 1; i < X; i++) begin : gen_thermo
-    assign thermo[i] = DW'(i) <= s2_d;
-  end
+  // y = my with guard, round and sticky bits, shifted right by d; the bits shifted out at or
+  // below the sticky position OR-ed into it (a thermometer mask beside the shifter).
+  function automatic logic [X-1:0] align(input logic [P-1:0] my, input logic [DW-1:0] d);
+    logic [X-1:0] y_full, thermo;
+    logic [X-2:0] y_sh;      // bits X-1..1 of y_full >> d (bit 0 is replaced by the sticky bit)
+    y_full = {my, 3'b000};
+    y_sh   = y_full[X-1:1] >> d;
+    // Bits 0 .. d of y land on or below the sticky position.
+    thermo[0] = 1'b1;
+    for (int i = 1; i < X; i++) begin
+      thermo[i] = DW'(i) <= d;
+    end
+    align = {y_sh, |(y_full & thermo)};
+  endfunction
 
   logic            s3_sx, s3_sub, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz;
   logic [ExpW-1:0] s3_ex, s3_lim;
   logic [X-1:0]    s3_mx, s3_my;
 
   always_ff @(posedge clk_i) begin : proc_s3
-    {s3_sx, s3_sub, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz} <=
-        {s2_sx, s2_sub, s2_nan, s2_inf, s2_inf_s, s2_zero_s, s2_ftz};
-    s3_ex  <= s2_ex;
-    s3_lim <= s2_ex - ExpW'(1);     // normalisation stops at exponent 1
-    s3_mx  <= {s2_mx, 3'b000};
-    s3_my  <= {y_sh[X-1:1], |(y_full & thermo)};
+    if (en_i) begin
+      {s3_sx, s3_sub, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz} <=
+          {s2_sx, s2_sub, s2_nan, s2_inf, s2_inf_s, s2_zero_s, s2_ftz};
+      s3_ex  <= s2_ex;
+      s3_lim <= s2_ex - ExpW'(1);     // normalisation stops at exponent 1
+      s3_mx  <= {s2_mx, 3'b000};
+      s3_my  <= align(s2_my, s2_d);
+    end
   end
 
   // ======================= 4: add =======================
-  logic [X:0]   sum;
-  logic [X-1:0] marker;
-
-  assign sum = s3_sub ? ({1'b0, s3_mx} - {1'b0, s3_my}) : ({1'b0, s3_mx} + {1'b0, s3_my});
   // One-hot at sum bit X - 1 - lim: the count of (sum | marker) is min(leading zeros, lim).
-  for (genvar i = 0; i < X; i++) begin : gen_marker
-    assign marker[i] = s3_lim == ExpW'(X - 1 - i);
-  end
+  function automatic logic [X-1:0] stop_marker(input logic [ExpW-1:0] lim);
+    for (int i = 0; i < X; i++) begin
+      stop_marker[i] = lim == ExpW'(X - 1 - i);
+    end
+  endfunction
 
   logic            s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz;
   logic [ExpW-1:0] s4_ex;
@@ -164,46 +179,38 @@ module tma_red_fadd #(
   logic [X-1:0]    s4_marker;
 
   always_ff @(posedge clk_i) begin : proc_s4
-    {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz} <=
-        {s3_sx, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz};
-    s4_ex     <= s3_ex;
-    s4_sum    <= sum;
-    s4_marker <= marker;
+    if (en_i) begin
+      {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz} <=
+          {s3_sx, s3_nan, s3_inf, s3_inf_s, s3_zero_s, s3_ftz};
+      s4_ex     <= s3_ex;
+      s4_sum    <= s3_sub ? ({1'b0, s3_mx} - {1'b0, s3_my}) : ({1'b0, s3_mx} + {1'b0, s3_my});
+      s4_marker <= stop_marker(s3_lim);
+    end
   end
 
   // ======================= 5: leading-zero count =======================
-  // (sum | marker) padded below to whole 4-bit groups; group g holds bits [4g+3:4g] of the
-  // padded vector, group NG - 1 the most significant.
-  logic [XP-1:0]   lzv;
-  logic [NG-1:0]   grp_nz, grp_first;
-  logic [1:0]      grp_lz [NG];
-  logic [LzW-1:0]  lz;
-
-  if (XP > X) begin : gen_pad
-    assign lzv = {s4_sum[X-1:0] | s4_marker, {(XP > X ? XP - X : 1){1'b0}}};
-  end else begin : gen_nopad
-    assign lzv = s4_sum[X-1:0] | s4_marker;
-  end
-
-  for (genvar g = 0; g < NG; g++) begin : gen_grp
-    logic [3:0] nib;
-    assign nib       = lzv[4*g +: 4];
-    assign grp_nz[g] = nib != 4'd0;
-    assign grp_lz[g] = nib[3] ? 2'd0 : nib[2] ? 2'd1 : nib[1] ? 2'd2 : 2'd3;
-    if (g == NG - 1) begin : gen_top
-      assign grp_first[g] = grp_nz[g];
-    end else begin : gen_below
-      assign grp_first[g] = grp_nz[g] && !(|grp_nz[NG-1:g+1]);
-    end
-  end
-
-  // The count: 4 x (groups above the first non-zero one) + its own count; all zero: X.
-  always_comb begin : proc_lz
-    lz = (grp_nz == '0) ? LzW'(X) : '0;
+  // Leading zeros of v, a two-level tree: v padded below to whole 4-bit groups (group g holds
+  // bits [4g+3:4g] of the padded vector, group NG - 1 the most significant); the count is 4 x
+  // (groups above the first non-zero one) + that group's own count; all zero: X.
+  function automatic logic [LzW-1:0] lead_zeros(input logic [X-1:0] v);
+    logic [XP-1:0] lzv;
+    logic [NG-1:0] grp_nz, grp_first;
+    logic [3:1]    nib;
+    logic [1:0]    grp_lz;
+    lzv = XP'(v) << (XP - X);
     for (int g = 0; g < NG; g++) begin
-      lz = lz | ({LzW{grp_first[g]}} & LzW'(4 * (NG - 1 - g) + 32'(grp_lz[g])));
+      grp_nz[g] = lzv[4*g +: 4] != 4'd0;
     end
-  end
+    for (int g = 0; g < NG; g++) begin
+      grp_first[g] = grp_nz[g] && (grp_nz >> (g + 1)) == '0;
+    end
+    lead_zeros = (grp_nz == '0) ? LzW'(X) : '0;
+    for (int g = 0; g < NG; g++) begin
+      nib    = lzv[4*g+1 +: 3];
+      grp_lz = nib[3] ? 2'd0 : nib[2] ? 2'd1 : nib[1] ? 2'd2 : 2'd3;
+      lead_zeros = lead_zeros | ({LzW{grp_first[g]}} & LzW'(4 * (NG - 1 - g) + 32'(grp_lz)));
+    end
+  endfunction
 
   logic            s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_carry, s5_zero;
   logic [ExpW-1:0] s5_ex;
@@ -211,31 +218,44 @@ module tma_red_fadd #(
   logic [LzW-1:0]  s5_sh;
 
   always_ff @(posedge clk_i) begin : proc_s5
-    {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz} <=
-        {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz};
-    s5_ex    <= s4_ex;
-    s5_sum   <= s4_sum;
-    s5_carry <= s4_sum[X];
-    s5_zero  <= s4_sum == '0;
-    s5_sh    <= lz;
-  end
-
-  // ======================= 6: normalise =======================
-  logic [X-1:0]  norm;
-  logic [ExpW:0] enorm;    // one bit more: a carry out of the largest exponent
-
-  always_comb begin : proc_norm
-    if (s5_carry) begin
-      norm  = {s5_sum[X:2], s5_sum[1] | s5_sum[0]};
-      enorm = {1'b0, s5_ex} + (ExpW + 1)'(1);
-    end else begin
-      norm  = s5_sum[X-1:0] << s5_sh;
-      enorm = {1'b0, s5_ex} - (ExpW + 1)'(s5_sh);
+    if (en_i) begin
+      {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz} <=
+          {s4_sx, s4_nan, s4_inf, s4_inf_s, s4_zero_s, s4_ftz};
+      s5_ex    <= s4_ex;
+      s5_sum   <= s4_sum;
+      s5_carry <= s4_sum[X];
+      s5_zero  <= s4_sum == '0;
+      s5_sh    <= lead_zeros(s4_sum[X-1:0] | s4_marker);
     end
   end
 
+  // ======================= 6: normalise =======================
+  // Normalisation (right by one on a carry, else left by the count) and what stage 6 keeps of
+  // it: {exponent field, fraction, round-up bit, exponent overflow, exponent, hidden bit}.
   // norm: [X-1] hidden bit, [X-2:3] fraction, [2] guard, [1] round, [0] sticky. A hidden bit
   // of 0 after normalisation is a subnormal: exponent field 0.
+  localparam int unsigned S6W = ExpW + ManW + 2 + (ExpW + 1) + 1;
+
+  function automatic logic [S6W-1:0] normalise(input logic carry, input logic [X:0] sum,
+                                               input logic [ExpW-1:0] e,
+                                               input logic [LzW-1:0] sh);
+    logic [X-1:0]  norm;
+    logic [ExpW:0] enorm;    // one bit more: a carry out of the largest exponent
+    if (carry) begin
+      norm  = {sum[X:2], sum[1] | sum[0]};
+      enorm = {1'b0, e} + (ExpW + 1)'(1);
+    end else begin
+      norm  = sum[X-1:0] << sh;
+      enorm = {1'b0, e} - (ExpW + 1)'(sh);
+    end
+    normalise = {norm[X-1] ? enorm[ExpW-1:0] : ExpW'(0),
+                 norm[X-2:3],
+                 norm[2] && (norm[1] || norm[0] || norm[3]),
+                 enorm >= {1'b0, EMax},
+                 enorm,
+                 norm[X-1]};
+  endfunction
+
   logic            s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_rnd, s6_eovf;
   logic [ExpW-1:0] s6_ef;
   logic [ManW-1:0] s6_frac;
@@ -243,14 +263,12 @@ module tma_red_fadd #(
   logic            s6_hid;   // (assertions)
 
   always_ff @(posedge clk_i) begin : proc_s6
-    {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero} <=
-        {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_zero};
-    s6_ef   <= norm[X-1] ? enorm[ExpW-1:0] : '0;
-    s6_frac <= norm[X-2:3];
-    s6_rnd  <= norm[2] && (norm[1] || norm[0] || norm[3]);
-    s6_eovf <= enorm >= {1'b0, EMax};
-    s6_e    <= enorm;
-    s6_hid  <= norm[X-1];
+    if (en_i) begin
+      {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero} <=
+          {s5_sx, s5_nan, s5_inf, s5_inf_s, s5_zero_s, s5_ftz, s5_zero};
+      {s6_ef, s6_frac, s6_rnd, s6_eovf, s6_e, s6_hid} <=
+          normalise(s5_carry, s5_sum, s5_ex, s5_sh);
+    end
   end
 
   // ======================= 7: round =======================
@@ -259,62 +277,56 @@ module tma_red_fadd #(
   logic [ExpW+ManW-1:0] s7_mag;    // {exponent, fraction} after rounding
 
   always_ff @(posedge clk_i) begin : proc_s7
-    {s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero_s, s7_ftz, s7_zero, s7_eovf} <=
-        {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_eovf};
-    s7_mag <= {s6_ef, s6_frac} + (ExpW + ManW)'(s6_rnd);
-  end
-
-  // ======================= 8: pack =======================
-  logic         ovf, tiny;
-  logic [W-1:0] res;
-
-  assign ovf  = s7_eovf || (s7_mag[ExpW+ManW-1 -: ExpW] == EMax);
-  assign tiny = s7_mag[ExpW+ManW-1 -: ExpW] == '0;
-
-  always_comb begin : proc_pack
-    if (s7_nan) begin
-      res = QNan;
-    end else if (s7_inf) begin
-      res = {s7_inf_s, EMax, ManW'(0)};
-    end else if (s7_zero) begin
-      res = {s7_zero_s, (ExpW + ManW)'(0)};
-    end else if (ovf) begin
-      res = {s7_sx, EMax, ManW'(0)};
-    end else if (s7_ftz && tiny) begin
-      res = {s7_sx, (ExpW + ManW)'(0)};
-    end else begin
-      res = {s7_sx, s7_mag};
+    if (en_i) begin
+      {s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero_s, s7_ftz, s7_zero, s7_eovf} <=
+          {s6_sx, s6_nan, s6_inf, s6_inf_s, s6_zero_s, s6_ftz, s6_zero, s6_eovf};
+      s7_mag <= {s6_ef, s6_frac} + (ExpW + ManW)'(s6_rnd);
     end
   end
 
-  always_ff @(posedge clk_i) begin : proc_s8
-    sum_o <= res;
-  end
-
-  // (y_sh[0] is replaced by the sticky bit.)
-  logic unused_sh0;
-  assign unused_sh0 = y_sh[0];
-
-  // Which stages hold an operand pair (for the assertions only; reset clears it).
-  logic [5:0] vld_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_vld
-    if (!rst_ni) begin
-      vld_q <= '0;
+  // ======================= 8: pack =======================
+  // Specials, overflow to infinity, flush of a tiny result.
+  function automatic logic [W-1:0] pack(input logic sx, input logic nan, input logic inf,
+                                        input logic inf_s, input logic zero,
+                                        input logic zero_s, input logic ftz,
+                                        input logic eovf, input logic [ExpW+ManW-1:0] mag);
+    logic ovf, tiny;
+    ovf  = eovf || (mag[ExpW+ManW-1 -: ExpW] == EMax);
+    tiny = mag[ExpW+ManW-1 -: ExpW] == '0;
+    if (nan) begin
+      pack = QNan;
+    end else if (inf) begin
+      pack = {inf_s, EMax, ManW'(0)};
+    end else if (zero) begin
+      pack = {zero_s, (ExpW + ManW)'(0)};
+    end else if (ovf) begin
+      pack = {sx, EMax, ManW'(0)};
+    end else if (ftz && tiny) begin
+      pack = {sx, (ExpW + ManW)'(0)};
     end else begin
-      vld_q <= {vld_q[4:0], vld_i};
+      pack = {sx, mag};
+    end
+  endfunction
+
+  always_ff @(posedge clk_i) begin : proc_s8
+    if (en_i) begin
+      sum_o <= pack(s7_sx, s7_nan, s7_inf, s7_inf_s, s7_zero, s7_zero_s, s7_ftz, s7_eovf,
+                    s7_mag);
     end
   end
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(FormatInRange_A, ExpW >= 4 && ExpW <= 11 && ManW >= 3 && ManW <= 52)
   `TMA_ASSERT_INIT(CountFitsExp_A, ExpW >= LzW && ExpW >= DW)
+  // The stages load whenever one holds a pair.
+  `TMA_ASSERT_IMPLY(EnabledWhenValid_A, |vld_i, en_i)
   // The larger magnitude comes first, so the exponent difference never wraps.
-  `TMA_ASSERT_IMPLY(NoNegDiff_A, vld_q[0], ediff <= EMax - ExpW'(1))
+  `TMA_ASSERT_IMPLY(NoNegDiff_A, vld_i[0], ediff <= EMax - ExpW'(1))
   // The sum is not below the larger operand's exponent by more than the shift may take.
-  `TMA_ASSERT_IMPLY(ShiftLimited_A, vld_q[4] && !s5_carry, ExpW'(s5_sh) <= s5_ex - ExpW'(1) ||
+  `TMA_ASSERT_IMPLY(ShiftLimited_A, vld_i[4] && !s5_carry, ExpW'(s5_sh) <= s5_ex - ExpW'(1) ||
                                                           s5_zero)
   // After normalisation the hidden bit is set unless the exponent stopped at 1 (subnormal).
-  `TMA_ASSERT_IMPLY(NormalisedOrTiny_A, vld_q[5] && !s6_zero && !s6_nan && !s6_inf,
+  `TMA_ASSERT_IMPLY(NormalisedOrTiny_A, vld_i[5] && !s6_zero && !s6_nan && !s6_inf,
                     s6_hid || s6_e == (ExpW + 1)'(1))
 
 endmodule

@@ -10,10 +10,11 @@
 //   0x7FFF, -0 orders below +0, otherwise the numeric order.
 // d is the old (global) element, s the new (shared-memory) one. Pairs the model does not execute
 // give some value; tma_red_alu returns the old data for them.
-// Stage A (registered): the carry chains, side by side: one 65-bit add (a separator bit
-// between the halves propagates the carry for 64-bit types and kills it for 32-bit ones), the
-// 32-bit compares, d + 1, d - 1, the f16/bf16 orders. Stage B (registered): the selects.
-// r_o and d_o (the old slot, for the ALU's merge) come two cycles after the inputs.
+// Stage A (registered every cycle): the carry chains, side by side: one 65-bit add (a separator
+// bit between the halves propagates the carry for 64-bit types and kills it for 32-bit ones),
+// the 32-bit compares, d + 1, d - 1, the f16/bf16 orders. Stage B (registered while en_i, set
+// at least while stage A holds a pair): the selects. r_o and d_o (the old slot, for the ALU's
+// merge) come two cycles after the inputs.
 
 `default_nettype none
 
@@ -23,6 +24,7 @@ module tma_red_int (
   input  logic [tma_pkg::ElemCodeBits-1:0] elem_i,
   input  logic [63:0]                      d_i,      // old (global) slot
   input  logic [63:0]                      s_i,      // new (shared-memory) slot
+  input  logic                             en_i,     // stage B loads (set while A holds a pair)
   output logic [63:0]                      r_o,      // result, two cycles later
   output logic [63:0]                      d_o       // d_i, two cycles later
 );
@@ -92,7 +94,6 @@ module tma_red_int (
   // ======================= B: selects =======================
   logic [1:0]  lt32, lt;
   logic        lt64;
-  logic [63:0] r_int, r_half;
 
   assign lt32 = a_sgn ? a_lts : a_ltu;
   // 64-bit: the upper halves decide (signed by the type), equal upper halves leave it to the
@@ -100,43 +101,55 @@ module tma_red_int (
   assign lt64 = lt32[1] || (a_eq[1] && a_ltu[0]);
   assign lt   = a_w64 ? {2{lt64}} : lt32;
 
-  always_comb begin : proc_int
-    r_int = a_d;
+  // The selects are functions of the stage-A registers, called where stage B loads: while the
+  // unit is idle a simulator evaluates none of it (synthesis builds the same logic).
+  function automatic logic [63:0] int_result(input logic [tma_pkg::RedBits-1:0] op,
+                                             input logic [1:0] lt_k, input logic [1:0] ltu,
+                                             input logic [1:0] eq, input logic [1:0] dz,
+                                             input logic [63:0] d, input logic [63:0] s,
+                                             input logic [63:0] inc, input logic [63:0] dec,
+                                             input logic [63:0] add);
+    int_result = d;
     for (int k = 0; k < 2; k++) begin
-      unique case (a_op)
-        tma_pkg::RedMin: r_int[32*k +: 32] = lt[k] ? a_d[32*k +: 32] : a_s[32*k +: 32];
-        tma_pkg::RedMax: r_int[32*k +: 32] = lt[k] ? a_s[32*k +: 32] : a_d[32*k +: 32];
-        tma_pkg::RedInc: r_int[32*k +: 32] = a_ltu[k] ? a_inc[32*k +: 32] : 32'd0;
-        tma_pkg::RedDec: r_int[32*k +: 32] = (a_dz[k] || !(a_ltu[k] || a_eq[k])) ?
-                                             a_s[32*k +: 32] : a_dec[32*k +: 32];
-        tma_pkg::RedAnd: r_int[32*k +: 32] = a_d[32*k +: 32] & a_s[32*k +: 32];
-        tma_pkg::RedOr:  r_int[32*k +: 32] = a_d[32*k +: 32] | a_s[32*k +: 32];
-        tma_pkg::RedXor: r_int[32*k +: 32] = a_d[32*k +: 32] ^ a_s[32*k +: 32];
-        default:         r_int[32*k +: 32] = a_add[32*k +: 32];   // RedAdd
+      unique case (op)
+        tma_pkg::RedMin: int_result[32*k +: 32] = lt_k[k] ? d[32*k +: 32] : s[32*k +: 32];
+        tma_pkg::RedMax: int_result[32*k +: 32] = lt_k[k] ? s[32*k +: 32] : d[32*k +: 32];
+        tma_pkg::RedInc: int_result[32*k +: 32] = ltu[k] ? inc[32*k +: 32] : 32'd0;
+        tma_pkg::RedDec: int_result[32*k +: 32] = (dz[k] || !(ltu[k] || eq[k])) ?
+                                                  s[32*k +: 32] : dec[32*k +: 32];
+        tma_pkg::RedAnd: int_result[32*k +: 32] = d[32*k +: 32] & s[32*k +: 32];
+        tma_pkg::RedOr:  int_result[32*k +: 32] = d[32*k +: 32] | s[32*k +: 32];
+        tma_pkg::RedXor: int_result[32*k +: 32] = d[32*k +: 32] ^ s[32*k +: 32];
+        default:         int_result[32*k +: 32] = add[32*k +: 32];   // RedAdd
       endcase
     end
-  end
+  endfunction
 
   // f16 / bf16 min and max.
-  always_comb begin : proc_half
+  function automatic logic [63:0] half_result(input logic is_min, input logic [3:0] dless,
+                                              input logic [3:0] d_nan, input logic [3:0] s_nan,
+                                              input logic [63:0] d, input logic [63:0] s);
     for (int h = 0; h < 4; h++) begin
-      if (a_dn[h] && a_sn[h]) begin
-        r_half[16*h +: 16] = 16'h7FFF;
-      end else if (a_dn[h]) begin
-        r_half[16*h +: 16] = a_s[16*h +: 16];
-      end else if (a_sn[h]) begin
-        r_half[16*h +: 16] = a_d[16*h +: 16];
-      end else if ((a_op == tma_pkg::RedMin) == a_dless[h]) begin
-        r_half[16*h +: 16] = a_d[16*h +: 16];   // min and d < s, or max and d >= s
+      if (d_nan[h] && s_nan[h]) begin
+        half_result[16*h +: 16] = 16'h7FFF;
+      end else if (d_nan[h]) begin
+        half_result[16*h +: 16] = s[16*h +: 16];
+      end else if (s_nan[h]) begin
+        half_result[16*h +: 16] = d[16*h +: 16];
+      end else if (is_min == dless[h]) begin
+        half_result[16*h +: 16] = d[16*h +: 16];   // min and d < s, or max and d >= s
       end else begin
-        r_half[16*h +: 16] = a_s[16*h +: 16];
+        half_result[16*h +: 16] = s[16*h +: 16];
       end
     end
-  end
+  endfunction
 
   always_ff @(posedge clk_i) begin : proc_b
-    r_o <= a_half ? r_half : r_int;
-    d_o <= a_d;
+    if (en_i) begin
+      r_o <= a_half ? half_result(a_op == tma_pkg::RedMin, a_dless, a_dn, a_sn, a_d, a_s) :
+                      int_result(a_op, lt, a_ltu, a_eq, a_dz, a_d, a_s, a_inc, a_dec, a_add);
+      d_o <= a_d;
+    end
   end
 
   // (Bit 32 of the 65-bit sum is the separator.)

@@ -72,7 +72,7 @@ module tma_smem_wr #(
 
   // ---- Port register ----
   logic                 port_valid, port_ready;
-  logic                 port_wr, port_last, port_err;
+  logic                 port_wr, port_put, port_last, port_err;
   logic [31:0]          port_addr;
   logic [DW-1:0]        port_data;
   logic [DataBytes-1:0] port_strb;
@@ -99,15 +99,17 @@ module tma_smem_wr #(
   logic       done_in_valid, done_in_ready, done_out_valid, done_out_ready, done_err;
   logic [1:0] done_usage;
 
-  assign smem_valid_o    = port_valid && port_wr && (!port_last || done_in_ready);
+  // A beat with no destination CTA (a bulk prefetch's data) is dropped.
+  assign port_put        = port_wr && (port_cta != '0);
+  assign smem_valid_o    = port_valid && port_put && (!port_last || done_in_ready);
   assign smem_o.addr     = port_addr;
   assign smem_o.cta_mask = 16'(port_cta);
   assign smem_data_o     = port_data;
   assign smem_strb_o     = port_strb;
-  assign port_ready      = (!port_last || done_in_ready) && (!port_wr || smem_ready_i);
+  assign port_ready      = (!port_last || done_in_ready) && (!port_put || smem_ready_i);
   // (valid only when it is taken: the shared-memory ready may drop again, a valid must not)
   assign done_in_valid   = port_valid && port_last && done_in_ready &&
-                           (!port_wr || smem_ready_i);
+                           (!port_put || smem_ready_i);
 
   tma_fifo #(
     .Width       (1),

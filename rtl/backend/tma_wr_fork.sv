@@ -115,6 +115,8 @@ module tma_wr_fork #(
     wd_d.redop  = row_i.cpl.redop;
     wd_d.elem   = row_i.cpl.elem;
     wd_d.nbeats = tma_pkg::BeatCntW'(g_end >> SizeLog2);
+    wd_d.bmask_en = row_i.bmask_en;
+    wd_d.bmask    = row_i.bmask;
     rr_d.addr   = wr_d.addr;
     rr_d.nbeats = wd_d.nbeats;
   end

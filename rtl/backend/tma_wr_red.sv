@@ -57,7 +57,12 @@ module tma_wr_red #(
   logic [tma_pkg::RedBits-1:0]      redop_q;
   logic [tma_pkg::ElemCodeBits-1:0] elem_q;
   logic [CntW-1:0]                  left_q;
+  logic                             bmask_en_q;  // the row's byte mask (a bulk .cp_mask)
+  logic [15:0]                      bmask_q;
+  logic [DataBytes-1:0]             new_strb;    // the new beat's strobes under the mask
   logic                             alu_valid, alu_ready, alu_fire, row_done;
+
+  assign new_strb    = new_strb_i & (bmask_en_q ? {(DataBytes / 16){bmask_q}} : '1);
 
   assign alu_valid   = active_q && new_valid_i && (!red_q || old_valid_i);
   assign alu_fire    = alu_valid && alu_ready;
@@ -73,12 +78,16 @@ module tma_wr_red #(
       redop_q  <= '0;
       elem_q   <= '0;
       left_q   <= '0;
+      bmask_en_q <= 1'b0;
+      bmask_q    <= '0;
     end else if (row_valid_i && row_ready_o) begin
       active_q <= 1'b1;
       red_q    <= row_i.red;
       redop_q  <= row_i.redop;
       elem_q   <= row_i.elem;
       left_q   <= row_i.nbeats;
+      bmask_en_q <= row_i.bmask_en;
+      bmask_q    <= row_i.bmask;
     end else if (alu_fire) begin
       active_q <= !row_done;
       left_q   <= left_q - 1'b1;
@@ -100,8 +109,8 @@ module tma_wr_red #(
     .in_elem_i   (elem_q),
     .in_old_i    (red_q ? old_data_i : new_data_i),
     .in_new_i    (new_data_i),
-    .in_mask_i   (red_q ? new_strb_i : '0),
-    .in_user_i   ({new_strb_i, red_q && old_err_i}),
+    .in_mask_i   (red_q ? new_strb : '0),
+    .in_user_i   ({new_strb, red_q && old_err_i}),
     .out_valid_o (out_valid_o),
     .out_ready_i (out_ready_i),
     .out_data_o  (out_data_o),

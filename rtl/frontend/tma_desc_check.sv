@@ -59,6 +59,8 @@ module tma_desc_check (
   logic [3:0]  rank;
   logic [MaxDims-1:0] rank_gt_q;       // bit i: i < rank (from cycle 1)
   logic        i2c, il, sb_half, sb_pk;
+  logic        wide;                   // an im2col-wide map (im2col::w / im2col::w::128)
+  logic        wide_swz_ok;            // rule 24: a swizzle the im2col-wide map allows
   logic [1:0]  esz;                    // log2 E (decoded flags) ...
   logic [1:0]  esz_dec;                // ... decoded from the type (cycle 0)
   logic        is_float;
@@ -96,6 +98,7 @@ module tma_desc_check (
   end
   assign rank    = {1'b0, f.rank_m1} + 4'd1;
   assign i2c     = f.im2col;
+  assign wide    = f.im2col && chk_i.wide;
   assign il      = der_q.is_il;
   assign esz     = der_q.elem_log2;
   assign sb_half = der_q.is_b4x16;
@@ -104,7 +107,9 @@ module tma_desc_check (
   // ---- Walker dims (cycle 0): tile: walker dim d is tensor dim d; interleave: walker dim 1 is
   // dim 0 in chunks, then the dims above it except rank - 2. im2col: walker dims 1 .. rank - 2
   // are the spatial dims (tensor dims 1 .. rank - 2, or 0 .. rank - 3 with interleave), walker
-  // dim rank - 1 is N. ----
+  // dim rank - 1 is N. im2col-wide: only W (walker dim 1) is walked; H and D (walker dims
+  // 2 .. rank - 2) are tile dims of box 1 (they stay at their coordinates, their bounds still
+  // checked), then N. ----
   logic [11:0] w_kind, w_tdim;   // walker dim d at [3 (d - 1) +: 3]
   always_comb begin : proc_walk_dims
     logic       mil;
@@ -124,6 +129,9 @@ module tma_desc_check (
         if ({1'b0, td} < rank) begin
           w_kind[3*(d-1) +: 3] = (mil && d == 1) ? tma_pkg::WalkChunk : tma_pkg::WalkTile;
         end
+      end else if (wide && d >= 2 && 4'(d) + 4'd2 <= rank) begin
+        w_kind[3*(d-1) +: 3] = tma_pkg::WalkTile;
+        td          = 3'(d);
       end else if (4'(d) + 4'd2 <= rank) begin
         w_kind[3*(d-1) +: 3] = tma_pkg::WalkSpatial;
         td          = mil ? 3'(d - 1) : 3'(d);
@@ -192,6 +200,12 @@ module tma_desc_check (
   endfunction
 
   assign span_e  = span >> esz;
+  assign wide_swz_ok = (f.swz == tma_pkg::Swz64B || f.swz == tma_pkg::Swz128B ||
+                        f.swz == tma_pkg::Swz128BA32 ||
+                        (f.swz == tma_pkg::Swz96B && !chk_i.wide_mode)) &&
+                       !(der_q.is_b6x16p32 && f.swz == tma_pkg::Swz96B) &&
+                       !(der_q.is_b4x16p64 && (f.swz == tma_pkg::Swz64B ||
+                                               f.swz == tma_pkg::Swz96B));
   assign max_box = sb_half ? 30'(2 * tma_pkg::MaxBoxBytes) : 30'(tma_pkg::MaxBoxBytes);
 
   always_comb begin : proc_chk
@@ -201,7 +215,8 @@ module tma_desc_check (
     rb_nib  = 4'(rb_lo << esz);
     rules_a = 1'b0;
     rules_b = 1'b0;
-    if (f.rank_m1 > 3'(MaxDims - 1) || chk_i.wide ||
+    // (im2col-wide: the bit only on an im2col map; the wide-mode bit only on a wide map)
+    if (f.rank_m1 > 3'(MaxDims - 1) || (chk_i.wide && !i2c) || (chk_i.wide_mode && !wide) ||
         (i2c && 32'(rank) < tma_pkg::MinIm2colRank) || f.dtype > tma_pkg::DtB6x16P32 ||
         (f.tf32 && f.dtype != tma_pkg::DtF32 && f.dtype != tma_pkg::DtF32Ftz) ||
         f.il > tma_pkg::Il32B ||
@@ -209,7 +224,7 @@ module tma_desc_check (
          (chk_i.span != tma_pkg::SwzSpanNone || chk_i.atom != tma_pkg::SwzAtom16B)) ||
         (chk_i.span != tma_pkg::SwzSpan128B && chk_i.atom != tma_pkg::SwzAtom16B) || chk_i.rsv ||
         (!i2c && f.ppc_m1 != 10'd0) ||
-        (i2c && f.rank_m1 == 3'd4 && (f.box_hi[15] || f.box_hi[31])) ||
+        (i2c && !wide && f.rank_m1 == 3'd4 && (f.box_hi[15] || f.box_hi[31])) ||
         chk_i.swz_repeat != swz_repeat) begin
       rules_b = 1'b1;
     end
@@ -227,12 +242,18 @@ module tma_desc_check (
     // swizzles each allows (b6x16_p32 with a 128B swizzle: no interleave)
     if ((sb_half && (!f_dim_m1[0][0] || f.box0_m1[4:0] != 5'h1F)) ||
         (sb_pk && (f.addr[4] || f_dim_m1[0][6:0] != 7'h7F || f.box0_m1 != 8'd127 ||
-                   !(f.swz == tma_pkg::SwzNone || f.swz == tma_pkg::Swz128B ||
-                     f.swz == tma_pkg::Swz128BA32 ||
-                     (f.dtype == tma_pkg::DtB6x16P32 && f.swz == tma_pkg::Swz128BA64)) ||
+                   (!wide && !(f.swz == tma_pkg::SwzNone || f.swz == tma_pkg::Swz128B ||
+                               f.swz == tma_pkg::Swz128BA32 ||
+                               (f.dtype == tma_pkg::DtB6x16P32 &&
+                                f.swz == tma_pkg::Swz128BA64))) ||
                    (der_q.is_b6x16p32 && il && f.swz != tma_pkg::SwzNone)))) begin
       rules_a = 1'b1;
     end
+    // rules 23 / 24 (im2col-wide): interleave none; swizzle 64B, 128B, 128B_atom_32B, or 96B
+    // in mode W (sm_103: the arch check); b6x16_p32 not 96B, b4x16_p64 128B / 128B_atom_32B
+    if (wide && (il || !wide_swz_ok)) rules_a = 1'b1;
+    // rule 4 (sm_103): the 96B swizzle needs interleave none and no packed sub-byte type
+    if (f.swz == tma_pkg::Swz96B && (il || sb_pk)) rules_a = 1'b1;
     for (int i = 0; i < MaxDims - 1; i++) begin
       if (f.il == tma_pkg::Il32B && f_stride[i][0]) rules_a = 1'b1;
       if (sb_pk && f_stride[i][0]) rules_a = 1'b1;
@@ -249,7 +270,8 @@ module tma_desc_check (
     end
     // cycle 2: rule 16 (bounding box not empty: dim + upper > lower, 32-bit); the factors
     for (int k = 0; k < MaxDims - 2; k++) begin
-      corner_bad[k] = i2c && rank_gt_q[k+2] && signed'(far_q[k]) <= signed'(lower_q[k][31:0]);
+      corner_bad[k] = i2c && rank_gt_q[k+2] && (k == 0 || !wide) &&
+                      signed'(far_q[k]) <= signed'(lower_q[k][31:0]);
     end
     size_zero_d = 1'b0;
     for (int i = 0; i < MaxDims; i++) begin
@@ -357,7 +379,9 @@ module tma_desc_check (
       der_d.is_b4x16    = (f.dtype == tma_pkg::DtB4x16);
       der_d.is_b4x16p64 = (f.dtype == tma_pkg::DtB4x16P64);
       der_d.is_b6x16p32 = (f.dtype == tma_pkg::DtB6x16P32);
-      der_d.is_rank3    = (rank == 4'd3);
+      der_d.is_rank3    = (rank == 4'd3) || wide;
+      der_d.is_wide     = wide;
+      der_d.is_w128     = wide && chk_i.wide_mode;
       der_d.is_rank4    = (rank == 4'd4);
       der_d.is_rank5    = (rank == 4'd5);
       der_d.fix_dim     = 5'd1 << rm2;
@@ -387,7 +411,9 @@ module tma_desc_check (
           der_d.walk_es_m1[d-1] = f_es_m1[der_q.walk_tdim[d-1]];
         end
       end
-      if (sel_c1[2]) der_d.walk_box_m1[d-1] = f_box_m1[der_q.walk_tdim[d-1]];
+      // (im2col-wide: H and D have box 1; their box fields hold the corners)
+      if (sel_c1[2]) der_d.walk_box_m1[d-1] = der_q.is_wide ? 8'd0 :
+                                                f_box_m1[der_q.walk_tdim[d-1]];
       if (sel_c1[(d < 3) ? 3 : 4]) begin
         der_d.walk_stride[d-1] = view_stride(f.stride, der_q.is_il32, der_q.walk_kind[d-1],
                                              der_q.walk_tdim[d-1]);

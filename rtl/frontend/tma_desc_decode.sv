@@ -64,6 +64,7 @@ module tma_desc_decode #(
     rsv_mask[tma_pkg::DescL2PromotionLsb +: tma_pkg::DescL2PromotionW]                 = '0;
     rsv_mask[tma_pkg::DescSwizzleAtomLsb +: tma_pkg::DescSwizzleAtomW]             = '0;
     rsv_mask[tma_pkg::DescIm2colWideLsb]                                   = 1'b0;
+    rsv_mask[tma_pkg::DescWideModeLsb]                                     = 1'b0;
     rsv_mask[tma_pkg::DescSwizzle96BLsb]                                  = 1'b0;
     rsv_mask[tma_pkg::DescStrideLoLsb +: 4 * tma_pkg::DescStrideLoW] = '0;
     rsv_mask[tma_pkg::DescStrideHiLsb +: 4 * tma_pkg::DescStrideHiW] = '0;
@@ -142,6 +143,7 @@ module tma_desc_decode #(
         chk_d.span  = desc[tma_pkg::DescSwizzleSpanLsb +: tma_pkg::DescSwizzleSpanW];
         chk_d.atom  = desc[tma_pkg::DescSwizzleAtomLsb +: tma_pkg::DescSwizzleAtomW];
         chk_d.wide  = desc[tma_pkg::DescIm2colWideLsb];
+        chk_d.wide_mode = desc[tma_pkg::DescWideModeLsb];
         chk_d.swz96 = desc[tma_pkg::DescSwizzle96BLsb];
       end
       if (in_beat[tma_pkg::DescBoxBytesLsb / 128]) begin

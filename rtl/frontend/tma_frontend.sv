@@ -39,6 +39,11 @@ module tma_frontend #(
   output logic              cmd_ready_o,
   input  tma_pkg::cmd_t     cmd_i,
   input  logic              desc_inval_i,
+  // Target architecture (tma_pkg::Arch*): the rules the instruction checks apply; a setting,
+  // changed only while the engine is idle
+  input  logic [1:0]        arch_i,
+  // CTAs in the cluster (0: 16; at most NumCtas): F6 and the CTA operands are checked against it
+  input  logic [3:0]        cluster_i,
   // Descriptor reads (AXI4 AR with ID AxiIdDesc; R beats of that ID, always accepted)
   output logic              ar_valid_o,
   input  logic              ar_ready_i,
@@ -183,6 +188,8 @@ module tma_frontend #(
   tma_instr_check #(.NumCtas (NumCtas), .SubByte (SubByte)) u_instr_check (
     .clk_i, .rst_ni,
     .cmd_i    (cmd),
+    .arch_i,
+    .cluster_i,
     .map_i    (map),
     .bounds_i (bounds),
     .w1b_i    (w1b),

@@ -9,6 +9,13 @@
 // each spatial dim, from the job setup's walk bounds); W2 (w2_i) registers the error class:
 // the first failing check, F4 and F5 last. err_o / abort_o (the error, or a prefetch: the job
 // ends in a marker) hold from the cycle after W2 until the next W2.
+//
+// arch_i (tma_pkg::Arch*, the engine's effective architecture) gates what the model's Arch
+// gates: on sm_90 a sub-byte type, a swizzle above 128B or an im2col-wide map is
+// `invalid_descriptor` (encoder rules 1, 4, 21; the descriptor check itself applies the sm_103
+// rules, so the verdict it caches
+// holds for every arch), the 96B swizzle needs sm_103; gather4 / scatter4 / im2col::w* and
+// .cta_group::2 are `unsupported` on sm_90.
 
 `default_nettype none
 
@@ -21,6 +28,8 @@ module tma_instr_check #(
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  tma_pkg::cmd_t         cmd_i,
+  input  logic [1:0]            arch_i,     // tma_pkg::Arch*
+  input  logic [3:0]            cluster_i,  // CTAs in the cluster (0: 16), at most NumCtas
   input  tma_pkg::map_t         map_i,
   input  tma_pkg::walk_bounds_t bounds_i,   // from W1B
   input  logic                  w1b_i,
@@ -32,10 +41,11 @@ module tma_instr_check #(
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   // The checks in priority order (CheckInstruction), each with its error class.
-  localparam int unsigned NumChecks = 12;
+  localparam int unsigned NumChecks = 16;
   localparam int unsigned ChkMode = 0, ChkModeSm100 = 1, ChkCtaGroup = 2, ChkCtaGroup2 = 3,
                           ChkDims = 4, ChkMulticast = 5, ChkCtas = 6, ChkNoDest = 7,
-                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10, ChkNegCoord = 11;
+                          ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10, ChkNegCoord = 11,
+                          ChkArchDesc = 12, ChkModeRtl = 13, ChkGather = 14, ChkMbar = 15;
 
   tma_pkg::desc_fields_t mf;
   tma_pkg::map_derived_t md;
@@ -51,6 +61,14 @@ module tma_instr_check #(
   logic        unused_atop_inv;
   logic [6:0]  f1_mask;                // F1: these low bits of c0 must be zero
   logic [15:0] dst_mask;
+  logic        sm90, gs, i2c_mode;      // arch sm_90; gather4 / scatter4; an im2col-map mode
+  logic        wmode;                   // im2col::w / im2col::w::128
+  logic        wide_rng_d, wide_rng_q;  // F4 of im2col::w*: wHalo or wOffset out of range
+  logic [15:0] route_bad;               // .cta_group::2: destination d's peer routing leaves
+                                        // the cluster
+  logic        mbar_par;                // parity of the CTA holding mbar
+  logic [4:0]  ncta;                    // CTAs in the cluster: cluster_i, at most NumCtas
+  logic [15:0] in_cluster;              // bit c: CTA c is in the cluster
   logic [NumChecks-1:0] cond_d, cond_q;
   logic [3:0]  pre_d, pre_q;           // the first failing check before F4
   logic [8:0]  f4_cmp_d, f4_cmp_q;     // W1B: the F4 compares (offset, lower, upper) x 3
@@ -99,29 +117,72 @@ module tma_instr_check #(
   assign sb_any   = md.is_b4x16 || sb_pk;
   assign f1_mask  = sb_pk ? 7'h7F : md.is_b4x16 ? 7'h1F : (7'h0F >> md.elem_log2);
   assign dst_mask = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
+  assign sm90     = arch_i == tma_pkg::ArchSm90;
+  assign gs       = cmd_i.mode == tma_pkg::ModeTileGather4 ||
+                    cmd_i.mode == tma_pkg::ModeTileScatter4;
+  assign i2c_mode = cmd_i.mode == tma_pkg::ModeIm2col || cmd_i.mode == tma_pkg::ModeIm2colNoOffs ||
+                    cmd_i.mode == tma_pkg::ModeIm2colW || cmd_i.mode == tma_pkg::ModeIm2colW128;
+  // RouteCompleteTx: destination d signals CTA (d & ~1) | parity(mbar CTA, else d itself)
+  assign ncta       = (cluster_i == 4'd0 || 32'(cluster_i) > NumCtas) ? 5'(NumCtas) :
+                      {1'b0, cluster_i};
+  assign in_cluster = (ncta >= 5'd16) ? 16'hFFFF : (16'd1 << ncta) - 16'd1;
+  for (genvar d = 0; d < 16; d++) begin : gen_route
+    assign route_bad[d] = dst_mask[d] &&
+                          {4'(d >> 1), cmd_i.mbar_remote ? mbar_par : 1'(d & 1)} >= ncta;
+  end
+  assign mbar_par = cmd_i.mbar_cta[0];
+  assign wmode    = cmd_i.mode == tma_pkg::ModeIm2colW || cmd_i.mode == tma_pkg::ModeIm2colW128;
+  // im2col::w: wHalo <= 511, ::128: <= 31; wOffset <= 31
+  assign wide_rng_d = wmode && ((cmd_i.im2col.v[0] > (cmd_i.mode == tma_pkg::ModeIm2colW ?
+                                                      16'd511 : 16'd31)) ||
+                                cmd_i.im2col.v[1] > 16'd31);
 
   always_comb begin : proc_cond
+    // encoder rules 1 and 4 under the arch: sub-byte types and swizzles above 128B need
+    // sm_100, the 96B swizzle sm_103
+    cond_d[ChkArchDesc]  = (sm90 && (sb_any || mf.swz > tma_pkg::Swz128B || md.is_wide)) ||
+                           (arch_i != tma_pkg::ArchSm103 && mf.swz == tma_pkg::Swz96B);
     // modes of each op: loads and prefetch tile .. gather4; stores tile, scatter4,
     // im2col_no_offs; reductions tile, im2col_no_offs
     cond_d[ChkMode]      = to_global ? !(cmd_i.mode == tma_pkg::ModeTile ||
                                          cmd_i.mode == tma_pkg::ModeIm2colNoOffs ||
                                          (is_store && cmd_i.mode == tma_pkg::ModeTileScatter4)) :
                                        cmd_i.mode > tma_pkg::ModeTileGather4;
-    // im2col::w*, gather4, scatter4
-    cond_d[ChkModeSm100] = cmd_i.mode >= tma_pkg::ModeIm2colW &&
+    // im2col::w*, gather4, scatter4: sm_100 and later
+    cond_d[ChkModeSm100] = sm90 && cmd_i.mode >= tma_pkg::ModeIm2colW &&
                            cmd_i.mode <= tma_pkg::ModeTileScatter4;
+    // the mode of the seeds this engine does not run: scatter4
+    cond_d[ChkModeRtl]   = cmd_i.mode == tma_pkg::ModeTileScatter4;
     cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
-    cond_d[ChkCtaGroup2] = cmd_i.cta_group == 2'd2;
-    cond_d[ChkDims]      = {1'b0, cmd_i.dim} != rank ||
-                           (cmd_i.mode == tma_pkg::ModeTile) == mf.im2col;
-    cond_d[ChkMulticast] = cmd_i.multicast && (!is_load ||
-                           (NumCtas < 16 && (cmd_i.cta_mask >> NumCtas) != 16'd0));   // F6
-    cond_d[ChkCtas]      = 32'(cmd_i.issuer) >= NumCtas ||
-                           (is_load && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas);
+    cond_d[ChkCtaGroup2] = sm90 && cmd_i.cta_group == 2'd2;
+    // .Nd = rank; the map's mode = the load mode (im2col::w*: a wide map of the same mode)
+    cond_d[ChkDims]      = {1'b0, cmd_i.dim} != rank || i2c_mode != mf.im2col ||
+                           wmode != md.is_wide ||
+                           (wmode && (cmd_i.mode == tma_pkg::ModeIm2colW128) != md.is_w128);
+    // gather4 / scatter4: a 2-D map, box[1] == 1, no interleave
+    cond_d[ChkGather]    = gs && (rank != 4'd2 || mf.box_hi[7:0] != 8'd0 || md.is_il);
+    cond_d[ChkMulticast] = cmd_i.multicast && (!is_load || cmd_i.smem_cta ||
+                           (cmd_i.cta_mask & ~in_cluster) != 16'd0);   // F6
+    // issuer and destination in the cluster; .shared::cta writes the executing CTA
+    cond_d[ChkCtas]      = {1'b0, cmd_i.issuer} >= ncta ||
+                           (is_load && !cmd_i.multicast && {1'b0, cmd_i.dst_cta} >= ncta) ||
+                           (is_load && !cmd_i.multicast && cmd_i.smem_cta &&
+                            cmd_i.dst_cta != cmd_i.issuer);
+    // where mbar may sit (the model's CheckMbarCta): in the cluster; with .shared::cta in the
+    // executing CTA; without multicast in the destination CTA (.cta_group::2: or its peer);
+    // every routed complete-tx inside the cluster. Only loads have an mbarrier.
+    cond_d[ChkMbar]      = is_load ?
+                           ((cmd_i.mbar_remote && ({1'b0, cmd_i.mbar_cta} >= ncta ||
+                             (cmd_i.smem_cta && cmd_i.mbar_cta != cmd_i.issuer) ||
+                             (!cmd_i.multicast && (cmd_i.cta_group == 2'd2 ?
+                               cmd_i.mbar_cta[3:1] != cmd_i.dst_cta[3:1] :
+                               cmd_i.mbar_cta != cmd_i.dst_cta)))) ||
+                            (cmd_i.cta_group == 2'd2 && route_bad != '0)) :
+                           cmd_i.mbar_remote;
     // multicast to nobody; a store of b4x16_p64 (PTX restriction); im2col_no_offs corners
     cond_d[ChkNoDest]    = (is_load && dst_mask == 16'd0) || (is_store && md.is_b4x16p64) ||
                            (cmd_i.mode == tma_pkg::ModeIm2colNoOffs && no_offs_corner);
-    cond_d[ChkSubByte]   = (sb_any && mf.im2col) || (sb_pk && SubByte == 0);   // tile mode only
+    cond_d[ChkSubByte]   = sb_pk && SubByte == 0;
     // F2: the shared operand of every op but prefetch, the mbarrier of a load
     cond_d[ChkAlign]     = ((is_load || to_global) && cmd_i.smem_addr[6:0] != 7'd0) ||
                            (is_load && cmd_i.mbar_addr[2:0] != 3'd0);
@@ -130,15 +191,17 @@ module tma_instr_check #(
     // F3: stores and reductions need non-negative coordinates
     cond_d[ChkNegCoord]  = to_global && neg_coord != '0;
     pre_d = tma_pkg::ErrNone;
-    if (cond_q[ChkMode]) begin
+    if (cond_q[ChkArchDesc]) begin
+      pre_d = tma_pkg::ErrInvalidDescriptor;
+    end else if (cond_q[ChkMode]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
-    end else if (cond_q[ChkModeSm100]) begin
+    end else if (cond_q[ChkModeSm100] || cond_q[ChkModeRtl]) begin
       pre_d = tma_pkg::ErrUnsupported;
     end else if (cond_q[ChkCtaGroup]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
     end else if (cond_q[ChkCtaGroup2]) begin
       pre_d = tma_pkg::ErrUnsupported;
-    end else if (cond_q[ChkNoDest:ChkDims] != '0) begin
+    end else if (cond_q[ChkNoDest:ChkDims] != '0 || cond_q[ChkGather] || cond_q[ChkMbar]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
     end else if (cond_q[ChkSubByte]) begin
       pre_d = tma_pkg::ErrUnsupported;
@@ -152,7 +215,7 @@ module tma_instr_check #(
     // F4 (spatial walker dims d = k + 1 of an im2col map): the offsets in range and the start
     // pixel inside [lower, dim - 1 + upper]: one compare per flag in W1B, their OR in W2.
     for (int k = 0; k < MaxDims - 2; k++) begin
-      f4_cmp_d[k]     = cmd_i.mode != tma_pkg::ModeIm2colNoOffs &&
+      f4_cmp_d[k]     = cmd_i.mode == tma_pkg::ModeIm2col &&
                         ((md.is_rank4 && cmd_i.im2col.v[k][15:8] != 8'd0) ||
                          (md.is_rank5 && cmd_i.im2col.v[k][15:5] != 11'd0));
       f4_cmp_d[3 + k] = signed'(bounds_i.coord.v[k+1]) < signed'(bounds_i.lower.v[k+1]);
@@ -160,10 +223,13 @@ module tma_instr_check #(
     end
     f4 = 1'b0;
     for (int k = 0; k < MaxDims - 2; k++) begin
-      if (bounds_i.spatial[k+1] && (f4_cmp_q[k] || f4_cmp_q[3 + k] || f4_cmp_q[6 + k])) begin
+      // (the start-pixel compares: .im2col and im2col_no_offs; im2col::w* has its own ranges)
+      if (bounds_i.spatial[k+1] && (f4_cmp_q[k] || (!wmode && (f4_cmp_q[3 + k] ||
+                                                                f4_cmp_q[6 + k])))) begin
         f4 = 1'b1;
       end
     end
+    if (wide_rng_q) f4 = 1'b1;
     err_d = pre_q;
     if (pre_q == tma_pkg::ErrNone && f4) begin
       err_d = tma_pkg::ErrInvalidCoord;
@@ -177,12 +243,14 @@ module tma_instr_check #(
       cond_q   <= '0;
       pre_q    <= '0;
       f4_cmp_q <= '0;
+      wide_rng_q <= 1'b0;
       f5_q     <= 1'b0;
       err_q    <= '0;
       abort_q  <= 1'b0;
     end else begin
       cond_q   <= cond_d;
       f4_cmp_q <= f4_cmp_d;
+      wide_rng_q <= wide_rng_d;
       f5_q     <= f5_d;
       if (w1b_i) pre_q <= pre_d;
       if (w2_i) begin

@@ -15,6 +15,13 @@
 // instruction error or a prefetch. err_i with err_code_i: a marker for an error found before
 // W1 (the job register is written only when it is empty: a registered condition, not
 // job_ready_i, which would fan out to every job bit's enable).
+// tile::gather4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are the four rows of
+// the 2-D map, each the view of tensor dim 1 (its stride, bound) at the coordinates
+// coords[1..4]; the MAC forms each row's contribution as for a tile dim.
+// im2col::w (a wide map, tma_desc_check's view: W spatial, H / D tile dims of box 1, N): wOffset
+// shifts W's start, lower and upper corner alike; the walk ends after ppc + wHalo rows.
+// im2col::w::128 (job_t.w128, for tma_w128_walker): the same walker view and offsets,
+// nrows_m1 = wHalo (the walker forms the four groups of 32 + wHalo pixels).
 
 `default_nettype none
 
@@ -92,9 +99,14 @@ module tma_job_setup #(
   logic        il;
   logic [1:0]  esz;
   logic [11:0] row_bytes_d, row_bytes_q;
+  logic [11:0] tx_row_d, tx_row_q;     // complete-tx bytes of a row (packed payload, B1)
   logic [11:0] pitch_d, pitch_q;
   logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
   logic [1:0]  job_pk;
+  logic        gat;                    // tile::gather4
+  logic        wmode;                  // im2col::w
+  logic        w128;                   // im2col::w::128
+  logic [10:0] nrows_d, nrows_q;       // im2col: rows - 1 (ppc - 1, im2col::w plus wHalo)
   logic        to_global;              // a store or reduction
 
   assign il       = md.is_il;
@@ -105,6 +117,11 @@ module tma_job_setup #(
   assign chunk16  = md.is_il32 ? 36'd2 : 36'd1;
   assign job_pk   = il ? tma_pkg::PkNone : md.is_b4x16p64 ? tma_pkg::PkG8 :
                     md.is_b6x16p32 ? tma_pkg::PkG12 : tma_pkg::PkNone;
+  assign gat      = cmd_i.mode == tma_pkg::ModeTileGather4;
+  assign wmode    = cmd_i.mode == tma_pkg::ModeIm2colW;
+  assign w128     = cmd_i.mode == tma_pkg::ModeIm2colW128;
+  assign nrows_d  = w128 ? 11'(cmd_i.im2col.v[0][4:0]) :
+                    11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
 
   // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz).
   function automatic logic [5:0] pieces(input logic [1:0] anz, input logic [2:0] snz);
@@ -121,7 +138,7 @@ module tma_job_setup #(
     walk_coord_d[0] = '0;
     walk_cflags[0]  = '0;
     for (int d = 1; d < MaxDims; d++) begin
-      td              = md.walk_tdim[d-1];
+      td              = gat ? 3'(d) : md.walk_tdim[d-1];
       walk_coord_d[d] = cmd_i.coords.v[td];
       walk_cflags[d]  = coord_flags_i.v[td];
     end
@@ -142,7 +159,7 @@ module tma_job_setup #(
     slots_d     = '0;
     spatial_d   = '0;
     for (int d = 1; d < MaxDims; d++) begin
-      kd   = md.walk_kind[d-1];
+      kd   = gat ? tma_pkg::WalkTile : md.walk_kind[d-1];
       // spatial dims (gated by spatial_q where used): tensor dim il ? d - 1 : d
       sdim = il ? mf.dim_m1[d-1] : mf.dim_m1[d];
       if (d < MaxDims - 1) far_d[d] = 34'(sdim) + upper[d-1];
@@ -156,7 +173,7 @@ module tma_job_setup #(
       end else if (kd == tma_pkg::WalkTile || kd == tma_pkg::WalkN) begin
         slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][2];
         slots_d.pieces[tma_pkg::MacSlotAstart + 4'(d - 1)] =
-            pieces(walk_cflags[d][1:0], md.walk_stride_nz[d-1]);
+            pieces(walk_cflags[d][1:0], md.walk_stride_nz[gat ? 0 : d-1]);
       end
       // alo: lower corner x stride (spatial dims): lower (16-bit signed) + offset is small
       if (kd == tma_pkg::WalkSpatial) begin
@@ -181,6 +198,8 @@ module tma_job_setup #(
     // the job's row bytes and pitch
     rb          = (12'({4'd0, mf.box0_m1} + 12'd1) << esz) >> md.is_b4x16;
     row_bytes_d = il ? 12'(chunk16) << 4 : rb;
+    tx_row_d    = (job_pk == tma_pkg::PkG8)  ? rb >> 1 :
+                  (job_pk == tma_pkg::PkG12) ? (rb >> 1) + (rb >> 2) : row_bytes_d;
     pitch_d     = (il || mf.swz == tma_pkg::SwzNone) ? row_bytes_d :
                   12'(tma_pkg::swz_span_bytes(mf.swz));
     // c0 in global bytes (one-hot scale, see map_derived_t.c0_scale)
@@ -217,11 +236,13 @@ module tma_job_setup #(
       job_d.hi        = job_q.hi;
       job_d.gaddr     = job_q.gaddr;
       job_d.row_bytes = job_q.row_bytes;
+      job_d.tx_row    = job_q.tx_row;
       job_d.pitch     = job_q.pitch;
       job_d.head      = job_q.head;
       job_d.dend      = job_q.dend;
       job_d.i2c       = mf.im2col;
-      job_d.nrows_m1  = mf.ppc_m1;
+      job_d.gather    = gat;
+      job_d.w128      = w128;
       job_d.smem_addr = cmd_i.smem_addr;
       job_d.fill_nan  = mf.fill_nan;
       job_d.tf32      = mf.tf32;
@@ -236,16 +257,20 @@ module tma_job_setup #(
       job_d.cpl.cta_mask  = dst_mask;
       job_d.cpl.cta       = cmd_i.issuer;
       job_d.cpl.mbar_addr = cmd_i.mbar_addr;
+      job_d.cpl.peer      = cmd_i.cta_group == 2'd2 && cmd_i.mbar_remote;
+      job_d.cpl.mbar_par  = cmd_i.mbar_cta[0];
       job_d.cpl.tag       = cmd_i.tag;
       job_d.es.v[0] = 4'd1;
       for (int d = 1; d < MaxDims; d++) begin   // the walker view (zero / es 1 when none)
         job_d.step.v[d]   = {21'd0, md.walk_step[d-1], 4'd0};
-        job_d.dim_m1.v[d] = md.walk_dim_m1[d-1];
+        job_d.dim_m1.v[d] = md.walk_dim_m1[gat ? 0 : d-1];
         job_d.es.v[d]     = {1'b0, md.walk_es_m1[d-1]} + 4'd1;
       end
     end
     if (w1b_i) begin
       job_d.row_bytes   = row_bytes_q;
+      job_d.tx_row      = tx_row_q;
+      job_d.nrows_m1    = nrows_q;
       job_d.pitch       = pitch_q;
       gaddr_lo          = {1'b0, mf.addr[31:0]} + {1'b0, c0_bytes_q[31:0]};
       gaddr_carry_d     = gaddr_lo[32];
@@ -257,10 +282,11 @@ module tma_job_setup #(
       job_d.lo.v[0]    = '0;
       job_d.hi.v[0]    = '0;
       for (int d = 1; d < MaxDims; d++) begin
-        kd  = md.walk_kind[d-1];
-        // (im2col_no_offs: no offsets)
-        off = (d < MaxDims - 1 && cmd_i.mode != tma_pkg::ModeIm2colNoOffs) ?
+        kd  = gat ? tma_pkg::WalkTile : md.walk_kind[d-1];
+        // (im2col_no_offs: no offsets; im2col::w: wOffset on W only)
+        off = (d < MaxDims - 1 && cmd_i.mode == tma_pkg::ModeIm2col) ?
               34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
+        if (wmode || w128) off = (d == 1) ? 34'(cmd_i.im2col.v[1]) : 34'd0;
         job_d.coord.v[d] = '0;
         job_d.lo.v[d]    = '0;
         job_d.hi.v[d]    = '0;
@@ -364,7 +390,7 @@ module tma_job_setup #(
     mac_opnd_o.coord       = job_q.coord;
     mac_opnd_o.lo          = job_q.lo;
     mac_opnd_o.stride.v[0] = '0;
-    for (int d = 1; d < MaxDims; d++) mac_opnd_o.stride.v[d] = md.walk_stride[d-1];
+    for (int d = 1; d < MaxDims; d++) mac_opnd_o.stride.v[d] = md.walk_stride[gat ? 0 : d-1];
     mac_opnd_o.fix_coord  = fix_coord;
     mac_opnd_o.fix_stride = md.fix_stride;
     mac_opnd_o.gaddr      = job_q.gaddr;
@@ -402,6 +428,8 @@ module tma_job_setup #(
       fix_dim_m1_q  <= '0;
       c0_bytes_q    <= '0;
       row_bytes_q   <= '0;
+      tx_row_q      <= '0;
+      nrows_q       <= '0;
       pitch_q       <= '0;
       job_q         <= '0;
       job_valid_q   <= 1'b0;
@@ -422,6 +450,8 @@ module tma_job_setup #(
       fix_dim_m1_q  <= fix_dim_m1_d;
       c0_bytes_q    <= c0_bytes[37:0];
       row_bytes_q   <= row_bytes_d;
+      tx_row_q      <= tx_row_d;
+      nrows_q       <= nrows_d;
       pitch_q       <= pitch_d;
       if (w1b_i) begin
         fix_oob_q     <= fix_oob_d;

@@ -10,8 +10,9 @@
 // upper corner and N steps by one (silicon D8); the walk ends after a fixed number of rows.
 // The row address is gaddr + sum a[d]. A row is out of bounds when any pos[d] is outside
 // [0, dim_m1[d]]; such a row carries no read (head == dend == 0) and is filled by the
-// aligner. The last row of a job carries the completion, with complete-tx bytes = rows x row
-// bytes (silicon D1). A marker job (error, prefetch) becomes one completion-only entry.
+// aligner. The last row of a job carries the completion, with complete-tx bytes = rows x
+// job_t.tx_row (the row bytes, silicon D1; the packed payload of b4x16_p64 / b6x16_p32, B1).
+// A marker job (error, prefetch) becomes one completion-only entry.
 //
 // Timing structure (one carry chain per stage, no compare of a sum in the row loop):
 //   P  the walk state of the current row. Per dim: pos; the wrap flag w (pos + es > hi) and
@@ -89,7 +90,7 @@ module tma_nd_walker (
   logic [MaxDims-1:0] chg_q;               // every dim below d wraps (d >= 2)
   tma_pkg::dim64_t acc_q;                  // a[d] = acc + (accp << 32)
   logic [MaxDims-1:0] accp_q;              // pending carry of acc's low half into its high
-  logic [9:0]      rleft_q;                // im2col: rows after this one
+  logic [10:0]     rleft_q;                // im2col: rows after this one
   logic            p_lastx_q;              // P's row is the last of its job (a marker or
                                            // im2col job, or a tile row after row 0)
   logic            p_l0a_q, p_l0b_q;       // row 0 of a tile job is its last (all dims wrap;
@@ -108,6 +109,7 @@ module tma_nd_walker (
   logic [63:0]     r_s_d, r_s_q, r_c_d, r_c_q;
   // ---- K: row fields of the job whose rows are in R (taken when the job is accepted) ----
   logic [tma_pkg::RowBytesW-1:0] k_row_bytes_q, k_head_q, k_dend_q, k_pitch_q;
+  logic [tma_pkg::RowBytesW-1:0] k_tx_row_q;   // complete-tx bytes of a row
   logic            k_fill_nan_q, k_tf32_q;
   logic [2:0]      k_swz_q;
   logic [1:0]      k_pk_q;
@@ -338,7 +340,7 @@ module tma_nd_walker (
     smem_r = r_first_q ? k_smem0_q : smem_q;
     tx_r   = r_first_q ? 32'd0 : tx_q;
     smem_d = smem_r + 32'(k_pitch_q);
-    tx_d   = tx_r + 32'(k_row_bytes_q);
+    tx_d   = tx_r + 32'(k_tx_row_q);
     o_d    = '0;
     if (r_mark_q) begin
       o_d.last = 1'b1;
@@ -368,7 +370,7 @@ module tma_nd_walker (
   // ---- P: next row flags (loaded with p_ce) ----
   logic       p_hasrd_d, p_l0a_d, p_l0b_d, p_lastx_d, p_tile_d, p_first_d;
   logic       c_nl0a_d, c_nl0b_d, c_nlastx_d;
-  logic [9:0] rleft_d;
+  logic [10:0] rleft_d;
 
   always_comb begin : proc_p_row_flags
     p_hasrd_d = job_i.dend > job_i.head;
@@ -376,12 +378,12 @@ module tma_nd_walker (
     p_l0b_d   = iw_q[3] && iw_q[4];
     if (p_next) begin
       rleft_d   = rleft_q - 1'b1;
-      p_lastx_d = (p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 10'd1);
+      p_lastx_d = (p_tile_q && wrap_s) || (p_i2c_q && rleft_q == 11'd1);
       p_tile_d  = p_tile_q;
       p_first_d = 1'b0;
     end else begin
       rleft_d   = job_i.nrows_m1;
-      p_lastx_d = job_i.marker || (job_i.i2c && job_i.nrows_m1 == 10'd0);
+      p_lastx_d = job_i.marker || (job_i.i2c && job_i.nrows_m1 == 11'd0);
       p_tile_d  = !job_i.marker && !job_i.i2c;
       p_first_d = 1'b1;
     end
@@ -489,6 +491,7 @@ module tma_nd_walker (
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_k_q
     if (!rst_ni) begin
       k_row_bytes_q <= '0;
+      k_tx_row_q    <= '0;
       k_head_q      <= '0;
       k_dend_q      <= '0;
       k_pitch_q     <= '0;
@@ -504,6 +507,7 @@ module tma_nd_walker (
       // K follows job_i whenever the walker can accept a job: then no row needs K.
       if (job_ready_o) begin
         k_row_bytes_q <= job_i.row_bytes;
+        k_tx_row_q    <= job_i.tx_row;
         k_head_q      <= job_i.head;
         k_dend_q      <= job_i.dend;
         k_pitch_q     <= job_i.pitch;
@@ -560,7 +564,8 @@ module tma_nd_walker (
                          acc_q.v[0], accp_q[0], w_q[0], chg_q[0], wlo_q[0], sz[34:0],
                          pos_n.v[0], zz_n.v[0], acc_n.v[0], accp_n[0], dce[0],
                          chg[0], w_n[0], chg_n[0], chg_n[MaxDims], w_s[0], iw_q[0],
-                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims]};
+                         chg_s[0], chg_i[0], chg_s[MaxDims], chg_i[MaxDims],
+                         job_i.gather, job_i.w128};   // (tma_gather_walker, tma_w128_walker)
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(RowWidth_A, tma_pkg::RowWidth == $bits(tma_pkg::row_t))
@@ -590,7 +595,7 @@ module tma_nd_walker (
   // The last-row flag, computed a cycle ahead, matches its definition on P's row.
   `TMA_ASSERT_IMPLY(LastFlag_A, p_valid_q,
                     p_last == (p_mark_q ||
-                      (p_i2c_q ? (rleft_q == 10'd0) : (&w_q[MaxDims-1:1]))))
+                      (p_i2c_q ? (rleft_q == 11'd0) : (&w_q[MaxDims-1:1]))))
 
 endmodule
 

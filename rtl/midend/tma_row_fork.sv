@@ -340,6 +340,8 @@ module tma_row_fork #(
 
   logic unused_xhead;
   assign unused_xhead = ^xhead[3:0];
+  logic unused_bmask;                   // (a store row's byte mask: not on load rows)
+  assign unused_bmask = ^{row_i.bmask_en, row_i.bmask};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

@@ -55,6 +55,9 @@ package tma_pkg;
   localparam int unsigned PkBits       = 2;
   localparam int unsigned AxiIdBits    = 4;
   localparam int unsigned AtopBits     = 6;
+  localparam int unsigned ArchBits     = 2;
+  localparam int unsigned BulkBits     = 3;
+  localparam int unsigned BulkTBits    = 4;
   localparam int unsigned DtBits       = 4;  // descriptor format code
   localparam int unsigned ElemCodeBits = 4;  // model element-type code
 
@@ -169,6 +172,31 @@ package tma_pkg;
   localparam logic [5:0] AtopStSmin = 6'd21;
   localparam logic [5:0] AtopStUmax = 6'd22;
   localparam logic [5:0] AtopStUmin = 6'd23;
+
+  // Arch: target architecture whose rules the engine applies (tma_engine Arch / arch_i): sub-byte
+  // types, 128B-atom swizzles, im2col-wide maps, gather4 / scatter4 / im2col::w* and cta_group::2
+  // need Sm100 or later, the 96B swizzle Sm103.
+  localparam logic [1:0] ArchSm90  = 2'd0;
+  localparam logic [1:0] ArchSm100 = 2'd1;
+  localparam logic [1:0] ArchSm103 = 2'd2;
+
+  // BulkCode: non-tensor bulk command (cp.async.bulk, cp.reduce.async.bulk,
+  // cp.async.bulk.prefetch): the cmd_t.mode value that marks it (the LoadMode codes end at 6;
+  // docs/interfaces.md gives its fields).
+  localparam logic [2:0] BulkMode = 3'd7;
+
+  // BulkType: the .type of a cp.reduce.async.bulk (the model's BulkType; a bulk command's
+  // coords[2][3:0]).
+  localparam logic [3:0] BulkTB32  = 4'd0;
+  localparam logic [3:0] BulkTU32  = 4'd1;
+  localparam logic [3:0] BulkTS32  = 4'd2;
+  localparam logic [3:0] BulkTB64  = 4'd3;
+  localparam logic [3:0] BulkTU64  = 4'd4;
+  localparam logic [3:0] BulkTS64  = 4'd5;
+  localparam logic [3:0] BulkTF16  = 4'd6;
+  localparam logic [3:0] BulkTBF16 = 4'd7;
+  localparam logic [3:0] BulkTF32  = 4'd8;
+  localparam logic [3:0] BulkTF64  = 4'd9;
 
   // Element types, the model's DType numbering (= CUtensorMapDataType).
   localparam logic [3:0] ElemU8       = 4'd0;
@@ -306,6 +334,11 @@ package tma_pkg;
     logic [CtaW-1:0]     issuer;
     logic [CtaW-1:0]     dst_cta;
     logic [1:0]          cta_group;
+    logic                smem_cta;     // .shared::cta destination (the executing CTA's window)
+    // mbar_remote: mbar_cta names the CTA whose shared memory holds mbar (loads; 0: the
+    // destination CTA holds it)
+    logic                mbar_remote;
+    logic [CtaW-1:0]     mbar_cta;
     logic [7:0]          tag;
   } cmd_t;
 
@@ -317,10 +350,14 @@ package tma_pkg;
     logic [CtaW-1:0]    cta;       // CTA named by an error / done completion (the issuer)
     logic [31:0]        mbar_addr;
     logic [31:0]        bytes;     // complete-tx bytes (full box, silicon D1)
+    logic               peer;      // .cta_group::2: destination d's complete-tx goes to CTA
+    logic               mbar_par;  // (d & ~1) | mbar_par (the model's RouteCompleteTx)
     logic [7:0]         tag;
     logic               red;       // a reduction (store direction: read-modify-write)
     logic [RedBits-1:0] redop;     // its Red*
     logic [ElemCodeBits-1:0] elem; // its element type (Elem*, the model's DType)
+    logic               bg;        // the command joined its issuer's bulk async-group ...
+    logic [7:0]         bg_seq;    // ... of this sequence number (tma_bulk_group)
   } cpl_info_t;
 
   // One completion on the completion port.
@@ -349,7 +386,11 @@ package tma_pkg;
   typedef struct packed {
     logic                 marker;     // 1: no data; emit one row entry that only completes
     logic                 i2c;        // 1: the walk ends after nrows_m1 + 1 rows (im2col)
-    logic [NRowsW-1:0]    nrows_m1;   // im2col: pixels per column - 1
+    logic                 gather;     // tile::gather4: walker dims 1..4 are the four rows
+                                      // (tma_gather_walker)
+    logic                 w128;       // im2col::w::128 (tma_w128_walker; nrows_m1 = wHalo)
+    logic [NRowsW:0]      nrows_m1;   // im2col: rows - 1 (pixels per column; im2col::w plus
+                                      // wHalo)
     logic [63:0]          gaddr;      // global address of row byte 0, address contributions 0
     dim64_t               step;       // address step of walker dim d (es[d] x its stride)
     dim64_t               astart;     // address contribution of walker dim d at `coord`
@@ -360,6 +401,8 @@ package tma_pkg;
     dim32_t               dim_m1;     // bound of the position: in bounds iff 0 <= pos <= dim_m1
     dim4_t                es;         // position step of walker dim d, 1 .. 8
     logic [RowBytesW-1:0] row_bytes;  // L = box[0] x E (im2col: cpp x E)
+    logic [RowBytesW-1:0] tx_row;     // complete-tx bytes of a row: L; b4x16_p64 L / 2,
+                                      // b6x16_p32 3 L / 4 (the packed payload, silicon B1)
     logic [RowBytesW-1:0] head;       // in-bounds bytes of a row start here ...
     logic [RowBytesW-1:0] dend;       // ... and end here (head == dend: none)
     logic [RowBytesW-1:0] pitch;      // shared-memory row pitch (row bytes or swizzle span)
@@ -385,6 +428,10 @@ package tma_pkg;
     logic [SwzBits-1:0]   swz;
     logic [PkBits-1:0]    pk;         // Pk*: how the row's global beats are unpacked
     cpl_info_t            cpl;        // valid with last
+    // Store rows: bmask_en = write only byte i of every 16-byte global chunk whose bmask bit i
+    // is set (a bulk store's .cp_mask); 0 = every byte of the row
+    logic                 bmask_en;
+    logic [15:0]          bmask;
   } row_t;
 
   // ---- Compact row entry of the engine's row FIFO (row fork -> row aligner) ----
@@ -431,22 +478,22 @@ package tma_pkg;
   // ---- $bits of a type in a package). ----
   localparam int unsigned Dim32Width         = 160;   // $bits(dim32_t)
   localparam int unsigned Im2colWidth        = 48;    // $bits(im2col_t)
-  localparam int unsigned CmdWidth           = 382;   // $bits(cmd_t)
-  localparam int unsigned CplInfoWidth       = 106;   // $bits(cpl_info_t)
+  localparam int unsigned CmdWidth           = 388;   // $bits(cmd_t)
+  localparam int unsigned CplInfoWidth       = 117;   // $bits(cpl_info_t)
   localparam int unsigned CplWidth           = 82;    // $bits(cpl_t)
   localparam int unsigned Dim64Width         = 320;   // $bits(dim64_t)
   localparam int unsigned Dim34Width         = 170;   // $bits(dim34_t)
   localparam int unsigned Dim36Width         = 180;   // $bits(dim36_t)
   localparam int unsigned Dim4Width          = 20;    // $bits(dim4_t)
-  localparam int unsigned JobWidth           = 1919;  // $bits(job_t)
-  localparam int unsigned RowWidth           = 247;   // $bits(row_t)
+  localparam int unsigned JobWidth           = 1945;  // $bits(job_t)
+  localparam int unsigned RowWidth           = 275;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
   localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
   localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
   // DescFieldsWidth: written by hand above (448 bits, checked)
-  // DescChkFieldsWidth: written by hand above (71 bits, checked)
-  // MapDerivedWidth: written by hand above (570 bits, checked)
-  // MapWidth: written by hand above (1019 bits, checked)
+  // DescChkFieldsWidth: written by hand above (72 bits, checked)
+  // MapDerivedWidth: written by hand above (572 bits, checked)
+  // MapWidth: written by hand above (1021 bits, checked)
   // CoordFlagsWidth: written by hand above (20 bits, checked)
   // WalkBoundsWidth: written by hand above (515 bits, checked)
   // MacReqWidth: written by hand above (63 bits, checked)
@@ -460,10 +507,11 @@ package tma_pkg;
   // SmemRdJobWidth: written by hand above (49 bits, checked)
   // WrAlWidth: written by hand above (18 bits, checked)
   // WrReqWidth: written by hand above (75 bits, checked)
-  // WrRedWidth: written by hand above (18 bits, checked)
+  // WrRedWidth: written by hand above (35 bits, checked)
   // AxiWrReqWidth: written by hand above (85 bits, checked)
   // AxiWrRspWidth: written by hand above (9 bits, checked)
   // SmemRdWidth: written by hand above (36 bits, checked)
+  // BgCplWidth: written by hand above (14 bits, checked)
   // ---- END GENERATED struct widths ----
 
   // ---- Frontend streams ----
@@ -501,13 +549,14 @@ package tma_pkg;
   typedef struct packed {
     logic [1:0]  span;         // Span*
     logic [1:0]  atom;
-    logic        wide;         // im2col-wide bit (not supported)
+    logic        wide;         // im2col-wide bit
+    logic        wide_mode;    // Wide* (W / W128)
     logic        swz96;
     logic        rsv;          // a reserved bit is set
     logic [31:0] box_bytes;    // the derived field at bit 512
     logic [31:0] swz_repeat;   // the derived field at bit 576
   } desc_chk_fields_t;
-  localparam int unsigned DescChkFieldsWidth = 2 + 2 + 1 + 1 + 1 + 32 + 32;
+  localparam int unsigned DescChkFieldsWidth = 2 + 2 + 1 + 1 + 1 + 1 + 32 + 32;
 
   // What tma_desc_check derives from a map, stored with it: decoded flags (used from Chk cycle
   // 1 on) and the walker view (walker dims 1..4 at entry d - 1; zero / es 1 for a dim the map
@@ -518,7 +567,7 @@ package tma_pkg;
     logic             is_b4x16;
     logic             is_b4x16p64;
     logic             is_b6x16p32;
-    logic             is_rank3;
+    logic             is_rank3;      // rank 3, or im2col-wide: 16-bit corners (one pair)
     logic             is_rank4;
     logic [1:0]       elem_log2;     // log2 E (sub-byte types: 0)
     logic [7:0]       c0_scale;      // one-hot, c0 to global bytes: x E (1, 2, 4, 8), x 16,
@@ -535,9 +584,11 @@ package tma_pkg;
     logic [3:0][2:0]  walk_stride_nz;  // the stride's 17-bit pieces that are not zero
     logic [35:0]      fix_stride;    // interleave: stride of the fixed dim rank - 2 ...
     logic [2:0]       fix_stride_nz; // ... and its pieces that are not zero
+    logic             is_wide;       // im2col-wide map (sm_100)
+    logic             is_w128;       // ... in mode W128
   } map_derived_t;
   localparam int unsigned MapDerivedWidth = 7 + 2 + 8 + 1 + 5 + 12 + 12 + 156 + 128 + 12 + 32 +
-                                            144 + 12 + 36 + 3;
+                                            144 + 12 + 36 + 3 + 2;
 
   // A decoded map: one descriptor cache entry (tma_desc_check -> tma_desc_cache -> job setup).
   typedef struct packed {
@@ -741,8 +792,10 @@ package tma_pkg;
     logic [RedBits-1:0]      redop;
     logic [ElemCodeBits-1:0] elem;
     logic [BeatCntW-1:0]     nbeats;  // global beats, >= 1
+    logic                    bmask_en; // the row's byte mask (row_t.bmask_en / bmask)
+    logic [15:0]             bmask;
   } wr_red_t;
-  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW;
+  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW + 1 + 16;
 
   // AXI4 write channels (AW, W, B) of the engine's manager port as a request / response pair.
   // W data and strobes are the vectors beside the request (axi_w_data, axi_w_strb).
@@ -775,6 +828,16 @@ package tma_pkg;
     logic [CtaW-1:0] cta;
   } smem_rd_t;
   localparam int unsigned SmemRdWidth = 32 + CtaW;
+
+  // ---- Bulk async-groups ----
+  // One group completion (tma_bulk_group -> engine port), in group order per issuer.
+  typedef struct packed {
+    logic [CtaW-1:0] issuer;
+    logic [7:0]      seq;   // the group's sequence number (0, 1, ... per issuer, mod 256)
+    logic            done;  // 0: read-done (wait_group.read may pass), 1: done (wait_group)
+    logic            err;   // an operation of the group failed (bus error or fault)
+  } bg_cpl_t;
+  localparam int unsigned BgCplWidth = CtaW + 8 + 1 + 1;
 
   // ---- Swizzle mask ----
   // The shared-address bits [6:3] a swizzle mode XORs, as a function of the 128-byte line bits

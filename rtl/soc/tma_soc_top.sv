@@ -31,7 +31,7 @@ module tma_soc_top #(
   parameter  int unsigned MaxOutstanding   = 512,
   parameter  int unsigned MaxBurstLen      = 16,
   parameter  int unsigned RowFifoDepth     = 512,
-  parameter  int unsigned Arch             = 90,      // BUILD0.arch: the sm number
+  parameter  int unsigned Arch             = 90,      // BUILD0.arch: the sm number (90, 100, 103)
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,
@@ -298,6 +298,9 @@ module tma_soc_top #(
     win_cmd_in.issuer    = hwif_out.CMD_W0.issuer.value;
     win_cmd_in.dst_cta   = hwif_out.CMD_W0.dst_cta.value;
     win_cmd_in.cta_mask  = hwif_out.CMD_W1.cta_mask.value;
+    win_cmd_in.smem_cta    = hwif_out.CMD_W0.smem_cta.value;
+    win_cmd_in.mbar_remote = hwif_out.CMD_W0.mbar_remote.value;
+    win_cmd_in.mbar_cta    = hwif_out.CMD_W1.mbar_cta.value;
     win_cmd_in.desc_addr = {hwif_out.CMD_W3.desc_addr_hi.value,
                             hwif_out.CMD_W2.desc_addr_lo.value};
     win_cmd_in.coords.v[0] = hwif_out.CMD_W4.coord0.value;
@@ -369,14 +372,23 @@ module tma_soc_top #(
   );
   assign {ring_ready, win_ready} = cmd_arb_ready;
 
+  logic             bg_cpl_valid;  // bulk async-group completions of the engine
+  tma_pkg::bg_cpl_t bg_cpl;
+
   // ---- Engine ----
+  // The engine's newest architecture (tma_pkg::Arch*) from the sm number; CTRL.arch picks one
+  // up to it, CTRL.cluster the cluster size (0: the shell's NumCtas CTAs).
+  localparam int unsigned EngineArch = (Arch >= 103) ? 32'(tma_pkg::ArchSm103) :
+                                       (Arch >= 100) ? 32'(tma_pkg::ArchSm100) :
+                                                       32'(tma_pkg::ArchSm90);
   tma_engine #(
     .DataBytes        (DataBytes),
     .NumCtas          (NumCtas),
     .MaxOutstanding   (MaxOutstanding),
     .DescCacheEntries (DescCacheEntries),
     .MaxBurstLen      (MaxBurstLen),
-    .RowFifoDepth     (RowFifoDepth)
+    .RowFifoDepth     (RowFifoDepth),
+    .Arch             (EngineArch)
   ) u_engine (
     .clk_i,
     .rst_ni          (core_rst_n),
@@ -384,6 +396,8 @@ module tma_soc_top #(
     .cmd_ready_o     (cmd_ready),
     .cmd_i           (cmd),
     .desc_inval_i    (hwif_out.CTRL.desc_inval.value),
+    .arch_i          (hwif_out.CTRL.arch.value),
+    .cluster_i       (hwif_out.CTRL.cluster.value),
     .axi_rd_req_o    (eng_rd_req),
     .axi_rd_rsp_i    (eng_rd_rsp),
     .axi_r_data_i    (m_axi_rdata_i),
@@ -404,9 +418,16 @@ module tma_soc_top #(
     .cpl_valid_o     (cpl_valid),
     .cpl_ready_i     (cpl_ready),
     .cpl_o           (cpl),
+    .bg_cpl_valid_o  (bg_cpl_valid),
+    .bg_cpl_ready_i  (1'b1),
+    .bg_cpl_o        (bg_cpl),
     .busy_o          (eng_busy),
     .err_count_o     (eng_err_count)
   );
+
+  // The command records carry no commit_group: the bulk async-group completions are dropped.
+  logic unused_bg_cpl;
+  assign unused_bg_cpl = ^{bg_cpl_valid, bg_cpl};
 
   // ---- AXI4 manager port ----
   tma_soc_axi #(

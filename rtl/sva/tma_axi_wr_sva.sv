@@ -3,8 +3,9 @@
 // tma_axi_wr_sva: AXI4 write-channel protocol checker of a manager port given as the
 // tma_pkg::axi_wr_req_t / axi_wr_rsp_t pair (W data and strobes beside it), bound from outside
 // (rtl/sva/tma_bind.sv); simulation only. Checks both sides of the channel:
-//   * AW: valid stays high with a stable payload until aw_ready; INCR bursts of the bus width,
-//     aligned, inside one 4 KiB page (the manager's duties);
+//   * AW: valid stays high with a stable payload until aw_ready; INCR bursts of the bus width
+//     (with Narrow, of the bus width or narrower: the SoC port's 16-byte completion records),
+//     aligned to the transfer size, inside one 4 KiB page (the manager's duties);
 //   * W: valid stays high with a stable payload until w_ready; WLAST exactly on beat AWLEN + 1
 //     of the oldest burst whose data is not complete; a W beat only for a burst whose AW was
 //     sent (the engine's own rule, stricter than AXI4); strobes not empty;
@@ -19,6 +20,7 @@
 module tma_axi_wr_sva #(
   parameter  int unsigned DataBytes = 16,
   parameter  int unsigned MaxBursts = 1024,   // bursts whose W is not complete the checker holds
+  parameter  int unsigned Narrow    = 0,      // 1: AWSIZE may be narrower than the bus
   localparam int unsigned DW        = DataBytes * 8
 ) (
   input logic                 clk_i,
@@ -80,8 +82,10 @@ module tma_axi_wr_sva #(
                      {req_i.aw_id, req_i.aw_addr, req_i.aw_len, req_i.aw_size, req_i.aw_burst})
   `TMA_ASSERT_IMPLY(AwIncr_A, req_i.aw_valid,
                     req_i.aw_burst == tma_pkg::AxiBurstIncr &&
-                    req_i.aw_size == 3'($clog2(DataBytes)))
-  `TMA_ASSERT_IMPLY(AwAligned_A, req_i.aw_valid, req_i.aw_addr[$clog2(DataBytes)-1:0] == '0)
+                    (req_i.aw_size == 3'($clog2(DataBytes)) ||
+                     (Narrow != 0 && req_i.aw_size < 3'($clog2(DataBytes)))))
+  `TMA_ASSERT_IMPLY(AwAligned_A, req_i.aw_valid,
+                    (req_i.aw_addr[6:0] & ((7'd1 << req_i.aw_size) - 7'd1)) == '0)
   `TMA_ASSERT_IMPLY(AwInPage_A, req_i.aw_valid, aw_page_end <= 13'd4096)
   `TMA_ASSERT_IMPLY(AwCheckerRoom_A, aw_fire, w_open < (PtrW + 1)'(MaxBursts))
   // ---- W channel (manager) ----

@@ -2,7 +2,12 @@
 //
 // tma_bind: attaches the protocol checkers of rtl/sva/ to the engine's ports (simulation only:
 // rtl/sva/tma_sva.f is Verilated with rtl/tma.f, never synthesized). Bound by module, so every
-// tma_engine instance is checked.
+// tma_engine instance is checked (the engine inside the SoC top too).
+//
+// Every AXI port: the engine's AXI4 read manager (descriptor fetches, data reads and the
+// reductions' old-data reads share it, told apart by ID) and its AXI4 write manager; the SoC
+// top's AXI4 manager, read channels (engine and command ring fetcher) and write channels
+// (engine stores and completion ring records), and its AXI4-Lite subordinate.
 
 `default_nettype none
 
@@ -108,6 +113,21 @@ bind tma_soc_top tma_axi_rd_sva #(
               m_axi_arburst_o, m_axi_rready_o}),
   .rsp_i    ({m_axi_arready_i, m_axi_rvalid_i, m_axi_rid_i, m_axi_rresp_i, m_axi_rlast_i}),
   .r_data_i (m_axi_rdata_i)
+);
+
+// The SoC top's AXI4 write channels (engine stores and completion ring records: 16-byte
+// single-beat bursts, narrower than the bus at DataBytes 32 and 64).
+bind tma_soc_top tma_axi_wr_sva #(
+  .DataBytes (DataBytes),
+  .Narrow    (1)
+) u_m_axi_wr_sva (
+  .clk_i,
+  .rst_ni,
+  .req_i    ({m_axi_awvalid_o, m_axi_awid_o, m_axi_awaddr_o, m_axi_awlen_o, m_axi_awsize_o,
+              m_axi_awburst_o, m_axi_wvalid_o, m_axi_wlast_o, m_axi_bready_o}),
+  .rsp_i    ({m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i, m_axi_bid_i, m_axi_bresp_i}),
+  .w_data_i (m_axi_wdata_o),
+  .w_strb_i (m_axi_wstrb_o)
 );
 
 `default_nettype wire

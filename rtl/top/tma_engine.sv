@@ -5,6 +5,10 @@
 // stream):
 //   frontend  tma_cmd_ctrl     commands -> walker jobs; descriptor fetch through the read engine
 //   midend    tma_nd_walker    job -> box rows
+//             tma_gather_walker  tile::gather4 job -> its four rows
+//             tma_w128_walker  im2col::w::128 job -> its four groups of 32 + wHalo rows
+//             tma_bulk_rows    non-tensor bulk commands (cmd_t.mode == BulkMode) -> 1-D rows
+//             tma_row_merge    walker rows + bulk rows, a command at a time
 //             tma_row_fork     rows -> aligner row entries, read requests, unpack items and
 //                              command completion information (with their FIFOs)
 //             tma_burst_split  read requests -> AXI4 bursts
@@ -13,6 +17,9 @@
 //             tma_row_aligner  row entries + global beats -> logical shared-memory beats
 //             tma_smem_wr      swizzle, shared-memory write port, command end
 //             tma_cpl_unit     finished commands -> completions
+//             tma_bulk_group   bulk async-groups: stores and reductions join their issuer's
+//                              open group at intake, commit_group closes it, their ends
+//                              complete it; group completions in order per issuer
 //   store direction (rows of store jobs leave the walker for it; docs/architecture.md):
 //             tma_wr_fork      store rows -> shared reads, realignments, global writes,
 //                              command completion information
@@ -46,6 +53,12 @@ module tma_engine #(
   parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
   // cycles a written burst waits for its B before its command ends with bus_error (0: forever)
   parameter  int unsigned WrWatchdog       = 0,
+  // The newest architecture whose rules the engine can apply (tma_pkg::Arch*: 0 sm_90, 1
+  // sm_100, 2 sm_103); arch_i chooses one up to it at run time
+  parameter  int unsigned Arch             = 2,
+  // Bulk copies whose size is not a multiple of 16: 0 move size & ~15 bytes (silicon B1),
+  // 1 invalid_instruction (the PTX text)
+  parameter  int unsigned BulkSizeStrict   = 0,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -55,6 +68,13 @@ module tma_engine #(
   output logic                  cmd_ready_o,
   input  tma_pkg::cmd_t         cmd_i,
   input  logic                  desc_inval_i,
+  // Target architecture (tma_pkg::Arch*; above Arch counts as Arch): sub-byte types,
+  // 128B-atom / 96B swizzles, gather4 and .cta_group::2 are checked against it. A setting
+  // (strap or register field), changed only while the engine is idle.
+  input  logic [1:0]            arch_i,
+  // CTAs in the cluster (0: 16; at most NumCtas): the multicast mask (F6), the issuer, the
+  // destination and mbar CTAs must lie in it. A setting like arch_i.
+  input  logic [3:0]            cluster_i,
   // AXI4 read channels (global memory); R data beside the response
   output tma_pkg::axi_rd_req_t  axi_rd_req_o,
   input  tma_pkg::axi_rd_rsp_t  axi_rd_rsp_i,
@@ -81,6 +101,11 @@ module tma_engine #(
   output logic                  cpl_valid_o,
   input  logic                  cpl_ready_i,
   output tma_pkg::cpl_t         cpl_o,
+  // Bulk async-group completions (read-done, then done, of each committed group, in group
+  // order per issuer)
+  output logic                  bg_cpl_valid_o,
+  input  logic                  bg_cpl_ready_i,
+  output tma_pkg::bg_cpl_t      bg_cpl_o,
   // Status
   output logic                  busy_o,
   output logic [15:0]           err_count_o
@@ -95,9 +120,30 @@ module tma_engine #(
   // command controller -> walker
   logic                 job_valid, job_ready;
   tma_pkg::job_t        job;
+  // ... -> the N-D walker, or the gather walker (gather4 jobs)
+  logic                 is_gather, nd_job_valid, nd_job_ready, g_job_valid, g_job_ready;
+  logic                 is_w128, w_job_valid, w_job_ready;
   // walker -> row fork (loads) or store fork (rows of store jobs)
   logic                 walk_valid, walk_ready;
+  tma_pkg::row_t        walk_row;
+  // bulk commands -> their rows; walker and bulk rows merged -> the forks
+  logic                 is_bulk_cmd, fe_cmd_valid, fe_cmd_ready, bk_cmd_valid, bk_cmd_ready;
+  logic                 bk_row_valid, bk_row_ready, bk_busy;
+  tma_pkg::row_t        bk_row;
+  logic                 m_row_valid, m_row_ready;
   tma_pkg::row_t        row;
+  logic                 nd_row_valid, g_row_valid, w_row_valid;
+  tma_pkg::row_t        nd_row, g_row, w_row;
+  // bulk async-groups: a command's group request, the group of each tensor command (queued
+  // from intake to its job), the frontend's job with it
+  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_busy;
+  logic [7:0]           bg_req_seq;
+  logic                 bgq_in_valid, bgq_in_ready, bgq_out_valid;
+  logic [8:0]           bgq_out;
+  logic [2:0]           bgq_usage;
+  logic                 fe_job_valid, fe_job_ready;
+  tma_pkg::job_t        fe_job;
+  logic                 bg_ev_valid, bg_rd_ready, bg_wr_ready;
   logic                 row_valid, row_ready;
   logic                 st_row_valid, st_row_ready, is_store_row;
   // row fork -> aligner, burst splitter, unpacker, write port
@@ -160,12 +206,60 @@ module tma_engine #(
   tma_pkg::cpl_info_t    fin;
   // block status
   logic ctrl_busy, walker_busy, fork_busy, split_busy, rd_busy, unpack_busy, al_busy;
+  logic nd_busy, g_busy, w_busy;
   logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy, st_red_busy, red_split_busy;
   logic st_idle;
   logic st_idle_q;   // st_idle of the previous cycle
   // walker -> store fork, through a spill register
   logic                  fk_row_valid, fk_row_ready;
   tma_pkg::row_t         fk_row;
+  // the architecture whose rules apply: arch_i, at most Arch
+  logic [1:0] arch;
+  assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
+
+  // ---- Commands: tensor commands to the frontend, bulk commands to tma_bulk_rows,
+  // commit_group (a bulk command with coords[2][6] set) to tma_bulk_group. A store or
+  // reduction also joins its issuer's open bulk async-group as it is taken; a tensor
+  // command's group waits in a queue for its job (the frontend makes one job per command).
+  assign is_bulk_cmd  = cmd_i.mode == tma_pkg::BulkMode;
+  assign is_commit    = is_bulk_cmd && cmd_i.coords.v[2][6];
+  assign is_bg_op     = !is_commit &&
+                        (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
+  assign fe_cmd_valid = cmd_valid_i && !is_bulk_cmd && bgq_in_ready &&
+                        (!is_bg_op || bg_req_ready);
+  assign bk_cmd_valid = cmd_valid_i && is_bulk_cmd && !is_commit &&
+                        (!is_bg_op || bg_req_ready);
+  assign cmd_ready_o  = is_commit   ? bg_req_ready :
+                        is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_req_ready) :
+                                      fe_cmd_ready && bgq_in_ready && (!is_bg_op || bg_req_ready);
+  assign bg_req_valid = cmd_valid_i && (is_commit || (is_bg_op &&
+                        (is_bulk_cmd ? bk_cmd_ready : fe_cmd_ready && bgq_in_ready)));
+  assign bgq_in_valid = fe_cmd_valid && fe_cmd_ready;
+
+  tma_fifo #(
+    .Width (9),
+    .Depth (4)
+  ) u_bg_q (
+    .clk_i,
+    .rst_ni,
+    .clr_i       (1'b0),
+    .in_valid_i  (bgq_in_valid),
+    .in_ready_o  (bgq_in_ready),
+    .in_data_i   ({is_bg_op, bg_req_seq}),
+    .out_valid_o (bgq_out_valid),
+    .out_ready_i (job_valid && job_ready),
+    .out_data_o  (bgq_out),
+    .usage_o     (bgq_usage)
+  );
+
+  // The frontend's job with its command's group.
+  always_comb begin : proc_job_bg
+    job            = fe_job;
+    job.cpl.bg     = bgq_out[8];
+    job.cpl.bg_seq = bgq_out[7:0];
+  end
+  assign job_valid    = fe_job_valid;
+  assign fe_job_ready = job_ready;
 
   // ---- Frontend: command to job ----
   tma_frontend #(
@@ -177,41 +271,115 @@ module tma_engine #(
   ) u_frontend (
     .clk_i,
     .rst_ni,
-    .cmd_valid_i,
-    .cmd_ready_o,
+    .cmd_valid_i (fe_cmd_valid),
+    .cmd_ready_o (fe_cmd_ready),
     .cmd_i,
     .desc_inval_i,
+    .arch_i      (arch),
+    .cluster_i,
     .ar_valid_o  (desc_ar_valid),
     .ar_ready_i  (desc_ar_ready),
     .ar_o        (desc_ar),
     .r_valid_i   (desc_r_valid_q),
     .r_data_i    (desc_r_data_q),
     .r_err_i     (desc_r_err_q),
-    .job_valid_o (job_valid),
-    .job_ready_i (job_ready),
-    .job_o       (job),
+    .job_valid_o (fe_job_valid),
+    .job_ready_i (fe_job_ready),
+    .job_o       (fe_job),
     .busy_o      (ctrl_busy)
   );
 
-  // ---- Midend: N-D walker, row fork, burst splitter ----
+  // ---- Midend: N-D walker, gather walker, row fork, burst splitter ----
+  // A gather4 job (not a marker) goes to the gather walker, an im2col::w::128 job to the W128
+  // walker, every other job to the N-D walker; a job waits until the other walkers are idle
+  // (their last row has left), so rows leave in job order and one walker drives the row
+  // stream at a time.
+  assign is_gather    = job.gather && !job.marker;
+  assign is_w128      = job.w128 && !job.marker;
+  assign nd_job_valid = job_valid && !is_gather && !is_w128 && !g_busy && !w_busy;
+  assign g_job_valid  = job_valid && is_gather && !nd_busy && !w_busy;
+  assign w_job_valid  = job_valid && is_w128 && !nd_busy && !g_busy;
+  assign job_ready    = is_gather ? g_job_ready && g_job_valid :
+                        is_w128   ? w_job_ready && w_job_valid : nd_job_ready && nd_job_valid;
+
   tma_nd_walker u_walker (
     .clk_i,
     .rst_ni,
-    .job_valid_i (job_valid),
-    .job_ready_o (job_ready),
+    .job_valid_i (nd_job_valid),
+    .job_ready_o (nd_job_ready),
     .job_i       (job),
-    .row_valid_o (walk_valid),
+    .row_valid_o (nd_row_valid),
     .row_ready_i (walk_ready),
-    .row_o       (row),
-    .busy_o      (walker_busy)
+    .row_o       (nd_row),
+    .busy_o      (nd_busy)
   );
 
-  // Rows of store jobs (their completion is a done, not a complete-tx) go to the store
-  // direction; every other row (loads, completion-only markers) to the row fork.
-  assign is_store_row = row.has_data && row.cpl.kind == tma_pkg::CplDone;
-  assign row_valid    = walk_valid && !is_store_row;
-  assign st_row_valid = walk_valid && is_store_row;
-  assign walk_ready   = is_store_row ? st_row_ready : row_ready;
+  tma_gather_walker u_gather (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i (g_job_valid),
+    .job_ready_o (g_job_ready),
+    .job_i       (job),
+    .row_valid_o (g_row_valid),
+    .row_ready_i (walk_ready),
+    .row_o       (g_row),
+    .busy_o      (g_busy)
+  );
+
+  tma_w128_walker u_w128 (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i (w_job_valid),
+    .job_ready_o (w_job_ready),
+    .job_i       (job),
+    .row_valid_o (w_row_valid),
+    .row_ready_i (walk_ready),
+    .row_o       (w_row),
+    .busy_o      (w_busy)
+  );
+
+  assign walk_valid  = nd_row_valid || g_row_valid || w_row_valid;
+  assign walk_row    = g_row_valid ? g_row : w_row_valid ? w_row : nd_row;
+  assign walker_busy = nd_busy || g_busy || w_busy;
+
+  tma_bulk_rows #(
+    .NumCtas    (NumCtas),
+    .SizeStrict (BulkSizeStrict)
+  ) u_bulk_rows (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i (bk_cmd_valid),
+    .cmd_ready_o (bk_cmd_ready),
+    .cmd_i,
+    .bg_seq_i    (bg_req_seq),
+    .row_valid_o (bk_row_valid),
+    .row_ready_i (bk_row_ready),
+    .row_o       (bk_row),
+    .busy_o      (bk_busy)
+  );
+
+  tma_row_merge u_row_merge (
+    .clk_i,
+    .rst_ni,
+    .a_valid_i   (walk_valid),
+    .a_ready_o   (walk_ready),
+    .a_i         (walk_row),
+    .b_valid_i   (bk_row_valid),
+    .b_ready_o   (bk_row_ready),
+    .b_i         (bk_row),
+    .row_valid_o (m_row_valid),
+    .row_ready_i (m_row_ready),
+    .row_o       (row)
+  );
+
+  // Rows of store and reduction commands (their completion is a done, not a complete-tx, and
+  // they name a CTA) go to the store direction; every other row (loads, completion-only
+  // markers, a bulk prefetch's reads: a done with no CTA) to the row fork.
+  assign is_store_row = row.has_data && row.cpl.kind == tma_pkg::CplDone &&
+                        row.cpl.cta_mask != '0;
+  assign row_valid    = m_row_valid && !is_store_row;
+  assign st_row_valid = m_row_valid && is_store_row;
+  assign m_row_ready  = is_store_row ? st_row_ready : row_ready;
 
   tma_row_fork #(
     .DataBytes    (DataBytes),
@@ -552,6 +720,48 @@ module tma_engine #(
     .out_idx_o   (unused_fin_idx)
   );
 
+  // ---- Bulk async-groups: a group operation's end is both its read and its write event (its
+  // sources are read before its last write is acknowledged) ----
+  assign bg_ev_valid = fin_valid && fin_ready && fin.bg;
+
+  tma_bulk_group #(
+    .NumIssuers (16),
+    .MaxGroups  (4),
+    .CntW       (8),
+    .SeqW       (8)
+  ) u_bulk_group (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i  (bg_req_valid),
+    .req_ready_o  (bg_req_ready),
+    .req_issuer_i (cmd_i.issuer),
+    .req_commit_i (is_commit),
+    .req_rd_i     (1'b1),
+    .req_wr_i     (1'b1),
+    .req_seq_o    (bg_req_seq),
+    .rd_valid_i   (bg_ev_valid),
+    .rd_ready_o   (bg_rd_ready),
+    .rd_issuer_i  (fin.cta),
+    .rd_seq_i     (fin.bg_seq),
+    .rd_err_i     (fin.kind == tma_pkg::CplError),
+    .wr_valid_i   (bg_ev_valid),
+    .wr_ready_o   (bg_wr_ready),
+    .wr_issuer_i  (fin.cta),
+    .wr_seq_i     (fin.bg_seq),
+    .wr_err_i     (fin.kind == tma_pkg::CplError),
+    .cpl_valid_o  (bg_cpl_valid_o),
+    .cpl_ready_i  (bg_cpl_ready_i),
+    .cpl_issuer_o (bg_cpl_o.issuer),
+    .cpl_seq_o    (bg_cpl_o.seq),
+    .cpl_done_o   (bg_cpl_o.done),
+    .cpl_err_o    (bg_cpl_o.err),
+    .busy_o       (bg_busy)
+  );
+
+  // (the group unit's busy: open groups never committed stay; the engine's busy_o leaves it)
+  logic unused_bg;
+  assign unused_bg = ^{bg_busy, bgq_usage};
+
   tma_cpl_unit u_cpl (
     .clk_i,
     .rst_ni,
@@ -565,7 +775,7 @@ module tma_engine #(
   );
 
   // ---- Status ----
-  assign busy_o = ctrl_busy || walker_busy || fork_busy || split_busy || rd_busy ||
+  assign busy_o = ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
                   unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
                   st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o ||
                   fk_row_valid;
@@ -586,6 +796,13 @@ module tma_engine #(
   // empty in the previous cycle and the fork's queues held nothing then, they are empty now
   // (the one-cycle-late idle the fork's reduction ordering relies on).
   `TMA_ASSERT_IMPLY(StIdleLate_A, st_idle_q && !$past(st_fork_busy), st_idle)
+  `TMA_ASSERT_INIT(ArchLegal_A, Arch <= 32'(tma_pkg::ArchSm103))
+  `TMA_ASSERT_NEVER(OneWalker_A, 2'(nd_row_valid) + 2'(g_row_valid) + 2'(w_row_valid) > 2'd1)
+  `TMA_ASSERT_INIT(BulkSizeStrictLegal_A, BulkSizeStrict <= 1)
+  // Every job of the frontend has its command's group entry (one job per command).
+  `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
+  // The group unit takes every event at once (no event is lost at a command's end).
+  `TMA_ASSERT_IMPLY(BgEventTaken_A, bg_ev_valid, bg_rd_ready && bg_wr_ready)
 
 endmodule
 

@@ -20,6 +20,8 @@ module tma_sim_top #(
   parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
   parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
   parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
+  parameter  int unsigned Arch             = 2,                            // tma_engine
+  parameter  int unsigned BulkSizeStrict   = 0,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -41,8 +43,13 @@ module tma_sim_top #(
   input  logic [3:0]            cmd_issuer_i,
   input  logic [3:0]            cmd_dst_cta_i,
   input  logic [1:0]            cmd_cta_group_i,
+  input  logic                  cmd_smem_cta_i,
+  input  logic                  cmd_mbar_remote_i,
+  input  logic [3:0]            cmd_mbar_cta_i,
   input  logic [7:0]            cmd_tag_i,
   input  logic                  desc_inval_i,
+  input  logic [1:0]            arch_i,
+  input  logic [3:0]            cluster_i,
   // AXI4 master: read address / data
   output logic                  m_axi_arvalid_o,
   input  logic                  m_axi_arready_i,
@@ -97,6 +104,13 @@ module tma_sim_top #(
   output logic [31:0]           cpl_bytes_o,
   output logic [3:0]            cpl_error_o,
   output logic [7:0]            cpl_tag_o,
+  // Bulk async-group completions (tma_pkg::bg_cpl_t)
+  output logic                  bg_cpl_valid_o,
+  input  logic                  bg_cpl_ready_i,
+  output logic [3:0]            bg_cpl_issuer_o,
+  output logic [7:0]            bg_cpl_seq_o,
+  output logic                  bg_cpl_done_o,
+  output logic                  bg_cpl_err_o,
   // Status
   output logic                  busy_o,
   output logic [15:0]           err_count_o
@@ -110,6 +124,7 @@ module tma_sim_top #(
   tma_pkg::axi_wr_rsp_t axi_wr_rsp;
   tma_pkg::smem_rd_t    smem_rd;
   tma_pkg::cpl_t        cpl;
+  tma_pkg::bg_cpl_t     bg_cpl;
 
   always_comb begin : proc_cmd
     cmd           = '0;
@@ -127,6 +142,9 @@ module tma_sim_top #(
     cmd.issuer    = cmd_issuer_i;
     cmd.dst_cta   = cmd_dst_cta_i;
     cmd.cta_group = cmd_cta_group_i;
+    cmd.smem_cta  = cmd_smem_cta_i;
+    cmd.mbar_remote = cmd_mbar_remote_i;
+    cmd.mbar_cta  = cmd_mbar_cta_i;
     cmd.tag       = cmd_tag_i;
   end
 
@@ -140,7 +158,9 @@ module tma_sim_top #(
     .SubByte          (SubByte),
     .StoreClipElem    (StoreClipElem),
     .MaxWrOutstanding (MaxWrOutstanding),
-    .WrWatchdog       (WrWatchdog)
+    .WrWatchdog       (WrWatchdog),
+    .Arch             (Arch),
+    .BulkSizeStrict   (BulkSizeStrict)
   ) u_engine (
     .clk_i,
     .rst_ni,
@@ -148,6 +168,8 @@ module tma_sim_top #(
     .cmd_ready_o,
     .cmd_i              (cmd),
     .desc_inval_i,
+    .arch_i,
+    .cluster_i,
     .axi_rd_req_o       (axi_rd_req),
     .axi_rd_rsp_i       (axi_rd_rsp),
     .axi_r_data_i       (m_axi_rdata_i),
@@ -168,6 +190,9 @@ module tma_sim_top #(
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o              (cpl),
+    .bg_cpl_valid_o,
+    .bg_cpl_ready_i,
+    .bg_cpl_o           (bg_cpl),
     .busy_o,
     .err_count_o
   );
@@ -199,6 +224,10 @@ module tma_sim_top #(
   assign cpl_bytes_o     = cpl.bytes;
   assign cpl_error_o     = cpl.err;
   assign cpl_tag_o       = cpl.tag;
+  assign bg_cpl_issuer_o = bg_cpl.issuer;
+  assign bg_cpl_seq_o    = bg_cpl.seq;
+  assign bg_cpl_done_o   = bg_cpl.done;
+  assign bg_cpl_err_o    = bg_cpl.err;
 
   // AXI4 write channels: the engine's request / response pair as flat ports.
   assign m_axi_awvalid_o = axi_wr_req.aw_valid;

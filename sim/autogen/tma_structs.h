@@ -58,6 +58,9 @@ inline constexpr uint32_t SwzAtomBits = 2;
 inline constexpr uint32_t PkBits = 2;
 inline constexpr uint32_t AxiIdBits = 4;
 inline constexpr uint32_t AtopBits = 6;
+inline constexpr uint32_t ArchBits = 2;
+inline constexpr uint32_t BulkBits = 3;
+inline constexpr uint32_t BulkTBits = 4;
 inline constexpr uint32_t DtBits = 4;
 inline constexpr uint32_t ElemCodeBits = 4;
 inline constexpr uint8_t OpLoad = 0;
@@ -136,6 +139,20 @@ inline constexpr uint8_t AtopStSmax = 20;
 inline constexpr uint8_t AtopStSmin = 21;
 inline constexpr uint8_t AtopStUmax = 22;
 inline constexpr uint8_t AtopStUmin = 23;
+inline constexpr uint8_t ArchSm90 = 0;
+inline constexpr uint8_t ArchSm100 = 1;
+inline constexpr uint8_t ArchSm103 = 2;
+inline constexpr uint8_t BulkMode = 7;
+inline constexpr uint8_t BulkTB32 = 0;
+inline constexpr uint8_t BulkTU32 = 1;
+inline constexpr uint8_t BulkTS32 = 2;
+inline constexpr uint8_t BulkTB64 = 3;
+inline constexpr uint8_t BulkTU64 = 4;
+inline constexpr uint8_t BulkTS64 = 5;
+inline constexpr uint8_t BulkTF16 = 6;
+inline constexpr uint8_t BulkTBF16 = 7;
+inline constexpr uint8_t BulkTF32 = 8;
+inline constexpr uint8_t BulkTF64 = 9;
 inline constexpr uint8_t ElemU8 = 0;
 inline constexpr uint8_t ElemU16 = 1;
 inline constexpr uint8_t ElemU32 = 2;
@@ -234,15 +251,15 @@ inline constexpr uint32_t DimW = 3;
 inline constexpr uint32_t NRowsW = 10;
 inline constexpr uint32_t Dim32Width = 160;
 inline constexpr uint32_t Im2colWidth = 48;
-inline constexpr uint32_t CmdWidth = 382;
-inline constexpr uint32_t CplInfoWidth = 106;
+inline constexpr uint32_t CmdWidth = 388;
+inline constexpr uint32_t CplInfoWidth = 117;
 inline constexpr uint32_t CplWidth = 82;
 inline constexpr uint32_t Dim64Width = 320;
 inline constexpr uint32_t Dim34Width = 170;
 inline constexpr uint32_t Dim36Width = 180;
 inline constexpr uint32_t Dim4Width = 20;
-inline constexpr uint32_t JobWidth = 1919;
-inline constexpr uint32_t RowWidth = 247;
+inline constexpr uint32_t JobWidth = 1945;
+inline constexpr uint32_t RowWidth = 275;
 inline constexpr uint32_t AlRowWidth = 95;
 inline constexpr uint32_t RdReqWidth = 74;
 inline constexpr uint32_t ArWidth = 72;
@@ -252,9 +269,9 @@ inline constexpr uint8_t WalkChunk = 2;
 inline constexpr uint8_t WalkSpatial = 3;
 inline constexpr uint8_t WalkN = 4;
 inline constexpr uint32_t DescFieldsWidth = 448;
-inline constexpr uint32_t DescChkFieldsWidth = 71;
-inline constexpr uint32_t MapDerivedWidth = 570;
-inline constexpr uint32_t MapWidth = 1019;
+inline constexpr uint32_t DescChkFieldsWidth = 72;
+inline constexpr uint32_t MapDerivedWidth = 572;
+inline constexpr uint32_t MapWidth = 1021;
 inline constexpr uint32_t CoordFlagsWidth = 20;
 inline constexpr uint32_t WalkBoundsWidth = 515;
 inline constexpr uint32_t MacSlots = 9;
@@ -277,10 +294,11 @@ inline constexpr uint32_t SmemWrWidth = 48;
 inline constexpr uint32_t SmemRdJobWidth = 49;
 inline constexpr uint32_t WrAlWidth = 18;
 inline constexpr uint32_t WrReqWidth = 75;
-inline constexpr uint32_t WrRedWidth = 18;
+inline constexpr uint32_t WrRedWidth = 35;
 inline constexpr uint32_t AxiWrReqWidth = 85;
 inline constexpr uint32_t AxiWrRspWidth = 9;
 inline constexpr uint32_t SmemRdWidth = 36;
+inline constexpr uint32_t BgCplWidth = 14;
 
 namespace detail {
 // Bits [pos, pos + width) of a little-endian word array, width 1..64.
@@ -355,7 +373,7 @@ inline void UnpackAt(const uint32_t* w, int pos, im2col_t* s) {
     s->v[i0] = static_cast<uint16_t>(detail::Get(w, pos + 0 + 16 * i0, 16));
 }
 
-// tma_pkg::cmd_t, 382 bits.
+// tma_pkg::cmd_t, 388 bits.
 struct cmd_t {
   uint8_t op{};
   uint8_t mode{};
@@ -371,9 +389,12 @@ struct cmd_t {
   uint8_t issuer{};
   uint8_t dst_cta{};
   uint8_t cta_group{};
+  bool smem_cta{};
+  bool mbar_remote{};
+  uint8_t mbar_cta{};
   uint8_t tag{};
-  static constexpr int kBits = 382;
-  static constexpr int kWords = 12;
+  static constexpr int kBits = 388;
+  static constexpr int kWords = 13;
 };
 inline bool operator==(const cmd_t& a, const cmd_t& b) {
   return a.op == b.op &&
@@ -390,47 +411,56 @@ inline bool operator==(const cmd_t& a, const cmd_t& b) {
          a.issuer == b.issuer &&
          a.dst_cta == b.dst_cta &&
          a.cta_group == b.cta_group &&
+         a.smem_cta == b.smem_cta &&
+         a.mbar_remote == b.mbar_remote &&
+         a.mbar_cta == b.mbar_cta &&
          a.tag == b.tag;
 }
 inline bool operator!=(const cmd_t& a, const cmd_t& b) {
   return !(a == b);
 }
 inline void PackAt(const cmd_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 380, 2, static_cast<uint64_t>(s.op));
-  detail::Put(w, pos + 377, 3, static_cast<uint64_t>(s.mode));
-  detail::Put(w, pos + 374, 3, static_cast<uint64_t>(s.redop));
-  detail::Put(w, pos + 371, 3, static_cast<uint64_t>(s.dim));
-  detail::Put(w, pos + 307, 64, static_cast<uint64_t>(s.desc_addr));
-  PackAt(s.coords, w, pos + 147);
-  PackAt(s.im2col, w, pos + 99);
-  detail::Put(w, pos + 67, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 35, 32, static_cast<uint64_t>(s.mbar_addr));
-  detail::Put(w, pos + 34, 1, static_cast<uint64_t>(s.multicast));
-  detail::Put(w, pos + 18, 16, static_cast<uint64_t>(s.cta_mask));
-  detail::Put(w, pos + 14, 4, static_cast<uint64_t>(s.issuer));
-  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.dst_cta));
-  detail::Put(w, pos + 8, 2, static_cast<uint64_t>(s.cta_group));
+  detail::Put(w, pos + 386, 2, static_cast<uint64_t>(s.op));
+  detail::Put(w, pos + 383, 3, static_cast<uint64_t>(s.mode));
+  detail::Put(w, pos + 380, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 377, 3, static_cast<uint64_t>(s.dim));
+  detail::Put(w, pos + 313, 64, static_cast<uint64_t>(s.desc_addr));
+  PackAt(s.coords, w, pos + 153);
+  PackAt(s.im2col, w, pos + 105);
+  detail::Put(w, pos + 73, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 41, 32, static_cast<uint64_t>(s.mbar_addr));
+  detail::Put(w, pos + 40, 1, static_cast<uint64_t>(s.multicast));
+  detail::Put(w, pos + 24, 16, static_cast<uint64_t>(s.cta_mask));
+  detail::Put(w, pos + 20, 4, static_cast<uint64_t>(s.issuer));
+  detail::Put(w, pos + 16, 4, static_cast<uint64_t>(s.dst_cta));
+  detail::Put(w, pos + 14, 2, static_cast<uint64_t>(s.cta_group));
+  detail::Put(w, pos + 13, 1, static_cast<uint64_t>(s.smem_cta));
+  detail::Put(w, pos + 12, 1, static_cast<uint64_t>(s.mbar_remote));
+  detail::Put(w, pos + 8, 4, static_cast<uint64_t>(s.mbar_cta));
   detail::Put(w, pos + 0, 8, static_cast<uint64_t>(s.tag));
 }
 inline void UnpackAt(const uint32_t* w, int pos, cmd_t* s) {
-  s->op = static_cast<uint8_t>(detail::Get(w, pos + 380, 2));
-  s->mode = static_cast<uint8_t>(detail::Get(w, pos + 377, 3));
-  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 374, 3));
-  s->dim = static_cast<uint8_t>(detail::Get(w, pos + 371, 3));
-  s->desc_addr = static_cast<uint64_t>(detail::Get(w, pos + 307, 64));
-  UnpackAt(w, pos + 147, &s->coords);
-  UnpackAt(w, pos + 99, &s->im2col);
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 67, 32));
-  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 35, 32));
-  s->multicast = detail::Get(w, pos + 34, 1) != 0;
-  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 18, 16));
-  s->issuer = static_cast<uint8_t>(detail::Get(w, pos + 14, 4));
-  s->dst_cta = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
-  s->cta_group = static_cast<uint8_t>(detail::Get(w, pos + 8, 2));
+  s->op = static_cast<uint8_t>(detail::Get(w, pos + 386, 2));
+  s->mode = static_cast<uint8_t>(detail::Get(w, pos + 383, 3));
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 380, 3));
+  s->dim = static_cast<uint8_t>(detail::Get(w, pos + 377, 3));
+  s->desc_addr = static_cast<uint64_t>(detail::Get(w, pos + 313, 64));
+  UnpackAt(w, pos + 153, &s->coords);
+  UnpackAt(w, pos + 105, &s->im2col);
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 73, 32));
+  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 41, 32));
+  s->multicast = detail::Get(w, pos + 40, 1) != 0;
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 24, 16));
+  s->issuer = static_cast<uint8_t>(detail::Get(w, pos + 20, 4));
+  s->dst_cta = static_cast<uint8_t>(detail::Get(w, pos + 16, 4));
+  s->cta_group = static_cast<uint8_t>(detail::Get(w, pos + 14, 2));
+  s->smem_cta = detail::Get(w, pos + 13, 1) != 0;
+  s->mbar_remote = detail::Get(w, pos + 12, 1) != 0;
+  s->mbar_cta = static_cast<uint8_t>(detail::Get(w, pos + 8, 4));
   s->tag = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
 }
 
-// tma_pkg::cpl_info_t, 106 bits.
+// tma_pkg::cpl_info_t, 117 bits.
 struct cpl_info_t {
   uint8_t kind{};
   uint8_t err{};
@@ -438,11 +468,15 @@ struct cpl_info_t {
   uint8_t cta{};
   uint32_t mbar_addr{};
   uint32_t bytes{};
+  bool peer{};
+  bool mbar_par{};
   uint8_t tag{};
   bool red{};
   uint8_t redop{};
   uint8_t elem{};
-  static constexpr int kBits = 106;
+  bool bg{};
+  uint8_t bg_seq{};
+  static constexpr int kBits = 117;
   static constexpr int kWords = 4;
 };
 inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
@@ -452,37 +486,49 @@ inline bool operator==(const cpl_info_t& a, const cpl_info_t& b) {
          a.cta == b.cta &&
          a.mbar_addr == b.mbar_addr &&
          a.bytes == b.bytes &&
+         a.peer == b.peer &&
+         a.mbar_par == b.mbar_par &&
          a.tag == b.tag &&
          a.red == b.red &&
          a.redop == b.redop &&
-         a.elem == b.elem;
+         a.elem == b.elem &&
+         a.bg == b.bg &&
+         a.bg_seq == b.bg_seq;
 }
 inline bool operator!=(const cpl_info_t& a, const cpl_info_t& b) {
   return !(a == b);
 }
 inline void PackAt(const cpl_info_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 104, 2, static_cast<uint64_t>(s.kind));
-  detail::Put(w, pos + 100, 4, static_cast<uint64_t>(s.err));
-  detail::Put(w, pos + 84, 16, static_cast<uint64_t>(s.cta_mask));
-  detail::Put(w, pos + 80, 4, static_cast<uint64_t>(s.cta));
-  detail::Put(w, pos + 48, 32, static_cast<uint64_t>(s.mbar_addr));
-  detail::Put(w, pos + 16, 32, static_cast<uint64_t>(s.bytes));
-  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.tag));
-  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.red));
-  detail::Put(w, pos + 4, 3, static_cast<uint64_t>(s.redop));
-  detail::Put(w, pos + 0, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 115, 2, static_cast<uint64_t>(s.kind));
+  detail::Put(w, pos + 111, 4, static_cast<uint64_t>(s.err));
+  detail::Put(w, pos + 95, 16, static_cast<uint64_t>(s.cta_mask));
+  detail::Put(w, pos + 91, 4, static_cast<uint64_t>(s.cta));
+  detail::Put(w, pos + 59, 32, static_cast<uint64_t>(s.mbar_addr));
+  detail::Put(w, pos + 27, 32, static_cast<uint64_t>(s.bytes));
+  detail::Put(w, pos + 26, 1, static_cast<uint64_t>(s.peer));
+  detail::Put(w, pos + 25, 1, static_cast<uint64_t>(s.mbar_par));
+  detail::Put(w, pos + 17, 8, static_cast<uint64_t>(s.tag));
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 13, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 9, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 8, 1, static_cast<uint64_t>(s.bg));
+  detail::Put(w, pos + 0, 8, static_cast<uint64_t>(s.bg_seq));
 }
 inline void UnpackAt(const uint32_t* w, int pos, cpl_info_t* s) {
-  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 104, 2));
-  s->err = static_cast<uint8_t>(detail::Get(w, pos + 100, 4));
-  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 84, 16));
-  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 80, 4));
-  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 48, 32));
-  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 16, 32));
-  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
-  s->red = detail::Get(w, pos + 7, 1) != 0;
-  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 4, 3));
-  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+  s->kind = static_cast<uint8_t>(detail::Get(w, pos + 115, 2));
+  s->err = static_cast<uint8_t>(detail::Get(w, pos + 111, 4));
+  s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 95, 16));
+  s->cta = static_cast<uint8_t>(detail::Get(w, pos + 91, 4));
+  s->mbar_addr = static_cast<uint32_t>(detail::Get(w, pos + 59, 32));
+  s->bytes = static_cast<uint32_t>(detail::Get(w, pos + 27, 32));
+  s->peer = detail::Get(w, pos + 26, 1) != 0;
+  s->mbar_par = detail::Get(w, pos + 25, 1) != 0;
+  s->tag = static_cast<uint8_t>(detail::Get(w, pos + 17, 8));
+  s->red = detail::Get(w, pos + 16, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 13, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 9, 4));
+  s->bg = detail::Get(w, pos + 8, 1) != 0;
+  s->bg_seq = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
 }
 
 // tma_pkg::cpl_t, 82 bits.
@@ -608,10 +654,12 @@ inline void UnpackAt(const uint32_t* w, int pos, dim4_t* s) {
     s->v[i0] = static_cast<uint8_t>(detail::Get(w, pos + 0 + 4 * i0, 4));
 }
 
-// tma_pkg::job_t, 1919 bits.
+// tma_pkg::job_t, 1945 bits.
 struct job_t {
   bool marker{};
   bool i2c{};
+  bool gather{};
+  bool w128{};
   uint16_t nrows_m1{};
   uint64_t gaddr{};
   dim64_t step{};
@@ -623,6 +671,7 @@ struct job_t {
   dim32_t dim_m1{};
   dim4_t es{};
   uint16_t row_bytes{};
+  uint16_t tx_row{};
   uint16_t head{};
   uint16_t dend{};
   uint16_t pitch{};
@@ -632,12 +681,14 @@ struct job_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 1919;
-  static constexpr int kWords = 60;
+  static constexpr int kBits = 1945;
+  static constexpr int kWords = 61;
 };
 inline bool operator==(const job_t& a, const job_t& b) {
   return a.marker == b.marker &&
          a.i2c == b.i2c &&
+         a.gather == b.gather &&
+         a.w128 == b.w128 &&
          a.nrows_m1 == b.nrows_m1 &&
          a.gaddr == b.gaddr &&
          a.step == b.step &&
@@ -649,6 +700,7 @@ inline bool operator==(const job_t& a, const job_t& b) {
          a.dim_m1 == b.dim_m1 &&
          a.es == b.es &&
          a.row_bytes == b.row_bytes &&
+         a.tx_row == b.tx_row &&
          a.head == b.head &&
          a.dend == b.dend &&
          a.pitch == b.pitch &&
@@ -663,55 +715,61 @@ inline bool operator!=(const job_t& a, const job_t& b) {
   return !(a == b);
 }
 inline void PackAt(const job_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 1918, 1, static_cast<uint64_t>(s.marker));
-  detail::Put(w, pos + 1917, 1, static_cast<uint64_t>(s.i2c));
-  detail::Put(w, pos + 1907, 10, static_cast<uint64_t>(s.nrows_m1));
-  detail::Put(w, pos + 1843, 64, static_cast<uint64_t>(s.gaddr));
-  PackAt(s.step, w, pos + 1523);
-  PackAt(s.astart, w, pos + 1203);
-  PackAt(s.alo, w, pos + 883);
-  PackAt(s.coord, w, pos + 713);
-  PackAt(s.lo, w, pos + 543);
-  PackAt(s.hi, w, pos + 373);
-  PackAt(s.dim_m1, w, pos + 213);
-  PackAt(s.es, w, pos + 193);
-  detail::Put(w, pos + 181, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 169, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 157, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 145, 12, static_cast<uint64_t>(s.pitch));
-  detail::Put(w, pos + 113, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 112, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 111, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 108, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.pk));
+  detail::Put(w, pos + 1944, 1, static_cast<uint64_t>(s.marker));
+  detail::Put(w, pos + 1943, 1, static_cast<uint64_t>(s.i2c));
+  detail::Put(w, pos + 1942, 1, static_cast<uint64_t>(s.gather));
+  detail::Put(w, pos + 1941, 1, static_cast<uint64_t>(s.w128));
+  detail::Put(w, pos + 1930, 11, static_cast<uint64_t>(s.nrows_m1));
+  detail::Put(w, pos + 1866, 64, static_cast<uint64_t>(s.gaddr));
+  PackAt(s.step, w, pos + 1546);
+  PackAt(s.astart, w, pos + 1226);
+  PackAt(s.alo, w, pos + 906);
+  PackAt(s.coord, w, pos + 736);
+  PackAt(s.lo, w, pos + 566);
+  PackAt(s.hi, w, pos + 396);
+  PackAt(s.dim_m1, w, pos + 236);
+  PackAt(s.es, w, pos + 216);
+  detail::Put(w, pos + 204, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 192, 12, static_cast<uint64_t>(s.tx_row));
+  detail::Put(w, pos + 180, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 168, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 156, 12, static_cast<uint64_t>(s.pitch));
+  detail::Put(w, pos + 124, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 123, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 122, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 119, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 117, 2, static_cast<uint64_t>(s.pk));
   PackAt(s.cpl, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, job_t* s) {
-  s->marker = detail::Get(w, pos + 1918, 1) != 0;
-  s->i2c = detail::Get(w, pos + 1917, 1) != 0;
-  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1907, 10));
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1843, 64));
-  UnpackAt(w, pos + 1523, &s->step);
-  UnpackAt(w, pos + 1203, &s->astart);
-  UnpackAt(w, pos + 883, &s->alo);
-  UnpackAt(w, pos + 713, &s->coord);
-  UnpackAt(w, pos + 543, &s->lo);
-  UnpackAt(w, pos + 373, &s->hi);
-  UnpackAt(w, pos + 213, &s->dim_m1);
-  UnpackAt(w, pos + 193, &s->es);
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 181, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 169, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 157, 12));
-  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 145, 12));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 113, 32));
-  s->fill_nan = detail::Get(w, pos + 112, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 111, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 108, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
+  s->marker = detail::Get(w, pos + 1944, 1) != 0;
+  s->i2c = detail::Get(w, pos + 1943, 1) != 0;
+  s->gather = detail::Get(w, pos + 1942, 1) != 0;
+  s->w128 = detail::Get(w, pos + 1941, 1) != 0;
+  s->nrows_m1 = static_cast<uint16_t>(detail::Get(w, pos + 1930, 11));
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 1866, 64));
+  UnpackAt(w, pos + 1546, &s->step);
+  UnpackAt(w, pos + 1226, &s->astart);
+  UnpackAt(w, pos + 906, &s->alo);
+  UnpackAt(w, pos + 736, &s->coord);
+  UnpackAt(w, pos + 566, &s->lo);
+  UnpackAt(w, pos + 396, &s->hi);
+  UnpackAt(w, pos + 236, &s->dim_m1);
+  UnpackAt(w, pos + 216, &s->es);
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 204, 12));
+  s->tx_row = static_cast<uint16_t>(detail::Get(w, pos + 192, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 180, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 168, 12));
+  s->pitch = static_cast<uint16_t>(detail::Get(w, pos + 156, 12));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 124, 32));
+  s->fill_nan = detail::Get(w, pos + 123, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 122, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 119, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 117, 2));
   UnpackAt(w, pos + 0, &s->cpl);
 }
 
-// tma_pkg::row_t, 247 bits.
+// tma_pkg::row_t, 275 bits.
 struct row_t {
   bool has_data{};
   bool last{};
@@ -725,8 +783,10 @@ struct row_t {
   uint8_t swz{};
   uint8_t pk{};
   cpl_info_t cpl{};
-  static constexpr int kBits = 247;
-  static constexpr int kWords = 8;
+  bool bmask_en{};
+  uint16_t bmask{};
+  static constexpr int kBits = 275;
+  static constexpr int kWords = 9;
 };
 inline bool operator==(const row_t& a, const row_t& b) {
   return a.has_data == b.has_data &&
@@ -740,38 +800,44 @@ inline bool operator==(const row_t& a, const row_t& b) {
          a.tf32 == b.tf32 &&
          a.swz == b.swz &&
          a.pk == b.pk &&
-         a.cpl == b.cpl;
+         a.cpl == b.cpl &&
+         a.bmask_en == b.bmask_en &&
+         a.bmask == b.bmask;
 }
 inline bool operator!=(const row_t& a, const row_t& b) {
   return !(a == b);
 }
 inline void PackAt(const row_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 246, 1, static_cast<uint64_t>(s.has_data));
-  detail::Put(w, pos + 245, 1, static_cast<uint64_t>(s.last));
-  detail::Put(w, pos + 181, 64, static_cast<uint64_t>(s.gaddr));
-  detail::Put(w, pos + 149, 32, static_cast<uint64_t>(s.smem_addr));
-  detail::Put(w, pos + 137, 12, static_cast<uint64_t>(s.row_bytes));
-  detail::Put(w, pos + 125, 12, static_cast<uint64_t>(s.head));
-  detail::Put(w, pos + 113, 12, static_cast<uint64_t>(s.dend));
-  detail::Put(w, pos + 112, 1, static_cast<uint64_t>(s.fill_nan));
-  detail::Put(w, pos + 111, 1, static_cast<uint64_t>(s.tf32));
-  detail::Put(w, pos + 108, 3, static_cast<uint64_t>(s.swz));
-  detail::Put(w, pos + 106, 2, static_cast<uint64_t>(s.pk));
-  PackAt(s.cpl, w, pos + 0);
+  detail::Put(w, pos + 274, 1, static_cast<uint64_t>(s.has_data));
+  detail::Put(w, pos + 273, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 209, 64, static_cast<uint64_t>(s.gaddr));
+  detail::Put(w, pos + 177, 32, static_cast<uint64_t>(s.smem_addr));
+  detail::Put(w, pos + 165, 12, static_cast<uint64_t>(s.row_bytes));
+  detail::Put(w, pos + 153, 12, static_cast<uint64_t>(s.head));
+  detail::Put(w, pos + 141, 12, static_cast<uint64_t>(s.dend));
+  detail::Put(w, pos + 140, 1, static_cast<uint64_t>(s.fill_nan));
+  detail::Put(w, pos + 139, 1, static_cast<uint64_t>(s.tf32));
+  detail::Put(w, pos + 136, 3, static_cast<uint64_t>(s.swz));
+  detail::Put(w, pos + 134, 2, static_cast<uint64_t>(s.pk));
+  PackAt(s.cpl, w, pos + 17);
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.bmask_en));
+  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.bmask));
 }
 inline void UnpackAt(const uint32_t* w, int pos, row_t* s) {
-  s->has_data = detail::Get(w, pos + 246, 1) != 0;
-  s->last = detail::Get(w, pos + 245, 1) != 0;
-  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 181, 64));
-  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 149, 32));
-  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 137, 12));
-  s->head = static_cast<uint16_t>(detail::Get(w, pos + 125, 12));
-  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 113, 12));
-  s->fill_nan = detail::Get(w, pos + 112, 1) != 0;
-  s->tf32 = detail::Get(w, pos + 111, 1) != 0;
-  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 108, 3));
-  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 106, 2));
-  UnpackAt(w, pos + 0, &s->cpl);
+  s->has_data = detail::Get(w, pos + 274, 1) != 0;
+  s->last = detail::Get(w, pos + 273, 1) != 0;
+  s->gaddr = static_cast<uint64_t>(detail::Get(w, pos + 209, 64));
+  s->smem_addr = static_cast<uint32_t>(detail::Get(w, pos + 177, 32));
+  s->row_bytes = static_cast<uint16_t>(detail::Get(w, pos + 165, 12));
+  s->head = static_cast<uint16_t>(detail::Get(w, pos + 153, 12));
+  s->dend = static_cast<uint16_t>(detail::Get(w, pos + 141, 12));
+  s->fill_nan = detail::Get(w, pos + 140, 1) != 0;
+  s->tf32 = detail::Get(w, pos + 139, 1) != 0;
+  s->swz = static_cast<uint8_t>(detail::Get(w, pos + 136, 3));
+  s->pk = static_cast<uint8_t>(detail::Get(w, pos + 134, 2));
+  UnpackAt(w, pos + 17, &s->cpl);
+  s->bmask_en = detail::Get(w, pos + 16, 1) != 0;
+  s->bmask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
 }
 
 // tma_pkg::al_row_t, 95 bits.
@@ -984,22 +1050,24 @@ inline void UnpackAt(const uint32_t* w, int pos, desc_fields_t* s) {
   s->ppc_m1 = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
 }
 
-// tma_pkg::desc_chk_fields_t, 71 bits.
+// tma_pkg::desc_chk_fields_t, 72 bits.
 struct desc_chk_fields_t {
   uint8_t span{};
   uint8_t atom{};
   bool wide{};
+  bool wide_mode{};
   bool swz96{};
   bool rsv{};
   uint32_t box_bytes{};
   uint32_t swz_repeat{};
-  static constexpr int kBits = 71;
+  static constexpr int kBits = 72;
   static constexpr int kWords = 3;
 };
 inline bool operator==(const desc_chk_fields_t& a, const desc_chk_fields_t& b) {
   return a.span == b.span &&
          a.atom == b.atom &&
          a.wide == b.wide &&
+         a.wide_mode == b.wide_mode &&
          a.swz96 == b.swz96 &&
          a.rsv == b.rsv &&
          a.box_bytes == b.box_bytes &&
@@ -1009,25 +1077,27 @@ inline bool operator!=(const desc_chk_fields_t& a, const desc_chk_fields_t& b) {
   return !(a == b);
 }
 inline void PackAt(const desc_chk_fields_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 69, 2, static_cast<uint64_t>(s.span));
-  detail::Put(w, pos + 67, 2, static_cast<uint64_t>(s.atom));
-  detail::Put(w, pos + 66, 1, static_cast<uint64_t>(s.wide));
+  detail::Put(w, pos + 70, 2, static_cast<uint64_t>(s.span));
+  detail::Put(w, pos + 68, 2, static_cast<uint64_t>(s.atom));
+  detail::Put(w, pos + 67, 1, static_cast<uint64_t>(s.wide));
+  detail::Put(w, pos + 66, 1, static_cast<uint64_t>(s.wide_mode));
   detail::Put(w, pos + 65, 1, static_cast<uint64_t>(s.swz96));
   detail::Put(w, pos + 64, 1, static_cast<uint64_t>(s.rsv));
   detail::Put(w, pos + 32, 32, static_cast<uint64_t>(s.box_bytes));
   detail::Put(w, pos + 0, 32, static_cast<uint64_t>(s.swz_repeat));
 }
 inline void UnpackAt(const uint32_t* w, int pos, desc_chk_fields_t* s) {
-  s->span = static_cast<uint8_t>(detail::Get(w, pos + 69, 2));
-  s->atom = static_cast<uint8_t>(detail::Get(w, pos + 67, 2));
-  s->wide = detail::Get(w, pos + 66, 1) != 0;
+  s->span = static_cast<uint8_t>(detail::Get(w, pos + 70, 2));
+  s->atom = static_cast<uint8_t>(detail::Get(w, pos + 68, 2));
+  s->wide = detail::Get(w, pos + 67, 1) != 0;
+  s->wide_mode = detail::Get(w, pos + 66, 1) != 0;
   s->swz96 = detail::Get(w, pos + 65, 1) != 0;
   s->rsv = detail::Get(w, pos + 64, 1) != 0;
   s->box_bytes = static_cast<uint32_t>(detail::Get(w, pos + 32, 32));
   s->swz_repeat = static_cast<uint32_t>(detail::Get(w, pos + 0, 32));
 }
 
-// tma_pkg::map_derived_t, 570 bits.
+// tma_pkg::map_derived_t, 572 bits.
 struct map_derived_t {
   bool is_il{};
   bool is_il32{};
@@ -1050,7 +1120,9 @@ struct map_derived_t {
   std::array<uint8_t, 4> walk_stride_nz{};
   uint64_t fix_stride{};
   uint8_t fix_stride_nz{};
-  static constexpr int kBits = 570;
+  bool is_wide{};
+  bool is_w128{};
+  static constexpr int kBits = 572;
   static constexpr int kWords = 18;
 };
 inline bool operator==(const map_derived_t& a, const map_derived_t& b) {
@@ -1074,80 +1146,86 @@ inline bool operator==(const map_derived_t& a, const map_derived_t& b) {
          a.walk_stride == b.walk_stride &&
          a.walk_stride_nz == b.walk_stride_nz &&
          a.fix_stride == b.fix_stride &&
-         a.fix_stride_nz == b.fix_stride_nz;
+         a.fix_stride_nz == b.fix_stride_nz &&
+         a.is_wide == b.is_wide &&
+         a.is_w128 == b.is_w128;
 }
 inline bool operator!=(const map_derived_t& a, const map_derived_t& b) {
   return !(a == b);
 }
 inline void PackAt(const map_derived_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 569, 1, static_cast<uint64_t>(s.is_il));
-  detail::Put(w, pos + 568, 1, static_cast<uint64_t>(s.is_il32));
-  detail::Put(w, pos + 567, 1, static_cast<uint64_t>(s.is_b4x16));
-  detail::Put(w, pos + 566, 1, static_cast<uint64_t>(s.is_b4x16p64));
-  detail::Put(w, pos + 565, 1, static_cast<uint64_t>(s.is_b6x16p32));
-  detail::Put(w, pos + 564, 1, static_cast<uint64_t>(s.is_rank3));
-  detail::Put(w, pos + 563, 1, static_cast<uint64_t>(s.is_rank4));
-  detail::Put(w, pos + 561, 2, static_cast<uint64_t>(s.elem_log2));
-  detail::Put(w, pos + 553, 8, static_cast<uint64_t>(s.c0_scale));
-  detail::Put(w, pos + 552, 1, static_cast<uint64_t>(s.is_rank5));
-  detail::Put(w, pos + 547, 5, static_cast<uint64_t>(s.fix_dim));
+  detail::Put(w, pos + 571, 1, static_cast<uint64_t>(s.is_il));
+  detail::Put(w, pos + 570, 1, static_cast<uint64_t>(s.is_il32));
+  detail::Put(w, pos + 569, 1, static_cast<uint64_t>(s.is_b4x16));
+  detail::Put(w, pos + 568, 1, static_cast<uint64_t>(s.is_b4x16p64));
+  detail::Put(w, pos + 567, 1, static_cast<uint64_t>(s.is_b6x16p32));
+  detail::Put(w, pos + 566, 1, static_cast<uint64_t>(s.is_rank3));
+  detail::Put(w, pos + 565, 1, static_cast<uint64_t>(s.is_rank4));
+  detail::Put(w, pos + 563, 2, static_cast<uint64_t>(s.elem_log2));
+  detail::Put(w, pos + 555, 8, static_cast<uint64_t>(s.c0_scale));
+  detail::Put(w, pos + 554, 1, static_cast<uint64_t>(s.is_rank5));
+  detail::Put(w, pos + 549, 5, static_cast<uint64_t>(s.fix_dim));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 535 + 3 * i0, 3, static_cast<uint64_t>(s.walk_kind[i0]));
+    detail::Put(w, pos + 537 + 3 * i0, 3, static_cast<uint64_t>(s.walk_kind[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 523 + 3 * i0, 3, static_cast<uint64_t>(s.walk_tdim[i0]));
+    detail::Put(w, pos + 525 + 3 * i0, 3, static_cast<uint64_t>(s.walk_tdim[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 367 + 39 * i0, 39, static_cast<uint64_t>(s.walk_step[i0]));
+    detail::Put(w, pos + 369 + 39 * i0, 39, static_cast<uint64_t>(s.walk_step[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 239 + 32 * i0, 32, static_cast<uint64_t>(s.walk_dim_m1[i0]));
+    detail::Put(w, pos + 241 + 32 * i0, 32, static_cast<uint64_t>(s.walk_dim_m1[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 227 + 3 * i0, 3, static_cast<uint64_t>(s.walk_es_m1[i0]));
+    detail::Put(w, pos + 229 + 3 * i0, 3, static_cast<uint64_t>(s.walk_es_m1[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 195 + 8 * i0, 8, static_cast<uint64_t>(s.walk_box_m1[i0]));
+    detail::Put(w, pos + 197 + 8 * i0, 8, static_cast<uint64_t>(s.walk_box_m1[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 51 + 36 * i0, 36, static_cast<uint64_t>(s.walk_stride[i0]));
+    detail::Put(w, pos + 53 + 36 * i0, 36, static_cast<uint64_t>(s.walk_stride[i0]));
   for (int i0 = 0; i0 < 4; ++i0)
-    detail::Put(w, pos + 39 + 3 * i0, 3, static_cast<uint64_t>(s.walk_stride_nz[i0]));
-  detail::Put(w, pos + 3, 36, static_cast<uint64_t>(s.fix_stride));
-  detail::Put(w, pos + 0, 3, static_cast<uint64_t>(s.fix_stride_nz));
+    detail::Put(w, pos + 41 + 3 * i0, 3, static_cast<uint64_t>(s.walk_stride_nz[i0]));
+  detail::Put(w, pos + 5, 36, static_cast<uint64_t>(s.fix_stride));
+  detail::Put(w, pos + 2, 3, static_cast<uint64_t>(s.fix_stride_nz));
+  detail::Put(w, pos + 1, 1, static_cast<uint64_t>(s.is_wide));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.is_w128));
 }
 inline void UnpackAt(const uint32_t* w, int pos, map_derived_t* s) {
-  s->is_il = detail::Get(w, pos + 569, 1) != 0;
-  s->is_il32 = detail::Get(w, pos + 568, 1) != 0;
-  s->is_b4x16 = detail::Get(w, pos + 567, 1) != 0;
-  s->is_b4x16p64 = detail::Get(w, pos + 566, 1) != 0;
-  s->is_b6x16p32 = detail::Get(w, pos + 565, 1) != 0;
-  s->is_rank3 = detail::Get(w, pos + 564, 1) != 0;
-  s->is_rank4 = detail::Get(w, pos + 563, 1) != 0;
-  s->elem_log2 = static_cast<uint8_t>(detail::Get(w, pos + 561, 2));
-  s->c0_scale = static_cast<uint8_t>(detail::Get(w, pos + 553, 8));
-  s->is_rank5 = detail::Get(w, pos + 552, 1) != 0;
-  s->fix_dim = static_cast<uint8_t>(detail::Get(w, pos + 547, 5));
+  s->is_il = detail::Get(w, pos + 571, 1) != 0;
+  s->is_il32 = detail::Get(w, pos + 570, 1) != 0;
+  s->is_b4x16 = detail::Get(w, pos + 569, 1) != 0;
+  s->is_b4x16p64 = detail::Get(w, pos + 568, 1) != 0;
+  s->is_b6x16p32 = detail::Get(w, pos + 567, 1) != 0;
+  s->is_rank3 = detail::Get(w, pos + 566, 1) != 0;
+  s->is_rank4 = detail::Get(w, pos + 565, 1) != 0;
+  s->elem_log2 = static_cast<uint8_t>(detail::Get(w, pos + 563, 2));
+  s->c0_scale = static_cast<uint8_t>(detail::Get(w, pos + 555, 8));
+  s->is_rank5 = detail::Get(w, pos + 554, 1) != 0;
+  s->fix_dim = static_cast<uint8_t>(detail::Get(w, pos + 549, 5));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_kind[i0] = static_cast<uint8_t>(detail::Get(w, pos + 535 + 3 * i0, 3));
+    s->walk_kind[i0] = static_cast<uint8_t>(detail::Get(w, pos + 537 + 3 * i0, 3));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_tdim[i0] = static_cast<uint8_t>(detail::Get(w, pos + 523 + 3 * i0, 3));
+    s->walk_tdim[i0] = static_cast<uint8_t>(detail::Get(w, pos + 525 + 3 * i0, 3));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_step[i0] = static_cast<uint64_t>(detail::Get(w, pos + 367 + 39 * i0, 39));
+    s->walk_step[i0] = static_cast<uint64_t>(detail::Get(w, pos + 369 + 39 * i0, 39));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_dim_m1[i0] = static_cast<uint32_t>(detail::Get(w, pos + 239 + 32 * i0, 32));
+    s->walk_dim_m1[i0] = static_cast<uint32_t>(detail::Get(w, pos + 241 + 32 * i0, 32));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_es_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 227 + 3 * i0, 3));
+    s->walk_es_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 229 + 3 * i0, 3));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_box_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 195 + 8 * i0, 8));
+    s->walk_box_m1[i0] = static_cast<uint8_t>(detail::Get(w, pos + 197 + 8 * i0, 8));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_stride[i0] = static_cast<uint64_t>(detail::Get(w, pos + 51 + 36 * i0, 36));
+    s->walk_stride[i0] = static_cast<uint64_t>(detail::Get(w, pos + 53 + 36 * i0, 36));
   for (int i0 = 0; i0 < 4; ++i0)
-    s->walk_stride_nz[i0] = static_cast<uint8_t>(detail::Get(w, pos + 39 + 3 * i0, 3));
-  s->fix_stride = static_cast<uint64_t>(detail::Get(w, pos + 3, 36));
-  s->fix_stride_nz = static_cast<uint8_t>(detail::Get(w, pos + 0, 3));
+    s->walk_stride_nz[i0] = static_cast<uint8_t>(detail::Get(w, pos + 41 + 3 * i0, 3));
+  s->fix_stride = static_cast<uint64_t>(detail::Get(w, pos + 5, 36));
+  s->fix_stride_nz = static_cast<uint8_t>(detail::Get(w, pos + 2, 3));
+  s->is_wide = detail::Get(w, pos + 1, 1) != 0;
+  s->is_w128 = detail::Get(w, pos + 0, 1) != 0;
 }
 
-// tma_pkg::map_t, 1019 bits.
+// tma_pkg::map_t, 1021 bits.
 struct map_t {
   bool bad{};
   desc_fields_t fields{};
   map_derived_t derived{};
-  static constexpr int kBits = 1019;
+  static constexpr int kBits = 1021;
   static constexpr int kWords = 32;
 };
 inline bool operator==(const map_t& a, const map_t& b) {
@@ -1159,13 +1237,13 @@ inline bool operator!=(const map_t& a, const map_t& b) {
   return !(a == b);
 }
 inline void PackAt(const map_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 1018, 1, static_cast<uint64_t>(s.bad));
-  PackAt(s.fields, w, pos + 570);
+  detail::Put(w, pos + 1020, 1, static_cast<uint64_t>(s.bad));
+  PackAt(s.fields, w, pos + 572);
   PackAt(s.derived, w, pos + 0);
 }
 inline void UnpackAt(const uint32_t* w, int pos, map_t* s) {
-  s->bad = detail::Get(w, pos + 1018, 1) != 0;
-  UnpackAt(w, pos + 570, &s->fields);
+  s->bad = detail::Get(w, pos + 1020, 1) != 0;
+  UnpackAt(w, pos + 572, &s->fields);
   UnpackAt(w, pos + 0, &s->derived);
 }
 
@@ -1568,35 +1646,43 @@ inline void UnpackAt(const uint32_t* w, int pos, wr_req_t* s) {
   s->last = detail::Get(w, pos + 0, 1) != 0;
 }
 
-// tma_pkg::wr_red_t, 18 bits.
+// tma_pkg::wr_red_t, 35 bits.
 struct wr_red_t {
   bool red{};
   uint8_t redop{};
   uint8_t elem{};
   uint16_t nbeats{};
-  static constexpr int kBits = 18;
-  static constexpr int kWords = 1;
+  bool bmask_en{};
+  uint16_t bmask{};
+  static constexpr int kBits = 35;
+  static constexpr int kWords = 2;
 };
 inline bool operator==(const wr_red_t& a, const wr_red_t& b) {
   return a.red == b.red &&
          a.redop == b.redop &&
          a.elem == b.elem &&
-         a.nbeats == b.nbeats;
+         a.nbeats == b.nbeats &&
+         a.bmask_en == b.bmask_en &&
+         a.bmask == b.bmask;
 }
 inline bool operator!=(const wr_red_t& a, const wr_red_t& b) {
   return !(a == b);
 }
 inline void PackAt(const wr_red_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 17, 1, static_cast<uint64_t>(s.red));
-  detail::Put(w, pos + 14, 3, static_cast<uint64_t>(s.redop));
-  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.elem));
-  detail::Put(w, pos + 0, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 34, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 31, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 27, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 17, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.bmask_en));
+  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.bmask));
 }
 inline void UnpackAt(const uint32_t* w, int pos, wr_red_t* s) {
-  s->red = detail::Get(w, pos + 17, 1) != 0;
-  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 14, 3));
-  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
-  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
+  s->red = detail::Get(w, pos + 34, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 31, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 27, 4));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 17, 10));
+  s->bmask_en = detail::Get(w, pos + 16, 1) != 0;
+  s->bmask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
 }
 
 // tma_pkg::axi_wr_req_t, 85 bits.
@@ -1706,6 +1792,37 @@ inline void PackAt(const smem_rd_t& s, uint32_t* w, int pos) {
 inline void UnpackAt(const uint32_t* w, int pos, smem_rd_t* s) {
   s->addr = static_cast<uint32_t>(detail::Get(w, pos + 4, 32));
   s->cta = static_cast<uint8_t>(detail::Get(w, pos + 0, 4));
+}
+
+// tma_pkg::bg_cpl_t, 14 bits.
+struct bg_cpl_t {
+  uint8_t issuer{};
+  uint8_t seq{};
+  bool done{};
+  bool err{};
+  static constexpr int kBits = 14;
+  static constexpr int kWords = 1;
+};
+inline bool operator==(const bg_cpl_t& a, const bg_cpl_t& b) {
+  return a.issuer == b.issuer &&
+         a.seq == b.seq &&
+         a.done == b.done &&
+         a.err == b.err;
+}
+inline bool operator!=(const bg_cpl_t& a, const bg_cpl_t& b) {
+  return !(a == b);
+}
+inline void PackAt(const bg_cpl_t& s, uint32_t* w, int pos) {
+  detail::Put(w, pos + 10, 4, static_cast<uint64_t>(s.issuer));
+  detail::Put(w, pos + 2, 8, static_cast<uint64_t>(s.seq));
+  detail::Put(w, pos + 1, 1, static_cast<uint64_t>(s.done));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.err));
+}
+inline void UnpackAt(const uint32_t* w, int pos, bg_cpl_t* s) {
+  s->issuer = static_cast<uint8_t>(detail::Get(w, pos + 10, 4));
+  s->seq = static_cast<uint8_t>(detail::Get(w, pos + 2, 8));
+  s->done = detail::Get(w, pos + 1, 1) != 0;
+  s->err = detail::Get(w, pos + 0, 1) != 0;
 }
 
 // ---- Whole structs ----

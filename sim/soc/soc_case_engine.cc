@@ -44,6 +44,9 @@ fw::SocCommand ToSoc(const pkg::cmd_t& k) {
   c.issuer = k.issuer;
   c.dst_cta = k.dst_cta;
   c.cta_mask = k.cta_mask;
+  c.smem_cta = k.smem_cta;
+  c.mbar_remote = k.mbar_remote;
+  c.mbar_cta = k.mbar_cta;
   c.desc_addr = k.desc_addr;
   for (int i = 0; i < 5; ++i) {
     c.coords[i] = static_cast<int32_t>(k.coords.v[i]);
@@ -61,7 +64,9 @@ SocCaseEngine::SocCaseEngine()
     : h_(std::make_unique<SocHarness>()),
       build_(RtlBuild::Default(kSocDataBytes)),
       shadow_(kSocNumCtas, std::vector<uint32_t>(kSocSmemBytes / 4, 0)),
-      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {}
+      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {
+  build_.bulk = false;  // the command records carry tensor commands only
+}
 SocCaseEngine::~SocCaseEngine() = default;
 
 uint64_t SocCaseEngine::cycles() const {
@@ -123,7 +128,7 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   // The descriptor bytes (those tma-rtl uses).
   uint8_t desc[m::kDescriptorBytes];
-  if (const std::string why = RtlCaseDescriptor(c, "tma_soc_top", desc); !why.empty()) {
+  if (const std::string why = RtlCaseDescriptor(c, desc); !why.empty()) {
     return skip(why);
   }
   const m::TensorInstr in = m::CaseInstr(c);
@@ -146,6 +151,9 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   if (!drv.SoftReset()) {
     note("soft reset did not finish");
   }
+  // The case's arch and cluster size (CTRL.arch, CTRL.cluster: 16 CTAs is 0, the whole shell).
+  drv.SetTarget(static_cast<unsigned>(m::ParseArch(c.arch).value_or(m::Arch::kSm90)),
+                static_cast<unsigned>(ctas & 15));
   // Shared memory as the case starts it.
   for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {
     std::vector<uint8_t> want(win_bytes);

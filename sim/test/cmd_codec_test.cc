@@ -110,6 +110,58 @@ TEST(CmdCodec, DecodesWhatTheModeUses) {
   EXPECT_EQ(d.instr.coords, (std::vector<int32_t>{1, 2, 3, 4, 5}));
 }
 
+// A bulk command: mode BulkMode, the global operand in desc_addr, the shared one in smem_addr,
+// size / .cp_mask / .type, .noftz, .shared::cluster, commit_group in coords[0..2]
+// (docs/interfaces.md "Bulk commands"), and back.
+TEST(CmdCodec, BulkCommand) {
+  EngineCommand c;
+  c.instr.op = m::Op::kReduce;
+  c.instr.redop = m::RedOp::kMax;
+  c.instr.issuer_cta = 3;
+  c.instr.mbar_addr = 0x1238;
+  c.tag = 0x42;
+  BulkCommand b;
+  b.gaddr = 0x123456789a0ull;
+  b.saddr = 0x4560;
+  b.size = 1000;
+  b.cp_mask = 0x0F0F;
+  b.type = 7;  // bf16
+  b.noftz = true;
+  b.to_cluster = true;
+  c.bulk = b;
+  const pkg::cmd_t cmd = CmdCodec::Encode(c);
+  EXPECT_EQ(cmd.mode, pkg::BulkMode);
+  EXPECT_EQ(cmd.op, pkg::OpReduce);
+  EXPECT_EQ(cmd.redop, pkg::RedMax);
+  EXPECT_EQ(cmd.desc_addr, 0x123456789a0ull);
+  EXPECT_EQ(cmd.smem_addr, 0x4560u);
+  EXPECT_EQ(cmd.coords.v[0], 1000u);
+  EXPECT_EQ(cmd.coords.v[1], 0x10F0Fu);
+  EXPECT_EQ(cmd.coords.v[2], 7u | 16u | 32u);
+  EXPECT_EQ(cmd.issuer, 3);
+  EXPECT_EQ(cmd.dst_cta, 3);  // no dst_cta: the issuer
+  const EngineCommand d = CmdCodec::Decode(cmd);
+  ASSERT_TRUE(d.bulk.has_value());
+  EXPECT_EQ(d.bulk->gaddr, b.gaddr);
+  EXPECT_EQ(d.bulk->saddr, b.saddr);
+  EXPECT_EQ(d.bulk->size, b.size);
+  EXPECT_EQ(d.bulk->cp_mask, b.cp_mask);
+  EXPECT_EQ(d.bulk->type, b.type);
+  EXPECT_TRUE(d.bulk->noftz);
+  EXPECT_TRUE(d.bulk->to_cluster);
+  EXPECT_FALSE(d.bulk->commit);
+  EXPECT_EQ(d.instr.op, m::Op::kReduce);
+  EXPECT_EQ(d.instr.redop, m::RedOp::kMax);
+  EXPECT_EQ(d.instr.mbar_addr, 0x1238u);
+  EXPECT_EQ(d.tag, 0x42);
+  // commit_group: bit 6 of coords[2]
+  BulkCommand k;
+  k.commit = true;
+  c.bulk = k;
+  EXPECT_EQ(CmdCodec::Encode(c).coords.v[2], 64u);
+  EXPECT_TRUE(CmdCodec::Decode(CmdCodec::Encode(c)).bulk->commit);
+}
+
 // The port: Encode(c, pins) fills TopPins::cmd, Decode(pins) reads it.
 TEST(CmdCodec, OnThePins) {
   TopPins p;

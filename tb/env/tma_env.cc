@@ -641,6 +641,7 @@ void TmaEnv::run_phase() {
       "clock",
       [this, vif] {
         vif->pins().rst_n = vif->rst_n.read();
+        dut_cov.Tick(vif->pins(), cycle_++);
         cmd->monitor->Tick();
         if (cmd->driver != nullptr) {
           cmd->driver->Tick();
@@ -652,6 +653,15 @@ void TmaEnv::run_phase() {
         vif->dut->Settle();
       },
       vif->clk.posedge_event());
+}
+
+void TmaEnv::report_phase() {
+  std::ostringstream os;
+  os << "DUT functional coverage " << dut_cov.Percent() << " %";
+  Info("DUTCOV", os.str(), uvm::kLow);
+  if (!dut_cov.WriteEnvFile()) {
+    Error("FCOV_OUT", "cannot write $TMA_DUT_FCOV_OUT");
+  }
 }
 
 void TmaEnv::connect_phase() {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "agents/agents.h"
+#include "sim/dut_coverage.h"
 #include "tma/memory.h"
 #include "tma/tensor_copy.h"
 #include "uvm/uvm.h"
@@ -130,12 +131,18 @@ class TmaEnv : public uvm::Component {
   // One clocked method for every agent's pin-level work (monitor, driver, AXI, shared
   // memory, completions, in that order) and then the DUT's clock edge.
   void run_phase() override;
+  // Prints the DUT's functional coverage and writes it to $TMA_DUT_FCOV_OUT.
+  void report_phase() override;
   CmdAgent* cmd = nullptr;
   AxiSlaveAgent* axi = nullptr;
   SmemAgent* smem = nullptr;
   CplAgent* cpl = nullptr;
   TmaScoreboard* scb = nullptr;
   TmaCoverage* cov = nullptr;
+  sim::DutCoverage dut_cov;  // the monitor on the DUT's pins (sim/dut_coverage.h)
+
+ private:
+  uint64_t cycle_ = 0;
 };
 
 }  // namespace tma::tb

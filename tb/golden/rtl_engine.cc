@@ -3,6 +3,7 @@
 // Golden-case replay through the Verilated tma_sim_top (rtl_engine.h).
 #include "golden/rtl_engine.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -14,6 +15,7 @@
 #include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
+#include "sim/dut_coverage.h"
 #include "sim/harness.h"
 #include "sim/rtl_support.h"
 #include "sim/smem_port.h"
@@ -21,6 +23,7 @@
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/golden.h"
+#include "tma/mbarrier.h"
 
 namespace tma::tb {
 
@@ -87,6 +90,7 @@ class RtlHarness {
                                                 c.kind == tma::pkg::CplError ? c.error : c.bytes}});
         }) {
     axi_.config().in_order = true;  // AR order, first beat the cycle after the AR
+    h_.Add(&dut_cov_);              // first: it sees the pins as the DUT sampled them
     h_.Add(&cmd_);
     h_.Add(&axi_);
     h_.Add(&axw_);
@@ -98,9 +102,17 @@ class RtlHarness {
     if (const char* f = std::getenv("TMA_COV_DAT")) {
       top_->WriteCoverage(f);
     }
+    // The DUT's functional coverage over every case replayed, for tools/regress.
+    if (!dut_cov_.WriteEnvFile()) {
+      std::fprintf(stderr, "tma-rtl: cannot write $TMA_DUT_FCOV_OUT\n");
+    }
     top_->Final();
   }
 
+  // The architecture whose rules the engine applies (tma_sim_top's arch_i).
+  void SetArch(m::Arch a) { h_.pins().arch = static_cast<uint8_t>(a); }
+  // CTAs in the cluster (tma_sim_top's cluster_i: 16 is 0).
+  void SetCluster(int ctas) { h_.pins().cluster = static_cast<uint8_t>(ctas & 15); }
   void Reset(m::SharedMemoryIf* smem) {
     axi_.Clear();
     axw_.Clear();
@@ -110,11 +122,7 @@ class RtlHarness {
     h_.pins().cmd_valid = false;
     h_.Reset(3);
   }
-  void Offer(const m::TensorInstr& in, uint64_t daddr) {
-    sim::EngineCommand c;
-    c.instr = in;
-    c.desc_addr = daddr;
-    c.tag = kTag;
+  void Offer(const sim::EngineCommand& c) {
     cmd_.Offer(c, &h_.pins());
     h_.Apply();
   }
@@ -149,6 +157,7 @@ class RtlHarness {
   sim::SmemPort smem_;
   sim::CmdPort cmd_;
   sim::CplPort cpl_;
+  sim::DutCoverage dut_cov_;
 };
 
 RtlCaseEngine::RtlCaseEngine(int data_bytes) : build_(sim::RtlBuild::Default(data_bytes)) {
@@ -177,28 +186,42 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   if (const std::string why = sim::RtlSkipReason(c, build_); !why.empty()) {
     return skip(why);
   }
-  // The descriptor bytes the engine fetches.
   RtlHarness& h = *h_;
-  if (const std::string why = sim::RtlCaseDescriptor(c, "tma_sim_top", h.gmem.desc); !why.empty()) {
-    return skip(why);
-  }
-  m::TensorInstr in = m::CaseInstr(c);
-  // A descriptor address outside the buffer, 128-byte aligned.
-  uint8_t probe = 0;
-  h.gmem.desc_addr = kDescAddr[0];
-  for (uint64_t a : kDescAddr) {
-    if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
-      h.gmem.desc_addr = a;
-      break;
+  // The case's arch and cluster size go to tma_sim_top's arch_i and cluster_i (0 = 16): the
+  // RTL checks the encoder rules of that arch, the CTA operands, the multicast mask (F6) and
+  // the .cta_group::2 routing itself.
+  const m::Arch arch = m::ParseArch(c.arch).value_or(m::Arch::kSm90);  // known: RtlSkipReason
+  const int ctas = c.NumCtas();
+  sim::EngineCommand cmd;
+  if (c.bulk) {
+    cmd = sim::RtlBulkCommand(c, kTag);  // no tensor map: nothing to fetch
+  } else {
+    // The descriptor bytes the engine fetches.
+    if (const std::string why = sim::RtlCaseDescriptor(c, h.gmem.desc); !why.empty()) {
+      return skip(why);
     }
+    cmd.instr = m::CaseInstr(c);
+    cmd.tag = kTag;
+    // A descriptor address outside the buffer, 128-byte aligned.
+    uint8_t probe = 0;
+    h.gmem.desc_addr = kDescAddr[0];
+    for (uint64_t a : kDescAddr) {
+      if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
+        h.gmem.desc_addr = a;
+        break;
+      }
+    }
+    cmd.desc_addr = h.gmem.desc_addr;
   }
   const double t0 = CpuSeconds();
   h.gmem.global = &global;
   h.cpls.clear();
   h.note.clear();
+  h.SetArch(arch);
+  h.SetCluster(ctas);
   h.Reset(&smem);
   h.TakeSvaError();
-  h.Offer(in, h.gmem.desc_addr);
+  h.Offer(cmd);
 
   const size_t want_tx = c.op == m::Op::kLoad ? m::DestinationCtas(c).size() : 0;
   auto finished = [&] {

@@ -16,12 +16,12 @@
 //   * completions are collected (sim::CplPort): complete-tx per destination CTA, or one error.
 // The engine is reset before each case (no state, descriptor cache included, carries over);
 // the model is built once. Cases the RTL cannot run are reported unsupported (SKIP): what
-// sim::RtlSkipReason lists (sim/rtl_support.h: outside the RTL's claims), a map the host
-// encoder refuses, and CTA numbers at or above the case's cluster size (tma_sim_top is built
-// for 16 CTAs and has no cluster-size input, so the F6 check is the launcher's). An
-// "unsupported" error from the RTL itself is a FAIL (ReplayCase's rule: the case is claimed). In a
-// TMA_COVERAGE=ON build the RTL's coverage goes to the file named by $TMA_COV_DAT when the engine
-// is destroyed.
+// sim::RtlSkipReason lists (sim/rtl_support.h: outside the RTL's claims) and a map the host
+// encoder cannot encode. The case's arch and cluster size go to tma_sim_top's arch_i and
+// cluster_i (the RTL checks the encoder rules of that arch, the CTA operands, F6 and the
+// .cta_group::2 routing itself). An "unsupported" error from the RTL itself is a FAIL
+// (ReplayCase's rule: the case is claimed). In a TMA_COVERAGE=ON build the RTL's coverage goes
+// to the file named by $TMA_COV_DAT when the engine is destroyed.
 #ifndef TMA_TB_GOLDEN_RTL_ENGINE_H_
 #define TMA_TB_GOLDEN_RTL_ENGINE_H_
 

@@ -5,10 +5,16 @@
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
 //                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64]
 //                       [--max-case-bytes N] [--max-line-bytes N]   (limits: golden.h)
+//                       [--arch NAME]
 // A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
 // replay broke a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
 // --sample N replays every Nth case of each file (deterministic: index % N == 0), for CI.
 // --data-bytes picks the Verilated top's width (default 16; sim/tops.h).
+// --arch NAME (sm_90, sm_100a, sm_103a) replays every case as if it named that arch and
+// compares verdicts, not expectations: a case passes when the RTL's outcome (success or its
+// error class) equals the model's on the same case and arch; a case the RTL does not run (a
+// skip reason, or its own `unsupported` where the model does not say so) is SKIP. The last
+// lines count the verdicts that agree and differ.
 // The last line gives the simulated cycles per second three ways: of the wall time, of the
 // process's CPU time (file reading and the C++ model's replay included), and of the CPU time
 // spent in the harness's cycle loop alone (the Verilated model and the harness components).
@@ -25,6 +31,7 @@
 
 #include "golden/rtl_engine.h"
 #include "tma/case_runner.h"
+#include "tma/encoder.h"
 
 namespace {
 
@@ -34,9 +41,46 @@ int Usage() {
   std::cerr << "usage: tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE]\n"
                "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
                "                    [--data-bytes 16|32|64] [--max-case-bytes N]\n"
-               "                    [--max-line-bytes N]\n";
+               "                    [--max-line-bytes N] [--arch NAME]\n";
   return 2;
 }
+
+// --arch: every case under one arch, the RTL's verdict against the model's (see the header).
+class ArchVerdictEngine : public m::CaseEngine {
+ public:
+  ArchVerdictEngine(tma::tb::RtlCaseEngine* rtl, std::string arch)
+      : rtl_(rtl), arch_(std::move(arch)) {}
+  std::string Name() const override { return "rtl"; }
+  m::CaseOutcome Run(const m::GoldenCase& c, m::GlobalMemoryIf& global,
+                     m::SharedMemoryIf& smem) override {
+    m::GoldenCase a = c;
+    a.arch = arch_;
+    // The model on copies of the memories, then the RTL on the replay's own.
+    auto* g = dynamic_cast<m::FlatGlobalMemory*>(&global);
+    auto* s = dynamic_cast<m::FlatSharedMemory*>(&smem);
+    m::FlatGlobalMemory g2 = *g;
+    m::FlatSharedMemory s2 = *s;
+    model_ = m::ModelEngine().Run(a, g2, s2);
+    rtl_out_ = rtl_->Run(a, global, smem);
+    return rtl_out_;
+  }
+  // The verdicts of the last case: "" agree, else what differs; skip: the RTL did not run it.
+  std::string Compare(bool* skip) const {
+    *skip = !rtl_out_.supported || (rtl_out_.status.cls == m::ErrorClass::kUnsupported &&
+                                    model_.status.cls != m::ErrorClass::kUnsupported);
+    if (*skip || !model_.supported || rtl_out_.status.cls == model_.status.cls) {
+      return "";
+    }
+    return "verdict at " + arch_ + ": model " +
+           (model_.status.ok() ? std::string("success") : model_.status.ToString()) + ", rtl " +
+           (rtl_out_.status.ok() ? std::string("success") : rtl_out_.status.ToString());
+  }
+
+ private:
+  tma::tb::RtlCaseEngine* rtl_;
+  std::string arch_;
+  m::CaseOutcome model_, rtl_out_;
+};
 
 }  // namespace
 
@@ -49,6 +93,7 @@ int main(int argc, char** argv) {
   opt.program = "tma-rtl run";
   uint64_t limit = 200000;
   int data_bytes = 16;
+  std::string arch;
   // Every option's value is checked: a number that does not parse, is negative or is out of
   // range is a usage error (exit 2), never a default.
   auto number = [](const std::string& opt, const std::string& v, uint64_t lo, uint64_t hi,
@@ -108,6 +153,12 @@ int main(int argc, char** argv) {
         return Usage();
       }
       data_bytes = static_cast<int>(n);
+    } else if (name == "--arch") {
+      if (!value(&v) || !m::ParseArch(v)) {
+        std::cerr << "tma-rtl run: --arch is sm_90, sm_100a or sm_103a\n";
+        return Usage();
+      }
+      arch = v;
     } else if (name == "--limit") {
       if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &limit)) {
         return Usage();
@@ -151,10 +202,41 @@ int main(int argc, char** argv) {
     }
     r->details.insert(r->details.begin(), line);
   };
+  ArchVerdictEngine verdicts(&engine, arch);
+  int agree = 0, differ = 0;
+  if (!arch.empty()) {
+    const auto rtl_notes = opt.after_case;
+    opt.after_case = [&](const m::GoldenCase& c, m::ReplayResult* r) {
+      bool skip = false;
+      const std::string diff = verdicts.Compare(&skip);
+      if (skip) {
+        r->verdict = m::Verdict::kSkip;
+        if (r->reason.empty()) {
+          r->reason = "rtl does not run this case at " + arch;
+        }
+        return;
+      }
+      r->details.clear();
+      r->first_byte.reset();
+      r->verdict = diff.empty() ? m::Verdict::kPass : m::Verdict::kFail;
+      r->reason = diff;
+      if (!diff.empty()) {
+        r->details.push_back(diff);
+      }
+      ++(diff.empty() ? agree : differ);
+      rtl_notes(c, r);  // a pin-level note still fails the case
+    };
+  }
   m::RunTotals totals;
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t c0 = std::clock();
-  const int rc = m::RunCaseFiles(files, engine, opt, std::cout, std::cerr, &totals);
+  const int rc = arch.empty()
+                     ? m::RunCaseFiles(files, engine, opt, std::cout, std::cerr, &totals)
+                     : m::RunCaseFiles(files, verdicts, opt, std::cout, std::cerr, &totals);
+  if (!arch.empty()) {
+    std::printf("rtl: verdicts at %s: %d agree with the model, %d differ\n", arch.c_str(), agree,
+                differ);
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   const double sim = engine.sim_seconds();

@@ -261,9 +261,21 @@ TEST(BulkCopy, SizeAndAlignmentErrors) {
   in.src = kG;
   in.dst = 0;
   in.size = 24;
+  // Silicon B1: size & ~15 = 16 bytes move and complete; the PTX reading is an option.
   BulkResult r = ExecuteBulkCopy(in, g, s);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.complete_tx.size(), 1u);
+  EXPECT_EQ(r.complete_tx[0].bytes, 16u);
+  EXPECT_EQ(s.Window(0)[15], 0x33);
+  EXPECT_EQ(s.Window(0)[16], 0x44);
+  in.ptx_size_check = true;
+  r = ExecuteBulkCopy(in, g, s);
   EXPECT_EQ(r.status.cls, ErrorClass::kInvalidInstruction);
   EXPECT_EQ(r.status.field, "size");
+  in.ptx_size_check = false;
+  for (int i = 0; i < 16; ++i) {
+    s.Write(0, static_cast<uint32_t>(i), std::vector<uint8_t>{0x44}.data(), 1);
+  }
   in.size = 32;
   in.dst = 8;
   r = ExecuteBulkCopy(in, g, s);
@@ -302,8 +314,11 @@ TEST(BulkPrefetch, ChecksOnly) {
   BulkResult r = ExecuteBulkPrefetch(p);
   EXPECT_TRUE(r.status.ok());
   EXPECT_TRUE(r.complete_tx.empty());
-  p.size = 8;
+  p.size = 8;  // silicon B1: no trap (nothing to prefetch)
+  EXPECT_TRUE(ExecuteBulkPrefetch(p).status.ok());
+  p.ptx_size_check = true;
   EXPECT_EQ(ExecuteBulkPrefetch(p).status.field, "size");
+  p.ptx_size_check = false;
   p.size = 16;
   p.src = kG + 1;
   EXPECT_EQ(ExecuteBulkPrefetch(p).status.cls, ErrorClass::kMisaligned);
@@ -689,7 +704,9 @@ TEST(BulkReduce, SizeAlignmentAndHintErrors) {
   in.type = BulkType::kU32;
   in.dst = kG;
   in.size = 20;
+  in.ptx_size_check = true;
   EXPECT_EQ(ExecuteBulkReduce(in, g, s).status.field, "size");
+  in.ptx_size_check = false;
   in.size = 16;
   in.src = 4;
   EXPECT_EQ(ExecuteBulkReduce(in, g, s).status.field, "srcMem");

@@ -17,8 +17,8 @@ namespace {
 
 TEST(Numbering, StaticAssertsCoverEveryModelEnum) {
   // Op 4, LoadMode 7, RedOp 8, ErrorClass 9, Swizzle 8, Interleave 3, OobFill 2, L2Promotion 4,
-  // MapMode 3, WideMode 2, DType 16 + its count, and 4 limits.
-  EXPECT_EQ(kNumNumberingChecks, 4 + 7 + 8 + 9 + 8 + 3 + 2 + 4 + 3 + 2 + 16 + 1 + 4);
+  // MapMode 3, WideMode 2, Arch 3, BulkType 10, DType 16 + its count, and 4 limits.
+  EXPECT_EQ(kNumNumberingChecks, 4 + 7 + 8 + 9 + 8 + 3 + 2 + 4 + 3 + 2 + 3 + 10 + 16 + 1 + 4);
 }
 
 TEST(Numbering, ElementSizesMatchTheTable) {

@@ -51,6 +51,8 @@ class TestHost {
       if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size())
         return 1;
       std::memcpy(d, t->g_.data() + (a - t->gbase_), n);
+      if (t->record_global)
+        t->greads.emplace_back(a, n);
       return 0;
     };
     h_.gmem_write = [](void* u, uint64_t a, const void* s, uint32_t n) {
@@ -58,6 +60,8 @@ class TestHost {
       if (a < t->gbase_ || a + n > t->gbase_ + t->g_.size())
         return 1;
       std::memcpy(t->g_.data() + (a - t->gbase_), s, n);
+      if (t->record_global)
+        t->gwrites.emplace_back(a, n);
       return 0;
     };
     h_.smem_read = [](void* u, uint32_t r, uint32_t a, void* d, uint32_t n) {
@@ -88,9 +92,11 @@ class TestHost {
     if (e_)
       otma_destroy(e_);
   }
-  otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr) {
+  otma_status Create(uint32_t mode, uint32_t flags = 0, otma_checker* ck = nullptr,
+                     uint32_t arch = OTMA_ARCH_SM90) {
     otma_config c = Config(mode, flags, static_cast<uint32_t>(s_.size()));
     c.checker = ck;
+    c.arch = arch;
     return otma_create(&c, &h_, &e_);
   }
   otma_engine* e() { return e_; }
@@ -114,6 +120,9 @@ class TestHost {
   std::vector<Tx> tx;
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> tx_sum;
   std::vector<Ev> events;
+  // With record_global: every successful gmem_read / gmem_write (address, bytes).
+  bool record_global = false;
+  std::vector<std::pair<uint64_t, uint32_t>> greads, gwrites;
 
  private:
   uint64_t gbase_;
@@ -123,26 +132,38 @@ class TestHost {
   otma_engine* e_ = nullptr;
 };
 
-// A tiled 2-D descriptor through the library's encoder.
-inline std::vector<uint8_t> Map2D(uint64_t addr, uint32_t dtype, uint64_t d0, uint64_t d1,
-                                  uint64_t stride, uint32_t b0, uint32_t b1, uint32_t swizzle = 0) {
+// Tensor-map parameters of the current ABI version: element strides and box 1, the rest 0.
+inline otma_tensor_params Params(uint32_t dtype, uint32_t rank, uint64_t addr) {
   otma_tensor_params p;
   std::memset(&p, 0, sizeof p);
   p.struct_size = sizeof p;
   p.dtype = dtype;
-  p.rank = 2;
+  p.rank = rank;
   p.global_address = addr;
+  for (int i = 0; i < 5; ++i)
+    p.box[i] = p.elem_strides[i] = 1;
+  return p;
+}
+
+// The 128 descriptor bytes of `p` (sm_90 rules); empty when the encoder refuses it.
+inline std::vector<uint8_t> Encode(const otma_tensor_params& p) {
+  std::vector<uint8_t> out(128);
+  if (otma_encode_tensor_map(&p, OTMA_ARCH_SM90, out.data()) != OTMA_OK)
+    out.clear();
+  return out;
+}
+
+// A tiled 2-D descriptor through the library's encoder.
+inline std::vector<uint8_t> Map2D(uint64_t addr, uint32_t dtype, uint64_t d0, uint64_t d1,
+                                  uint64_t stride, uint32_t b0, uint32_t b1, uint32_t swizzle = 0) {
+  otma_tensor_params p = Params(dtype, 2, addr);
   p.dims[0] = d0;
   p.dims[1] = d1;
   p.strides[0] = stride;
   p.box[0] = b0;
   p.box[1] = b1;
-  p.elem_strides[0] = p.elem_strides[1] = 1;
   p.swizzle = swizzle;
-  std::vector<uint8_t> out(128);
-  if (otma_encode_tensor_map(&p, OTMA_ARCH_SM90, out.data()) != OTMA_OK)
-    out.clear();
-  return out;
+  return Encode(p);
 }
 
 inline otma_op Load2D(const std::vector<uint8_t>& map, int32_t c0, int32_t c1, uint32_t smem,

@@ -22,14 +22,15 @@ uint64_t Field(const uint32_t* w, int lsb, int width) {
   return v;
 }
 
-// cmd_t from its least significant end: tag 8 (0-7), cta_group 2 (8-9), dst_cta 4 (10-13),
-// issuer 4 (14-17), cta_mask 16 (18-33), multicast (34), mbar_addr 32 (35-66), smem_addr 32
-// (67-98), im2col 3 x 16 (99-146), coords 5 x 32 (147-306), desc_addr 64 (307-370), dim 3
-// (371-373), redop 3 (374-376), mode 3 (377-379), op 2 (380-381): 382 bits in 12 words.
+// cmd_t from its least significant end: tag 8 (0-7), mbar_cta 4 (8-11), mbar_remote (12),
+// smem_cta (13), cta_group 2 (14-15), dst_cta 4 (16-19), issuer 4 (20-23), cta_mask 16
+// (24-39), multicast (40), mbar_addr 32 (41-72), smem_addr 32 (73-104), im2col 3 x 16
+// (105-152), coords 5 x 32 (153-312), desc_addr 64 (313-376), dim 3 (377-379), redop 3
+// (380-382), mode 3 (383-385), op 2 (386-387): 388 bits in 13 words.
 TEST(StructCodec, CmdFieldPositions) {
-  EXPECT_EQ(cmd_t::kBits, 382);
-  EXPECT_EQ(cmd_t::kWords, 12);
-  EXPECT_EQ(static_cast<int>(CmdWidth), 382);
+  EXPECT_EQ(cmd_t::kBits, 388);
+  EXPECT_EQ(cmd_t::kWords, 13);
+  EXPECT_EQ(static_cast<int>(CmdWidth), 388);
   cmd_t c;
   c.op = OpPrefetch;
   c.mode = ModeIm2colW128;
@@ -47,36 +48,42 @@ TEST(StructCodec, CmdFieldPositions) {
   c.issuer = 0xC;
   c.dst_cta = 0x3;
   c.cta_group = 2;
+  c.smem_cta = true;
+  c.mbar_remote = false;
+  c.mbar_cta = 0x9;
   c.tag = 0x5A;
   const auto w = Pack(c);
   EXPECT_EQ(Field(w.data(), 0, 8), 0x5Au);
-  EXPECT_EQ(Field(w.data(), 8, 2), 2u);
-  EXPECT_EQ(Field(w.data(), 10, 4), 0x3u);
-  EXPECT_EQ(Field(w.data(), 14, 4), 0xCu);
-  EXPECT_EQ(Field(w.data(), 18, 16), 0xBEEFu);
-  EXPECT_EQ(Field(w.data(), 34, 1), 1u);
-  EXPECT_EQ(Field(w.data(), 35, 32), 0x01234567u);
-  EXPECT_EQ(Field(w.data(), 67, 32), 0x89ABCDEFu);
-  EXPECT_EQ(Field(w.data(), 99, 16), 0xA5A5u);
-  EXPECT_EQ(Field(w.data(), 131, 16), 0x1234u);
-  EXPECT_EQ(Field(w.data(), 147, 32), 0x11111111u);
-  EXPECT_EQ(Field(w.data(), 275, 32), 0xCAFEF00Du);
-  EXPECT_EQ(Field(w.data(), 307, 64), 0xFEDCBA9876543210ull);
-  EXPECT_EQ(Field(w.data(), 371, 3), 5u);
-  EXPECT_EQ(Field(w.data(), 374, 3), 7u);
-  EXPECT_EQ(Field(w.data(), 377, 3), 3u);
-  EXPECT_EQ(Field(w.data(), 380, 2), 3u);
-  EXPECT_EQ(w[11] >> (382 - 352), 0u) << "bits above the struct are 0";
+  EXPECT_EQ(Field(w.data(), 8, 4), 0x9u);
+  EXPECT_EQ(Field(w.data(), 12, 1), 0u);
+  EXPECT_EQ(Field(w.data(), 13, 1), 1u);
+  EXPECT_EQ(Field(w.data(), 14, 2), 2u);
+  EXPECT_EQ(Field(w.data(), 16, 4), 0x3u);
+  EXPECT_EQ(Field(w.data(), 20, 4), 0xCu);
+  EXPECT_EQ(Field(w.data(), 24, 16), 0xBEEFu);
+  EXPECT_EQ(Field(w.data(), 40, 1), 1u);
+  EXPECT_EQ(Field(w.data(), 41, 32), 0x01234567u);
+  EXPECT_EQ(Field(w.data(), 73, 32), 0x89ABCDEFu);
+  EXPECT_EQ(Field(w.data(), 105, 16), 0xA5A5u);
+  EXPECT_EQ(Field(w.data(), 137, 16), 0x1234u);
+  EXPECT_EQ(Field(w.data(), 153, 32), 0x11111111u);
+  EXPECT_EQ(Field(w.data(), 281, 32), 0xCAFEF00Du);
+  EXPECT_EQ(Field(w.data(), 313, 64), 0xFEDCBA9876543210ull);
+  EXPECT_EQ(Field(w.data(), 377, 3), 5u);
+  EXPECT_EQ(Field(w.data(), 380, 3), 7u);
+  EXPECT_EQ(Field(w.data(), 383, 3), 3u);
+  EXPECT_EQ(Field(w.data(), 386, 2), 3u);
+  EXPECT_EQ(w[12] >> (388 - 384), 0u) << "bits above the struct are 0";
   EXPECT_EQ(Unpack<cmd_t>(w.data()), c);
 }
 
-// cpl_info_t (106 bits): kind 104-105, err 100-103, cta_mask 84-99, cta 80-83, mbar_addr
-// 48-79, bytes 16-47, tag 8-15, red 7, redop 4-6, elem 0-3; it is the low end of job_t and
-// row_t.
+// cpl_info_t (117 bits): kind 115-116, err 111-114, cta_mask 95-110, cta 91-94, mbar_addr
+// 59-90, bytes 27-58, peer 26, mbar_par 25, tag 17-24, red 16, redop 13-15, elem 9-12, bg 8,
+// bg_seq 0-7; it is the low end of job_t and sits above row_t's bmask_en / bmask.
 TEST(StructCodec, CplInfoInsideRowAndJob) {
-  EXPECT_EQ(cpl_info_t::kBits, 106);
-  EXPECT_EQ(row_t::kBits, 247);
-  EXPECT_EQ(job_t::kBits, 1919);
+  EXPECT_EQ(cpl_info_t::kBits, 117);
+  EXPECT_EQ(row_t::kBits, 275);
+  EXPECT_EQ(job_t::kBits, 1945);
   row_t r;
   r.has_data = true;
   r.last = false;
@@ -89,37 +96,53 @@ TEST(StructCodec, CplInfoInsideRowAndJob) {
   r.cpl.cta = 9;
   r.cpl.mbar_addr = 0xDEADBEEFu;
   r.cpl.bytes = 4096;
+  r.cpl.peer = true;
+  r.cpl.mbar_par = false;
   r.cpl.tag = 0xFF;
   r.cpl.red = true;
   r.cpl.redop = 5;
   r.cpl.elem = 0xA;
+  r.cpl.bg = true;
+  r.cpl.bg_seq = 0x5A;
+  r.bmask_en = true;
+  r.bmask = 0xC003;
   const auto w = Pack(r);
-  EXPECT_EQ(Field(w.data(), 104, 2), CplError);
-  EXPECT_EQ(Field(w.data(), 100, 4), ErrBusError);
-  EXPECT_EQ(Field(w.data(), 84, 16), 0x8001u);
-  EXPECT_EQ(Field(w.data(), 80, 4), 9u);
-  EXPECT_EQ(Field(w.data(), 48, 32), 0xDEADBEEFu);
-  EXPECT_EQ(Field(w.data(), 16, 32), 4096u);
-  EXPECT_EQ(Field(w.data(), 8, 8), 0xFFu);
-  EXPECT_EQ(Field(w.data(), 7, 1), 1u);            // red
-  EXPECT_EQ(Field(w.data(), 4, 3), 5u);            // redop
-  EXPECT_EQ(Field(w.data(), 0, 4), 0xAu);          // elem
-  EXPECT_EQ(Field(w.data(), 106, 2), PkG12);       // pk above cpl
-  EXPECT_EQ(Field(w.data(), 108, 3), Swz128BA64);  // swz above pk
-  EXPECT_EQ(Field(w.data(), 246, 1), 1u);          // has_data, the top bit
-  EXPECT_EQ(Field(w.data(), 245, 1), 0u);          // last
-  EXPECT_EQ(Field(w.data(), 181, 64), 0x123456789ull);
+  // row_t's last fields: bmask (bits 15:0), bmask_en (16), then cpl_info_t (bits 133:17)
+  EXPECT_EQ(Field(w.data(), 0, 16), 0xC003u);  // bmask
+  EXPECT_EQ(Field(w.data(), 16, 1), 1u);       // bmask_en
+  EXPECT_EQ(Field(w.data(), 17 + 115, 2), CplError);
+  EXPECT_EQ(Field(w.data(), 17 + 111, 4), ErrBusError);
+  EXPECT_EQ(Field(w.data(), 17 + 95, 16), 0x8001u);
+  EXPECT_EQ(Field(w.data(), 17 + 91, 4), 9u);
+  EXPECT_EQ(Field(w.data(), 17 + 59, 32), 0xDEADBEEFu);
+  EXPECT_EQ(Field(w.data(), 17 + 27, 32), 4096u);
+  EXPECT_EQ(Field(w.data(), 17 + 26, 1), 1u);      // peer
+  EXPECT_EQ(Field(w.data(), 17 + 25, 1), 0u);      // mbar_par
+  EXPECT_EQ(Field(w.data(), 17 + 17, 8), 0xFFu);
+  EXPECT_EQ(Field(w.data(), 17 + 16, 1), 1u);      // red
+  EXPECT_EQ(Field(w.data(), 17 + 13, 3), 5u);      // redop
+  EXPECT_EQ(Field(w.data(), 17 + 9, 4), 0xAu);     // elem
+  EXPECT_EQ(Field(w.data(), 17 + 8, 1), 1u);       // bg
+  EXPECT_EQ(Field(w.data(), 17, 8), 0x5Au);        // bg_seq
+  EXPECT_EQ(Field(w.data(), 134, 2), PkG12);       // pk above cpl
+  EXPECT_EQ(Field(w.data(), 136, 3), Swz128BA64);  // swz above pk
+  EXPECT_EQ(Field(w.data(), 274, 1), 1u);          // has_data, the top bit
+  EXPECT_EQ(Field(w.data(), 273, 1), 0u);          // last
+  EXPECT_EQ(Field(w.data(), 209, 64), 0x123456789ull);
   EXPECT_EQ(Unpack<row_t>(w.data()), r);
-  // job_t: marker is bit 1918, dim vectors have element 0 at their low end: es (5 x 4) sits
-  // above row_bytes/head/dend/pitch (4 x 12) and smem_addr (32) and the 113 bits below.
+  // job_t: marker is bit 1944, dim vectors have element 0 at their low end: es (5 x 4) sits
+  // above row_bytes/tx_row/head/dend/pitch (5 x 12) and smem_addr (32) and the 124 bits below
+  // (fill_nan, tf32, swz, pk, cpl_info_t).
   job_t j;
   j.marker = true;
   j.es.v[0] = 0x1;
   j.es.v[4] = 0xF;
+  j.tx_row = 0xABC;
   const auto jw = Pack(j);
-  EXPECT_EQ(Field(jw.data(), 1918, 1), 1u);
-  EXPECT_EQ(Field(jw.data(), 193, 4), 0x1u);
-  EXPECT_EQ(Field(jw.data(), 193 + 16, 4), 0xFu);
+  EXPECT_EQ(Field(jw.data(), 1944, 1), 1u);
+  EXPECT_EQ(Field(jw.data(), 216, 4), 0x1u);
+  EXPECT_EQ(Field(jw.data(), 216 + 16, 4), 0xFu);
+  EXPECT_EQ(Field(jw.data(), 192, 12), 0xABCu);  // tx_row, under row_bytes
   EXPECT_EQ(Unpack<job_t>(jw.data()), j);
 }
 

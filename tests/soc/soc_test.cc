@@ -117,7 +117,7 @@ TEST_F(SocTest, CsrAccessSequences) {
   EXPECT_EQ((b0 & TMA_REGS__BUILD0__DATA_BYTES_bm) >> TMA_REGS__BUILD0__DATA_BYTES_bp, 16u);
   EXPECT_EQ((b0 & TMA_REGS__BUILD0__NUM_CTAS_bm) >> TMA_REGS__BUILD0__NUM_CTAS_bp, 16u);
   EXPECT_EQ((b0 & TMA_REGS__BUILD0__CACHE_ENTRIES_bm) >> TMA_REGS__BUILD0__CACHE_ENTRIES_bp, 4u);
-  EXPECT_EQ((b0 & TMA_REGS__BUILD0__ARCH_bm) >> TMA_REGS__BUILD0__ARCH_bp, 90u);
+  EXPECT_EQ((b0 & TMA_REGS__BUILD0__ARCH_bm) >> TMA_REGS__BUILD0__ARCH_bp, 103u);
   const uint32_t b1 = drv_.Reg(TMA_OFF(BUILD1));
   EXPECT_EQ((b1 & TMA_REGS__BUILD1__SMEM_KIB_bm) >> TMA_REGS__BUILD1__SMEM_KIB_bp, 64u);
   EXPECT_EQ((b1 & TMA_REGS__BUILD1__MBAR_SLOTS_bm) >> TMA_REGS__BUILD1__MBAR_SLOTS_bp, 4u);
@@ -129,15 +129,27 @@ TEST_F(SocTest, CsrAccessSequences) {
   EXPECT_EQ(drv_.Reg(TMA_OFF(CMD_W11)), 0xdeadbeefu);
   EXPECT_EQ(drv_.Reg(TMA_OFF(MBAR_ADDR)), 0x12345678u);
   EXPECT_EQ(drv_.Reg(TMA_OFF(CMDR_THRESH)), 0x1ffffu);
-  EXPECT_EQ(drv_.Reg(TMA_OFF(CMD_W0)), 0xffff3fffu);  // bits 15:14 are not a field
+  EXPECT_EQ(drv_.Reg(TMA_OFF(CMD_W0)), 0xffffffffu);  // every bit a field
   // Back to back: a write then a read of another register, many times.
   for (uint32_t i = 0; i < 32; ++i) {
     ASSERT_TRUE(drv_.Wr(TMA_OFF(CMD_W4) + 4 * (i % 5), i * 0x01010101u));
     EXPECT_EQ(drv_.Reg(TMA_OFF(CMD_W4) + 4 * (i % 5)), i * 0x01010101u);
   }
+  // CTRL.arch resets to sm_103 (2), CTRL.cluster to 0 (the whole shell); both hold what was
+  // written.
+  const uint32_t ctrl = drv_.Reg(TMA_OFF(CTRL));
+  EXPECT_EQ((ctrl & TMA_REGS__CTRL__ARCH_bm) >> TMA_REGS__CTRL__ARCH_bp, 2u);
+  EXPECT_EQ((ctrl & TMA_REGS__CTRL__CLUSTER_bm) >> TMA_REGS__CTRL__CLUSTER_bp, 0u);
+  drv_.SetTarget(1, 5);
+  const uint32_t target = TMA_REGS__CTRL__ARCH_bm | TMA_REGS__CTRL__CLUSTER_bm;
+  EXPECT_EQ(drv_.Reg(TMA_OFF(CTRL)) & target,
+            (1u << TMA_REGS__CTRL__ARCH_bp) | (5u << TMA_REGS__CTRL__CLUSTER_bp));
   // Soft reset keeps the registers (only the ring pointers and state move).
   ASSERT_TRUE(drv_.SoftReset());
   EXPECT_EQ(drv_.Reg(TMA_OFF(CMD_W11)), 0xdeadbeefu);
+  EXPECT_EQ(drv_.Reg(TMA_OFF(CTRL)) & target,
+            (1u << TMA_REGS__CTRL__ARCH_bp) | (5u << TMA_REGS__CTRL__CLUSTER_bp));
+  drv_.SetTarget(2, 0);
 }
 
 TEST_F(SocTest, IllegalAccessesAnswerSlverr) {

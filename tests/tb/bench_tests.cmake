@@ -43,4 +43,15 @@ if(TMA_TB_HAVE_RTL)
              COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/silicon/${f}.jsonl.gz)
     set_tests_properties(tb/golden/silicon_${f} PROPERTIES LABELS tb TIMEOUT 300)
   endforeach()
+  # Every load and prefetch form of the seeds on sm_90, sm_100a and sm_103a
+  # (tests/vectors/forms/gen_forms.py): a form legal on its arch that the RTL answers
+  # `unsupported` is a SKIP, and --fail-on-skip fails the test.
+  add_test(NAME tb/golden/seed_forms
+           COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/forms/seed_forms.jsonl
+                   --fail-on-skip)
+  set_tests_properties(tb/golden/seed_forms PROPERTIES LABELS tb TIMEOUT 300)
+  # The same forms replayed through the model (the form file's expectations, PTX-derived).
+  add_test(NAME cmodel/seed_forms
+           COMMAND tma run ${CMAKE_SOURCE_DIR}/tests/vectors/forms/seed_forms.jsonl)
+  set_tests_properties(cmodel/seed_forms PROPERTIES LABELS unit TIMEOUT 300)
 endif()

@@ -122,6 +122,8 @@ CMD_MAP = [
     ("multicast", [("multicast", 0)]), ("cta_mask", [("cta_mask", 0)]),
     ("issuer", [("issuer", 0)]), ("dst_cta", [("dst_cta", 0)]),
     ("cta_group", [("cta_group", 0)]), ("tag", [("tag", 0)]),
+    ("smem_cta", [("smem_cta", 0)]), ("mbar_remote", [("mbar_remote", 0)]),
+    ("mbar_cta", [("mbar_cta", 0)]),
 ]
 # record field <- cpl_t field.
 CPL_MAP = [("kind", "kind"), ("err", "err"), ("cta", "cta"), ("tag", "tag"),

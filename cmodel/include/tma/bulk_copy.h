@@ -8,6 +8,10 @@
 // operands are byte addresses. Each operation validates its operands first (nothing is touched
 // when it fails), then moves the data through GlobalMemoryIf / SharedMemoryIf and returns the
 // complete-tx events its mbarrier completion signals (feed them to ClusterMbarriers).
+//
+// Size (silicon finding B1, docs/silicon-notes.md): a size that is not a multiple of 16 does
+// not trap on silicon; it moves size & ~15 bytes and completes that many. That is the default
+// here; `ptx_size_check` gives the PTX text's reading (invalid_instruction).
 #ifndef TMA_BULK_COPY_H_
 #define TMA_BULK_COPY_H_
 
@@ -48,6 +52,7 @@ struct BulkCopyInstr {
   uint16_t cta_mask = 0;
   std::optional<uint64_t> cache_policy;  // a hint: no effect on data
   std::optional<uint16_t> byte_mask;     // .cp_mask: bit i = byte i of every 16-byte chunk
+  bool ptx_size_check = false;           // size % 16 != 0: invalid_instruction (else B1)
 };
 
 struct BulkReduceInstr {
@@ -62,12 +67,14 @@ struct BulkReduceInstr {
   int issuer_cta = 0;
   int dst_cta = -1;  // shared::cluster form; -1 = issuer
   std::optional<uint64_t> cache_policy;
+  bool ptx_size_check = false;  // size % 16 != 0: invalid_instruction (else B1)
 };
 
 struct BulkPrefetchInstr {
   uint64_t src = 0;
   uint32_t size = 0;
   std::optional<uint64_t> cache_policy;
+  bool ptx_size_check = false;  // size % 16 != 0: invalid_instruction (else B1)
 };
 
 struct BulkResult {
@@ -81,6 +88,9 @@ struct BulkResult {
 // .noftz; .noftz only on .add of f16/bf16 to .global). kUnsupportedReduction otherwise,
 // field "redOp.type" (or ".noftz").
 Status BulkReduceSupported(BulkDir dir, RedOp op, BulkType type, bool noftz);
+
+// The bytes a bulk operation of `size` moves: size, or (silicon B1) size & ~15.
+uint32_t BulkMovedBytes(uint32_t size, bool ptx_size_check);
 
 // Operand checks only (what Execute* does before touching memory).
 Status CheckBulkCopy(const BulkCopyInstr& in, int num_ctas);

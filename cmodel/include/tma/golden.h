@@ -68,6 +68,9 @@ struct GoldenBulk {
   std::optional<BulkType> type;     // reduce
   bool noftz = false;               // reduce: .add.noftz
   std::optional<uint16_t> cp_mask;  // .cp_mask byte mask (global.shared::cta)
+  // "size_check": "ptx": a size that is not a multiple of 16 is invalid_instruction (the PTX
+  // text); default "silicon": it moves size & ~15 bytes (finding B1)
+  bool ptx_size_check = false;
 };
 
 // The `tensor` object, kept as written (arrays may have the wrong length or out-of-range

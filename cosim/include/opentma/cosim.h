@@ -11,7 +11,8 @@
  *   - Three modes behind one interface (otma_config.mode): FUNCTIONAL (the reference model,
  *     the whole effect at submit), TIMED (an approximate engine model with calibrated latency
  *     and throughput; requests leave through mem_req, data lands when the op completes), RTL
- *     (the Verilated engine; tensor loads and prefetches only, other ops answer
+ *     (the Verilated engine clocked by otma_tick, data moved at its cycles; the ops the RTL
+ *     claims: tensor loads, prefetches, stores and reductions; other ops answer
  *     OTMA_E_UNSUPPORTED).
  *   - Time advances only by otma_tick; otma_next_event says how far an event-driven host may
  *     skip.
@@ -194,7 +195,7 @@ typedef struct {
   uint64_t replace_value;
 } otma_op;
 
-/* ---- Memory requests (TIMED; RTL) --------------------------------------------------------- */
+/* ---- Memory requests (TIMED; the RTL mode's AXI slaves answer at once) ---------------- */
 typedef enum {
   OTMA_REQ_READ = 0,
   OTMA_REQ_WRITE = 1,

@@ -37,6 +37,9 @@ std::array<uint32_t, 16> EncodeCommandRecord(const SocCommand& c) {
   TMA_PUT(&w, DIM, c.dim);
   TMA_PUT(&w, MULTICAST, c.multicast);
   TMA_PUT(&w, CTA_GROUP, c.cta_group);
+  TMA_PUT(&w, SMEM_CTA, c.smem_cta ? 1u : 0u);
+  TMA_PUT(&w, MBAR_REMOTE, c.mbar_remote ? 1u : 0u);
+  TMA_PUT(&w, MBAR_CTA, c.mbar_cta);
   TMA_PUT(&w, TAG, c.tag);
   TMA_PUT(&w, ISSUER, c.issuer);
   TMA_PUT(&w, DST_CTA, c.dst_cta);
@@ -96,6 +99,13 @@ bool SocDriver::SoftReset(int max_polls) {
 void SocDriver::DescInvalidate() {
   const uint32_t ctrl = Reg(TMA_OFF(CTRL));
   Wr(TMA_OFF(CTRL), ctrl | TMA_REGS__CTRL__DESC_INVAL_bm);
+}
+
+void SocDriver::SetTarget(unsigned arch, unsigned cluster) {
+  const uint32_t ctrl =
+      Reg(TMA_OFF(CTRL)) & ~(TMA_REGS__CTRL__ARCH_bm | TMA_REGS__CTRL__CLUSTER_bm);
+  Wr(TMA_OFF(CTRL), ctrl | ((arch << TMA_REGS__CTRL__ARCH_bp) & TMA_REGS__CTRL__ARCH_bm) |
+                        ((cluster << TMA_REGS__CTRL__CLUSTER_bp) & TMA_REGS__CTRL__CLUSTER_bm));
 }
 
 bool SocDriver::SubmitWindow(const SocCommand& c) {

@@ -38,6 +38,8 @@ struct SocCommand {
   uint32_t op = 0, mode = 0, redop = 0, dim = 0;
   bool multicast = false;
   uint32_t cta_group = 0, tag = 0, issuer = 0, dst_cta = 0, cta_mask = 0;
+  bool smem_cta = false, mbar_remote = false;  // .shared::cta; mbar in CTA mbar_cta
+  uint32_t mbar_cta = 0;
   uint64_t desc_addr = 0;
   std::array<int32_t, 5> coords{};
   std::array<int16_t, 3> im2col{};
@@ -67,6 +69,9 @@ class SocDriver {
   // CTRL.soft_reset, then wait until STATUS.reset_busy clears (false: timeout).
   bool SoftReset(int max_polls = 1000);
   void DescInvalidate();
+  // CTRL.arch (tma::pkg::Arch*: 0 sm_90, 1 sm_100, 2 sm_103) and CTRL.cluster (CTAs in the
+  // cluster, 0: every CTA of the shell): the rules the engine applies. Only while it is idle.
+  void SetTarget(unsigned arch, unsigned cluster);
 
   // ---- Commands ----
   // Window: writes CMD_W0..12 and rings the doorbell (false: a command was still pending).

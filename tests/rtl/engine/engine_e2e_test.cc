@@ -18,8 +18,10 @@
 #include <ctime>
 #include <deque>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -32,6 +34,7 @@
 #include "sim/rtl_support.h"
 #include "sim/sim_top.h"
 #include "sim/smem_port.h"
+#include "tma/bulk_copy.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
@@ -60,6 +63,7 @@ struct Command {
   uint64_t desc_addr = 0;
   uint8_t tag = 0;
   bool sm100 = false;  // an sm_100 map (sub-byte types): the model runs it as sm_100
+  std::optional<sim::BulkCommand> bulk;  // a non-tensor bulk command (or commit_group)
 };
 
 struct Cpl {
@@ -140,8 +144,11 @@ class CommandGen {
   void SetIm2colPercent(int p) { im2col_percent_ = p; }
   void SetInterleavePercent(int p) { interleave_percent_ = p; }
   void SetSubBytePercent(int p) { subbyte_percent_ = p; }
+  void SetBlackwellPercent(int p) { blackwell_percent_ = p; }
 
   Command Make(uint64_t tensor_base, uint64_t tensor_span) {
+    if (Chance(blackwell_percent_))
+      return MakeBlackwell(tensor_base, tensor_span);
     if (Chance(subbyte_percent_))
       return MakeSubByte(tensor_base, tensor_span);
     if (Chance(interleave_percent_))
@@ -507,6 +514,113 @@ class CommandGen {
     }
   }
 
+  // A random legal sm_100 load: tile::gather4 (four rows, some out of bounds), im2col::w or
+  // im2col::w::128 (a wide map, wHalo, wOffset, W wraps stepping N), or a tile load with a
+  // 128B-atom swizzle; a third of them .cta_group::2 with mbar in a CTA of the destination's
+  // pair (the complete-tx routing).
+  Command MakeBlackwell(uint64_t tensor_base, uint64_t tensor_span) {
+    Command c;
+    c.sm100 = true;
+    TensorMap& m = c.map;
+    TensorInstr& ins = c.ins;
+    const int kind = Rand(0, 3);
+    for (;;) {
+      m = TensorMap{};
+      ins = TensorInstr{};
+      m.dtype = kTypes[Rand(0, 12)];
+      const int e = model::ElementBytes(m.dtype);
+      if (kind == 0 || kind == 3) {  // gather4 (2-D, box[1] 1), or a 128B-atom tile
+        m.rank = kind == 0 ? 2 : Rand(2, 3);
+        m.swizzle = kind == 3 ? static_cast<model::Swizzle>(Rand(4, 6))
+                              : (Chance(50) ? model::Swizzle::kNone
+                                            : static_cast<model::Swizzle>(Rand(1, 6)));
+        const int span = m.swizzle == model::Swizzle::kNone ? 256 : 128;
+        m.box[0] = static_cast<uint32_t>(16 * Rand(1, std::min(span, 256 * e) / 16) / e);
+        if (m.swizzle >= model::Swizzle::k32B && m.swizzle <= model::Swizzle::k64B)
+          m.box[0] = std::min<uint32_t>(
+              m.box[0], static_cast<uint32_t>((16 << static_cast<int>(m.swizzle)) / e));
+        m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.box[0]) * 2 + 16 / e));
+        uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+        for (int d = 1; d < m.rank; ++d) {
+          m.box[d] = kind == 0 ? 1u : static_cast<uint32_t>(Rand(1, 6));
+          m.dims[d] = static_cast<uint64_t>(Rand(1, 40));
+          m.strides[d - 1] = stride;
+          stride = stride * m.dims[d] + 16 * Rand(0, 1);
+        }
+        if (stride > tensor_span)
+          continue;
+        ins.mode = kind == 0 ? model::LoadMode::kTileGather4 : model::LoadMode::kTile;
+      } else {  // im2col::w (kind 1) / im2col::w::128 (kind 2)
+        m.mode = model::MapMode::kIm2colWide;
+        m.wide_mode = kind == 1 ? model::WideMode::kW : model::WideMode::kW128;
+        m.rank = Rand(3, 5);
+        const model::Swizzle sw[3] = {model::Swizzle::k64B, model::Swizzle::k128B,
+                                      model::Swizzle::k128BAtom32B};
+        m.swizzle = sw[Rand(0, 2)];
+        const int span = m.swizzle == model::Swizzle::k64B ? 64 : 128;
+        m.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, span / 16) / e);
+        m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.channels_per_pixel) * 2 + 4));
+        uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+        for (int d = 1; d < m.rank; ++d) {
+          m.dims[d] = static_cast<uint64_t>(Rand(1, d == 1 ? 40 : 5));
+          m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+          m.strides[d - 1] = stride;
+          stride = stride * m.dims[d] + 16 * Rand(0, 1);
+        }
+        m.lower[0] = Rand(-3, 2);
+        m.upper[0] = Rand(-3, 3);
+        m.pixels_per_column = kind == 1 ? static_cast<uint32_t>(Rand(1, 60)) : 128u;
+        if (stride > tensor_span)
+          continue;
+        ins.mode = kind == 1 ? model::LoadMode::kIm2colW : model::LoadMode::kIm2colW128;
+        ins.im2col_info = {static_cast<uint16_t>(Rand(0, kind == 1 ? 20 : 6)),
+                           static_cast<uint16_t>(Rand(0, 4))};
+      }
+      m.global_address = tensor_base + 16 * Rand(0, 16);
+      m.oob_fill =
+          (model::IsFloat(m.dtype) && Chance(50)) ? model::OobFill::kNan : model::OobFill::kZero;
+      if (!model::ValidateTensorMap(m, model::Arch::kSm100).ok())
+        continue;
+      const model::TraversalPlan p = model::PlanTraversal(m, [&] {
+        TensorInstr t = ins;
+        t.dim = m.rank;
+        t.coords.assign(ins.mode == model::LoadMode::kTileGather4 ? 5 : m.rank, 0);
+        return t;
+      }());
+      if (!p.ok || p.num_rows * p.row_pitch + 1024 > kWindowBytes)
+        continue;
+      break;
+    }
+    const int e = model::ElementBytes(m.dtype);
+    ins.op = model::Op::kLoad;
+    ins.dim = m.rank;
+    const int step0 = 16 / e;
+    const int b0 =
+        static_cast<int>(m.mode == model::MapMode::kTiled ? m.box[0] : m.channels_per_pixel);
+    const int d0 = static_cast<int>(m.dims[0]);
+    ins.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    if (ins.mode == model::LoadMode::kTileGather4) {
+      for (int k = 0; k < 4; ++k)
+        ins.coords.push_back(Rand(-2, static_cast<int>(m.dims[1]) + 1));
+    } else if (ins.mode == model::LoadMode::kTile) {
+      RandomTileCoords(ins, m, Chance(50));
+    } else {
+      ins.coords.push_back(Rand(m.lower[0] - 2, static_cast<int>(m.dims[1]) + m.upper[0]));
+      for (int d = 2; d < m.rank; ++d)
+        ins.coords.push_back(Rand(-1, static_cast<int>(m.dims[static_cast<size_t>(d)])));
+    }
+    RandomDestination(ins);
+    if (Chance(33)) {
+      ins.cta_group = 2;
+      const int dst = ins.multicast ? Rand(0, kNumCtas - 1) : ins.dst_cta;
+      if (!ins.multicast)
+        ins.mbar_cta = (dst & ~1) | Rand(0, 1);
+      else if (Chance(50))
+        ins.mbar_cta = Rand(0, kNumCtas - 1);
+    }
+    return c;
+  }
+
  private:
   static constexpr DType kTypes[] = {DType::kU8,     DType::kU16,  DType::kU32,    DType::kS32,
                                      DType::kU64,    DType::kS64,  DType::kF16,    DType::kF32,
@@ -516,6 +630,7 @@ class CommandGen {
   int im2col_percent_ = 0;
   int interleave_percent_ = 0;
   int subbyte_percent_ = 0;
+  int blackwell_percent_ = 0;
 };
 
 // Cycles simulated by every bench of this run; printed at the end with the CPU time (the
@@ -550,6 +665,7 @@ class EngineBench {
         axi_(&src_, &rng_, Fail()),
         axw_(&wmem_, &rng_, Fail()),
         sport_(&smem_, &rng_, Fail()),
+        bgp_(&rng_, [this](const sim::GroupCompletion& g) { groups_.push_back(g); }),
         cpl_(&rng_, [this](const sim::EngineCompletion& c) {
           Cpl x;
           x.kind = static_cast<int>(c.kind);
@@ -572,6 +688,7 @@ class EngineBench {
     h_.Add(&axw_);
     h_.Add(&sport_);
     h_.Add(&cpl_);
+    h_.Add(&bgp_);
     h_.Reset(2);
   }
 
@@ -594,9 +711,12 @@ class EngineBench {
   std::map<int, std::vector<Cpl>> Run(const std::vector<Command>& cmds, uint64_t max_cycles) {
     cmds_ = &cmds;
     const uint64_t start = h_.cycle();
+    // (a commit_group has no completion of its own)
+    const size_t want = static_cast<size_t>(std::count_if(
+        cmds.begin(), cmds.end(), [](const Command& c) { return !(c.bulk && c.bulk->commit); }));
     while (h_.cycle() - start < max_cycles) {
       h_.Step();
-      if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= cmds.size() &&
+      if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= want &&
           !h_.pins().busy && axi_.idle() && axw_.idle())
         break;
     }
@@ -607,6 +727,8 @@ class EngineBench {
   }
 
   const std::vector<uint8_t>& Window(int cta) const { return smem_.Window(cta); }
+  // The bulk async-group completions, in the order the port took them.
+  const std::vector<sim::GroupCompletion>& groups() const { return groups_; }
 
  private:
   sim::ErrorFn Fail() {
@@ -619,14 +741,18 @@ class EngineBench {
     // A store reads shared memory that loads write: it starts on an idle engine once every
     // earlier command has completed, and the next command waits for it (software orders them
     // the same way, with mbarrier and bulk-group waits); the model runs them in order.
-    const bool store = (*cmds_)[next_].ins.op == model::Op::kStore ||
-                       (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore);
-    if (store && (h_.pins().busy || commands_with_cpl_ < next_ || !axw_.idle()))
+    // (a commit_group only closes its issuer's group: it waits for nothing)
+    const bool commit = (*cmds_)[next_].bulk && (*cmds_)[next_].bulk->commit;
+    const bool store = !commit && ((*cmds_)[next_].ins.op == model::Op::kStore ||
+                                   (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore));
+    if (store && (h_.pins().busy || commands_with_cpl_ + commits_ < next_ || !axw_.idle()))
       return false;
+    commits_ += commit ? 1 : 0;
     const Command& c = (*cmds_)[next_++];
     e->instr = c.ins;
     e->desc_addr = c.desc_addr;
     e->tag = c.tag;
+    e->bulk = c.bulk;
     if (std::getenv("TMA_E2E_DUMP"))  // debugging: every command
       std::printf("%s", DescribeCommand(c).c_str());
     return true;
@@ -643,10 +769,13 @@ class EngineBench {
   sim::AxiReadSlave axi_;
   sim::AxiWriteSlave axw_;
   sim::SmemPort sport_;
+  sim::BgCplPort bgp_;
   sim::CplPort cpl_;
+  std::vector<sim::GroupCompletion> groups_;
   const std::vector<Command>* cmds_ = nullptr;
   size_t next_ = 0;
   size_t commands_with_cpl_ = 0;
+  size_t commits_ = 0;  // commit_group commands issued (they have no completion)
   std::map<int, std::vector<Cpl>> cpls_;
 };
 
@@ -654,8 +783,10 @@ class EngineBench {
 // below 256: completions are matched to commands by their 8-bit tag.
 template <class Model, int kDataBytes>
 void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent,
-                   int interleave_percent, int subbyte_percent, int store_percent) {
+                   int interleave_percent, int subbyte_percent, int store_percent,
+                   int blackwell_percent) {
   CommandGen gen(seed);
+  gen.SetBlackwellPercent(blackwell_percent);
   gen.SetIm2colPercent(im2col_percent);
   gen.SetInterleavePercent(interleave_percent);
   gen.SetSubBytePercent(subbyte_percent);
@@ -759,11 +890,24 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
                       << model::ToString(c.map.dtype);
   }
   EXPECT_GT(loads_ok + stores_ok, n / 3) << "too few legal loads and stores to mean anything";
+  int sm100[5] = {0, 0, 0, 0, 0};  // gather4, im2col::w, im2col::w::128, other, cta_group::2
+  for (const Command& c : cmds) {
+    if (!c.sm100)
+      continue;
+    const model::LoadMode md = c.ins.mode;
+    ++sm100[md == model::LoadMode::kTileGather4
+                ? 0
+                : (md == model::LoadMode::kIm2colW ? 1
+                                                   : (md == model::LoadMode::kIm2colW128 ? 2 : 3))];
+    sm100[4] += c.ins.cta_group == 2;
+  }
   std::printf(
       "seed %u: %d commands, %d loads ok (tile %d, im2col %d, interleaved tile %d, "
-      "interleaved im2col %d), %llu in-bounds bytes read\n",
+      "interleaved im2col %d), %llu in-bounds bytes read; sm_100 commands: gather4 %d, "
+      "im2col::w %d, im2col::w::128 %d, other %d, .cta_group::2 %d\n",
       seed, n, loads_ok, kinds[0], kinds[1], kinds[2], kinds[3],
-      static_cast<unsigned long long>(bytes_read));
+      static_cast<unsigned long long>(bytes_read), sm100[0], sm100[1], sm100[2], sm100[3],
+      sm100[4]);
   // Global memory written by the stores.
   {
     size_t bad = 0;
@@ -801,13 +945,14 @@ void RunRandomOnce(uint32_t seed, int n, int spoil_percent, int ready_percent, i
 // each test N times over (docs/verification.md).
 template <class Model, int kDataBytes>
 void RunRandom(uint32_t seed, int n, int spoil_percent, int ready_percent, int im2col_percent = 0,
-               int interleave_percent = 0, int subbyte_percent = 0, int store_percent = 0) {
+               int interleave_percent = 0, int subbyte_percent = 0, int store_percent = 0,
+               int blackwell_percent = 0) {
   const char* scale_env = std::getenv("TMA_E2E_SCALE");
   const int scale = scale_env ? std::max(1, std::atoi(scale_env)) : 1;
   for (int rep = 0; rep < scale; ++rep) {
     RunRandomOnce<Model, kDataBytes>(seed + 1000u * static_cast<uint32_t>(rep), n, spoil_percent,
                                      ready_percent, im2col_percent, interleave_percent,
-                                     subbyte_percent, store_percent);
+                                     subbyte_percent, store_percent, blackwell_percent);
   }
 }
 
@@ -851,6 +996,18 @@ TEST(EngineE2E, RandomSubByteLoadsDb16) {
 TEST(EngineE2E, RandomSubByteLoadsDb64) {
   for (uint32_t seed = 111; seed <= 112; ++seed)
     RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 0, 0, 60);
+}
+
+// sm_100 modes (tile::gather4, im2col::w, im2col::w::128, 128B-atom swizzles,
+// .cta_group::2 routing) mixed with the sm_90 tile loads.
+TEST(EngineE2E, RandomBlackwellLoadsDb16) {
+  for (uint32_t seed = 131; seed <= 133; ++seed)
+    RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 0, 70, 0, 0, 0, 0, 60);
+}
+
+TEST(EngineE2E, RandomBlackwellLoadsDb64) {
+  for (uint32_t seed = 141; seed <= 142; ++seed)
+    RunRandom<Vtma_sim_top_db64, 64>(seed, 120, 0, 70, 0, 0, 0, 0, 60);
 }
 
 TEST(EngineE2E, FullSpeedSubByteDb16) {
@@ -945,6 +1102,128 @@ TEST(EngineE2E, StoreWriteErrorsDb16) {
   EXPECT_EQ(bench.axw().bursts(), 32u);
   EXPECT_EQ(bench.axw().silent_bursts(), 3u);
   EXPECT_EQ(bench.axw().error_bursts(), 1u);
+}
+
+// Non-tensor bulk operations and bulk async-groups on one engine: bulk stores (one with a
+// .cp_mask, one whose write burst is answered SLVERR), commit_group of two issuers (one group
+// empty), a bulk load of a size that is not a multiple of 16 (silicon B1: size & ~15 bytes move)
+// and a bulk prefetch. Expected: the model's bytes for every command but the failing one, one
+// bus_error completion for it, and per issuer its groups' read-done then done in group order,
+// the failing store's group flagged.
+TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
+  EngineBench<Vtma_sim_top_db16, 16> bench(11);
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  std::mt19937 rng(11);
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    for (uint32_t a = 0; a < kWindowBytes; ++a) {
+      const uint8_t v = static_cast<uint8_t>(rng());
+      bench.smem().Write(cta, a, &v, 1);
+      ref.Write(cta, a, &v, 1);
+    }
+  }
+  model::SparseGlobalMemory ref_g;  // the load's source, as the engine reads it
+  for (uint64_t a = 0x40000; a < 0x42000; ++a) {
+    const uint8_t v = static_cast<uint8_t>(rng());
+    bench.gmem().Write(a, &v, 1);
+    ref_g.Write(a, &v, 1);
+  }
+  auto op = [](model::Op o, int issuer, uint64_t gaddr, uint32_t saddr, uint32_t size,
+               uint8_t tag) {
+    Command c;
+    c.ins.op = o;
+    c.ins.issuer_cta = issuer;
+    c.ins.dst_cta = issuer;
+    c.ins.mbar_addr = 0xF000;
+    sim::BulkCommand b;
+    b.gaddr = gaddr;
+    b.saddr = saddr;
+    b.size = size;
+    c.bulk = b;
+    c.tag = tag;
+    return c;
+  };
+  auto commit = [&](int issuer, uint8_t tag) {
+    Command c = op(model::Op::kStore, issuer, 0, 0, 0, tag);
+    c.bulk->commit = true;
+    return c;
+  };
+  std::vector<Command> cmds;
+  cmds.push_back(op(model::Op::kStore, 0, 0x80000, 0x100, 1024, 0));
+  cmds.push_back(commit(0, 1));                                        // issuer 0, group 0
+  cmds.push_back(op(model::Op::kStore, 0, 0x82000, 0x2000, 2048, 2));  // a burst: SLVERR
+  cmds.push_back(commit(0, 3));                                        // issuer 0, group 1
+  cmds.push_back(op(model::Op::kStore, 1, 0x83000, 0x300, 512, 4));
+  cmds.back().bulk->cp_mask = 0x0F0F;
+  cmds.push_back(commit(1, 5));                                       // issuer 1, group 0
+  cmds.push_back(op(model::Op::kLoad, 2, 0x40010, 0x8000, 1000, 6));  // moves 992 bytes
+  cmds.push_back(commit(0, 7));                                       // issuer 0, group 2
+  cmds.push_back(op(model::Op::kPrefetch, 3, 0x40000, 0, 4096, 8));
+  bench.axw().AddErrorRange(0x82000 + 512, 0x82000 + 528, 2);
+  const auto cpls = bench.Run(cmds, 200000);
+
+  auto one = [&](int tag) {
+    auto it = cpls.find(tag);
+    EXPECT_TRUE(it != cpls.end() && it->second.size() == 1) << "command " << tag;
+    return it == cpls.end() || it->second.empty() ? Cpl{-1} : it->second[0];
+  };
+  EXPECT_EQ(one(0).kind, pkg::CplDone);
+  EXPECT_EQ(one(2).kind, pkg::CplError);
+  EXPECT_EQ(one(2).err, static_cast<int>(model::ErrorClass::kBusError));
+  EXPECT_EQ(one(4).kind, pkg::CplDone);
+  EXPECT_EQ(one(6).kind, pkg::CplTx);
+  EXPECT_EQ(one(6).cta, 2);
+  EXPECT_EQ(one(6).bytes, 992u);
+  EXPECT_EQ(one(8).kind, pkg::CplDone);
+  for (int tag : {1, 3, 5, 7}) {
+    EXPECT_EQ(cpls.count(tag), 0u) << "commit_group " << tag << " completed like a command";
+  }
+
+  // The model's bytes: the two good stores in global memory, the load in CTA 2's window.
+  model::SparseGlobalMemory ref_w;
+  for (int k : {0, 4, 6}) {
+    const Command& c = cmds[static_cast<size_t>(k)];
+    model::BulkCopyInstr in;
+    in.dir = c.ins.op == model::Op::kLoad ? model::BulkDir::kGlobalToSharedCta
+                                          : model::BulkDir::kSharedCtaToGlobal;
+    in.src = c.ins.op == model::Op::kLoad ? c.bulk->gaddr : c.bulk->saddr;
+    in.dst = c.ins.op == model::Op::kLoad ? c.bulk->saddr : c.bulk->gaddr;
+    in.size = c.bulk->size;
+    in.mbar_addr = c.ins.mbar_addr;
+    in.issuer_cta = c.ins.issuer_cta;
+    in.byte_mask = c.bulk->cp_mask;
+    const model::BulkResult r =
+        model::ExecuteBulkCopy(in, c.ins.op == model::Op::kLoad ? ref_g : ref_w, ref);
+    ASSERT_TRUE(r.status.ok()) << k << ": " << r.status.ToString();
+  }
+  auto same_global = [&](uint64_t lo, uint64_t hi) {
+    size_t diff = 0;
+    for (uint64_t a = lo; a < hi; ++a) {
+      uint8_t g = 0, w = 0;
+      const bool gok = bench.wmem().Read(a, &g, 1);
+      const bool wok = ref_w.Read(a, &w, 1);
+      diff += gok != wok || g != w;
+    }
+    return diff;
+  };
+  EXPECT_EQ(same_global(0x80000 - 64, 0x80000 + 1024 + 64), 0u) << "bulk store 0";
+  EXPECT_EQ(same_global(0x83000 - 64, 0x83000 + 512 + 64), 0u) << "bulk store 4 (.cp_mask)";
+  EXPECT_EQ(bench.Window(2), ref.Window(2)) << "bulk load 6 (CTA 2's window)";
+
+  // Group completions: per issuer read-done then done of groups 0, 1, 2 in order.
+  std::map<int, std::vector<std::tuple<int, bool, bool>>> per;
+  for (const sim::GroupCompletion& g : bench.groups()) {
+    per[g.issuer].push_back({g.seq, g.done, g.err});
+  }
+  using G = std::vector<std::tuple<int, bool, bool>>;
+  EXPECT_EQ(per[0], (G{{0, false, false},
+                       {0, true, false},
+                       {1, false, true},
+                       {1, true, true},
+                       {2, false, false},
+                       {2, true, false}}));
+  EXPECT_EQ(per[1], (G{{0, false, false}, {0, true, false}}));
+  EXPECT_EQ(per.size(), 2u) << "group completions of an issuer that committed none";
+  EXPECT_EQ(bench.axw().error_bursts(), 1u) << "the SLVERR burst of bulk store 2";
 }
 
 // Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle

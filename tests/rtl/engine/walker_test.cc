@@ -77,6 +77,7 @@ pkg::job_t ToPkg(const Job& j) {
     p.es.v[d] = static_cast<uint8_t>(j.es[d]);
   }
   p.row_bytes = static_cast<uint16_t>(j.row_bytes);
+  p.tx_row = static_cast<uint16_t>(j.row_bytes);  // complete-tx counts whole rows here
   p.head = static_cast<uint16_t>(j.head);
   p.dend = static_cast<uint16_t>(j.dend);
   p.pitch = static_cast<uint16_t>(j.pitch);

@@ -53,18 +53,22 @@ pkg::desc_fields_t FieldsOf(const DescBytes& d) {
   return f;
 }
 
-model::Status InstrVerdict(const pkg::cmd_t& c, const model::TensorMap& m) {
+int ClusterCtas(int cluster) {
+  return cluster == 0 || cluster > kNumCtas ? kNumCtas : cluster;
+}
+
+model::Status InstrVerdict(const pkg::cmd_t& c, const model::TensorMap& m, model::Arch arch,
+                           int ctas) {
+  if (model::Status v = model::ValidateTensorMap(m, arch); !v.ok())
+    return v;
   const model::TensorInstr ins = sim::CmdCodec::Decode(c).instr;
-  model::Status s = model::CheckInstruction(m, ins, ArchOf(m), kNumCtas);
+  model::Status s = model::CheckInstruction(m, ins, arch, ctas);
   const bool late = s.ok() || s.cls == model::ErrorClass::kMisaligned ||
                     s.cls == model::ErrorClass::kMisalignedCoordinate ||
                     s.cls == model::ErrorClass::kInvalidCoordinate;
   if (late && c.op == pkg::OpLoad && c.multicast && c.cta_mask == 0) {
     s = model::Status::Error(model::ErrorClass::kInvalidInstruction, "cta_mask",
                              "RTL: a multicast to no CTA");
-  } else if (late && model::IsSubByte(m.dtype) && m.mode == model::MapMode::kIm2col) {
-    s = model::Status::Error(model::ErrorClass::kUnsupported, "dtype",
-                             "RTL: sub-byte types in im2col mode");
   }
   return s;
 }
@@ -107,13 +111,16 @@ std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset) {
     const bool decoded = model::DecodeDescriptor(cur_bytes[a].data(), &dec).ok();
     if (decoded)
       m = dec;
-    const bool sm100 = Sm100Only(m);
     // Loads and prefetches: the store direction's jobs (done completions, granule clipping) are
     // checked end to end (engine_e2e_test, the golden replay), not by these job comparisons.
     c.op = static_cast<uint8_t>(p(0.9) ? pkg::OpLoad : pkg::OpPrefetch);
     c.mode = m.mode == model::MapMode::kIm2col ? pkg::ModeIm2col : pkg::ModeTile;
+    if (m.mode == model::MapMode::kIm2colWide)
+      c.mode = m.wide_mode == model::WideMode::kW128 ? pkg::ModeIm2colW128 : pkg::ModeIm2colW;
+    else if (m.mode == model::MapMode::kTiled && m.rank == 2 && m.box[1] == 1 && p(0.5))
+      c.mode = pkg::ModeTileGather4;
     if (p(0.03))
-      c.mode = static_cast<uint8_t>(sm100 ? rnd(0, 1) : rnd(0, 7));
+      c.mode = static_cast<uint8_t>(rnd(0, 7));
     c.dim = static_cast<uint8_t>(m.rank);
     if (p(0.03))
       c.dim = static_cast<uint8_t>(rnd(0, 7));
@@ -129,15 +136,21 @@ std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset) {
       const int32_t c0 = static_cast<int32_t>(c.coords.v[0]);
       c.coords.v[0] = static_cast<uint32_t>(c0 / q * q);
     }
+    // im2col offsets; im2col::w*: wHalo (v[0], at most 511 / 31) and wOffset (v[1], at most 31)
     for (int k = 0; k < 3; ++k)
       c.im2col.v[static_cast<size_t>(k)] = static_cast<uint16_t>(p(0.7) ? rnd(0, 5) : rnd(0, 300));
+    if (p(0.02))
+      c.im2col.v[static_cast<size_t>(rnd(0, 1))] = static_cast<uint16_t>(rnd(0, 0xFFFF));
     c.smem_addr = p(0.95) ? static_cast<uint32_t>(rnd(0, 100)) * 128 : static_cast<uint32_t>(rng());
     c.mbar_addr = p(0.95) ? static_cast<uint32_t>(rnd(0, 100)) * 8 : static_cast<uint32_t>(rng());
     c.multicast = p(0.2);
     c.cta_mask = static_cast<uint16_t>(p(0.95) ? rnd(0, 15) : rng());
     c.issuer = static_cast<uint8_t>(p(0.95) ? rnd(0, 3) : rnd(0, 15));
     c.dst_cta = static_cast<uint8_t>(p(0.95) ? rnd(0, 3) : rnd(0, 15));
-    c.cta_group = static_cast<uint8_t>(p(0.95) ? 0 : (sm100 ? (p(0.5) ? 1 : 3) : rnd(0, 3)));
+    c.cta_group = static_cast<uint8_t>(p(0.85) ? 0 : rnd(0, 3));
+    c.smem_cta = p(0.1);
+    c.mbar_remote = p(0.15);
+    c.mbar_cta = static_cast<uint8_t>(p(0.95) ? rnd(0, 3) : rnd(0, 15));
     c.tag = static_cast<uint8_t>(rnd(0, 255));
     if (p(0.02))
       c.desc_addr |= static_cast<uint64_t>(rnd(1, 15));
@@ -156,29 +169,11 @@ std::vector<uint64_t> WantDescReads(uint64_t addr, int data_bytes) {
   return v;
 }
 
-bool Sm100Only(const model::TensorMap& m) {
-  return model::IsSubByte(m.dtype) || m.swizzle > model::Swizzle::k128B;
-}
-
-model::Arch ArchOf(const model::TensorMap& m) {
-  if (m.swizzle == model::Swizzle::k96B)
-    return model::Arch::kSm103;
-  return Sm100Only(m) ? model::Arch::kSm100 : model::Arch::kSm90;
-}
-
-bool OutsideRtlChecks(const model::TensorMap& m) {
-  return m.swizzle == model::Swizzle::k96B && m.interleave != model::Interleave::kNone;
-}
-
 model::Status ModelDescVerdict(const DescBytes& d, model::TensorMap* m) {
   model::Status s = model::DecodeDescriptor(d.data(), m);
   if (!s.ok())
     return s;
-  if (m->mode == model::MapMode::kIm2colWide) {
-    return model::Status::Error(model::ErrorClass::kInvalidDescriptor, "mode",
-                                "im2col-wide: not implemented by the RTL");
-  }
-  return model::ValidateTensorMap(*m, ArchOf(*m));
+  return model::ValidateTensorMap(*m, model::Arch::kSm103);
 }
 
 DescBytes RandomDescriptor(std::mt19937_64& rng, model::TensorMap* out) {
@@ -188,11 +183,21 @@ DescBytes RandomDescriptor(std::mt19937_64& rng, model::TensorMap* out) {
   auto p = [&](int pct) { return rnd(0, 99) < pct; };
   model::TensorMap m;
   m.mode = p(30) ? model::MapMode::kIm2col : model::MapMode::kTiled;
-  m.rank = m.mode == model::MapMode::kIm2col ? rnd(3, 5) : rnd(1, 5);
+  const bool wide = m.mode == model::MapMode::kIm2col && p(30);  // im2col-wide (sm_100)
+  if (wide) {
+    m.mode = model::MapMode::kIm2colWide;
+    m.wide_mode = p(50) ? model::WideMode::kW : model::WideMode::kW128;
+  }
+  m.rank = m.mode != model::MapMode::kTiled ? rnd(3, 5) : rnd(1, 5);
   m.dtype = static_cast<model::DType>(p(80) ? rnd(0, 12) : rnd(0, 15));
   const int e = std::max(1, model::SmemElementBits(m.dtype) / 8);
   m.interleave = p(85) ? model::Interleave::kNone : static_cast<model::Interleave>(rnd(1, 2));
   m.swizzle = static_cast<model::Swizzle>(p(50) ? 0 : (p(80) ? rnd(1, 3) : rnd(1, 7)));
+  if (wide && p(85)) {  // the swizzles an im2col-wide map allows (rule 24), mostly
+    const model::Swizzle kWide[] = {model::Swizzle::k64B, model::Swizzle::k128B,
+                                    model::Swizzle::k128BAtom32B, model::Swizzle::k96B};
+    m.swizzle = kWide[rnd(0, 3)];
+  }
   m.oob_fill = p(20) ? model::OobFill::kNan : model::OobFill::kZero;
   m.l2_promotion = static_cast<model::L2Promotion>(rnd(0, 3));
   m.global_address =
@@ -203,6 +208,8 @@ DescBytes RandomDescriptor(std::mt19937_64& rng, model::TensorMap* out) {
     if (d < m.rank && m.mode == model::MapMode::kTiled)
       m.box[d] = static_cast<uint32_t>(p(70) ? rnd(1, 16) : rnd(1, 256));
   }
+  if (m.mode == model::MapMode::kTiled && m.rank == 2 && p(40))
+    m.box[1] = 1;  // a gather4 map
   const int span = m.swizzle == model::Swizzle::kNone
                        ? 256
                        : static_cast<int>(model::SwizzleSpanBytes(m.swizzle));
@@ -214,8 +221,8 @@ DescBytes RandomDescriptor(std::mt19937_64& rng, model::TensorMap* out) {
   } else {
     m.channels_per_pixel = static_cast<uint32_t>(std::clamp(chunk0 / e, 1, 256));
     m.pixels_per_column = static_cast<uint32_t>(p(80) ? rnd(1, 64) : rnd(1, 1024));
-    const int cmax = m.rank == 3 ? 32767 : (m.rank == 4 ? 127 : 15);
-    for (int k = 0; k < m.rank - 2; ++k) {
+    const int cmax = m.rank == 3 || wide ? 32767 : (m.rank == 4 ? 127 : 15);
+    for (int k = 0; k < (wide ? 1 : m.rank - 2); ++k) {
       m.lower[static_cast<size_t>(k)] = p(50) ? 0 : rnd(-std::min(cmax, 5), std::min(cmax, 3));
       m.upper[static_cast<size_t>(k)] = p(50) ? 0 : rnd(-std::min(cmax, 5), std::min(cmax, 3));
     }

@@ -37,21 +37,11 @@ using DescBytes = tma::model::DescriptorBytes;
 // more when the map does not start a beat.
 std::vector<uint64_t> WantDescReads(uint64_t addr, int data_bytes);
 
-// The map needs the sm_100+ rules (a sub-byte type, a swizzle sm_90 lacks).
-bool Sm100Only(const tma::model::TensorMap& m);
-// The arch whose encoder rules the RTL applies to `m` (the RTL has no arch input): sm_90, or
-// the first arch that has the map's type and swizzle (96B: sm_103).
-tma::model::Arch ArchOf(const tma::model::TensorMap& m);
-
-// The model's verdict on 128 bytes as a map for the RTL: DecodeDescriptor, then the encoder
-// rules of ArchOf (im2col-wide maps, which the RTL does not implement, count as invalid).
+// The model's verdict on 128 bytes as a map for the RTL's descriptor check: DecodeDescriptor,
+// then the encoder rules of sm_103 (the check applies the newest arch's rules, so the verdict it
+// caches holds for every arch_i; the instruction check adds the arch's own, InstrVerdict).
 // *m: the decoded map (when DecodeDescriptor accepts the bytes). Returns the status.
 tma::model::Status ModelDescVerdict(const DescBytes& d, tma::model::TensorMap* m);
-
-// A map whose verdict the RTL does not decide like the model: a 96B swizzle with an interleave
-// (an sm_103 encoder rule, rule 4, that tma_desc_check does not check; a driver never hands
-// such a map to an engine). The tests count these and do not compare their verdicts.
-bool OutsideRtlChecks(const tma::model::TensorMap& m);
 
 constexpr int kNumCtas = 4;  // NumCtas of the Verilated frontend and instruction check
 
@@ -60,10 +50,17 @@ constexpr int kNumCtas = 4;  // NumCtas of the Verilated frontend and instructio
 // the 128B span plus the atomicity, else the span).
 tma::pkg::desc_fields_t FieldsOf(const DescBytes& d);
 
-// The instruction checks' verdict on a command and its (valid) map: the model's
-// CheckInstruction with the RTL's two rules of its own (docs/differences.md, "RTL vs model") at
-// their place in its order (tma_instr_check): after the qualifier and operand checks, before F2.
-tma::model::Status InstrVerdict(const tma::pkg::cmd_t& c, const tma::model::TensorMap& m);
+// The cluster size the instruction check applies for a cluster_i setting (0 or above
+// kNumCtas: kNumCtas).
+int ClusterCtas(int cluster);
+
+// The instruction checks' verdict on a command and its map (valid at sm_103) at `arch`
+// (arch_i) in a cluster of `ctas` CTAs: first the encoder rules of `arch` (a map only a newer
+// arch has is `invalid_descriptor`), then the model's CheckInstruction with the RTL's rule of its
+// own (docs/differences.md, "RTL vs model": a multicast to no CTA is invalid_instruction) at its
+// place in its order (tma_instr_check): after the qualifier and operand checks, before F2.
+tma::model::Status InstrVerdict(const tma::pkg::cmd_t& c, const tma::model::TensorMap& m,
+                                tma::model::Arch arch, int ctas);
 
 // A command of the frontend tests, with its stimulus.
 struct FeCmd {
@@ -77,12 +74,15 @@ struct FeCmd {
 };
 
 // Random commands over a few map slots (rewritten now and then with RandomDescriptor): every
-// error class the frontend decides, prefetch, multicast, im2col, large and negative
-// coordinates; any_offset: map addresses not aligned to 64 bytes.
+// error class the frontend decides, prefetch, multicast, im2col, the sm_100 modes (gather4 on
+// 2-D maps with box[1] 1, im2col::w / ::w::128 on im2col-wide maps), .shared::cta, an mbarrier
+// in another CTA, .cta_group::1 / ::2, large and negative coordinates; any_offset: map
+// addresses not aligned to 64 bytes.
 std::vector<FeCmd> RandomCmds(std::mt19937_64& rng, int n, bool any_offset);
 
-// A random map through the model's encoder: mostly valid, some fields out of range, 10 % with
-// one flipped bit anywhere (broken codes, reserved bits, derived fields).
+// A random map through the model's encoder (tiled, im2col, im2col-wide; some 2-D tiles with
+// box[1] 1 for gather4): mostly valid, some fields out of range, 10 % with one flipped bit
+// anywhere (broken codes, reserved bits, derived fields).
 DescBytes RandomDescriptor(std::mt19937_64& rng, tma::model::TensorMap* m = nullptr);
 
 template <class M>

@@ -4,16 +4,18 @@
 // (sim/axi_read_slave.h: random latency and gaps, SLVERR / DECERR injection, protocol checks)
 // serving the descriptor reads from a model memory, against the C++ model and hand derivation:
 //  - Random commands (every error class the frontend decides, prefetch, multicast, im2col,
-//    interleave, large and negative coordinates, sub-byte and sm_100 maps) on random maps
+//    interleave, large and negative coordinates, sub-byte and sm_100 maps, gather4,
+//    im2col::w / ::w::128, .shared::cta, a remote mbarrier, .cta_group::2) on random maps
 //    (valid ones and ones with broken codes, reserved bits, derived fields), map rewrites with
 //    and without desc_inval_i (also with the first beat of a fetch), bus errors on one beat of a
 //    fetch, random job back-pressure, DataBytes 16 and 64 (maps not aligned to a beat):
 //      * each command's job: its completion (kind, error class, CTA, mask, mbarrier, tag) from
 //        the model's verdict: the intake's classes (store / reduce: unsupported; a
 //        map address not 16-byte aligned: invalid_instruction), then a bus error on the fetch,
-//        then the map's verdict (DecodeDescriptor + encoder rules), then CheckInstruction,
-//        with the RTL's two documented rules of its own (docs/differences.md: a multicast to
-//        no CTA is invalid_instruction, a sub-byte im2col map unsupported);
+//        then the map's verdict (DecodeDescriptor + the sm_103 encoder rules), then the
+//        encoder rules of the run's arch_i and CheckInstruction at that arch and cluster_i,
+//        with the RTL's documented rule of its own (docs/differences.md: a multicast to no CTA
+//        is invalid_instruction); runs at sm_90, sm_100 and sm_103, clusters of 4 and fewer;
 //      * the job fields of a whole-byte load without interleave (tile and im2col), hand
 //        derived (job_t's field comments): gaddr = address + c0 x E, the row's bytes and its
 //        in-bounds range [head, dend), pitch, rows of an im2col column; per walker dim d the
@@ -63,9 +65,15 @@ struct Outcome {
   std::vector<int64_t> accept, last_beat, job_valid;
 };
 
+// The frontend's settings for a run: arch_i (tma::pkg::Arch*) and cluster_i (0: NumCtas).
+struct Settings {
+  int arch = pkg::ArchSm103;
+  int cluster = 0;
+};
+
 template <class M, int kDataBytes>
 Outcome RunFrontend(const std::vector<FeCmd>& cmds, uint32_t seed, int job_ready_pct = 60,
-                    int lat_hi = 6, int axi_ready_pct = 70) {
+                    int lat_hi = 6, int axi_ready_pct = 70, Settings set = {}) {
   VerilatedDut<M> dut(seed);
   std::mt19937_64 rng(seed);
   auto chance = [&](int pct) { return static_cast<int>(rng() % 100) < pct; };
@@ -85,6 +93,8 @@ Outcome RunFrontend(const std::vector<FeCmd>& cmds, uint32_t seed, int job_ready
   dut->cmd_valid_i = 0;
   dut->desc_inval_i = 0;
   dut->job_ready_i = 0;
+  dut->arch_i = static_cast<uint8_t>(set.arch);
+  dut->cluster_i = static_cast<uint8_t>(set.cluster);
   axi.Drive(dut.operator->());
   dut.Reset();
 
@@ -164,7 +174,6 @@ struct Want {
   bool fetch = false;
   int err = pkg::ErrNone;  // completion error class (ErrNone: a data job or a prefetch's done)
   bool have_map = false;
-  bool outside = false;  // OutsideRtlChecks: not compared
   model::TensorMap map;
   std::string why;
 };
@@ -173,7 +182,7 @@ int ErrOf(model::ErrorClass c) {
   return static_cast<int>(c);
 }  // the same numbering
 
-std::vector<Want> Expect(const std::vector<FeCmd>& cmds, int cache_entries) {
+std::vector<Want> Expect(const std::vector<FeCmd>& cmds, int cache_entries, Settings set) {
   struct Entry {
     bool valid = false;
     uint64_t tag = 0;
@@ -225,11 +234,9 @@ std::vector<Want> Expect(const std::vector<FeCmd>& cmds, int cache_entries) {
           victim = (victim + 1) % cache_entries;
         }
         model::Status s = ModelDescVerdict(bytes, &w.map);
-        model::TensorMap dec;
-        w.outside = model::DecodeDescriptor(bytes.data(), &dec).ok() && OutsideRtlChecks(dec);
         if (s.ok()) {
           w.have_map = true;
-          s = InstrVerdict(c, w.map);
+          s = InstrVerdict(c, w.map, static_cast<model::Arch>(set.arch), ClusterCtas(set.cluster));
         }
         w.err = ErrOf(s.cls);
         w.why = s.ToString();
@@ -245,14 +252,16 @@ uint16_t DstMask(const pkg::cmd_t& c) {
 }
 
 struct Tally {
-  int data = 0, done = 0, markers = 0, fields = 0, fetches = 0, hits = 0, outside = 0;
+  int data = 0, done = 0, markers = 0, fields = 0, fetches = 0, hits = 0;
+  int by_mode[8] = {};  // data jobs by command mode
+  int group2 = 0;       // data jobs of .cta_group::2
   std::map<int, int> by_err;
 };
 
 // Compares the jobs and the reads with Expect().
-void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries, int db,
-             Tally* t) {
-  const std::vector<Want> want = Expect(cmds, cache_entries);
+void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries, int db, Tally* t,
+             Settings set = {}) {
+  const std::vector<Want> want = Expect(cmds, cache_entries, set);
   ASSERT_EQ(o.jobs.size(), cmds.size());
   int shown = 0;
   for (size_t i = 0; i < cmds.size(); ++i) {
@@ -270,10 +279,6 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
     EXPECT_EQ(o.reads[i], reads) << at << (w.fetch ? ": must fetch" : ": must not fetch");
     (w.fetch ? t->fetches : t->hits) += 1;
     EXPECT_EQ(j.cpl.tag, c.tag) << at;
-    if (w.outside) {
-      ++t->outside;
-      continue;
-    }
     EXPECT_EQ(j.cpl.mbar_addr, c.mbar_addr) << at;
     const bool is_err = w.err != pkg::ErrNone;
     if (is_err || c.op == pkg::OpPrefetch) {
@@ -290,6 +295,8 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
     }
     // A data job.
     ++t->data;
+    ++t->by_mode[c.mode & 7];
+    t->group2 += c.cta_group == 2;
     if (j.marker || j.cpl.kind != pkg::CplTx) {
       if (shown++ < 12)
         ADD_FAILURE() << at << ": want a data job, got marker " << j.marker << " kind "
@@ -300,9 +307,14 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
     EXPECT_EQ(j.cpl.cta_mask, DstMask(c)) << at;
     EXPECT_EQ(j.smem_addr, c.smem_addr) << at;
     EXPECT_EQ(j.swz, static_cast<int>(m.swizzle)) << at;
-    EXPECT_EQ(j.i2c, m.mode == model::MapMode::kIm2col) << at;
+    EXPECT_EQ(j.i2c, m.mode != model::MapMode::kTiled) << at;
+    EXPECT_EQ(j.gather, c.mode == pkg::ModeTileGather4) << at;
+    EXPECT_EQ(j.w128, c.mode == pkg::ModeIm2colW128) << at;
     EXPECT_EQ(j.fill_nan, m.oob_fill == model::OobFill::kNan) << at;
-    if (m.interleave != model::Interleave::kNone || model::IsSubByte(m.dtype))
+    // (the field derivation below is that of tile and im2col; gather4 and im2col::w* jobs go
+    // through the engine end to end: engine_e2e_test, the golden hand cases, the seed forms)
+    if (m.interleave != model::Interleave::kNone || model::IsSubByte(m.dtype) ||
+        m.mode == model::MapMode::kIm2colWide || c.mode == pkg::ModeTileGather4)
       continue;
     // Whole-byte types, no interleave (tile and im2col): the walker fields, hand derived from
     // job_t's field comments. Walker dim d is tensor dim d; im2col: dims 1 .. rank-2 spatial
@@ -351,31 +363,42 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
 }
 
 template <class M, int kDataBytes>
-void RandomAgainstModel(uint32_t seed, int n) {
+Tally RandomAgainstModel(uint32_t seed, int n, Settings set) {
   std::mt19937_64 rng(seed);
   const std::vector<FeCmd> cmds = RandomCmds(rng, n, kDataBytes > 16);
-  const Outcome o = RunFrontend<M, kDataBytes>(cmds, seed + 1, seed % 2 ? 60 : 100);
+  const Outcome o = RunFrontend<M, kDataBytes>(cmds, seed + 1, seed % 2 ? 60 : 100, 6, 70, set);
   Tally t;
-  Compare(cmds, o, 2, kDataBytes, &t);
+  Compare(cmds, o, 2, kDataBytes, &t, set);
   std::string errs;
   for (const auto& [k, v] : t.by_err)
     errs += " " + std::to_string(k) + ":" + std::to_string(v);
   std::printf(
-      "seed %u DataBytes %d: %d data jobs (%d with hand-derived job fields), %d prefetch "
-      "done, %d error markers (by class%s), %d fetches, %d cached, %d not compared (96B "
-      "swizzle with interleave)\n",
-      seed, kDataBytes, t.data, t.fields, t.done, t.markers, errs.c_str(), t.fetches, t.hits,
-      t.outside);
+      "seed %u DataBytes %d arch %d cluster %d: %d data jobs (%d with hand-derived job fields; "
+      "im2col::w %d, im2col::w::128 %d, gather4 %d, .cta_group::2 %d), %d prefetch done, %d "
+      "error markers (by class%s), %d fetches, %d cached\n",
+      seed, kDataBytes, set.arch, set.cluster, t.data, t.fields, t.by_mode[pkg::ModeIm2colW],
+      t.by_mode[pkg::ModeIm2colW128], t.by_mode[pkg::ModeTileGather4], t.group2, t.done, t.markers,
+      errs.c_str(), t.fetches, t.hits);
+  return t;
 }
 
+// Every arch (sm_90: the Blackwell modes and maps refused), clusters of NumCtas and fewer CTAs.
 TEST(Frontend, RandomAgainstModelDb16) {
-  for (uint32_t seed = 1; seed <= 4; ++seed)
-    RandomAgainstModel<Vtma_frontend_db16, 16>(seed, 1500);
+  const Settings kSet[] = {
+      {pkg::ArchSm103, 0}, {pkg::ArchSm90, 0}, {pkg::ArchSm100, 3}, {pkg::ArchSm103, 2}};
+  int blackwell = 0;
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    const Tally t = RandomAgainstModel<Vtma_frontend_db16, 16>(seed, 1500, kSet[seed - 1]);
+    blackwell += t.by_mode[pkg::ModeIm2colW] + t.by_mode[pkg::ModeIm2colW128] +
+                 t.by_mode[pkg::ModeTileGather4] + t.group2;
+  }
+  EXPECT_GT(blackwell, 20) << "the sm_100 modes barely give data jobs";
 }
 
 TEST(Frontend, RandomAgainstModelDb64) {
+  const Settings kSet[] = {{pkg::ArchSm103, 0}, {pkg::ArchSm90, 1}, {pkg::ArchSm100, 0}};
   for (uint32_t seed = 11; seed <= 13; ++seed)
-    RandomAgainstModel<Vtma_frontend_db64, 64>(seed, 1500);
+    RandomAgainstModel<Vtma_frontend_db64, 64>(seed, 1500, kSet[seed - 11]);
 }
 
 // Every command fetches and every fetch has an error beat: all bus errors, nothing cached.
@@ -577,14 +600,15 @@ TEST(Frontend, SubByteHandDerived) {
   add(a5, 64, 0, {0, 0x200020, 32, 0, 32, 32, 0, 0, 0});
   add(a5, 64, 0, {pkg::ErrInvalidDescriptor, 0, 0, 0, 0, 0, 0, 0, 0}, -1);
   add(a5, 64, 0, {pkg::ErrInvalidDescriptor, 0, 0, 0, 0, 0, 0, 0, 0}, 10);
-  // b4x16 in im2col mode: rank 3, cpp 64, 1 pixel: unsupported
+  // b4x16 in im2col mode: rank 3, cpp 64 (32 bytes), 1 pixel at W 0, N 0: a data job, row 32
+  // bytes all in bounds, astart[1] = 0 x 32, step[1] = 1 x 32
   model::TensorMap a6 = tile(model::DType::kB4x16, 3, 0x200000);
   a6.mode = model::MapMode::kIm2col;
   a6.dims = {64, 8, 2, 1, 1};
   a6.strides = {32, 256, 0, 0};
   a6.channels_per_pixel = 64;
   a6.pixels_per_column = 1;
-  add(a6, 0, 0, {pkg::ErrUnsupported, 0, 0, 0, 0, 0, 0, 0, 0});
+  add(a6, 0, 0, {0, 0x200000, 32, 0, 32, 32, 0, 0, 32});
   // b4x16_p64: dims {256, 4}, stride 128 B (256 x 8 / 16), box {128, 2}, coords {128, 1}:
   // gaddr 0x300000 + 64, row 128 shared bytes, astart[1] 128, pk 1
   model::TensorMap b = tile(model::DType::kB4x16P64, 2, 0x300000);

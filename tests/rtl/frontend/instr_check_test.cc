@@ -7,8 +7,10 @@
 //    flags (tma_pkg::coord_flags_t, hand derived from their definition) load while idle and
 //    hold while busy.
 //  - tma_instr_check (NumCtas 4): on random commands (tests/rtl/frontend/frontend_tb.cc) over
-//    valid random maps, the error class after W2 equals the model's CheckInstruction with the
-//    RTL's two rules of its own (InstrVerdict), and abort_o is that error or a prefetch. The
+//    valid random maps, each at a random arch_i (sm_90, sm_100, sm_103) and cluster_i (0 ..
+//    15), the error class after W2 equals the model's verdict at that arch and cluster size
+//    (the arch's encoder rules, then CheckInstruction, with the RTL's rule of its own:
+//    InstrVerdict), and abort_o is that error or a prefetch. The
 //    map register's value (decoded fields and derived flags) comes from the descriptor fetch,
 //    decode and check (FetchBench); the walk bounds of the F4 compares are hand derived from
 //    tma_pkg::walk_bounds_t's definition (an im2col map's spatial walker dims 1 .. rank-2 are
@@ -162,7 +164,7 @@ TEST(InstrCheck, RandomCommandsAgainstModel) {
         if (f.rewrite) {
           slots.erase(a);
           model::TensorMap m;
-          if (!ModelDescVerdict(f.map, &m).ok() || OutsideRtlChecks(m))
+          if (!ModelDescVerdict(f.map, &m).ok())
             continue;
           fetch.mem().Write(0x10000, f.map.data(), f.map.size());
           const FetchResult r = fetch.Fetch(0x10000, 0);
@@ -182,12 +184,22 @@ TEST(InstrCheck, RandomCommandsAgainstModel) {
   VerilatedDut<Vtma_instr_check> dut(12);
   dut->w1b_i = 0;
   dut->w2_i = 0;
+  dut->arch_i = pkg::ArchSm103;
+  dut->cluster_i = 0;
   dut.Reset();
+  std::mt19937_64 rng(14);
   std::map<int, int> by_class;
-  int n = 0, prefetch = 0;
+  int n = 0, prefetch = 0, small_cluster = 0;
+  int by_arch[3] = {}, sm100_ok[8] = {}, group2_ok = 0;
   for (const Case& k : cases) {
     const pkg::cmd_t& c = k.cmd;
     const model::TensorMap& m = maps[k.map].first;
+    // The settings for this command: an arch (sm_103 half the time) and a cluster size
+    // (0: NumCtas; above it counts as NumCtas).
+    const int arch = rng() % 2 ? pkg::ArchSm103 : static_cast<int>(rng() % 3);
+    const int cluster = rng() % 3 ? 0 : static_cast<int>(rng() % 16);
+    dut->arch_i = static_cast<uint8_t>(arch);
+    dut->cluster_i = static_cast<uint8_t>(cluster);
     // W1: the command and map registers hold; W1B; W2; the verdict the cycle after.
     pkg::Pack(c, dut->cmd_i.data());
     pkg::Pack(maps[k.map].second, dut->map_i.data());
@@ -202,22 +214,38 @@ TEST(InstrCheck, RandomCommandsAgainstModel) {
     dut.Cycle();
     dut->w2_i = 0;
     dut.Settle();
-    const model::Status s = InstrVerdict(c, m);
+    const model::Status s =
+        InstrVerdict(c, m, static_cast<model::Arch>(arch), ClusterCtas(cluster));
     const int want = static_cast<int>(s.cls);
     EXPECT_EQ(dut->err_o, want) << "command " << n << ": " << s.ToString() << " (op " << int(c.op)
-                                << " mode " << int(c.mode) << " dim " << int(c.dim) << ")";
+                                << " mode " << int(c.mode) << " dim " << int(c.dim) << " arch "
+                                << arch << " cluster " << cluster << ")";
     EXPECT_EQ(static_cast<bool>(dut->abort_o), want != 0 || c.op == pkg::OpPrefetch)
         << "command " << n;
     ++by_class[want];
+    ++by_arch[arch];
     prefetch += c.op == pkg::OpPrefetch;
+    small_cluster += ClusterCtas(cluster) < kNumCtas;
+    if (want == pkg::ErrNone) {
+      ++sm100_ok[c.mode & 7];
+      group2_ok += c.cta_group == 2;
+    }
     ++n;
   }
   EXPECT_FALSE(dut.GotError()) << "assertion failed";
-  std::printf("instruction check: %d commands on %zu valid maps, %d prefetches; by class:", n,
-              maps.size(), prefetch);
+  std::printf(
+      "instruction check: %d commands on %zu valid maps, %d prefetches, arch sm_90 / sm_100 / "
+      "sm_103 %d / %d / %d, %d in a cluster under NumCtas; accepted im2col::w %d, "
+      "im2col::w::128 %d, gather4 %d, .cta_group::2 %d; by class:",
+      n, maps.size(), prefetch, by_arch[0], by_arch[1], by_arch[2], small_cluster,
+      sm100_ok[pkg::ModeIm2colW], sm100_ok[pkg::ModeIm2colW128], sm100_ok[pkg::ModeTileGather4],
+      group2_ok);
   for (const auto& [k, v] : by_class)
     std::printf(" %d:%d", k, v);
   std::printf("\n");
+  for (int mode : {pkg::ModeIm2colW, pkg::ModeIm2colW128, pkg::ModeTileGather4})
+    EXPECT_GT(sm100_ok[mode], 5) << "mode " << mode << " barely accepted";
+  EXPECT_GT(group2_ok, 5) << ".cta_group::2 barely accepted";
   for (int cls : {pkg::ErrNone, pkg::ErrMisaligned, pkg::ErrMisalignedCoord, pkg::ErrInvalidCoord,
                   pkg::ErrInvalidInstr, pkg::ErrUnsupported})
     EXPECT_GT(by_class[cls], 20) << "class " << cls << " barely exercised";

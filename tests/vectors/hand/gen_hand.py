@@ -13,6 +13,7 @@ Usage: python3 tests/vectors/hand/gen_hand.py [OUTDIR]   (default: the directory
 The output is deterministic; re-running it must leave the committed files unchanged.
 """
 
+import hashlib
 import json
 import math
 import os
@@ -113,12 +114,14 @@ def ceil_div(a, b):
 
 
 def swizzle(addr, mode):
-    m = {"none": 0, "32B": 1, "64B": 3, "128B": 7}[mode]
+    # 96B (sm_103, 4.1): 16-byte chunks 0..7 / 1 0 3 2 5 4 7 6 on alternate 128-byte lines
+    # (256-byte repeat): chunk bit 4 ^= line bit 0, as 32B.
+    m = {"none": 0, "32B": 1, "64B": 3, "128B": 7, "96B": 1}[mode]
     return addr ^ (((addr >> 7) & m) << 4)
 
 
 def span(mode):
-    return {"none": 0, "32B": 32, "64B": 64, "128B": 128}[mode]
+    return {"none": 0, "32B": 32, "64B": 64, "128B": 128, "96B": 96}[mode]
 
 
 def tile_elements(t, coords):
@@ -1008,7 +1011,7 @@ def gather4_load(c):
     e = DTYPES[t["dtype"]][0]
     g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
     sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
-    sp = span(t["swizzle"])
+    sp = SPAN_ALL[t["swizzle"]]
     row_bytes = t["box"][0] * e
     pitch = max(row_bytes, sp) if sp else row_bytes
     col = c["coords"][0]
@@ -1020,7 +1023,7 @@ def gather4_load(c):
             v = load_element(t, g, c["global"]["offset"], x, oob)
             a = c["smem"]["dst"] + k * pitch + i0 * e
             for b in range(e):
-                sm[swizzle(a + b, t["swizzle"])] = v[b]
+                sm[swizzle_sm100(a + b, t["swizzle"])] = v[b]
     return sm, 4 * row_bytes
 
 
@@ -1167,8 +1170,10 @@ def sm100_cases():
 # The gaps are "uninitialised" in PTX; OpenTMA writes zeros there (docs/differences.md), and
 # these cases pin that choice: a gap byte is expected 0, never the window's 0xa5 fill.
 # OOB elements are 0 (NaN fill is not allowed for these types, PTX restriction 4).
-# complete_tx = the shared bytes of the box (rows * shared row bytes, gaps and OOB fill
-# included, swizzle row padding excluded: key fact 2 of tensor-semantics) [INF: unmeasured].
+# complete_tx = the packed payload of the box: rows * box[0] * bits / 8 (OOB fill included,
+# the gaps and the swizzle row padding excluded): silicon finding B1 (sm_120a, a b4x16_p64 /
+# b6x16_p32 128 x 2 box signals 128 / 192 bytes, not the 256-byte shared footprint); for
+# b4x16 (no gaps) the same as the shared row bytes.
 SUBBYTE = {  # name: (bits of an element in global memory, elements per shared 16-byte group,
     #                   data bytes of a group in shared memory) -- None: packed, no gaps
     "b4x16": (4, None, None),
@@ -1176,7 +1181,7 @@ SUBBYTE = {  # name: (bits of an element in global memory, elements per shared 1
     "b6x16_p32": (6, 16, 12),
 }
 SPAN_ALL = {"none": 0, "32B": 32, "64B": 64, "128B": 128, "128B_atom_32B": 128,
-            "128B_atom_32B_flip_8B": 128, "128B_atom_64B": 128}
+            "128B_atom_32B_flip_8B": 128, "128B_atom_64B": 128, "96B": 96}
 
 
 def swizzle_sm100(a, mode):
@@ -1241,7 +1246,7 @@ def subbyte_load(c):
     for row, buf in rows.items():
         for b in range(row_bytes):
             sm[swizzle_sm100(dst + row * pitch + b, t["swizzle"])] = buf[b]
-    return sm, row_bytes * len(rows)
+    return sm, t["box"][0] * bits // 8 * len(rows)
 
 
 def sb_case(cid, t, coords, dst=0, gseed=1, offset=0, cluster=None, arch="sm_100a"):
@@ -1266,7 +1271,8 @@ def subbyte_cases():
     def load(cid, t, coords, **kw):
         c = sb_case(cid, t, coords, **kw)
         sm, tx = subbyte_load(c)
-        assert tx == sb_smem_row_bytes(c["tensor"]) * tile_rows(c["tensor"])
+        t = c["tensor"]
+        assert tx == t["box"][0] * SUBBYTE[t["dtype"]][0] // 8 * tile_rows(t)
         if "cluster" in c:
             mask = c["cluster"]["cta_mask"]
             finish_load(c, sm, tx, [hexs(sm) if (mask >> k) & 1 else ""
@@ -1312,19 +1318,19 @@ def subbyte_cases():
     t = {"dtype": "b4x16_p64", "rank": 1, "dims": [384], "box": [128]}
     c, sm, tx = load("sb-b4x16p64-r1-c0-128", t, [128], gseed=91)
     g = gen_fill(c["global"], 256, "u8")
-    assert tx == 128 and all(sm[16 * k:16 * k + 8] == g[64 + 8 * k:72 + 8 * k] and
+    assert tx == 64 and all(sm[16 * k:16 * k + 8] == g[64 + 8 * k:72 + 8 * k] and
                              sm[16 * k + 8:16 * k + 16] == bytes(8) for k in range(8))
     t = {"dtype": "b4x16_p64", "rank": 3, "dims": [256, 5, 3], "strides": [128, 640],
          "box": [128, 4, 2]}
     c, sm, tx = load("sb-b4x16p64-r3-rows-oob", t, [128, 3, 2], gseed=92)
-    assert tx == 1024 and sm[256:1024] == bytes(768)  # rows (5,2), (6,2) and all of z = 3
+    assert tx == 512 and sm[256:1024] == bytes(768)  # rows (5,2), (6,2) and all of z = 3
     t = {"dtype": "b4x16_p64", "rank": 2, "dims": [256, 4], "strides": [128], "box": [128, 2]}
     c, sm, tx = load("sb-b4x16p64-c0-minus128-zero", t, [-128, 1], gseed=93)
-    assert tx == 256 and sm[0:256] == bytes(256)  # fully OOB box: zeros, full tx
+    assert tx == 128 and sm[0:256] == bytes(256)  # fully OOB box: zeros, full tx (B1: 2 x 64)
     t = {"dtype": "b4x16_p64", "rank": 2, "dims": [128, 10], "strides": [96], "box": [128, 7],
          "element_strides": [1, 3]}
     c, sm, tx = load("sb-b4x16p64-es3", t, [0, 2], gseed=94)
-    assert tx == 384  # rows 2, 5, 8
+    assert tx == 192  # rows 2, 5, 8
     for sw, dst in (("128B", 0), ("128B_atom_32B", 256)):
         t = {"dtype": "b4x16_p64", "rank": 2, "dims": [256, 8], "strides": [128],
              "box": [128, 8], "swizzle": sw}
@@ -1339,17 +1345,17 @@ def subbyte_cases():
     t = {"dtype": "b6x16_p32", "rank": 1, "dims": [256], "box": [128]}
     c, sm, tx = load("sb-b6x16p32-r1-c0-128", t, [128], gseed=101)
     g = gen_fill(c["global"], 192, "u8")
-    assert tx == 128 and all(sm[16 * k:16 * k + 12] == g[96 + 12 * k:108 + 12 * k] and
+    assert tx == 96 and all(sm[16 * k:16 * k + 12] == g[96 + 12 * k:108 + 12 * k] and
                              sm[16 * k + 12:16 * k + 16] == bytes(4) for k in range(8))
     t = {"dtype": "b6x16_p32", "rank": 2, "dims": [384, 3], "strides": [288], "box": [128, 3]}
     c, sm, tx = load("sb-b6x16p32-r2-c0-256-row-oob", t, [256, 1], gseed=102)
-    assert tx == 384 and sm[256:384] == bytes(128)  # row 3 >= 3
+    assert tx == 288 and sm[256:384] == bytes(128)  # row 3 >= 3
     c, sm, tx = load("sb-b6x16p32-c0-384-past-end", t, [384, 0], gseed=103)
     assert sm[0:384] == bytes(384)
     t = {"dtype": "b6x16_p32", "rank": 3, "dims": [128, 8, 4], "strides": [96, 768],
          "box": [128, 4, 5], "element_strides": [1, 2, 3]}
     c, sm, tx = load("sb-b6x16p32-r3-es", t, [0, 1, 0], gseed=104)
-    assert tx == 2 * 2 * 128  # dim1 rows 1, 3; dim2 0, 3
+    assert tx == 2 * 2 * 96  # dim1 rows 1, 3; dim2 0, 3
     for sw in ("128B", "128B_atom_32B", "128B_atom_64B"):
         t = {"dtype": "b6x16_p32", "rank": 2, "dims": [256, 8], "strides": [192],
              "box": [128, 8], "swizzle": sw}
@@ -1393,6 +1399,643 @@ def subbyte_cases():
     return out
 
 
+# ---- tile::gather4 (tensor-semantics 7), .cta_group::2 (10), the 96B swizzle (4.1) ----------
+def sb_rows_load(c, n, bases):
+    """Expected window of a sub-byte load whose row k holds the n elements from coords[0] of the
+    global row at byte bases[k] (None: the row is out of bounds), each at its bit position (see
+    the sub-byte notes below), rows placed through the swizzle (padded to the span)."""
+    t = c["tensor"]
+    bits, grp, _ = SUBBYTE[t["dtype"]]
+    g = gen_fill(c["global"], c["global"]["bytes"], "u8")
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], "u8")
+    row_bytes = sb_smem_row_bytes(dict(t, box=[n]))
+    pitch = max(row_bytes, SPAN_ALL[t["swizzle"]])
+    for k, base in enumerate(bases):
+        buf = bytearray(row_bytes)
+        for i0 in range(n):
+            x0 = c["coords"][0] + i0
+            if base is None or not 0 <= x0 < t["dims"][0]:
+                continue
+            v = sb_get_bits(g, base * 8 + x0 * bits, bits)
+            if grp is None:
+                sb_put_bits(buf, i0 * bits, bits, v)
+            else:
+                sb_put_bits(buf, (i0 // grp) * 128 + (i0 % grp) * bits, bits, v)
+        for b in range(row_bytes):
+            sm[swizzle_sm100(c["smem"]["dst"] + k * pitch + b, t["swizzle"])] = buf[b]
+    return sm
+
+
+def sb_gather4_load(c):
+    """tile::gather4 of a sub-byte type: row k = tensor row coords[1 + k], box[0] elements from
+    coords[0]; complete-tx is the packed payload 4 * box[0] * bits / 8 (silicon finding B1)."""
+    t = c["tensor"]
+    bases = [c["global"]["offset"] + row * t["strides"][0] if 0 <= row < t["dims"][1] else None
+             for row in c["coords"][1:5]]
+    sm = sb_rows_load(c, t["box"][0], bases)
+    return sm, 4 * t["box"][0] * SUBBYTE[t["dtype"]][0] // 8
+
+
+def shared_cta(c):
+    """The same load written to .shared::cta (the executing CTA's window)."""
+    c["smem_space"] = "cta"
+    c["ptx"] = c["ptx"].replace(".shared::cluster.", ".shared::cta.")
+    return c
+
+
+def gather4_cases():
+    out = []
+
+    def g4(cid, t, coords, **kw):
+        kw.setdefault("arch", "sm_100a")
+        c = base_case(cid, "load", t, coords, mode="tile::gather4", **kw)
+        return c
+
+    # u8 rows of 32 bytes, 32B swizzle: row -1 and row 10 (= dims[1]) are out of bounds.
+    t = {"dtype": "u8", "rank": 2, "dims": [64, 10], "strides": [64], "box": [32, 1],
+         "swizzle": "32B"}
+    c = g4("gather4-u8-sw32-rows-oob", t, [32, 9, -1, 4, 10], gseed=201)
+    sm, tx = gather4_load(c)
+    assert tx == 128 and sm[32:64] == bytes(32) and sm[96:128] == bytes(32)
+    out.append(finish_load(c, sm, tx))
+    # u32, 64B swizzle at dstMem 256; the column starts left of the tensor (c0 = -8: 32 bytes of
+    # zero fill per row), row 15 twice.
+    t = {"dtype": "u32", "rank": 2, "dims": [40, 30], "strides": [160], "box": [16, 1],
+         "swizzle": "64B"}
+    c = g4("gather4-u32-sw64-col-neg-dst256", t, [-8, 0, 29, 15, 15], gseed=202, dst=256)
+    sm, tx = gather4_load(c)
+    assert tx == 256
+    out.append(finish_load(c, sm, tx))
+    # bf16 128-byte rows with the sm_100 128B_atom_32B and 128B_atom_64B swizzles.
+    for sw, dst in (("128B_atom_32B", 0), ("128B_atom_64B", 512)):
+        t = {"dtype": "bf16", "rank": 2, "dims": [128, 64], "strides": [256], "box": [64, 1],
+             "swizzle": sw}
+        c = g4("gather4-bf16-%s-dst%d" % (sw.replace("128B_atom_", "128-atom"), dst), t,
+               [64, 63, 0, 32, 1], gseed=203, dst=dst)
+        sm, tx = gather4_load(c)
+        assert tx == 512
+        out.append(finish_load(c, sm, tx))
+    # Multicast from CTA 1 to CTAs 0 and 2 of a 3-CTA cluster (issuer outside the mask).
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    c = g4("gather4-u16-mcast-issuer1-mask101", t, [32, 19, 18, 2, 0], gseed=204,
+           cluster={"ctas": 3, "issuer": 1, "cta_mask": 0b101})
+    sm, tx = gather4_load(c)
+    out.append(finish_load(c, sm, tx, [hexs(sm), "", hexs(sm)]))
+    # .shared::cta destination.
+    c = shared_cta(g4("gather4-u16-shared-cta", t, [0, 1, 2, 3, 4], gseed=205))
+    sm, tx = gather4_load(c)
+    out.append(finish_load(c, sm, tx))
+    # b6x16_p32 rows of 128 elements (96 bytes global, 128 bytes shared): complete-tx 4 x 96.
+    t = {"dtype": "b6x16_p32", "rank": 2, "dims": [256, 6], "strides": [192], "box": [128, 1],
+         "swizzle": "128B"}
+    c = g4("gather4-b6x16p32-sw128", t, [128, 5, 0, 6, 2], gseed=206,
+           **{"global": {"bytes": 1280, "offset": 0, "fill": "splitmix64", "seed": 206}})
+    sm, tx = sb_gather4_load(c)
+    assert tx == 384 and sm[256:384] == bytes(128)  # row 6 >= 6: zero
+    out.append(finish_load(c, sm, tx))
+    # 96B swizzle (sm_103): 96-byte rows (u16 x 48) at dstMem 128.
+    t = {"dtype": "u16", "rank": 2, "dims": [64, 16], "strides": [128], "box": [48, 1],
+         "swizzle": "96B"}
+    c = g4("gather4-u16-sw96-dst128", t, [16, 3, 15, 7, 0], gseed=207, dst=128,
+           arch="sm_103a")
+    sm, tx = gather4_load(c)
+    assert tx == 384
+    out.append(finish_load(c, sm, tx))
+    # Prefetch: a hint, nothing written or signalled.
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    c = base_case("prefetch-gather4-u16", "prefetch", t, [16, 3, 19, 0, 25],
+                  mode="tile::gather4", gseed=208, arch="sm_100a")
+    c["expect"] = {"global_diff": []}
+    out.append(c)
+    # Faults (the seed's restrictions, in the spec's precedence).
+    out.append(error_case("fault-gather4-box1-2", "load", dict(t, box=[32, 2]),
+                          [16, 3, 19, 0, 25], "invalid_instruction", mode="tile::gather4",
+                          gseed=208, arch="sm_100a"))
+    out.append(error_case("fault-prefetch-gather4-box1-4", "prefetch", dict(t, box=[32, 4]),
+                          [16, 3, 19, 0, 25], "invalid_instruction", mode="tile::gather4",
+                          gseed=208, arch="sm_100a"))
+    t3 = {"dtype": "u16", "rank": 3, "dims": [32, 8, 4], "strides": [64, 512], "box": [32, 1, 1]}
+    out.append(error_case("fault-gather4-rank3-map", "load", t3, [0, 1, 2, 3, 0],
+                          "invalid_instruction", mode="tile::gather4", gseed=209,
+                          arch="sm_100a"))
+    out.append(error_case("fault-gather4-c0-4", "load", t, [4, 3, 19, 0, 25],
+                          "misaligned_coordinate", mode="tile::gather4", gseed=208,
+                          arch="sm_100a"))
+    out.append(error_case("fault-gather4-dst-64", "load", t, [16, 3, 19, 0, 25], "misaligned",
+                          mode="tile::gather4", gseed=208, arch="sm_100a", dst=64))
+    out.append(error_case("fault-prefetch-gather4-on-sm90", "prefetch", t, [16, 3, 19, 0, 25],
+                          "unsupported", mode="tile::gather4", gseed=208))
+    return out
+
+
+def cta_group2_cases():
+    out = []
+    g = {"bytes": 20224, "offset": 0, "fill": "splitmix64", "seed": 16}
+    # gather4 multicast to CTAs 1, 2 with mbar in CTA 3 (odd): 1 -> 1, 2 -> 3.
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    c = base_case("ctagroup2-gather4-mcast-mbar-cta3", "load", t, [0, 4, 5, 6, 7],
+                  mode="tile::gather4", gseed=211, arch="sm_100a",
+                  cluster={"ctas": 4, "issuer": 0, "cta_mask": 0b0110, "cta_group": 2,
+                           "mbar_cta": 3})
+    c["ptx"] += ".cta_group::2"
+    sm, tx = gather4_load(c)
+    per_cta = [0] * 4
+    for d in (1, 2):
+        per_cta[route(d, 3)] += tx
+    assert per_cta == [0, tx, 0, tx]
+    c["expect"] = {"complete_tx_bytes": per_cta, "smem": ["", hexs(sm), hexs(sm), ""]}
+    out.append(c)
+    # mbar in the destination CTA itself (even CTA 2): the signal stays there.
+    c = base_case("ctagroup2-dst-cta2-mbar-cta2", "load", t16(), [8, 2], arch="sm_100a",
+                  dst_cta=2, cluster={"ctas": 4, "issuer": 1, "cta_group": 2, "mbar_cta": 2},
+                  **{"global": dict(g)})
+    c["ptx"] += ".cta_group::2"
+    sm, tx = tile_load(c)
+    c["expect"] = {"complete_tx_bytes": [0, 0, tx, 0], "smem": ["", "", hexs(sm), ""]}
+    out.append(c)
+    # .shared::cta with .cta_group::2: destination and mbar in the executing CTA 3.
+    c = shared_cta(base_case("ctagroup2-shared-cta-issuer3", "load", t16(), [0, 0],
+                             arch="sm_100a",
+                             cluster={"ctas": 4, "issuer": 3, "cta_group": 2, "mbar_cta": 3},
+                             **{"global": dict(g)}))
+    c["ptx"] += ".cta_group::2"
+    sm, tx = tile_load(c)
+    c["expect"] = {"complete_tx_bytes": [0, 0, 0, tx], "smem": ["", "", "", hexs(sm)]}
+    out.append(c)
+    # Faults.
+    def fault(cid, cluster, error, arch="sm_100a", **kw):
+        c = base_case(cid, "load", t16(), [8, 2], arch=arch, cluster=cluster,
+                      **dict({"global": dict(g)}, **kw))
+        c["ptx"] += ".cta_group::%d" % cluster["cta_group"]
+        c["expect"] = {"error": error}
+        out.append(c)
+
+    # .cta_group::2 is sm_100+ (PTX: requires sm_100a).
+    fault("fault-ctagroup2-on-sm90", {"ctas": 2, "issuer": 0, "cta_group": 2, "mbar_cta": 1},
+          "unsupported", arch="sm_90")
+    # Without multicast mbar must sit in the destination CTA 0 or its peer 1, not CTA 2.
+    fault("fault-ctagroup2-mbar-not-in-pair", {"ctas": 4, "issuer": 0, "cta_group": 2,
+                                               "mbar_cta": 2}, "invalid_instruction")
+    # .cta_group::1: mbar in the destination CTA only.
+    fault("fault-ctagroup1-mbar-in-peer", {"ctas": 2, "issuer": 0, "cta_group": 1,
+                                           "mbar_cta": 1}, "invalid_instruction")
+    # .shared::cta: mbar in the executing CTA.
+    c = shared_cta(base_case("fault-ctagroup2-shared-cta-mbar-peer", "load", t16(), [8, 2],
+                             arch="sm_100a",
+                             cluster={"ctas": 2, "issuer": 0, "cta_group": 2, "mbar_cta": 1},
+                             **{"global": dict(g)}))
+    c["ptx"] += ".cta_group::2"
+    c["expect"] = {"error": "invalid_instruction"}
+    out.append(c)
+    return out
+
+
+def im2col_w_walk(t, coords, im2col):
+    """The pixels of im2col::w (6 with 5.2): W from coords[1] + wOffset stepping es[1], wrapping
+    to lower + wOffset past dims[1] - 1 + upper + wOffset; H / D keep their coordinates (box
+    extent 1), so a wrap steps N by es[N]; ppc + wHalo pixels (the halo continues the walk).
+    Returns the tensor coordinates (dims 1 .. rank-1) of each pixel."""
+    r = t["rank"]
+    es = t["element_strides"]
+    halo, woff = im2col
+    lo = t["lower"][0] + woff
+    hi = t["dims"][1] - 1 + t["upper"][0] + woff
+    w = coords[1] + woff
+    n = coords[r - 1]
+    out = []
+    for _ in range(t["pixels_per_column"] + halo):
+        out.append([w] + coords[2:r - 1] + [n])
+        w += es[1]
+        if w > hi:
+            w = lo
+            n += es[r - 1]
+    return out
+
+
+def im2col_rows_load(c, pixels):
+    """Expected window and tx of an im2col-family load whose row k is the pixel at tensor
+    coordinates pixels[k] (dims 1 .. rank-1): cpp channels from coords[0], rows padded to the
+    swizzle span, OOB channels or pixels filled."""
+    t = c["tensor"]
+    r = t["rank"]
+    e = DTYPES[t["dtype"]][0]
+    cpp = t["channels_per_pixel"]
+    g = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    pitch = max(cpp * e, SPAN_ALL[t["swizzle"]])
+    for k, xs in enumerate(pixels):
+        for j in range(cpp):
+            x = [c["coords"][0] + j] + xs
+            oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(r))
+            v = load_element(t, g, c["global"]["offset"], x, oob)
+            a = c["smem"]["dst"] + k * pitch + j * e
+            for b in range(e):
+                sm[swizzle_sm100(a + b, t["swizzle"])] = v[b]
+    return sm, len(pixels) * cpp * e
+
+
+def im2col_w_any_load(c):
+    """Expected window and tx of an im2col::w load (the walk above)."""
+    return im2col_rows_load(c, im2col_w_walk(c["tensor"], c["coords"], c["im2col"]))
+
+
+def im2col_w_cases():
+    out = []
+
+    def w(cid, t, coords, im2col, **kw):
+        t = dict(t)
+        t.setdefault("element_strides", [1] * t["rank"])
+        t["wide_mode"] = "w"
+        kw.setdefault("arch", "sm_100a")
+        c = base_case(cid, "load", t, coords, mode="im2col::w", im2col=im2col, **kw)
+        c["tensor"]["wide_mode"] = "w"
+        return c
+
+    # rank 3 (NWC): u16 C 16, W 10 (lower -1, upper 0), N 3; W walks 8 .. 9, wraps to -1 + 2
+    # (wOffset 2) and N steps 0 -> 1: ppc 6 + wHalo 2 pixels.
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 10, 3], "strides": [32, 320], "swizzle": "64B",
+         "lower": [-1], "upper": [0], "channels_per_pixel": 16, "pixels_per_column": 6}
+    c = w("im2colw-u16-rank3-wrap-n-step", t, [0, 6, 0], [2, 2], gseed=231)
+    pix = im2col_w_walk(c["tensor"], c["coords"], c["im2col"])
+    assert [p[0] for p in pix] == [8, 9, 10, 11, 1, 2, 3, 4] and pix[2][1] == 0 and \
+        pix[4][1] == 1
+    sm, tx = im2col_w_any_load(c)
+    assert tx == 8 * 32
+    out.append(finish_load(c, sm, tx))
+    # rank 5 (NDHWC): f32 C 8 (32 bytes), W 6, H 3, D 2, N 2; H = 2, D = 1 fixed, element stride
+    # 2 on W, 128B swizzle at dstMem 256, wHalo 0.
+    t = {"dtype": "f32", "rank": 5, "dims": [8, 6, 3, 2, 2], "strides": [32, 192, 576, 1152],
+         "element_strides": [1, 2, 1, 1, 1], "swizzle": "128B", "lower": [0], "upper": [0],
+         "channels_per_pixel": 8, "pixels_per_column": 5}
+    c = w("im2colw-f32-rank5-es2-sw128", t, [0, 1, 2, 1, 0], [0, 0], gseed=232, dst=256)
+    sm, tx = im2col_w_any_load(c)
+    assert tx == 5 * 32
+    out.append(finish_load(c, sm, tx))
+    # ... the same with D = 2 (= dims[3]): every pixel out of bounds, zero filled, full tx.
+    c = w("im2colw-f32-rank5-d-oob", t, [0, 1, 2, 2, 0], [0, 0], gseed=232, dst=256)
+    sm, tx = im2col_w_any_load(c)
+    assert tx == 5 * 32
+    out.append(finish_load(c, sm, tx))
+    # rank 4 (NHWC) u8 C 64, 128B_atom_32B swizzle, multicast to CTAs 0, 1 from CTA 1; wOffset
+    # 5 moves the W box to 5 .. 20, past the tensor's 16.
+    t = {"dtype": "u8", "rank": 4, "dims": [64, 16, 2, 40], "strides": [64, 1024, 2048],
+         "swizzle": "128B_atom_32B", "lower": [0], "upper": [0], "channels_per_pixel": 64,
+         "pixels_per_column": 12}
+    c = w("im2colw-u8-rank4-mcast-woff5", t, [0, 3, 1, 0], [9, 5], gseed=233, sbytes=3072,
+          cluster={"ctas": 2, "issuer": 1, "cta_mask": 3},
+          **{"global": {"bytes": 40 * 2048, "offset": 0, "fill": "splitmix64", "seed": 233}})
+    sm, tx = im2col_w_any_load(c)
+    assert tx == 21 * 64
+    out.append(finish_load(c, sm, tx, [hexs(sm), hexs(sm)]))
+    # ppc 600 + wHalo 511 = 1111 rows (more than the 1024 pixels of a plain im2col column): u8
+    # C 16 at a 64-byte pitch (64B swizzle), W 16 wrapping 70 times over N; sha256 of the window.
+    t = {"dtype": "u8", "rank": 3, "dims": [16, 16, 80], "strides": [16, 256], "swizzle": "64B",
+         "lower": [0], "upper": [0], "channels_per_pixel": 16, "pixels_per_column": 600}
+    c = w("im2colw-u8-rank3-ppc600-halo511", t, [0, 2, 1], [511, 0], gseed=234,
+          sbytes=1111 * 64 + 64)
+    sm, tx = im2col_w_any_load(c)
+    assert tx == 1111 * 16
+    c["expect"] = {"complete_tx_bytes": tx, "smem_sha256": hashlib.sha256(bytes(sm)).hexdigest()}
+    out.append(c)
+    # Faults: the operand ranges (F4 class), the map / mode pairing, the arch.
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 10, 3], "strides": [32, 320], "swizzle": "64B",
+         "lower": [-1], "upper": [0], "channels_per_pixel": 16, "pixels_per_column": 6}
+    for cid, info, err in (("fault-im2colw-whalo-512", [512, 0], "invalid_coordinate"),
+                           ("fault-im2colw-woffset-32", [0, 32], "invalid_coordinate")):
+        c = w(cid, t, [0, 0, 0], info, gseed=231)
+        c["expect"] = {"error": err}
+        out.append(c)
+    c = w("fault-im2colw-on-sm90", t, [0, 0, 0], [0, 0], gseed=231, arch="sm_90")
+    c["expect"] = {"error": "invalid_descriptor"}
+    out.append(c)
+    c = w("fault-im2colw-swizzle-none", dict(t, swizzle="none"), [0, 0, 0], [0, 0], gseed=231)
+    c["expect"] = {"error": "invalid_descriptor"}
+    out.append(c)
+    c = w("fault-im2colw-map-w128", t, [0, 0, 0], [0, 0], gseed=231)
+    c["tensor"]["wide_mode"] = "w128"
+    c["expect"] = {"error": "invalid_instruction"}
+    out.append(c)
+    return out
+
+
+def im2col_w128_cases():
+    """im2col::w::128 (6): 128 pixels in four groups of 32, each followed by wHalo halo pixels,
+    the next wHalo positions of the im2col::w walk after the group [INF: tensor-semantics 6
+    models the figures so]; group g is seq[32 g .. 32 g + 31 + wHalo] of that walk. ppc is
+    ignored (the map stores 128); wHalo < 32."""
+    out = []
+
+    def w128(cid, t, coords, im2col, **kw):
+        t = dict(t)
+        t.setdefault("element_strides", [1] * t["rank"])
+        t["pixels_per_column"] = 128
+        kw.setdefault("arch", "sm_100a")
+        c = base_case(cid, "load", t, coords, mode="im2col::w::128", im2col=im2col, **kw)
+        c["tensor"]["wide_mode"] = "w128"
+        return c
+
+    def load(c):
+        halo = c["im2col"][0]
+        seq = im2col_w_walk(dict(c["tensor"], pixels_per_column=128), c["coords"], c["im2col"])
+        rows = []
+        for grp in range(4):
+            rows += seq[32 * grp:32 * grp + 32 + halo]
+        assert len(rows) == 128 + 4 * halo
+        return im2col_rows_load(c, rows)
+
+    # rank 3 (NWC) u16 C 16 (32-byte pixels, 64B swizzle), W 40 (lower -2, upper 1): the walk
+    # from W = 5 + wOffset 2 wraps into N = 1 and N = 2; wHalo 3.
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 40, 4], "strides": [32, 1280], "swizzle": "64B",
+         "lower": [-2], "upper": [1], "channels_per_pixel": 16}
+    c = w128("im2colw128-u16-rank3-halo3-wrap", t, [0, 5, 0], [3, 2], gseed=251, sbytes=140 * 64)
+    sm, tx = load(c)
+    assert tx == 140 * 32
+    out.append(finish_load(c, sm, tx))
+    # rank 4 (NHWC) u8 C 32, 128B swizzle (rows padded to 128), H = 1 fixed, wHalo 0.
+    t = {"dtype": "u8", "rank": 4, "dims": [32, 50, 2, 4], "strides": [32, 1600, 3200],
+         "swizzle": "128B", "lower": [0], "upper": [0], "channels_per_pixel": 32}
+    c = w128("im2colw128-u8-rank4-halo0-sw128", t, [0, 30, 1, 1], [0, 0], gseed=252,
+             sbytes=128 * 128)
+    sm, tx = load(c)
+    assert tx == 128 * 32
+    out.append(finish_load(c, sm, tx))
+    # wHalo 31 (the largest), es[W] 3, rank 3 bf16 C 32 (64-byte pixels, 128B_atom_32B).
+    t = {"dtype": "bf16", "rank": 3, "dims": [32, 64, 6], "strides": [64, 4096],
+         "element_strides": [1, 3, 1], "swizzle": "128B_atom_32B", "lower": [0], "upper": [0],
+         "channels_per_pixel": 32}
+    c = w128("im2colw128-bf16-rank3-halo31-es3", t, [0, 1, 0], [31, 0], gseed=253,
+             sbytes=252 * 128)
+    sm, tx = load(c)
+    assert tx == 252 * 64
+    c["expect"] = {"complete_tx_bytes": tx, "smem_sha256": hashlib.sha256(bytes(sm)).hexdigest()}
+    out.append(c)
+    # Prefetch (validated, nothing moves) and the wHalo limit of ::128 (< 32).
+    t = {"dtype": "u16", "rank": 3, "dims": [16, 40, 4], "strides": [32, 1280], "swizzle": "64B",
+         "lower": [-2], "upper": [1], "channels_per_pixel": 16, "pixels_per_column": 128,
+         "element_strides": [1, 1, 1]}
+    c = base_case("prefetch-im2colw128-u16", "prefetch", t, [0, 5, 0], mode="im2col::w::128",
+                  im2col=[3, 2], gseed=251, arch="sm_100a")
+    c["tensor"]["wide_mode"] = "w128"
+    c["expect"] = {"global_diff": []}
+    out.append(c)
+    c = w128("fault-im2colw128-whalo-32", t, [0, 5, 0], [32, 0], gseed=251, sbytes=1024)
+    c["expect"] = {"error": "invalid_coordinate"}
+    out.append(c)
+    return out
+
+
+def sb_im2col_load(c):
+    """A sub-byte im2col load: the pixel walk of 5.2 (im2col_pixels), each pixel's cpp elements
+    from coords[0] forming one shared row; complete-tx = ppc x cpp x bits / 8 (the packed
+    payload, silicon finding B1)."""
+    t = c["tensor"]
+    r = t["rank"]
+    cpp = t["channels_per_pixel"]
+    bases = []
+    for xs, n in im2col_pixels(t, c["coords"], c.get("im2col", [0] * (r - 2))):
+        x = [None] + xs + [n]
+        oob = any(x[d] < 0 or x[d] >= t["dims"][d] for d in range(1, r))
+        bases.append(None if oob else c["global"]["offset"] +
+                     sum(x[d] * t["strides"][d - 1] for d in range(1, r)))
+    sm = sb_rows_load(c, cpp, bases)
+    return sm, t["pixels_per_column"] * cpp * SUBBYTE[t["dtype"]][0] // 8
+
+
+def sb_im2col_cases():
+    out = []
+
+    def i2c(cid, t, coords, offs, **kw):
+        t = dict(t)
+        t.setdefault("element_strides", [1] * t["rank"])
+        kw.setdefault("arch", "sm_100a")
+        kw.setdefault("global", {"bytes": sb_global_bytes(t), "offset": 0, "fill": "splitmix64",
+                                 "seed": kw.pop("gseed")})
+        c = base_case(cid, "load", t, coords, mode="im2col", im2col=offs, **kw)
+        sm, tx = sb_im2col_load(c)
+        out.append(finish_load(c, sm, tx))
+        return tx
+
+    # b4x16, rank 3 (NWC): C 64 nibbles (32-byte pixels), W 6 with lower -1 / upper 0, the walk
+    # from W = -1 (out of bounds) wrapping into N = 1.
+    t = {"dtype": "b4x16", "rank": 3, "dims": [64, 6, 2], "strides": [32, 192], "lower": [-1],
+         "upper": [0], "channels_per_pixel": 64, "pixels_per_column": 9}
+    assert i2c("sbi2c-b4x16-rank3-wrap", t, [0, -1, 0], [0], gseed=241) == 9 * 32
+    # b4x16_p64, rank 4 (NHWC): C 128 (64 bytes global, 128 shared), 128B swizzle, offsets.
+    t = {"dtype": "b4x16_p64", "rank": 4, "dims": [256, 5, 4, 2], "strides": [128, 640, 2560],
+         "lower": [0, 0], "upper": [-1, 0], "channels_per_pixel": 128, "pixels_per_column": 6,
+         "swizzle": "128B"}
+    assert i2c("sbi2c-b4x16p64-rank4-sw128", t, [128, 1, 2, 0], [1, 1], gseed=242) == 6 * 64
+    # b6x16_p32, rank 3: C 128 (96 bytes global), channels from 128 of 256.
+    t = {"dtype": "b6x16_p32", "rank": 3, "dims": [256, 4, 3], "strides": [192, 768],
+         "lower": [0], "upper": [0], "channels_per_pixel": 128, "pixels_per_column": 5}
+    assert i2c("sbi2c-b6x16p32-rank3", t, [128, 2, 1], [0], gseed=243) == 5 * 96
+    return out
+
+
+def swizzle96_cases():
+    out = []
+    # u16 rows of 48 elements fill the 96-byte span, at dstMem 0 and 128 (mod 256).
+    for dst in (0, 128):
+        t = {"dtype": "u16", "rank": 2, "dims": [64, 12], "strides": [128], "box": [48, 6],
+             "swizzle": "96B"}
+        c, tx, sm = load_case("swz96-u16-rows96-dst%d" % dst, t, [16, 5], gseed=221 + dst,
+                              dst=dst, arch="sm_103a")
+        assert tx == 6 * 96
+        out.append(c)
+    # 32-byte rows padded to the 96-byte span, rank 3, rows past the end of dim 1.
+    t = {"dtype": "u8", "rank": 3, "dims": [64, 6, 3], "strides": [64, 384], "box": [32, 4, 2],
+         "swizzle": "96B"}
+    c, tx, sm = load_case("swz96-u8-rows32-rank3-oob", t, [32, 4, 1], gseed=223, dst=256,
+                          arch="sm_103a")
+    assert tx == 8 * 32
+    out.append(c)
+    t = {"dtype": "u16", "rank": 2, "dims": [64, 12], "strides": [128], "box": [48, 6],
+         "swizzle": "96B"}
+    # 96B is sm_103 only; rows of 128 bytes exceed its span; no interleave with it.
+    out.append(error_case("fault-swz96-on-sm100", "load", t, [0, 0], "invalid_descriptor",
+                          gseed=224, arch="sm_100a"))
+    out.append(error_case("fault-swz96-row128", "load", dict(t, box=[64, 6]), [0, 0],
+                          "invalid_descriptor", gseed=224, arch="sm_103a"))
+    ti = {"dtype": "u16", "rank": 3, "dims": [8, 16, 4], "strides": [16, 256], "box": [8, 4, 1],
+          "interleave": "16B", "swizzle": "96B"}
+    out.append(error_case("fault-swz96-interleave", "load", ti, [0, 0, 0], "invalid_descriptor",
+                          gseed=225, arch="sm_103a"))
+    return out
+
+
+# ---- non-tensor bulk operations (seed 004; silicon B1) ------------------------------------------
+BULK_BYTES = {"b32": 4, "u32": 4, "s32": 4, "b64": 8, "u64": 8, "s64": 8, "f16": 2, "bf16": 2,
+              "f32": 4, "f64": 8}
+
+
+def bulk_moved(size, ptx=False):
+    """Bytes a bulk op moves: silicon B1 (size & ~15) unless the PTX size check is asked for."""
+    return size if ptx else size & ~15
+
+
+def bulk_base(cid, op, bulk, gbytes, sbytes, sdst, **kw):
+    c = {"id": cid, "source": SOURCE, "ptx": kw.pop("ptx", ""), "op": op}
+    if op == "reduce":
+        c["redop"] = kw.pop("redop")
+    c["bulk"] = bulk
+    for k in ("cluster", "dst_cta", "arch", "mbar"):
+        if k in kw:
+            c[k] = kw.pop(k)
+    c["global"] = {"bytes": gbytes, "offset": 0, "fill": "splitmix64", "seed": kw.pop("gseed", 7)}
+    if op != "prefetch":
+        c["smem"] = {"bytes": sbytes, "dst": sdst, "fill": "splitmix64", "seed": kw.pop("sseed", 9)}
+    assert not kw, kw
+    return c
+
+
+def bulk_load(cid, size, src, dst, ctas=1, issuer=0, dst_cta=None, mask=None, **kw):
+    """cp.async.bulk global -> shared::cta (ctas == 1, no dst_cta) or shared::cluster: the
+    moved bytes land at dst of each destination CTA; complete_tx counts them (B1)."""
+    to_cluster = ctas > 1 or dst_cta is not None or mask is not None
+    d = "shared::cluster.global" if to_cluster else "shared::cta.global"
+    ptx = "cp.async.bulk.%s.mbarrier::complete_tx::bytes%s" % (
+        d, ".multicast::cluster" if mask is not None else "")
+    bulk = {"size": size, "dir": d, "src": src, "dst": dst}
+    extra = {}
+    if to_cluster:
+        extra["cluster"] = {"ctas": ctas, "issuer": issuer}
+        if mask is not None:
+            extra["cluster"]["cta_mask"] = mask
+    if dst_cta is not None:
+        extra["dst_cta"] = dst_cta
+    sbytes = dst + max(size, 16)
+    c = bulk_base(cid, "load", bulk, src + size + 64, sbytes, dst, ptx=ptx, **extra, **kw)
+    n = bulk_moved(size)
+    g = gen_fill(c["global"], c["global"]["bytes"], "u8")
+    sm0 = gen_fill(c["smem"], sbytes, "u8")
+    sm = bytearray(sm0)
+    sm[dst:dst + n] = g[src:src + n]
+    if not to_cluster:
+        c["expect"] = {"complete_tx_bytes": n, "smem": hexs(sm)}
+    else:
+        dests = [k for k in range(ctas) if (mask >> k) & 1] if mask is not None else \
+            [dst_cta if dst_cta is not None else issuer]
+        c["expect"] = {"complete_tx_bytes": n,
+                       "smem": [hexs(sm) if k in dests else "" for k in range(ctas)]}
+    return c
+
+
+def bulk_s2g(cid, op, size, src, dst, redop=None, btype=None, noftz=False, cp_mask=None, **kw):
+    """cp.async.bulk / cp.reduce.async.bulk global.shared::cta: the moved bytes of the issuer's
+    window at src written (or reduced element by element, PTX atom semantics) at dst; with
+    .cp_mask only byte i of each 16-byte chunk whose mask bit i is set."""
+    bulk = {"size": size, "dir": "global.shared::cta", "src": src, "dst": dst}
+    if op == "reduce":
+        bulk["type"] = btype
+        if noftz:
+            bulk["noftz"] = True
+        ptx = "cp.reduce.async.bulk.global.shared::cta.bulk_group.%s%s.%s" % (
+            redop, ".noftz" if noftz else "", btype)
+        kw["redop"] = redop
+    else:
+        ptx = "cp.async.bulk.global.shared::cta.bulk_group%s" % (".cp_mask" if cp_mask is not
+                                                                 None else "")
+    if cp_mask is not None:
+        bulk["cp_mask"] = cp_mask
+    c = bulk_base(cid, op, bulk, dst + size + 64, src + max(size, 16), src, ptx=ptx, **kw)
+    n = bulk_moved(size)
+    fill_t = {"b32": "u32", "b64": "u64"}.get(btype, btype) if btype else "u8"
+    if op == "reduce" and btype in ("f16", "bf16", "f32", "f64"):
+        c["global"]["fill"] = "values"
+        c["smem"]["fill"] = "values"
+        c["bulk"]["type"] = btype
+    g0 = gen_fill(c["global"], c["global"]["bytes"], fill_t if fill_t != "u8" else "u8")
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], fill_t if fill_t != "u8" else "u8")
+    g = bytearray(g0)
+    if op == "store":
+        for i in range(n):
+            if cp_mask is None or (cp_mask >> (i % 16)) & 1:
+                g[dst + i] = sm[src + i]
+    else:
+        e = BULK_BYTES[btype]
+        dt = {"b32": "u32", "b64": "u64"}.get(btype, btype)
+        if btype == "f32" and redop == "add":
+            dt = "f32.ftz"  # seed 004 line 334: the f32 add flushes subnormals
+        for i in range(0, n - e + 1, e):
+            g[dst + i:dst + i + e] = reduce_one(redop, dt, bytes(g[dst + i:dst + i + e]),
+                                                bytes(sm[src + i:src + i + e]))
+    c["expect"] = {"global_diff": runs_diff(g0, g)}
+    return c
+
+
+def bulk_error(cid, op, bulk, error, **kw):
+    c = bulk_base(cid, op, bulk, 1024, 1024, 0, **kw)
+    c["expect"] = {"error": error}
+    return c
+
+
+def bulk_cases():
+    """The bulk forms silicon did not cover: .cp_mask (sm_100, unverified on silicon), sizes
+    below 16 and the size check's PTX reading, the named errors of the seed's restrictions the
+    silicon set has no case of, reductions on signed and wrapping operands, long copies
+    crossing 4 KiB, and a prefetch of an odd size."""
+    out = []
+    # Loads: B1 sizes (8 -> nothing moves, 40 -> 32), long, multicast with the issuer outside.
+    out.append(bulk_load("bulk-hand-load-size8", 8, 64, 128))
+    out.append(bulk_load("bulk-hand-load-size40", 40, 48, 16))
+    out.append(bulk_load("bulk-hand-load-4k-cross", 9000, 4016, 32))
+    out.append(bulk_load("bulk-hand-load-mc-issuer-out", 304, 16, 64, ctas=4, issuer=0,
+                         mask=0b1010))
+    out.append(bulk_load("bulk-hand-load-peer", 2064, 128, 48, ctas=2, issuer=0, dst_cta=1))
+    # Stores: .cp_mask (sm_100), B1 size 24 -> 16 bytes written.
+    for m in (0x00FF, 0x8001, 0x0000, 0xFFFF, 0x5A3C):
+        out.append(bulk_s2g("bulk-hand-store-cpmask-%04x" % m, "store", 2080, 32, 4080,
+                            cp_mask=m, arch="sm_100a"))
+    out.append(bulk_s2g("bulk-hand-store-size24", "store", 24, 16, 32))
+    # Reductions: signed min/max, inc/dec, f32 add ("values" fills), bf16 .noftz add, xor.
+    out.append(bulk_s2g("bulk-hand-red-min-s64", "reduce", 256, 0, 64, "min", "s64"))
+    out.append(bulk_s2g("bulk-hand-red-max-s32", "reduce", 96, 32, 16, "max", "s32"))
+    out.append(bulk_s2g("bulk-hand-red-inc-u32", "reduce", 64, 0, 0, "inc", "u32"))
+    out.append(bulk_s2g("bulk-hand-red-dec-u32", "reduce", 64, 16, 48, "dec", "u32"))
+    out.append(bulk_s2g("bulk-hand-red-add-f32", "reduce", 128, 0, 32, "add", "f32"))
+    out.append(bulk_s2g("bulk-hand-red-add-bf16", "reduce", 2096, 16, 4064, "add", "bf16",
+                        noftz=True))
+    out.append(bulk_s2g("bulk-hand-red-xor-b64", "reduce", 48, 0, 16, "xor", "b64"))
+    # Prefetch of an odd size (B1) and a misaligned one.
+    pf = bulk_base("bulk-hand-prefetch-odd", "prefetch",
+                   {"size": 1000, "dir": "L2.global", "src": 48}, 1024, 0, 0,
+                   ptx="cp.async.bulk.prefetch.L2.global")
+    pf["expect"] = {"global_diff": []}
+    out.append(pf)
+    out.append(bulk_error("bulk-hand-err-prefetch-misaligned", "prefetch",
+                          {"size": 64, "dir": "L2.global", "src": 40}, "misaligned",
+                          ptx="cp.async.bulk.prefetch.L2.global"))
+    # Named errors (the model's check order, seed 004).
+    ld = {"size": 64, "dir": "shared::cta.global", "src": 0, "dst": 0}
+    out.append(bulk_error("bulk-hand-err-size-ptx", "load", dict(ld, size=40, size_check="ptx"),
+                          "invalid_instruction"))
+    out.append(bulk_error("bulk-hand-err-mbar-misaligned", "load", dict(ld), "misaligned",
+                          mbar=1028))
+    out.append(bulk_error("bulk-hand-err-cta-dst-other", "load", dict(ld), "invalid_instruction",
+                          cluster={"ctas": 2, "issuer": 0}, dst_cta=1))
+    out.append(bulk_error("bulk-hand-err-mc-on-store", "store",
+                          {"size": 64, "dir": "global.shared::cta", "src": 0, "dst": 0},
+                          "invalid_instruction", cluster={"ctas": 2, "issuer": 0, "cta_mask": 3}))
+    out.append(bulk_error("bulk-hand-err-cpmask-on-load", "load", dict(ld, cp_mask=255),
+                          "invalid_instruction"))
+    out.append(bulk_error("bulk-hand-err-smem-wrap", "load",
+                          dict(ld, dst=0xFFFFFFF0, size=32), "invalid_instruction"))
+    rd = {"size": 64, "dir": "global.shared::cta", "src": 0, "dst": 0}
+    out.append(bulk_error("bulk-hand-err-red-min-f32", "reduce", dict(rd, type="f32"),
+                          "unsupported_reduction", redop="min"))
+    out.append(bulk_error("bulk-hand-err-red-and-s32", "reduce", dict(rd, type="s32"),
+                          "unsupported_reduction", redop="and"))
+    out.append(bulk_error("bulk-hand-err-red-f16-no-noftz", "reduce", dict(rd, type="f16"),
+                          "invalid_instruction", redop="add"))
+    out.append(bulk_error("bulk-hand-err-red-noftz-u32", "reduce", dict(rd, type="u32",
+                                                                        noftz=True),
+                          "invalid_instruction", redop="add"))
+    out.append(bulk_error("bulk-hand-err-red-misaligned-dst", "reduce", dict(rd, type="u32",
+                                                                             dst=8),
+                          "misaligned", redop="add"))
+    return out
+
+
 FILES = {
     "tile.jsonl": tile_cases,
     "swizzle.jsonl": swizzle_cases,
@@ -1405,6 +2048,13 @@ FILES = {
     "faults.jsonl": fault_cases,
     "sm100.jsonl": sm100_cases,
     "subbyte.jsonl": subbyte_cases,
+    "gather4.jsonl": gather4_cases,
+    "cta_group2.jsonl": cta_group2_cases,
+    "swizzle96.jsonl": swizzle96_cases,
+    "im2col_w.jsonl": im2col_w_cases,
+    "subbyte_im2col.jsonl": sb_im2col_cases,
+    "im2col_w128.jsonl": im2col_w128_cases,
+    "bulk.jsonl": bulk_cases,
 }
 
 

@@ -172,6 +172,29 @@ inline constexpr uint8_t kAtopStSmin = 21;
 inline constexpr uint8_t kAtopStUmax = 22;
 inline constexpr uint8_t kAtopStUmin = 23;
 
+// ---- Arch ----
+inline constexpr int kArchBits = 2;
+inline constexpr uint8_t kArchSm90 = 0;
+inline constexpr uint8_t kArchSm100 = 1;
+inline constexpr uint8_t kArchSm103 = 2;
+
+// ---- BulkCode ----
+inline constexpr int kBulkBits = 3;
+inline constexpr uint8_t kBulkMode = 7;
+
+// ---- BulkType ----
+inline constexpr int kBulkTBits = 4;
+inline constexpr uint8_t kBulkTB32 = 0;
+inline constexpr uint8_t kBulkTU32 = 1;
+inline constexpr uint8_t kBulkTS32 = 2;
+inline constexpr uint8_t kBulkTB64 = 3;
+inline constexpr uint8_t kBulkTU64 = 4;
+inline constexpr uint8_t kBulkTS64 = 5;
+inline constexpr uint8_t kBulkTF16 = 6;
+inline constexpr uint8_t kBulkTBF16 = 7;
+inline constexpr uint8_t kBulkTF32 = 8;
+inline constexpr uint8_t kBulkTF64 = 9;
+
 // ---- Element types ----
 // The element types in three numberings: Elem<T> = the model's DType = the driver's
 // CUtensorMapDataType; Dt<T> = the descriptor's 4-bit format code (tf32 and tf32.ftz use the f32
@@ -285,13 +308,15 @@ inline constexpr int kDescCornerWRank5 = 5;
 // tools/gen_numbering.py turns it into the kClaim* masks of numbering.h; sim/rtl_support.cc builds
 // the ONE claim list of every harness from them. The golden replay, the bench and tools/regress run
 // every case inside the claims, and an `unsupported` answer to one of them is a failure, not a skip
-// (docs/verification.md). Change this when the RTL gains an op or a mode.
+// (docs/verification.md). The sm_90 load modes include those of sm_100 (gather4, im2col::w*): at
+// arch_i sm_90 the RTL refuses them as the model's sm_90 does (unsupported; an im2col-wide map
+// invalid). Change this when the RTL gains an op or a mode.
 // Bit k set: code k (kOp*, kMode*) is claimed.
 inline constexpr uint32_t kClaimOpsSm90 = 0xf;
-inline constexpr uint32_t kClaimOpsSm100 = 0x1;
-inline constexpr uint32_t kClaimModesSm90 = 0x43;
-inline constexpr uint32_t kClaimModesSm100 = 0x1;
-inline constexpr bool kClaimCtaGroup2 = false;
+inline constexpr uint32_t kClaimOpsSm100 = 0x9;
+inline constexpr uint32_t kClaimModesSm90 = 0x5f;
+inline constexpr uint32_t kClaimModesSm100 = 0x1f;
+inline constexpr bool kClaimCtaGroup2 = true;
 // The packed sub-byte types (kPkG8, kPkG12) are claimed by a top built with SubByte = 1.
 
 }  // namespace tma::model::num

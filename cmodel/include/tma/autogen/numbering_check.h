@@ -9,6 +9,7 @@
 #define TMA_AUTOGEN_NUMBERING_CHECK_H_
 
 #include "tma/autogen/numbering.h"
+#include "tma/bulk_copy.h"
 #include "tma/encoder.h"
 #include "tma/types.h"
 
@@ -68,6 +69,19 @@ static_assert(static_cast<int>(MapMode::kIm2col) == num::kMapIm2col);
 static_assert(static_cast<int>(MapMode::kIm2colWide) == num::kMapIm2colWide);
 static_assert(static_cast<int>(WideMode::kW) == num::kWideW);
 static_assert(static_cast<int>(WideMode::kW128) == num::kWideW128);
+static_assert(static_cast<int>(Arch::kSm90) == num::kArchSm90);
+static_assert(static_cast<int>(Arch::kSm100) == num::kArchSm100);
+static_assert(static_cast<int>(Arch::kSm103) == num::kArchSm103);
+static_assert(static_cast<int>(BulkType::kB32) == num::kBulkTB32);
+static_assert(static_cast<int>(BulkType::kU32) == num::kBulkTU32);
+static_assert(static_cast<int>(BulkType::kS32) == num::kBulkTS32);
+static_assert(static_cast<int>(BulkType::kB64) == num::kBulkTB64);
+static_assert(static_cast<int>(BulkType::kU64) == num::kBulkTU64);
+static_assert(static_cast<int>(BulkType::kS64) == num::kBulkTS64);
+static_assert(static_cast<int>(BulkType::kF16) == num::kBulkTF16);
+static_assert(static_cast<int>(BulkType::kBF16) == num::kBulkTBF16);
+static_assert(static_cast<int>(BulkType::kF32) == num::kBulkTF32);
+static_assert(static_cast<int>(BulkType::kF64) == num::kBulkTF64);
 static_assert(static_cast<int>(DType::kU8) == num::kElemU8);
 static_assert(static_cast<int>(DType::kU16) == num::kElemU16);
 static_assert(static_cast<int>(DType::kU32) == num::kElemU32);
@@ -87,7 +101,7 @@ static_assert(static_cast<int>(DType::kB6x16P32) == num::kElemB6x16P32);
 static_assert(kNumDTypes == num::kNumElemTypes);
 
 // The number of static_asserts above.
-inline constexpr int kNumNumberingChecks = 71;
+inline constexpr int kNumNumberingChecks = 84;
 
 }  // namespace tma::model
 

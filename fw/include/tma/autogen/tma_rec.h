@@ -24,6 +24,12 @@
 #define TMA_CMD_REC_CTA_GROUP_WORD 0u  /* cmd_t.cta_group */
 #define TMA_CMD_REC_CTA_GROUP_SHIFT 12u
 #define TMA_CMD_REC_CTA_GROUP_MASK 0x3u
+#define TMA_CMD_REC_SMEM_CTA_WORD 0u  /* cmd_t.smem_cta: the destination is .shared::cta (the issuer' */
+#define TMA_CMD_REC_SMEM_CTA_SHIFT 14u
+#define TMA_CMD_REC_SMEM_CTA_MASK 0x1u
+#define TMA_CMD_REC_MBAR_REMOTE_WORD 0u  /* cmd_t.mbar_remote: the mbarrier sits in CTA mbar_cta */
+#define TMA_CMD_REC_MBAR_REMOTE_SHIFT 15u
+#define TMA_CMD_REC_MBAR_REMOTE_MASK 0x1u
 #define TMA_CMD_REC_TAG_WORD 0u  /* cmd_t.tag: returned in the command's completions */
 #define TMA_CMD_REC_TAG_SHIFT 16u
 #define TMA_CMD_REC_TAG_MASK 0xffu
@@ -36,6 +42,9 @@
 #define TMA_CMD_REC_CTA_MASK_WORD 1u  /* cmd_t.cta_mask: multicast destinations */
 #define TMA_CMD_REC_CTA_MASK_SHIFT 0u
 #define TMA_CMD_REC_CTA_MASK_MASK 0xffffu
+#define TMA_CMD_REC_MBAR_CTA_WORD 1u  /* cmd_t.mbar_cta: the CTA holding the mbarrier (with mbar_remo */
+#define TMA_CMD_REC_MBAR_CTA_SHIFT 16u
+#define TMA_CMD_REC_MBAR_CTA_MASK 0xfu
 #define TMA_CMD_REC_DESC_ADDR_LO_WORD 2u  /* cmd_t.desc_addr[31:0]: global address of the tensor map */
 #define TMA_CMD_REC_DESC_ADDR_LO_SHIFT 0u
 #define TMA_CMD_REC_DESC_ADDR_LO_MASK 0xffffffffu

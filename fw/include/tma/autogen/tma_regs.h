@@ -22,7 +22,7 @@ extern "C" {
 #define TMA_REGS__VERSION__MINOR_bm 0xffff
 #define TMA_REGS__VERSION__MINOR_bp 0
 #define TMA_REGS__VERSION__MINOR_bw 16
-#define TMA_REGS__VERSION__MINOR_reset 0x0
+#define TMA_REGS__VERSION__MINOR_reset 0x1
 #define TMA_REGS__VERSION__MAJOR_bm 0xffff0000
 #define TMA_REGS__VERSION__MAJOR_bp 16
 #define TMA_REGS__VERSION__MAJOR_bw 16
@@ -74,6 +74,14 @@ extern "C" {
 #define TMA_REGS__CTRL__CNT_CLEAR_bp 10
 #define TMA_REGS__CTRL__CNT_CLEAR_bw 1
 #define TMA_REGS__CTRL__CNT_CLEAR_reset 0x0
+#define TMA_REGS__CTRL__ARCH_bm 0x30000
+#define TMA_REGS__CTRL__ARCH_bp 16
+#define TMA_REGS__CTRL__ARCH_bw 2
+#define TMA_REGS__CTRL__ARCH_reset 0x2
+#define TMA_REGS__CTRL__CLUSTER_bm 0xf00000
+#define TMA_REGS__CTRL__CLUSTER_bp 20
+#define TMA_REGS__CTRL__CLUSTER_bw 4
+#define TMA_REGS__CTRL__CLUSTER_reset 0x0
 
 // reg - tma_regs.STATUS
 #define TMA_REGS__STATUS__BUSY_bm 0x1
@@ -365,6 +373,14 @@ extern "C" {
 #define TMA_REGS__CMD_W0__CTA_GROUP_bp 12
 #define TMA_REGS__CMD_W0__CTA_GROUP_bw 2
 #define TMA_REGS__CMD_W0__CTA_GROUP_reset 0x0
+#define TMA_REGS__CMD_W0__SMEM_CTA_bm 0x4000
+#define TMA_REGS__CMD_W0__SMEM_CTA_bp 14
+#define TMA_REGS__CMD_W0__SMEM_CTA_bw 1
+#define TMA_REGS__CMD_W0__SMEM_CTA_reset 0x0
+#define TMA_REGS__CMD_W0__MBAR_REMOTE_bm 0x8000
+#define TMA_REGS__CMD_W0__MBAR_REMOTE_bp 15
+#define TMA_REGS__CMD_W0__MBAR_REMOTE_bw 1
+#define TMA_REGS__CMD_W0__MBAR_REMOTE_reset 0x0
 #define TMA_REGS__CMD_W0__TAG_bm 0xff0000
 #define TMA_REGS__CMD_W0__TAG_bp 16
 #define TMA_REGS__CMD_W0__TAG_bw 8
@@ -383,6 +399,10 @@ extern "C" {
 #define TMA_REGS__CMD_W1__CTA_MASK_bp 0
 #define TMA_REGS__CMD_W1__CTA_MASK_bw 16
 #define TMA_REGS__CMD_W1__CTA_MASK_reset 0x0
+#define TMA_REGS__CMD_W1__MBAR_CTA_bm 0xf0000
+#define TMA_REGS__CMD_W1__MBAR_CTA_bp 16
+#define TMA_REGS__CMD_W1__MBAR_CTA_bw 4
+#define TMA_REGS__CMD_W1__MBAR_CTA_reset 0x0
 
 // reg - tma_regs.CMD_W2
 #define TMA_REGS__CMD_W2__DESC_ADDR_LO_bm 0xffffffff

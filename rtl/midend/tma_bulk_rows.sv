@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_bulk_rows: the non-tensor bulk commands (cmd_t.mode == BulkMode: cp.async.bulk,
+// cp.reduce.async.bulk, cp.async.bulk.prefetch.L2) as 1-D rows for the engine's row streams.
+// A bulk command needs no tensor map: this block checks it the way the model's CheckBulkCopy /
+// CheckBulkReduce / CheckBulkPrefetch do (cmodel/src/bulk_copy.cc, in their order) and then
+// either ends it with one completion-only error row or cuts its bytes into rows of at most
+// RowMax bytes, which take the tensor rows' paths behind the walker:
+//   * global -> shared::cta / shared::cluster (multicast too): load rows (complete-tx of the
+//     command's bytes on the destination CTAs' mbarrier at offset mbar_addr);
+//   * shared::cta -> global: store rows (a done completion once every B is back);
+//   * cp.reduce.async.bulk to global: reduction rows (read-modify-write through tma_red_alu,
+//     the element type of the seed's .type; f32 add flushes subnormals, ElemF32Ftz);
+//   * prefetch: load rows with no destination CTA (cpl.kind CplDone, cpl.cta_mask 0): the
+//     bytes are read from global memory and dropped; a done completion ends it.
+// Silicon finding B1 (docs/silicon-notes.md): a size that is not a multiple of 16 moves
+// size & ~15 bytes (SizeStrict = 0); SizeStrict = 1 gives the PTX text's invalid_instruction.
+//
+// Bulk command fields (docs/interfaces.md "Bulk commands"): op (OpLoad: global -> shared,
+// OpStore: shared::cta -> global, OpReduce: shared::cta -> global, OpPrefetch), desc_addr = the
+// global address (source or destination), smem_addr = the shared address in the issuer's (or,
+// loads, the destination CTA's) window, coords[0] = size in bytes, coords[1][15:0] = .cp_mask,
+// coords[1][16] = .cp_mask given, coords[2][3:0] = .type (BulkT*), coords[2][4] = .noftz,
+// coords[2][5] = load destination .shared::cluster (0: .shared::cta), redop, mbar_addr,
+// multicast, cta_mask, issuer, dst_cta, tag as for tensor commands.
+//
+// Streams: bulk commands in (cmd_t), rows out (row_t, one command's rows in order, the last
+// with `last` and the completion information).
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_bulk_rows #(
+  parameter int unsigned NumCtas    = 16,  // 1 .. 16: CTA numbers at or above are invalid
+  parameter int unsigned SizeStrict = 0    // 1: size % 16 != 0 is invalid_instruction (PTX)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // Bulk commands
+  input  logic               cmd_valid_i,
+  output logic               cmd_ready_o,
+  input  tma_pkg::cmd_t      cmd_i,
+  input  logic [7:0]         bg_seq_i,    // the bulk async-group a store / reduction joins
+  // Rows (to the row / store fork, merged with the walker's)
+  output logic               row_valid_o,
+  input  logic               row_ready_i,
+  output tma_pkg::row_t      row_o,
+  // Status
+  output logic               busy_o
+);
+
+  localparam int unsigned RbW    = tma_pkg::RowBytesW;
+  localparam int unsigned RowMax = 1 << (RbW - 1);          // 2048: the longest row_t row
+
+  // ---- Command fields ----
+  logic [31:0] size, size_eff;     // size in bytes; moved: size & ~15 unless SizeStrict
+  logic        has_mask, noftz, to_cluster;
+  logic [3:0]  btype;
+  logic        is_load, is_store, is_red, is_pf;
+  logic        half, global_red_ok;
+  logic [32:0] smem_end;           // smem_addr + moved bytes (> 2^32: outside the window)
+  logic [15:0] dst_mask;           // the load's destination CTAs
+  logic [3:0]  err_d;              // first failing check (ErrNone: none)
+  logic [3:0]  elem;               // the reduction's element type (Elem*)
+
+  assign size       = cmd_i.coords.v[0];
+  assign size_eff   = (SizeStrict != 0) ? size : {size[31:4], 4'd0};
+  assign has_mask   = cmd_i.coords.v[1][16];
+  assign btype      = cmd_i.coords.v[2][3:0];
+  assign noftz      = cmd_i.coords.v[2][4];
+  assign to_cluster = cmd_i.coords.v[2][5];
+  assign is_load    = cmd_i.op == tma_pkg::OpLoad;
+  assign is_store   = cmd_i.op == tma_pkg::OpStore;
+  assign is_red     = cmd_i.op == tma_pkg::OpReduce;
+  assign is_pf      = cmd_i.op == tma_pkg::OpPrefetch;
+  assign half       = btype == tma_pkg::BulkTF16 || btype == tma_pkg::BulkTBF16;
+  assign smem_end   = {1'b0, cmd_i.smem_addr} + {1'b0, size_eff};
+  assign dst_mask   = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
+
+  // The cp.reduce.async.bulk .global table (seed 004 lines 340-349; BulkReduceSupported).
+  always_comb begin : proc_red_table
+    unique case (cmd_i.redop)
+      tma_pkg::RedAdd: global_red_ok = btype == tma_pkg::BulkTU32 || btype == tma_pkg::BulkTS32 ||
+                                       btype == tma_pkg::BulkTU64 || btype == tma_pkg::BulkTF32 ||
+                                       btype == tma_pkg::BulkTF64 || half;
+      tma_pkg::RedMin, tma_pkg::RedMax:
+        global_red_ok = btype == tma_pkg::BulkTU32 || btype == tma_pkg::BulkTS32 ||
+                        btype == tma_pkg::BulkTU64 || btype == tma_pkg::BulkTS64 || half;
+      tma_pkg::RedInc, tma_pkg::RedDec: global_red_ok = btype == tma_pkg::BulkTU32;
+      default: global_red_ok = btype == tma_pkg::BulkTB32 || btype == tma_pkg::BulkTB64;
+    endcase
+  end
+
+  // The element arithmetic of a .type (the model's ElementDType).
+  always_comb begin : proc_elem
+    unique case (btype)
+      tma_pkg::BulkTS32:                   elem = tma_pkg::ElemS32;
+      tma_pkg::BulkTB64, tma_pkg::BulkTU64: elem = tma_pkg::ElemU64;
+      tma_pkg::BulkTS64:                   elem = tma_pkg::ElemS64;
+      tma_pkg::BulkTF16:                   elem = tma_pkg::ElemF16;
+      tma_pkg::BulkTBF16:                  elem = tma_pkg::ElemBF16;
+      tma_pkg::BulkTF32:  elem = (cmd_i.redop == tma_pkg::RedAdd) ? tma_pkg::ElemF32Ftz :
+                                                                    tma_pkg::ElemF32;
+      tma_pkg::BulkTF64:                   elem = tma_pkg::ElemF64;
+      default:                             elem = tma_pkg::ElemU32;
+    endcase
+  end
+
+  // ---- Checks, the model's order: issuer, qualifiers of another direction, the reduction
+  // table and .noftz, size, destination and source alignment, mbarrier alignment, the
+  // direction's CTA and window rules ----
+  always_comb begin : proc_check
+    err_d = tma_pkg::ErrNone;
+    if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
+      err_d = tma_pkg::ErrInvalidInstr;
+    end else if (cmd_i.multicast && !(is_load && to_cluster)) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // .multicast::cluster: shared::cluster.global
+    end else if (has_mask && !is_store) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // .cp_mask: global.shared::cta only
+    end else if (is_red && !global_red_ok) begin
+      err_d = tma_pkg::ErrUnsupportedRed;
+    end else if (is_red && (noftz != (cmd_i.redop == tma_pkg::RedAdd && half))) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // .noftz: exactly the .add.f16 / .add.bf16
+    end else if (size[3:0] != 4'd0 && SizeStrict != 0) begin
+      err_d = tma_pkg::ErrInvalidInstr;
+    end else if ((is_load ? cmd_i.smem_addr[3:0] : cmd_i.desc_addr[3:0]) != 4'd0 && !is_pf) begin
+      err_d = tma_pkg::ErrMisaligned;          // dstMem
+    end else if ((is_load || is_pf ? cmd_i.desc_addr[3:0] : cmd_i.smem_addr[3:0]) != 4'd0) begin
+      err_d = tma_pkg::ErrMisaligned;          // srcMem
+    end else if (is_load && cmd_i.mbar_addr[2:0] != 3'd0) begin
+      err_d = tma_pkg::ErrMisaligned;          // mbar
+    end else if (is_load && !to_cluster && cmd_i.dst_cta != cmd_i.issuer) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // .shared::cta: the executing CTA's window
+    end else if (is_load && to_cluster && cmd_i.multicast && NumCtas < 16 &&
+                 (cmd_i.cta_mask >> NumCtas) != '0) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // ctaMask beyond the cluster
+    end else if (is_load && to_cluster && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas) begin
+      err_d = tma_pkg::ErrInvalidInstr;
+    end else if (!is_pf && smem_end > 33'h1_0000_0000) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // + size overflows the 32-bit shared window
+    end
+  end
+
+  // ---- Command register and row generator ----
+  logic                   active_q;   // a command's rows are being sent
+  logic                   bytes_q;    // its rows carry bytes (else one completion-only row)
+  logic [63:0]            gaddr_q;    // global address of the next row
+  logic [31:0]            saddr_q;    // shared address of the next row
+  logic [31:0]            left_q;     // bytes not yet sent
+  logic                   bmask_en_q; // a store's .cp_mask (written bytes of each 16-byte chunk)
+  logic [15:0]            bmask_q;
+  tma_pkg::cpl_info_t     cpl_d, cpl_q;
+  logic [RbW-1:0]         row_len;
+  logic                   row_last, take_cmd, take_row;
+
+  always_comb begin : proc_cpl
+    cpl_d           = '0;
+    cpl_d.cta       = cmd_i.issuer;
+    cpl_d.mbar_addr = cmd_i.mbar_addr;
+    cpl_d.bytes     = size_eff;
+    cpl_d.tag       = cmd_i.tag;
+    if (err_d != tma_pkg::ErrNone) begin
+      cpl_d.kind = tma_pkg::CplError;
+      cpl_d.err  = err_d;
+    end else if (is_load) begin
+      cpl_d.kind     = tma_pkg::CplTx;
+      cpl_d.cta_mask = dst_mask;
+    end else begin
+      // Stores and reductions name the issuer (a store row has a destination CTA); a prefetch
+      // has none, so its rows are read and dropped on the load path.
+      cpl_d.kind     = tma_pkg::CplDone;
+      cpl_d.cta_mask = is_pf ? 16'd0 : (16'd1 << cmd_i.issuer);
+      cpl_d.red      = is_red;
+      cpl_d.redop    = is_red ? cmd_i.redop : '0;
+      cpl_d.elem     = is_red ? elem : '0;
+    end
+    // Stores and reductions are bulk-group operations (an error ends them too).
+    cpl_d.bg     = is_store || is_red;
+    cpl_d.bg_seq = bg_seq_i;
+  end
+
+  assign cmd_ready_o = !active_q;
+  assign take_cmd    = cmd_valid_i && cmd_ready_o;
+  assign take_row    = row_valid_o && row_ready_i;
+  assign row_last    = !bytes_q || (left_q <= 32'(RowMax));
+  assign row_len     = row_last ? RbW'(left_q) : RbW'(RowMax);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_active
+    if (!rst_ni) begin
+      active_q <= 1'b0;
+    end else if (take_cmd) begin
+      active_q <= 1'b1;
+    end else if (take_row && row_last) begin
+      active_q <= 1'b0;
+    end
+  end
+
+  // Data registers (no reset: qualified by active_q).
+  always_ff @(posedge clk_i) begin : proc_cmd
+    if (take_cmd) begin
+      // (a .cp_mask of 0 writes nothing: one completion-only row, no W beat without strobes)
+      bytes_q  <= err_d == tma_pkg::ErrNone && size_eff != '0 &&
+                  !(has_mask && cmd_i.coords.v[1][15:0] == '0);
+      gaddr_q <= cmd_i.desc_addr;
+      saddr_q <= is_pf ? 32'd0 : cmd_i.smem_addr;
+      left_q  <= size_eff;
+      cpl_q   <= cpl_d;
+      bmask_en_q <= has_mask;
+      bmask_q    <= cmd_i.coords.v[1][15:0];
+    end else if (take_row) begin
+      gaddr_q <= gaddr_q + 64'(row_len);
+      saddr_q <= saddr_q + 32'(row_len);
+      left_q  <= left_q - 32'(row_len);
+    end
+  end
+
+  always_comb begin : proc_row
+    row_o           = '0;
+    row_o.has_data  = bytes_q;
+    row_o.last      = row_last;
+    row_o.gaddr     = gaddr_q;
+    row_o.smem_addr = saddr_q;
+    row_o.row_bytes = bytes_q ? row_len : '0;
+    row_o.head      = '0;
+    row_o.dend      = bytes_q ? row_len : '0;
+    row_o.swz       = tma_pkg::SwzNone;
+    row_o.pk        = tma_pkg::PkNone;
+    row_o.cpl       = cpl_q;
+    row_o.bmask_en  = bmask_en_q;
+    row_o.bmask     = bmask_q;
+  end
+  assign row_valid_o = active_q;
+  assign busy_o      = active_q;
+
+  logic unused_cmd;
+  assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], cmd_i.coords.v[2][31:6],
+                        cmd_i.coords.v[1][31:17], cmd_i.im2col, cmd_i.cta_group,
+                        cmd_i.smem_cta, cmd_i.mbar_remote, cmd_i.mbar_cta};
+
+  // ---- Assertions ----
+  `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
+  `TMA_ASSERT_INIT(SizeStrictLegal_A, SizeStrict <= 1)
+  `TMA_ASSERT_IMPLY(BulkOnly_A, cmd_valid_i, cmd_i.mode == tma_pkg::BulkMode)
+  `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
+  // Rows with bytes are 16-byte aligned in both memories and at most RowMax long.
+  `TMA_ASSERT_IMPLY(RowAligned_A, row_valid_o && bytes_q,
+                    gaddr_q[3:0] == 4'd0 && saddr_q[3:0] == 4'd0 && left_q[3:0] == 4'd0 &&
+                    left_q != '0)
+  // Only a prefetch's rows have no destination CTA, and it is no reduction.
+  `TMA_ASSERT_IMPLY(PrefetchRows_A, row_valid_o && cpl_q.kind == tma_pkg::CplDone &&
+                                    cpl_q.cta_mask == '0, !cpl_q.red)
+  // A masked store writes some byte of every beat (whole 16-byte chunks, a mask not 0).
+  `TMA_ASSERT_IMPLY(MaskNotEmpty_A, row_valid_o && bytes_q && bmask_en_q, bmask_q != '0)
+
+endmodule
+
+`default_nettype wire

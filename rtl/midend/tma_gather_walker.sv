@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// tma_gather_walker: expands one tile::gather4 job into its four box rows, one row per cycle
+// (the midend walker beside tma_nd_walker). The job (tma_job_setup, job_t.gather) holds the
+// four row coordinates of the 2-D map as walker dims 1..4: row k (k = 0..3) sits at tensor
+// row coord[k + 1] with address contribution astart[k + 1] (its row coordinate x the stride of
+// dim 1, from the address MAC) and bound dim_m1[k + 1] (dims[1] - 1). Like the N-D walker's
+// rows: the row's global address is gaddr + astart + head, a row whose coordinate is outside
+// [0, dims[1] - 1] carries no read (head == dend == 0; the aligner fills it), row k's shared
+// address is smem_addr + k x pitch (the four rows form one 4-row tile: swizzle and padding as
+// a tile box), and the last row carries the completion with complete-tx bytes = 4 x the
+// row's complete-tx bytes (job_t.tx_row).
+//
+// Pipeline: S (row k's fields, its address as a carry-save pair of gaddr + astart + head and
+// its bound compare, registered) -> tma_row_resolve (the pair resolved by a carry-select add,
+// the output spill register). The job is accepted when its last row enters S, so job_i (held by
+// valid/ready) feeds S for all four rows. Marker jobs (errors, prefetch) never come here
+// (tma_engine sends them to the N-D walker).
+
+`default_nettype none
+
+`include "tma_assert.svh"
+
+module tma_gather_walker (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  // Job (a gather4 load, from the frontend)
+  input  logic           job_valid_i,
+  output logic           job_ready_o,
+  input  tma_pkg::job_t  job_i,
+  // Rows (to the row fork)
+  output logic           row_valid_o,
+  input  logic           row_ready_i,
+  output tma_pkg::row_t  row_o,
+  // Status
+  output logic           busy_o
+);
+
+  // ---- S: the row being formed ----
+  logic          s_valid_q;
+  logic [1:0]    k_q;                   // index of the next row of the job
+  tma_pkg::row_t s_row_q;               // the row, gaddr aside
+  logic          s_read_q;              // the row reads (in bounds, dend > head)
+  logic [63:0]   s_s_q, s_c_q;          // gaddr + astart + head as a carry-save pair
+  logic [31:0]   smem_q, tx_q;          // the last row's shared address and bytes so far
+  logic          s_ce;                  // S takes the next row of the job
+  logic          o_ready;               // the output register takes S's row
+
+  // ---- The next row from the job: bound compare, carry-save address ----
+  logic [33:0]   pos;
+  logic [31:0]   dim_m1;
+  logic [63:0]   astart, head64, s3, c3;
+  logic          inb;
+  tma_pkg::row_t r_d;
+
+  always_comb begin : proc_next
+    pos    = '0;
+    dim_m1 = '0;
+    astart = '0;
+    for (int k = 0; k < 4; k++) begin
+      if (k_q == 2'(k)) begin
+        pos    = job_i.coord.v[k + 1];
+        dim_m1 = job_i.dim_m1.v[k + 1];
+        astart = job_i.astart.v[k + 1];
+      end
+    end
+    inb    = !pos[33] && !pos[32] && pos[31:0] <= dim_m1;
+    head64 = 64'(job_i.head);
+    s3     = job_i.gaddr ^ astart ^ head64;
+    c3     = {(job_i.gaddr[62:0] & astart[62:0]) | (job_i.gaddr[62:0] & head64[62:0]) |
+              (astart[62:0] & head64[62:0]), 1'b0};
+    r_d           = '0;
+    r_d.has_data  = 1'b1;
+    r_d.last      = k_q == 2'd3;
+    r_d.smem_addr = (k_q == 2'd0) ? job_i.smem_addr : smem_q + 32'(job_i.pitch);
+    r_d.row_bytes = job_i.row_bytes;
+    r_d.fill_nan  = job_i.fill_nan;
+    r_d.tf32      = job_i.tf32;
+    r_d.swz       = job_i.swz;
+    r_d.pk        = job_i.pk;
+    r_d.cpl       = job_i.cpl;
+    r_d.cpl.bytes = ((k_q == 2'd0) ? 32'd0 : tx_q) + 32'(job_i.tx_row);
+    if (inb && job_i.dend > job_i.head) begin
+      r_d.head = job_i.head;
+      r_d.dend = job_i.dend;
+    end
+  end
+
+  assign s_ce        = job_valid_i && (!s_valid_q || o_ready);
+  assign job_ready_o = s_ce && k_q == 2'd3;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_s
+    if (!rst_ni) begin
+      s_valid_q <= 1'b0;
+      k_q       <= '0;
+      s_row_q   <= '0;
+      s_read_q  <= 1'b0;
+      s_s_q     <= '0;
+      s_c_q     <= '0;
+      smem_q    <= '0;
+      tx_q      <= '0;
+    end else begin
+      if (s_ce) begin
+        s_valid_q <= 1'b1;
+        k_q       <= k_q + 2'd1;
+        s_row_q   <= r_d;
+        s_read_q  <= inb && job_i.dend > job_i.head;
+        s_s_q     <= s3;
+        s_c_q     <= c3;
+        smem_q    <= r_d.smem_addr;
+        tx_q      <= r_d.cpl.bytes;
+      end else if (o_ready) begin
+        s_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---- S -> output: the address resolved, the output spill register ----
+  logic out_valid;
+  tma_row_resolve u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (s_valid_q),
+    .in_ready_o  (o_ready),
+    .row_i       (s_row_q),
+    .sum_i       (s_s_q),
+    .carry_i     (s_c_q),
+    .read_i      (s_read_q),
+    .out_valid_o (out_valid),
+    .out_ready_i (row_ready_i),
+    .out_o       (row_o)
+  );
+  assign row_valid_o = out_valid;
+  assign busy_o      = s_valid_q || out_valid || k_q != 2'd0;
+
+  logic unused_job;
+  assign unused_job = ^{job_i.marker, job_i.i2c, job_i.nrows_m1, job_i.step, job_i.alo,
+                        job_i.lo, job_i.hi, job_i.es, job_i.coord.v[0], job_i.dim_m1.v[0],
+                        job_i.astart.v[0], job_i.gather, job_i.w128};
+
+  // ---- Assertions ----
+  `TMA_ASSERT_IMPLY(GatherJob_A, job_valid_i, job_i.gather && !job_i.marker)
+  `TMA_ASSERT_STABLE(JobHeld_A, job_valid_i, job_ready_o, job_i)
+
+endmodule
+
+`default_nettype wire
