@@ -11,8 +11,13 @@
 // more. The beats leave in logical order: a swizzle XORs granule indices, so the permutation
 // that placed logical granule g ^ lane at physical granule g also undoes itself.
 //
+// Timing: the response valid (from the port, late) reaches only the data queue's pointer and
+// count flops (its entries load from flops, tma_fifo FlopWrEn), and the permuted beats leave
+// through a spill register, so neither the queue's read multiplexer nor the permutation is in
+// a path into the next block (one cycle more from response to beat; same rate).
+//
 // Streams: read jobs in (smem_rd_job_t), read requests out (smem_rd_t) with the port's
-// response in (rvalid, rdata), logical beats out (data).
+// response in (rvalid, rdata), logical beats out (data, through a spill register).
 
 `default_nettype none
 
@@ -110,13 +115,15 @@ module tma_smem_rd #(
   logic [6:3]        lane_out;
   logic [DW-1:0]     data_out;
   logic [UsageW-1:0] lane_usage, data_usage;
-  logic              pop;
+  logic              pop, out_in_ready;
+  logic [DW-1:0]     perm_data;     // the queue's head beat in logical order
 
-  assign pop = beat_valid_o && beat_ready_i;
+  assign pop = data_out_valid && out_in_ready;
 
   tma_fifo #(
-    .Width (4),
-    .Depth (Depth)
+    .Width    (4),
+    .Depth    (Depth),
+    .FlopWrEn (1'b1)
   ) u_lane_q (
     .clk_i,
     .rst_ni,
@@ -131,8 +138,9 @@ module tma_smem_rd #(
   );
 
   tma_fifo #(
-    .Width (DW),
-    .Depth (Depth)
+    .Width    (DW),
+    .Depth    (Depth),
+    .FlopWrEn (1'b1)
   ) u_data_q (
     .clk_i,
     .rst_ni,
@@ -145,8 +153,6 @@ module tma_smem_rd #(
     .out_data_o  (data_out),
     .usage_o     (data_usage)
   );
-
-  assign beat_valid_o = data_out_valid;
 
   // Physical granule g holds logical granule g ^ lane: the same permutation undoes it.
   logic [31:0]          unused_perm_addr;
@@ -162,11 +168,25 @@ module tma_smem_rd #(
     .data_i (data_out),
     .strb_i ('0),
     .addr_o (unused_perm_addr),
-    .data_o (beat_data_o),
+    .data_o (perm_data),
     .strb_o (unused_perm_strb)
   );
 
-  assign busy_o = active_q || lane_usage != '0;
+  tma_spill_reg #(
+    .Width  (DW),
+    .Copies (DataBytes / 16)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (data_out_valid),
+    .in_ready_o  (out_in_ready),
+    .in_data_i   (perm_data),
+    .out_valid_o (beat_valid_o),
+    .out_ready_i (beat_ready_i),
+    .out_data_o  (beat_data_o)
+  );
+
+  assign busy_o = active_q || lane_usage != '0 || beat_valid_o;
 
   logic unused_bits;
   assign unused_bits = ^{unused_swz_data, unused_swz_strb, unused_perm_addr, unused_perm_strb,

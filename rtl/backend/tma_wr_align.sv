@@ -12,8 +12,9 @@
 // A row's shared beats beyond its last (the pair's upper beat after the row's end) are never
 // taken: their bytes are beyond the row.
 //
-// Streams: row realignments in (wr_al_t), logical shared beats in (data), global write beats
-// out (data + strobes), through an output spill register.
+// Streams: row realignments in (wr_al_t, through an input spill register: the fork's queue
+// multiplexer and the row's geometry arithmetic are in different cycles), logical shared beats
+// in (data), global write beats out (data + strobes), through an output spill register.
 
 `default_nettype none
 
@@ -47,6 +48,24 @@ module tma_wr_align #(
   localparam int unsigned RbW  = tma_pkg::RowBytesW;
   localparam int unsigned CntW = tma_pkg::BeatCntW;
 
+  // ---- Input spill register of the row realignments ----
+  logic            row_valid, row_ready;
+  tma_pkg::wr_al_t row;
+
+  tma_spill_reg #(
+    .Width  (tma_pkg::WrAlWidth),
+    .Bypass (0)
+  ) u_row (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (row_valid_i),
+    .in_ready_o  (row_ready_o),
+    .in_data_i   (row_i),
+    .out_valid_o (row_valid),
+    .out_ready_i (row_ready),
+    .out_data_o  (row)
+  );
+
   // ---- Row state ----
   logic            active_q;
   logic            pre_q;         // the row's first shared beat is still to be taken ahead
@@ -57,6 +76,8 @@ module tma_wr_align #(
   logic [SizeLog2-1:0] g_q;       // first valid byte of the first beat
   logic [SizeLog2-1:0] e_q;       // last valid byte of the last beat: (g + len - 1) mod DB
   logic [DW-1:0]   prev_q;        // the pair's lower shared beat
+  logic            in_nz_q;       // in_left_q != 0
+  logic            out_one_q;     // out_left_q == 1: the row's last output beat
 
   // The new row's geometry
   logic [RbW:0]        s_end, g_end;   // s + len + DB - 1, g + len + DB - 1
@@ -64,12 +85,12 @@ module tma_wr_align #(
   logic                ahead;          // s > g
   logic [3:0]          u16_d;
 
-  assign s_b   = SizeLog2'({row_i.s16, 4'd0});
-  assign g_b   = SizeLog2'({row_i.g16, 4'd0});
-  assign s_end = (RbW + 1)'(s_b) + (RbW + 1)'(row_i.len) + (RbW + 1)'(DataBytes - 1);
-  assign g_end = (RbW + 1)'(g_b) + (RbW + 1)'(row_i.len) + (RbW + 1)'(DataBytes - 1);
-  assign ahead = row_i.s16 > row_i.g16;
-  assign u16_d = ahead ? 4'(row_i.s16 - row_i.g16) : 4'(Groups) + 4'(row_i.s16) - 4'(row_i.g16);
+  assign s_b   = SizeLog2'({row.s16, 4'd0});
+  assign g_b   = SizeLog2'({row.g16, 4'd0});
+  assign s_end = (RbW + 1)'(s_b) + (RbW + 1)'(row.len) + (RbW + 1)'(DataBytes - 1);
+  assign g_end = (RbW + 1)'(g_b) + (RbW + 1)'(row.len) + (RbW + 1)'(DataBytes - 1);
+  assign ahead = row.s16 > row.g16;
+  assign u16_d = ahead ? 4'(row.s16 - row.g16) : 4'(Groups) + 4'(row.s16) - 4'(row.g16);
 
   // ---- Output beat ----
   logic            need_in;       // this output beat takes a shared beat
@@ -79,12 +100,12 @@ module tma_wr_align #(
   logic [DW-1:0]   cur, shifted;
   logic [DataBytes-1:0] strb;
 
-  assign need_in   = in_left_q != '0;
+  assign need_in   = in_nz_q;
   assign take_pre  = active_q && pre_q && beat_valid_i;
   assign out_valid = active_q && !pre_q && (!need_in || beat_valid_i);
   assign out_fire  = out_valid && out_ready;
-  assign row_done  = out_fire && out_left_q == CntW'(1);
-  assign row_ready_o  = !active_q || row_done;
+  assign row_done  = out_fire && out_one_q;
+  assign row_ready    = !active_q || row_done;
   assign beat_ready_o = take_pre || (out_fire && need_in);
   assign cur       = need_in ? beat_data_i : '0;
   assign pair      = {cur, prev_q};
@@ -96,7 +117,7 @@ module tma_wr_align #(
     end
     for (int unsigned b = 0; b < DataBytes; b++) begin
       strb[b] = (!first_q || SizeLog2'(b) >= g_q) &&
-                (out_left_q != CntW'(1) || SizeLog2'(b) <= e_q);
+                (!out_one_q || SizeLog2'(b) <= e_q);
     end
   end
 
@@ -110,14 +131,17 @@ module tma_wr_align #(
       u16_q      <= '0;
       g_q        <= '0;
       e_q        <= '0;
-      prev_q     <= '0;
+      in_nz_q    <= 1'b0;
+      out_one_q  <= 1'b0;
     end else begin
-      if (row_valid_i && row_ready_o) begin
+      if (row_valid && row_ready) begin
         active_q   <= 1'b1;
         pre_q      <= ahead;
         first_q    <= 1'b1;
         out_left_q <= CntW'(g_end >> SizeLog2);
         in_left_q  <= CntW'(s_end >> SizeLog2);
+        in_nz_q    <= CntW'(s_end >> SizeLog2) != '0;
+        out_one_q  <= CntW'(g_end >> SizeLog2) == CntW'(1);
         u16_q      <= u16_d;
         g_q        <= g_b;
         e_q        <= SizeLog2'(g_end);   // (g + len - 1) mod DB (g_end is that + DB)
@@ -126,15 +150,28 @@ module tma_wr_align #(
         if (take_pre) begin
           pre_q     <= 1'b0;
           in_left_q <= in_left_q - 1'b1;
-          prev_q    <= beat_data_i;
+          in_nz_q   <= in_left_q != CntW'(1);
         end
         if (out_fire) begin
           first_q    <= 1'b0;
           out_left_q <= out_left_q - 1'b1;
-          prev_q     <= cur;
-          if (need_in) in_left_q <= in_left_q - 1'b1;
+          out_one_q  <= out_left_q == CntW'(2);
+          if (need_in) begin
+            in_left_q <= in_left_q - 1'b1;
+            in_nz_q   <= in_left_q != CntW'(1);
+          end
         end
       end
+    end
+  end
+
+  // The pair's lower beat: every shared beat taken (ahead or with an output beat), and the
+  // zeros of an output beat that takes none. Its enable does not wait for a new row's take:
+  // a row's first output beat reads prev_q only where its strobes are off (window bytes below
+  // g - s), or after a beat taken ahead.
+  always_ff @(posedge clk_i) begin : proc_prev
+    if (take_pre || out_fire) begin
+      prev_q <= cur;
     end
   end
 
@@ -156,16 +193,18 @@ module tma_wr_align #(
   );
   assign out_valid_o = out_reg_valid;
 
-  assign busy_o = active_q || out_reg_valid;
+  assign busy_o = active_q || out_reg_valid || row_valid;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(WrAlWidth_A, tma_pkg::WrAlWidth == $bits(tma_pkg::wr_al_t))
-  `TMA_ASSERT_IMPLY(RowLen_A, row_valid_i, row_i.len != '0)
-  `TMA_ASSERT_IMPLY(RowGroups_A, row_valid_i, 32'(row_i.s16) < Groups && 32'(row_i.g16) < Groups)
+  `TMA_ASSERT_IMPLY(RowLen_A, row_valid, row.len != '0)
+  `TMA_ASSERT_IMPLY(RowGroups_A, row_valid, 32'(row.s16) < Groups && 32'(row.g16) < Groups)
   // A beat is taken only for an active row (no stray shared beats between rows).
   `TMA_ASSERT_IMPLY(BeatForRow_A, beat_valid_i && beat_ready_o, active_q)
+  `TMA_ASSERT_COPY(InNzCopy_A, in_nz_q, in_left_q != '0)
+  `TMA_ASSERT_COPY(OutOneCopy_A, out_one_q, out_left_q == CntW'(1))
   // Every shared beat of a row is taken before its last output beat leaves.
   `TMA_ASSERT_IMPLY(RowInTaken_A, row_done, in_left_q <= CntW'(1))
   `TMA_ASSERT_IMPLY(OutStrobes_A, out_valid_o, out_strb_o != '0)

@@ -12,6 +12,13 @@
 // the command is written or answered before it ends, and a failed one does not affect other
 // commands.
 //
+// Timing: every flop queue's entries load from flops (tma_fifo FlopWrEn), so the handshakes
+// that push them (row writes, AW, W, B) reach only their pointer and count flops; the B
+// queue is a RAM queue whose head is a register. The command
+// information comes in through a spill register (its valid is a flop here), and the
+// finished-command queue stores it with one failure flag, applied as the queue's output
+// leaves: the B response's logic reaches only that flag's data input.
+//
 // Rows whose bursts are in the splitter are followed by the row tracker (a queue of {beats,
 // last} per row, in row order): each AW handshake counts its beats against the tracker's head
 // row, and the burst that completes a row takes the row's last flag into the B queue. A row of
@@ -81,6 +88,23 @@ module tma_wr_engine #(
   localparam int unsigned BqUseW  = $clog2(MaxOutstanding + 1);
   localparam int unsigned WdW     = (Watchdog > 1) ? $clog2(Watchdog + 1) : 1;
 
+  // ---- Command information in, through a spill register ----
+  logic               info_valid, info_ready;
+  tma_pkg::cpl_info_t info;
+
+  tma_spill_reg #(
+    .Width (tma_pkg::CplInfoWidth)
+  ) u_info (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (info_valid_i),
+    .in_ready_o  (info_ready_o),
+    .in_data_i   (info_i),
+    .out_valid_o (info_valid),
+    .out_ready_i (info_ready),
+    .out_data_o  (info)
+  );
+
   // ---- Row writes into the splitter and the row tracker ----
   logic split_in_ready, trk_in_ready, has_beats;
   tma_pkg::rd_req_t split_req;
@@ -116,8 +140,9 @@ module tma_wr_engine #(
   logic [$clog2(TrkD+1)-1:0] trk_usage;
 
   tma_fifo #(
-    .Width (TrkW),
-    .Depth (TrkD)
+    .Width    (TrkW),
+    .Depth    (TrkD),
+    .FlopWrEn (1'b1)
   ) u_trk (
     .clk_i,
     .rst_ni,
@@ -173,8 +198,9 @@ module tma_wr_engine #(
   logic [$clog2(WlenD+1)-1:0] wlen_usage;
 
   tma_fifo #(
-    .Width (8),
-    .Depth (WlenD)
+    .Width    (8),
+    .Depth    (WlenD),
+    .FlopWrEn (1'b1)
   ) u_wlen (
     .clk_i,
     .rst_ni,
@@ -210,14 +236,14 @@ module tma_wr_engine #(
   // ---- B queue and command end ----
   logic              bq_valid, bq_pop;
   logic [1:0]        bq_out;        // {burst, end}
-  logic [BqUseW-1:0] bq_usage;
+  logic              bq_nonempty;
   logic              b_fire, b_err, end_now, done_in_ready;
   logic              b_take;        // a B is taken (an answer, or a timed-out burst's, dropped)
   logic              retire;        // the head burst leaves: answered, or timed out
   logic              retire_err;    // ... failed (SLVERR / DECERR, or no answer)
   logic              head_ready;    // the head entry may leave (room for a command end)
   logic              err_q;         // a burst of the current command failed
-  tma_pkg::cpl_info_t done_d;
+  logic              fail;          // the command ending now failed
   // Watchdog
   logic              late;          // timed-out bursts are unanswered: the next B is theirs
   logic [BqUseW:0]   late_q;        // timed-out bursts whose B has not come
@@ -229,25 +255,28 @@ module tma_wr_engine #(
   logic              werr_out, werr_valid, werr_in_ready;
   logic [BqUseW-1:0] werr_usage;
 
-  tma_fifo #(
-    .Width (2),
-    .Depth (MaxOutstanding)
+  // The B queue's head is a register (a RAM queue's read register, tma_fifo_ram without the
+  // fabric output register): the B handshake, the command end and the pops start at flops,
+  // not at a MaxOutstanding-way multiplexer. It holds MaxOutstanding entries (RAM and head).
+  tma_fifo_ram #(
+    .Width  (2),
+    .Depth  (MaxOutstanding - 1),
+    .OutReg (1'b0)
   ) u_bq (
     .clk_i,
     .rst_ni,
-    .clr_i       (1'b0),
     .in_valid_i  (bq_push),
     .in_ready_o  (bq_in_ready),
     .in_data_i   (bq_in),
     .out_valid_o (bq_valid),
     .out_ready_i (bq_pop),
     .out_data_o  (bq_out),
-    .usage_o     (bq_usage)
+    .nonempty_o  (bq_nonempty)
   );
 
   // A command-ending entry needs room for its completion and the command's information.
   assign late       = late_q != '0;
-  assign head_ready = !bq_out[0] || (done_in_ready && info_valid_i);
+  assign head_ready = !bq_out[0] || (done_in_ready && info_valid);
   assign axi_req_o.b_ready = late || (bq_valid && bq_out[1] && head_ready);
   assign b_take     = axi_rsp_i.b_valid && axi_req_o.b_ready;
   assign b_fire     = b_take && !late;
@@ -259,13 +288,14 @@ module tma_wr_engine #(
   assign retire_err = timeout || (b_fire && b_err) || werr_out;
   assign end_now    = bq_valid && bq_out[0] && head_ready && (!bq_out[1] || retire);
   assign bq_pop     = retire || (bq_valid && !bq_out[1] && end_now);
-  assign info_ready_o = end_now;
+  assign info_ready = end_now;
 
   // W error flag of each burst whose W is complete, popped when the burst leaves.
 
   tma_fifo #(
-    .Width (1),
-    .Depth (MaxOutstanding)
+    .Width    (1),
+    .Depth    (MaxOutstanding),
+    .FlopWrEn (1'b1)
   ) u_werr (
     .clk_i,
     .rst_ni,
@@ -295,14 +325,7 @@ module tma_wr_engine #(
     end
   end
 
-  always_comb begin : proc_done
-    done_d = info_i;
-    if (err_q || (retire && retire_err)) begin
-      done_d.kind  = tma_pkg::CplError;
-      done_d.err   = tma_pkg::ErrBusError;
-      done_d.bytes = '0;
-    end
-  end
+  assign fail = err_q || (retire && retire_err);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_err
     if (!rst_ni) begin
@@ -314,26 +337,39 @@ module tma_wr_engine #(
     end
   end
 
-  logic [1:0] done_usage;
+  // Finished commands: {information, failed}; a failed command ends as bus_error.
+  logic [1:0]         done_usage;
+  tma_pkg::cpl_info_t done_info;
+  logic               done_fail;
 
   tma_fifo #(
-    .Width (tma_pkg::CplInfoWidth),
-    .Depth (2)
+    .Width    (tma_pkg::CplInfoWidth + 1),
+    .Depth    (2),
+    .FlopWrEn (1'b1)
   ) u_done (
     .clk_i,
     .rst_ni,
     .clr_i       (1'b0),
     .in_valid_i  (end_now),
     .in_ready_o  (done_in_ready),
-    .in_data_i   (done_d),
+    .in_data_i   ({info, fail}),
     .out_valid_o (done_valid_o),
     .out_ready_i (done_ready_i),
-    .out_data_o  (done_o),
+    .out_data_o  ({done_info, done_fail}),
     .usage_o     (done_usage)
   );
 
-  assign busy_o = split_busy || trk_usage != '0 || wlen_usage != '0 || bq_usage != '0 ||
-                  done_usage != '0;
+  always_comb begin : proc_done
+    done_o = done_info;
+    if (done_fail) begin
+      done_o.kind  = tma_pkg::CplError;
+      done_o.err   = tma_pkg::ErrBusError;
+      done_o.bytes = '0;
+    end
+  end
+
+  assign busy_o = split_busy || trk_usage != '0 || wlen_usage != '0 || bq_nonempty ||
+                  done_usage != '0 || info_valid;
 
   logic unused_bits;
   assign unused_bits = ^{axi_rsp_i.b_id, beat_valid_i, werr_in_ready};
@@ -356,13 +392,13 @@ module tma_wr_engine #(
   // A B response belongs to a burst in the B queue or a timed-out one.
   `TMA_ASSERT_IMPLY(BExpected_A, axi_rsp_i.b_valid, late || (bq_valid && wsent_q != '0))
   // W completes in AW order, never ahead of the queue.
-  `TMA_ASSERT(WsentInQueue_A, 32'(wsent_q) <= 32'(bq_usage))
+  `TMA_ASSERT_IMPLY(WsentInQueue_A, wsent_q != '0, bq_valid)
   // The W error queue holds one flag per burst whose W is complete.
   `TMA_ASSERT(WerrCount_A, 32'(werr_usage) == 32'(wsent_q))
   `TMA_ASSERT_IMPLY(WerrAtRetire_A, retire, werr_valid)
   `TMA_ASSERT_IMPLY(BId_A, axi_rsp_i.b_valid, axi_rsp_i.b_id == tma_pkg::AxiIdData)
   // The command's information is queued before its last row's bursts are answered.
-  `TMA_ASSERT_IMPLY(InfoBeforeEnd_A, bq_valid && bq_out[0] && !bq_out[1], info_valid_i)
+  `TMA_ASSERT_IMPLY(InfoBeforeEnd_A, bq_valid && bq_out[0] && !bq_out[1], info_valid)
   `TMA_ASSERT_STABLE(DoneHeld_A, done_valid_o, done_ready_i, done_o)
 
 endmodule

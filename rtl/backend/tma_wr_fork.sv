@@ -13,8 +13,14 @@
 //     the read-modify-write) to the reductions' burst splitter and the read engine;
 // and for the last row of a command its completion information (cpl_info_t) to the write
 // engine's command end. The first row of a reduction waits until the store direction behind
-// the fork is empty (idle_i), so its reads see every earlier store's and reduction's writes:
+// the fork is empty, so its reads see every earlier store's and reduction's writes:
 // read-modify-write is atomic against the engine's own writes (not against other managers).
+// Both inputs of that test are a cycle old, so they come from flops: idle_i is registered by
+// the engine (the blocks behind were empty in the previous cycle) and qe_q says that the
+// fork's queues were empty and took nothing in the previous cycle. Together they mean the
+// direction is empty now: the blocks behind receive items only from these queues, which had
+// none to give in the previous cycle, and the queues received none (engine assertion
+// StIdleLate_A, RedFirstAlone_A here). A reduction's first row may so wait one cycle more.
 // A row with nothing to write (out of bounds) is dropped, unless it is its command's last:
 // then it becomes a write request of 0 beats, which ends the command behind the B responses
 // of its earlier rows. The pushes are synchronous (all destinations
@@ -59,7 +65,7 @@ module tma_wr_fork #(
   output logic                    rr_valid_o,
   input  logic                    rr_ready_i,
   output tma_pkg::rd_req_t        rr_o,
-  // The store direction behind the fork is empty
+  // The store direction behind the fork was empty in the previous cycle (registered)
   input  logic                    idle_i,
   // Completion information of each store command (to tma_wr_engine)
   output logic                    info_valid_o,
@@ -120,10 +126,11 @@ module tma_wr_fork #(
   logic need_wr, need_rr, take;
   logic in_cmd_q;    // a command's rows have begun: the next row is not a first row
   logic hold;        // a reduction's first row waits for the empty store direction
+  logic qe_q;        // the queues were empty and took no row in the previous cycle
 
   assign need_wr     = has_wr || row_i.last;
   assign need_rr     = has_wr && row_i.cpl.red;
-  assign hold        = row_i.cpl.red && !in_cmd_q && !(idle_i && !busy_o);
+  assign hold        = row_i.cpl.red && !in_cmd_q && !(idle_i && qe_q);
   assign row_ready_o = rd_in_ready && al_in_ready && wr_in_ready && info_in_ready &&
                        wd_in_ready && rr_in_ready && !hold;
   assign take        = row_valid_i && row_ready_o;
@@ -136,12 +143,21 @@ module tma_wr_fork #(
     end
   end
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_qe
+    if (!rst_ni) begin
+      qe_q <= 1'b0;
+    end else begin
+      qe_q <= !busy_o && !take;
+    end
+  end
+
   logic [1:0]        rd_usage, rr_usage;
   logic [UsageW-1:0] al_usage, wr_usage, info_usage, wd_usage;
 
   tma_fifo #(
-    .Width (tma_pkg::SmemRdJobWidth),
-    .Depth (2)
+    .Width    (tma_pkg::SmemRdJobWidth),
+    .Depth    (2),
+    .FlopWrEn (1'b1)
   ) u_rd_q (
     .clk_i,
     .rst_ni,
@@ -156,8 +172,9 @@ module tma_wr_fork #(
   );
 
   tma_fifo #(
-    .Width (tma_pkg::WrAlWidth),
-    .Depth (Depth)
+    .Width    (tma_pkg::WrAlWidth),
+    .Depth    (Depth),
+    .FlopWrEn (1'b1)
   ) u_al_q (
     .clk_i,
     .rst_ni,
@@ -172,8 +189,9 @@ module tma_wr_fork #(
   );
 
   tma_fifo #(
-    .Width (tma_pkg::WrReqWidth),
-    .Depth (Depth)
+    .Width    (tma_pkg::WrReqWidth),
+    .Depth    (Depth),
+    .FlopWrEn (1'b1)
   ) u_wr_q (
     .clk_i,
     .rst_ni,
@@ -188,8 +206,9 @@ module tma_wr_fork #(
   );
 
   tma_fifo #(
-    .Width (tma_pkg::CplInfoWidth),
-    .Depth (Depth)
+    .Width    (tma_pkg::CplInfoWidth),
+    .Depth    (Depth),
+    .FlopWrEn (1'b1)
   ) u_info_q (
     .clk_i,
     .rst_ni,
@@ -204,8 +223,9 @@ module tma_wr_fork #(
   );
 
   tma_fifo #(
-    .Width (tma_pkg::WrRedWidth),
-    .Depth (Depth)
+    .Width    (tma_pkg::WrRedWidth),
+    .Depth    (Depth),
+    .FlopWrEn (1'b1)
   ) u_wd_q (
     .clk_i,
     .rst_ni,
@@ -220,8 +240,9 @@ module tma_wr_fork #(
   );
 
   tma_fifo #(
-    .Width (tma_pkg::RdReqWidth),
-    .Depth (2)
+    .Width    (tma_pkg::RdReqWidth),
+    .Depth    (2),
+    .FlopWrEn (1'b1)
   ) u_rr_q (
     .clk_i,
     .rst_ni,
@@ -255,6 +276,9 @@ module tma_wr_fork #(
   `TMA_ASSERT_IMPLY(StoreHeadZero_A, row_valid_i && row_i.has_data, row_i.head == '0)
   `TMA_ASSERT_IMPLY(StoreAligned_A, row_valid_i && has_wr,
                     row_i.smem_addr[3:0] == 4'd0 && row_i.gaddr[3:0] == 4'd0)
+  // A reduction's first row enters only empty queues (with the engine's StIdleLate_A: the
+  // whole store direction is empty then).
+  `TMA_ASSERT_IMPLY(RedFirstAlone_A, take && row_i.cpl.red && !in_cmd_q, !busy_o)
   `TMA_ASSERT_IMPLY(StoreRowFits_A, row_valid_i && row_i.has_data, row_i.dend <= row_i.row_bytes)
 
 endmodule

@@ -11,6 +11,11 @@
 // in_ready_o never depends on out_ready_i (a full FIFO takes nothing, even while it is popped).
 // clr_i empties the FIFO at the next clock edge; while clr_i is high no handshake happens on
 // either side (in_ready_o and out_valid_o are low), so no item is lost or duplicated.
+// FlopWrEn = 1 (FallThrough 0 only): the entry at the write pointer loads in_data_i in every
+// cycle the FIFO is not full, whether an item is pushed or not. That entry holds no item then
+// (it is free until the push moves the write pointer past it), so a load without a push is
+// never seen; the entries' enables depend only on the FIFO's own flops, and in_valid_i (a late
+// signal from the producer) reaches only the pointer and count flops. Same cycles, same items.
 
 `default_nettype none
 
@@ -20,6 +25,7 @@ module tma_fifo #(
   parameter  int unsigned Width       = 32,
   parameter  int unsigned Depth       = 2,
   parameter  int unsigned FallThrough = 0,     // 0 or 1
+  parameter  bit          FlopWrEn    = 1'b0,  // entry enables from flops only (FallThrough 0)
   localparam int unsigned PtrWidth    = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned UsageWidth  = $clog2(Depth + 1)
 ) (
@@ -100,10 +106,14 @@ module tma_fifo #(
     end
   end
 
-  // Storage: data flops without reset, written element by element.
+  // Storage: data flops without reset, written element by element (FlopWrEn: the free entry
+  // at the write pointer loads whenever the FIFO is not full).
+  logic load;
+  assign load = FlopWrEn ? !full : write;
+
   always_ff @(posedge clk_i) begin : proc_mem
     for (int unsigned i = 0; i < Depth; i++) begin
-      if (write && (wr_ptr_q == PtrWidth'(i))) begin
+      if (load && (wr_ptr_q == PtrWidth'(i))) begin
         mem_q[i] <= in_data_i;
       end
     end
@@ -113,6 +123,9 @@ module tma_fifo #(
   `TMA_ASSERT_INIT(WidthPositive_A, Width >= 1)
   `TMA_ASSERT_INIT(DepthPositive_A, Depth >= 1)
   `TMA_ASSERT_INIT(FallThroughBool_A, FallThrough <= 1)
+  `TMA_ASSERT_INIT(FlopWrEnNoFallThrough_A, !FlopWrEn || FallThrough == 0)
+  // A write always lands in the entry the free load writes (FlopWrEn).
+  `TMA_ASSERT_IMPLY(FlopWrEnCoversWrite_A, write, load)
   // Output stream contract (a flush may withdraw the output).
   `TMA_ASSERT_STABLE_FLUSH(OutStable_A, out_valid_o, out_ready_i, out_data_o, clr_i)
   // Input stream contract, required of the upstream (a flush may withdraw the input).

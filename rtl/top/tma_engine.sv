@@ -209,6 +209,10 @@ module tma_engine #(
   logic nd_busy, g_busy, w_busy;
   logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy, st_red_busy, red_split_busy;
   logic st_idle;
+  logic st_idle_q;   // st_idle of the previous cycle
+  // walker -> store fork, through a spill register
+  logic                  fk_row_valid, fk_row_ready;
+  tma_pkg::row_t         fk_row;
   // the architecture whose rules apply: arch_i, at most Arch
   logic [1:0] arch;
   assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
@@ -533,14 +537,30 @@ module tma_engine #(
   );
 
   // ---- Store direction: fork, shared-memory read port, aligner, write engine ----
+  // The store rows enter the fork through a spill register: the walker's ready for them comes
+  // from flops, and the fork's take (which enables its six queues) starts at flops beside it.
+  tma_spill_reg #(
+    .Width  (tma_pkg::RowWidth),
+    .Copies (4)
+  ) u_st_row (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (st_row_valid),
+    .in_ready_o  (st_row_ready),
+    .in_data_i   (row),
+    .out_valid_o (fk_row_valid),
+    .out_ready_i (fk_row_ready),
+    .out_data_o  (fk_row)
+  );
+
   tma_wr_fork #(
     .DataBytes (DataBytes)
   ) u_wr_fork (
     .clk_i,
     .rst_ni,
-    .row_valid_i  (st_row_valid),
-    .row_ready_o  (st_row_ready),
-    .row_i        (row),
+    .row_valid_i  (fk_row_valid),
+    .row_ready_o  (fk_row_ready),
+    .row_i        (fk_row),
     .rd_valid_o   (st_rd_valid),
     .rd_ready_i   (st_rd_ready),
     .rd_o         (st_rd),
@@ -556,7 +576,7 @@ module tma_engine #(
     .rr_valid_o   (st_rr_valid),
     .rr_ready_i   (st_rr_ready),
     .rr_o         (st_rr),
-    .idle_i       (st_idle),
+    .idle_i       (st_idle_q),
     .info_valid_o (st_info_valid),
     .info_ready_i (st_info_ready),
     .info_o       (st_info),
@@ -640,8 +660,17 @@ module tma_engine #(
     .busy_o       (st_red_busy)
   );
 
-  // The store direction behind the fork is empty (a reduction may start reading).
+  // The store direction behind the fork is empty (a reduction may start reading). The fork
+  // reads it a cycle late, from a flop (its ordering rule: tma_wr_fork, StIdleLate_A below).
   assign st_idle = !(st_rd_busy || st_al_busy || st_red_busy || st_wr_busy || red_split_busy);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_st_idle
+    if (!rst_ni) begin
+      st_idle_q <= 1'b0;
+    end else begin
+      st_idle_q <= st_idle;
+    end
+  end
 
   tma_wr_engine #(
     .DataBytes      (DataBytes),
@@ -748,7 +777,8 @@ module tma_engine #(
   // ---- Status ----
   assign busy_o = ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
                   unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
-                  st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o;
+                  st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o ||
+                  fk_row_valid;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -762,6 +792,10 @@ module tma_engine #(
   `TMA_ASSERT_INIT(StoreClipElemLegal_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MaxWrOutstandingLegal_A, MaxWrOutstanding >= 2)
   `TMA_ASSERT_INIT(WrWatchdogLegal_A, WrWatchdog == 0 || WrWatchdog >= 2)
+  // The blocks behind the store fork receive items only from its queues: when they were
+  // empty in the previous cycle and the fork's queues held nothing then, they are empty now
+  // (the one-cycle-late idle the fork's reduction ordering relies on).
+  `TMA_ASSERT_IMPLY(StIdleLate_A, st_idle_q && !$past(st_fork_busy), st_idle)
   `TMA_ASSERT_INIT(ArchLegal_A, Arch <= 32'(tma_pkg::ArchSm103))
   `TMA_ASSERT_NEVER(OneWalker_A, 2'(nd_row_valid) + 2'(g_row_valid) + 2'(w_row_valid) > 2'd1)
   `TMA_ASSERT_INIT(BulkSizeStrictLegal_A, BulkSizeStrict <= 1)

@@ -20,8 +20,10 @@
 #include "VDup3.h"
 #include "VFifoD1.h"
 #include "VFifoD1Ft.h"
+#include "VFifoD1Fw.h"
 #include "VFifoD3.h"
 #include "VFifoD3Ft.h"
+#include "VFifoD3Fw.h"
 #include "VFifoD4.h"
 #include "VSpill.h"
 #include "VSpillBypass.h"
@@ -75,7 +77,8 @@ void RunStreamInto(const CellSpec& spec, uint32_t seed, double p_valid, double p
   dut->out_ready_i = 0;
   if constexpr (std::is_same_v<Model, VFifoD1> || std::is_same_v<Model, VFifoD1Ft> ||
                 std::is_same_v<Model, VFifoD3> || std::is_same_v<Model, VFifoD3Ft> ||
-                std::is_same_v<Model, VFifoD4>) {
+                std::is_same_v<Model, VFifoD4> || std::is_same_v<Model, VFifoD1Fw> ||
+                std::is_same_v<Model, VFifoD3Fw>) {
     dut->clr_i = 0;
   }
   dut.Reset();
@@ -97,7 +100,8 @@ void RunStreamInto(const CellSpec& spec, uint32_t seed, double p_valid, double p
     dut->out_ready_i = ready;
     if constexpr (std::is_same_v<Model, VFifoD1> || std::is_same_v<Model, VFifoD1Ft> ||
                   std::is_same_v<Model, VFifoD3> || std::is_same_v<Model, VFifoD3Ft> ||
-                  std::is_same_v<Model, VFifoD4>) {
+                  std::is_same_v<Model, VFifoD4> || std::is_same_v<Model, VFifoD1Fw> ||
+                  std::is_same_v<Model, VFifoD3Fw>) {
       clr = clr_dist(rng);
       dut->clr_i = clr;
     }
@@ -122,7 +126,8 @@ void RunStreamInto(const CellSpec& spec, uint32_t seed, double p_valid, double p
     }
     if constexpr (std::is_same_v<Model, VFifoD1> || std::is_same_v<Model, VFifoD1Ft> ||
                   std::is_same_v<Model, VFifoD3> || std::is_same_v<Model, VFifoD3Ft> ||
-                  std::is_same_v<Model, VFifoD4>) {
+                  std::is_same_v<Model, VFifoD4> || std::is_same_v<Model, VFifoD1Fw> ||
+                  std::is_same_v<Model, VFifoD3Fw>) {
       ASSERT_EQ(static_cast<unsigned>(dut->usage_o), stored.size()) << "cycle " << cyc;
     }
 
@@ -210,6 +215,20 @@ TEST(Fifo, RandomStallsDepth3FallThrough) {
 }
 TEST(Fifo, RandomStallsDepth4Width64) {
   RandomStalls<VFifoD4>(kFifoD4);
+}
+
+// FlopWrEn (entries load at the write pointer whenever not full): same items, same cycles.
+TEST(Fifo, RandomStallsDepth1FlopWrEn) {
+  RandomStalls<VFifoD1Fw>(kFifoD1);
+}
+TEST(Fifo, RandomStallsDepth3FlopWrEn) {
+  RandomStalls<VFifoD3Fw>(kFifoD3);
+}
+TEST(Fifo, ThroughputDepth3FlopWrEn) {
+  Throughput<VFifoD3Fw>(kFifoD3, 200, 199);
+}
+TEST(Fifo, CapacityDepth3FlopWrEn) {
+  Capacity<VFifoD3Fw>(kFifoD3);
 }
 
 TEST(Fifo, ThroughputDepth1IsHalf) {
