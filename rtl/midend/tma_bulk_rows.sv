@@ -64,12 +64,17 @@ module tma_bulk_rows #(
   logic [3:0]  err_d;              // first failing check (ErrNone: none)
   logic [3:0]  elem;               // the reduction's element type (Elem*)
 
+  // coords[1] and coords[2] as plain vectors: Yosys 0.23 crashes on a bit select of an element
+  // of a struct member's array (cmd_i.coords.v[k][b]).
+  logic [31:0] coord1, coord2;
+  assign coord1     = cmd_i.coords.v[1];
+  assign coord2     = cmd_i.coords.v[2];
   assign size       = cmd_i.coords.v[0];
   assign size_eff   = (SizeStrict != 0) ? size : {size[31:4], 4'd0};
-  assign has_mask   = cmd_i.coords.v[1][16];
-  assign btype      = cmd_i.coords.v[2][3:0];
-  assign noftz      = cmd_i.coords.v[2][4];
-  assign to_cluster = cmd_i.coords.v[2][5];
+  assign has_mask   = coord1[16];
+  assign btype      = coord2[3:0];
+  assign noftz      = coord2[4];
+  assign to_cluster = coord2[5];
   assign is_load    = cmd_i.op == tma_pkg::OpLoad;
   assign is_store   = cmd_i.op == tma_pkg::OpStore;
   assign is_red     = cmd_i.op == tma_pkg::OpReduce;
@@ -201,13 +206,13 @@ module tma_bulk_rows #(
     if (take_cmd) begin
       // (a .cp_mask of 0 writes nothing: one completion-only row, no W beat without strobes)
       bytes_q  <= err_d == tma_pkg::ErrNone && size_eff != '0 &&
-                  !(has_mask && cmd_i.coords.v[1][15:0] == '0);
+                  !(has_mask && coord1[15:0] == '0);
       gaddr_q <= cmd_i.desc_addr;
       saddr_q <= is_pf ? 32'd0 : cmd_i.smem_addr;
       left_q  <= size_eff;
       cpl_q   <= cpl_d;
       bmask_en_q <= has_mask;
-      bmask_q    <= cmd_i.coords.v[1][15:0];
+      bmask_q    <= coord1[15:0];
     end else if (take_row) begin
       gaddr_q <= gaddr_q + 64'(row_len);
       saddr_q <= saddr_q + 32'(row_len);
@@ -234,8 +239,8 @@ module tma_bulk_rows #(
   assign busy_o      = active_q;
 
   logic unused_cmd;
-  assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], cmd_i.coords.v[2][31:6],
-                        cmd_i.coords.v[1][31:17], cmd_i.im2col, cmd_i.cta_group,
+  assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], coord2[31:6],
+                        coord1[31:17], cmd_i.im2col, cmd_i.cta_group,
                         cmd_i.smem_cta, cmd_i.mbar_remote, cmd_i.mbar_cta};
 
   // ---- Assertions ----

@@ -136,6 +136,7 @@ module tma_engine #(
   tma_pkg::row_t        nd_row, g_row, w_row;
   // bulk async-groups: a command's group request, the group of each tensor command (queued
   // from intake to its job), the frontend's job with it
+  logic [31:0]          cmd_coord2;   // the command's coords[2] (commit_group flag, bit 6)
   logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_busy;
   logic [7:0]           bg_req_seq;
   logic                 bgq_in_valid, bgq_in_ready, bgq_out_valid;
@@ -222,7 +223,12 @@ module tma_engine #(
   // reduction also joins its issuer's open bulk async-group as it is taken; a tensor
   // command's group waits in a queue for its job (the frontend makes one job per command).
   assign is_bulk_cmd  = cmd_i.mode == tma_pkg::BulkMode;
-  assign is_commit    = is_bulk_cmd && cmd_i.coords.v[2][6];
+  // coords[2] as a plain vector: Yosys 0.23 crashes on a bit select of an element of a struct
+  // member's array (cmd_i.coords.v[2][6]).
+  assign cmd_coord2   = cmd_i.coords.v[2];
+  assign is_commit    = is_bulk_cmd && cmd_coord2[6];
+  logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads cmd_i itself)
+  assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[5:0]};
   assign is_bg_op     = !is_commit &&
                         (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
   assign fe_cmd_valid = cmd_valid_i && !is_bulk_cmd && bgq_in_ready &&

@@ -116,8 +116,8 @@ TEST(StructCodec, CplInfoInsideRowAndJob) {
   EXPECT_EQ(Field(w.data(), 17 + 91, 4), 9u);
   EXPECT_EQ(Field(w.data(), 17 + 59, 32), 0xDEADBEEFu);
   EXPECT_EQ(Field(w.data(), 17 + 27, 32), 4096u);
-  EXPECT_EQ(Field(w.data(), 17 + 26, 1), 1u);      // peer
-  EXPECT_EQ(Field(w.data(), 17 + 25, 1), 0u);      // mbar_par
+  EXPECT_EQ(Field(w.data(), 17 + 26, 1), 1u);  // peer
+  EXPECT_EQ(Field(w.data(), 17 + 25, 1), 0u);  // mbar_par
   EXPECT_EQ(Field(w.data(), 17 + 17, 8), 0xFFu);
   EXPECT_EQ(Field(w.data(), 17 + 16, 1), 1u);      // red
   EXPECT_EQ(Field(w.data(), 17 + 13, 3), 5u);      // redop
