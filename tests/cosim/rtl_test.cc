@@ -270,10 +270,19 @@ TEST(CosimRtl, EveryClaimedOpEqualsFunctional) {
                                                               : 3;
     covered.insert({mop, c.op.load_mode});
   }
-  // Every (op, mode) pair of the sm_90 claims is exercised.
+  // Every (op, mode) pair of the sm_90 claims is exercised, except the sm_100 load modes: they
+  // are claimed at sm_90 only so that the RTL's refusal is compared with the model's (the
+  // golden replay's `tma-rtl --arch sm_90` verdict check covers that); an sm_90 engine moves
+  // no data for them.
+  using LM = tma::model::LoadMode;
+  const auto sm100_mode = [](uint32_t mode) {
+    return mode == static_cast<uint32_t>(LM::kIm2colW) ||
+           mode == static_cast<uint32_t>(LM::kIm2colW128) ||
+           mode == static_cast<uint32_t>(LM::kTileGather4);
+  };
   for (uint32_t op = 0; op < 4; ++op) {
     for (uint32_t mode = 0; mode < 7; ++mode) {
-      if (((tma::model::num::kClaimOpsSm90 >> op) & 1) &&
+      if (!sm100_mode(mode) && ((tma::model::num::kClaimOpsSm90 >> op) & 1) &&
           ((tma::model::num::kClaimModesSm90 >> mode) & 1)) {
         EXPECT_TRUE(covered.count({op, mode}))
             << "claimed op " << op << " mode " << mode << " has no case";
