@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the cosim component into ${WORK}/prefix, then builds and runs the consumer twice:
-# through find_package(OpenTMA) (OpenTMA::cosim) and through pkg-config (opentma-cosim).
+# through find_package(OpenTMA) (OpenTMA::cosim) and through pkg-config (opentma-cosim); with
+# WITH_RTL, the installed shared library's RTL mode runs one load (consumer_rtl).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(prefix ${WORK}/prefix)
@@ -20,6 +21,14 @@ run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/cm -DCMAKE_PREFIX_PATH=${prefix}
 run(${CMAKE_COMMAND} --build ${WORK}/cm)
 run(${WORK}/cm/consumer)
 run(${WORK}/cm/consumer_static)
+execute_process(COMMAND ${WORK}/cm/consumer_rtl RESULT_VARIABLE rc OUTPUT_VARIABLE o
+  ERROR_VARIABLE e)
+if(WITH_RTL AND NOT rc EQUAL 0)
+  message(FATAL_ERROR "the installed library's RTL mode failed (exit ${rc}):\n${o}\n${e}")
+elseif(NOT WITH_RTL AND NOT rc EQUAL 77)
+  message(FATAL_ERROR "a library built without the RTL mode ran consumer_rtl (exit ${rc})")
+endif()
+message(STATUS "${o}")
 # 2. pkg-config
 file(GLOB pcdir ${prefix}/lib*/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} ${pcdir})
