@@ -96,9 +96,24 @@ void AxiReadSlave::TakeAr(const TopPins& p, uint64_t now) {
   const auto [lo, hi] = cfg_.latency[b.id];
   b.ready_cycle = now + static_cast<uint64_t>(lo) +
                   (hi > lo ? rng_->Below(static_cast<uint64_t>(hi - lo + 1)) : 0);
+  if (gate_) {
+    b.gate_handle = gate_.request(b.id, b.addr, (b.len + 1ull) * bpb - (b.addr - first));
+  } else {
+    b.gate_resp = 0;
+  }
   Queue(b.id).push_back(b);
   ++outstanding_;
   ++bursts_;
+}
+
+bool AxiReadSlave::Ready(Burst& b, uint64_t now) {
+  if (b.ready_cycle > now) {
+    return false;
+  }
+  if (b.gate_resp < 0) {
+    b.gate_resp = gate_.response(b.gate_handle);
+  }
+  return b.gate_resp >= 0;
 }
 
 void AxiReadSlave::Tick(TopPins& p, uint64_t now) {
@@ -127,15 +142,15 @@ void AxiReadSlave::Tick(TopPins& p, uint64_t now) {
   if (!r_valid_q_) {
     if (active_ < 0) {
       if (cfg_.in_order) {
-        if (!pending_[0].empty() && pending_[0].front().ready_cycle <= now) {
+        if (!pending_[0].empty() && Ready(pending_[0].front(), now)) {
           active_ = 0;
         }
       } else {
         int ready_ids[kAxiIds];
         int n = 0;
         for (int id = 0; id < kAxiIds; ++id) {
-          const auto& q = pending_[static_cast<size_t>(id)];
-          if (!q.empty() && q.front().ready_cycle <= now) {
+          auto& q = pending_[static_cast<size_t>(id)];
+          if (!q.empty() && Ready(q.front(), now)) {
             ready_ids[n++] = id;
           }
         }
@@ -151,6 +166,9 @@ void AxiReadSlave::Tick(TopPins& p, uint64_t now) {
       const uint64_t beat_addr = (b.addr & ~(bpb - 1)) + b.next_beat * bpb;
       const uint64_t lane0 = beat_addr & ~static_cast<uint64_t>(db - 1);
       uint32_t resp = src_->ReadBeat(lane0, beat_addr, static_cast<uint32_t>(bpb), p.rdata, db);
+      if (resp == 0 && b.gate_resp > 0) {
+        resp = static_cast<uint32_t>(b.gate_resp);
+      }
       for (const AxiErrorRange& e : errors_) {
         if (beat_addr < e.hi && beat_addr + bpb > e.lo) {
           resp = e.resp;

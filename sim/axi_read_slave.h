@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,19 @@ class GlobalMemorySource : public BeatSource {
   tma::model::GlobalMemoryIf* mem_;
 };
 
+// An external memory system in front of a slave (the co-simulation host's memory model):
+// `request` is called once per burst the slave has (reads: the AR is accepted; writes: the
+// burst's last W beat has arrived and its bytes are written) with its AXI ID, its first byte
+// address and its byte count, and answers a handle; the burst's response (reads: its first R
+// beat; writes: its B) then also waits until `response(handle)` answers a response code
+// (0 OKAY, 2 SLVERR, 3 DECERR; -1: not yet), which replaces an OKAY of the slave's own.
+// Without a gate the slaves answer from their own latency only.
+struct AxiMemoryGate {
+  std::function<uint64_t(uint32_t id, uint64_t addr, uint64_t bytes)> request;
+  std::function<int(uint64_t handle)> response;
+  explicit operator bool() const { return static_cast<bool>(request); }
+};
+
 struct AxiErrorRange {
   uint64_t lo = 0, hi = 0;  // [lo, hi)
   uint32_t resp = 2;        // 2 SLVERR, 3 DECERR
@@ -73,6 +87,7 @@ class AxiReadSlave : public Clocked {
   AxiReadConfig& config() { return cfg_; }
   void AddErrorRange(uint64_t lo, uint64_t hi, uint32_t resp) { errors_.push_back({lo, hi, resp}); }
   void ClearErrorRanges() { errors_.clear(); }
+  void set_gate(AxiMemoryGate g) { gate_ = std::move(g); }
   // Forgets every burst (the DUT is being reset).
   void Clear();
   void Tick(TopPins& p, uint64_t now) override;
@@ -90,9 +105,13 @@ class AxiReadSlave : public Clocked {
     uint32_t size = 0;
     uint64_t ready_cycle = 0;
     uint32_t next_beat = 0;
+    uint64_t gate_handle = 0;
+    int gate_resp = -1;  // the gate's answer (-1: none yet; 0 without a gate)
   };
   void CheckStable(const TopPins& p);
   void TakeAr(const TopPins& p, uint64_t now);
+  // The burst may start: its latency has passed and the gate (if any) has answered.
+  bool Ready(Burst& b, uint64_t now);
   std::deque<Burst>& Queue(uint32_t id) { return cfg_.in_order ? pending_[0] : pending_[id]; }
 
   BeatSource* src_;
@@ -100,6 +119,7 @@ class AxiReadSlave : public Clocked {
   ErrorFn err_;
   AxiReadConfig cfg_;
   std::vector<AxiErrorRange> errors_;
+  AxiMemoryGate gate_;
   std::array<std::deque<Burst>, kAxiIds> pending_;  // per ID (in_order: all in [0])
   int active_ = -1;                                 // queue whose burst is being returned
   bool r_valid_q_ = false;

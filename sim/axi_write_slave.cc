@@ -95,6 +95,11 @@ void AxiWriteSlave::Complete(const Aw& aw, const std::vector<WBeat>& beats, uint
   const auto [l, h] = cfg_.latency[aw.id];
   B b{aw.id, resp,
       now + static_cast<uint64_t>(l) + (h > l ? rng_->Below(static_cast<uint64_t>(h - l + 1)) : 0)};
+  if (gate_) {
+    b.gate_handle = gate_.request(aw.id, aw.addr, end - aw.addr);
+  } else {
+    b.gate_resp = 0;
+  }
   b_q_[aw.id].push_back(b);
   ++b_outstanding_;
 }
@@ -175,8 +180,15 @@ void AxiWriteSlave::Tick(TopPins& p, uint64_t now) {
     int ready_ids[kAxiIds];
     int n = 0;
     for (int id = 0; id < kAxiIds; ++id) {
-      const auto& q = b_q_[static_cast<size_t>(id)];
-      if (!q.empty() && q.front().ready_cycle <= now) {
+      auto& q = b_q_[static_cast<size_t>(id)];
+      if (q.empty() || q.front().ready_cycle > now) {
+        continue;
+      }
+      B& f = q.front();
+      if (f.gate_resp < 0) {
+        f.gate_resp = gate_.response(f.gate_handle);
+      }
+      if (f.gate_resp >= 0) {
         ready_ids[n++] = id;
       }
     }
@@ -184,7 +196,7 @@ void AxiWriteSlave::Tick(TopPins& p, uint64_t now) {
       b_active_ = ready_ids[rng_->Below(static_cast<uint64_t>(n))];
       const B& b = b_q_[static_cast<size_t>(b_active_)].front();
       p.bid = static_cast<uint8_t>(b.id);
-      p.bresp = static_cast<uint8_t>(b.resp);
+      p.bresp = static_cast<uint8_t>(b.resp == 0 && b.gate_resp > 0 ? b.gate_resp : b.resp);
       b_valid_q_ = true;
     }
   }

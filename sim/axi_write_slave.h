@@ -48,6 +48,8 @@ class AxiWriteSlave : public Clocked {
   AxiWriteConfig& config() { return cfg_; }
   void AddErrorRange(uint64_t lo, uint64_t hi, uint32_t resp) { errors_.push_back({lo, hi, resp}); }
   void AddSilentRange(uint64_t lo, uint64_t hi) { silent_.push_back({lo, hi, 0}); }
+  // The B of each burst also waits for the gate (axi_read_slave.h, AxiMemoryGate).
+  void set_gate(AxiMemoryGate g) { gate_ = std::move(g); }
   void ClearRanges() {
     errors_.clear();
     silent_.clear();
@@ -75,6 +77,8 @@ class AxiWriteSlave : public Clocked {
   struct B {
     uint32_t id = 0, resp = 0;
     uint64_t ready_cycle = 0;
+    uint64_t gate_handle = 0;
+    int gate_resp = -1;  // the gate's answer (-1: none yet; 0 without a gate)
   };
   void CheckStable(const TopPins& p);
   void Complete(const Aw& aw, const std::vector<WBeat>& beats, uint64_t now, int db);
@@ -85,6 +89,7 @@ class AxiWriteSlave : public Clocked {
   AxiWriteConfig cfg_;
   std::vector<AxiErrorRange> errors_;
   std::vector<AxiErrorRange> silent_;
+  AxiMemoryGate gate_;
   std::array<bool, kAxiIds> mute_{};          // the ID stopped answering
   std::deque<Aw> aw_q_;                       // accepted AWs whose data is incomplete
   std::deque<WBeat> w_q_;                     // accepted W beats not yet matched

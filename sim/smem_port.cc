@@ -86,6 +86,9 @@ void SmemPort::Tick(TopPins& p, uint64_t now) {
       }
     }
     rd_q_.push_back(d);
+    if (read_observer_) {
+      read_observer_(p.smem_rd_cta, p.smem_rd_addr);
+    }
   }
   p.smem_rd_ready = true;
   if (!rd_q_.empty()) {

@@ -39,6 +39,10 @@ class SmemPort : public Clocked {
   // A load-only engine must not use the read port: with false, a read request is an error.
   void set_read_port(bool enabled) { read_port_ = enabled; }
   void set_observer(std::function<void(const SmemBeat&)> f) { observer_ = std::move(f); }
+  // Called with (cta, addr) for each read request, the cycle the port reads the bytes.
+  void set_read_observer(std::function<void(uint32_t, uint32_t)> f) {
+    read_observer_ = std::move(f);
+  }
   void Clear() { rd_q_.clear(); }
   void Tick(TopPins& p, uint64_t now) override;
   uint64_t beats() const { return beats_; }
@@ -50,6 +54,7 @@ class SmemPort : public Clocked {
   int ready_pct_;
   bool read_port_ = true;
   std::function<void(const SmemBeat&)> observer_;
+  std::function<void(uint32_t, uint32_t)> read_observer_;
   bool ready_q_ = false;
   bool wait_ = false;
   uint32_t prev_addr_ = 0;

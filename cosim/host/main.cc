@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   app.add_option("--mode", mode, "functional | timed | rtl")
       ->check(CLI::IsMember({"functional", "timed", "rtl"}));
   app.add_flag("--check", opt.check, "mbarrier / async-proxy checker on");
+  app.add_flag("--host-memory", opt.host_memory,
+               "rtl: the RTL's global-memory traffic goes through the host's memory model "
+               "(32-byte requests, L2-hit latency, as TIMED) instead of being answered at once");
   app.add_option("--mutate", opt.mutate,
                  "plant a bug in record --mutate-seq: misaligned, misaligned_coordinate, "
                  "invalid_coordinate, unsupported_reduction, expect_tx_low, expect_tx_high, "

@@ -665,7 +665,7 @@ void Replay::RunCluster(std::vector<const Rec*>& recs) {
       Sm* sm2 = static_cast<Sm*>(u);
       sm2->r->OpDone(*sm2, t, ev, s);
     };
-    if (timed) {
+    if (timed || (opt_.host_memory && opt_.mode == OTMA_MODE_RTL)) {
       h.mem_req = [](void* u, const otma_mem_req* q) {
         Sm* sm2 = static_cast<Sm*>(u);
         return sm2->r->MemReq(*sm2, q);

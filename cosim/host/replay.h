@@ -20,8 +20,10 @@
 //   * memory (TIMED): 32-byte sector requests, at most 4 accepted per SM per cycle (the
 //     l1_banks of the SM90_H100 config), answered after the L2-hit latency of the calibration.
 // Mode RTL runs the ops on the Verilated engine, ticked with the host's clock (several ops in
-// flight per engine); ops the RTL does not claim are counted as skipped, and what depends on
-// them (stage hashes of a phase, final buffers) is not compared.
+// flight per engine), its global memory answered at once, or (host_memory) through the same
+// memory model as TIMED (the RTL's AXI bursts as 32-byte requests); ops the RTL does not claim are
+// counted as skipped, and what depends on them (stage hashes of a phase, final buffers) is not
+// compared.
 #ifndef OTMA_TRACE_REPLAY_H_
 #define OTMA_TRACE_REPLAY_H_
 
@@ -71,7 +73,8 @@ std::unique_ptr<EnginePort> MakeDirectPort(const otma_config& cfg, const otma_ho
 
 struct Options {
   uint32_t mode = OTMA_MODE_FUNCTIONAL;
-  bool check = false;  // the mbarrier / async-proxy checker
+  bool check = false;        // the mbarrier / async-proxy checker
+  bool host_memory = false;  // RTL: the global-memory traffic through the host's memory model
   bool verbose = false;
   int max_mismatch_lines = 20;
   PortFactory port = MakeDirectPort;

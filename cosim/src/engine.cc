@@ -851,7 +851,7 @@ uint64_t otma_engine::NextEvent() const {
 
 otma_status otma_engine::MemResp(uint64_t tag, otma_status bus) {
   if (cfg.mode == OTMA_MODE_RTL) {
-    return OTMA_E_UNKNOWN_TAG;
+    return rtl->MemResp(tag, bus);
   }
   if (tags.find(tag) == tags.end()) {
     return OTMA_E_UNKNOWN_TAG;

@@ -2,12 +2,30 @@
 //
 // RTL mode: the ops run on one Verilated tma_sim_top per engine, clocked by otma_tick, on the
 // simulation harness (sim/): the command port (sim::CmdPort), the AXI4 read and write slaves
-// (sim::AxiReadSlave in AR order, first beat the cycle after the AR; sim::AxiWriteSlave, B the
-// cycle a burst's last beat arrives), the shared-memory ports (sim::SmemPort: write beats
-// applied with their strobes to each CTA of the mask, read port data the cycle after the
-// request) and the completion port (sim::CplPort). The slaves and the shared-memory port reach
-// the host's memories through gmem_read / gmem_write / smem_read / smem_write as the beats
-// happen, so a write lands at the RTL cycle it is made.
+// (sim::AxiReadSlave in AR order, sim::AxiWriteSlave), the shared-memory ports (sim::SmemPort:
+// write beats applied with their strobes to each CTA of the mask, read port data the cycle
+// after the request) and the completion port (sim::CplPort). The slaves and the shared-memory
+// port reach the host's memories through gmem_read / gmem_write / smem_read / smem_write as the
+// beats happen, so a write lands at the RTL cycle it is made.
+//
+//   * Global-memory timing. With host.mem_req set, every AXI burst goes through the host's
+//     memory system: a read burst, the cycle its AR is accepted, and a write burst, the cycle
+//     its last W beat arrives (its bytes are written then), become otma_mem_req requests of
+//     req_bytes each (config.req_bytes, aligned; kind READ / WRITE; op: the oldest in flight
+//     of the kinds that make such traffic, as the AXI ports carry no op tag). A descriptor
+//     fetch (ID AxiIdDesc) from the host's memory is one OTMA_REQ_DESC request of 128 bytes
+//     (the RTL reads the map in several bursts: those of one 128-byte line while its request
+//     is unanswered wait for that request); the private descriptor area needs none. A burst's first
+//     R beat (reads) or its B (writes) waits until otma_mem_resp has answered every request of it;
+//     an answer other than OTMA_OK makes it SLVERR (the RTL's bus_error). A request the host
+//     refuses is offered again each cycle, in order. Reductions' old-data reads (ID AxiIdRed) are
+//     READ requests and their results WRITE requests. Without mem_req the slaves answer at once
+//     (first R beat the cycle after the AR, B the cycle the last W beat arrives): zero latency.
+//   * READ_DONE (stores, reductions): the cycle the shared-memory read port serves the op's
+//     last read request, so cp.async.bulk.wait_group.read returns before the op's writes are
+//     acknowledged. The store path reads the sources of its commands in command order; an op's
+//     read count comes from the model's rows (PredictSmemReads). An op whose reads did not
+//     reach that count gets READ_DONE with DONE (and a log line).
 //
 //   * otma_submit offers the op on the command port with a free 8-bit tag (OTMA_E_BUSY while
 //     the previous command has not been taken or every tag is in flight); the engine takes it
@@ -15,10 +33,12 @@
 //   * otma_tick(n) runs n RTL clocks (none while the engine is idle: its state cannot change);
 //     each completion is delivered the cycle the port takes it: complete_tx per destination
 //     CTA as the RTL signals it, op_done(DONE) with the last one (loads), with CplDone
-//     (prefetches: nothing to signal; stores and reductions: READ_DONE then DONE), or
-//     op_done(FAULT, class) with the RTL's error completion.
+//     (prefetches: nothing to signal; stores and reductions: DONE, READ_DONE before it as
+//     above), or op_done(FAULT, class) with the RTL's error completion.
 //   * otma_next_event: 1 while a command waits or an op is in flight or the RTL says busy,
 //     else UINT64_MAX (the Verilated engine cannot skip cycles while it works).
+//     otma_drain also returns when requests to the host are unanswered and the pins have been
+//     quiet for kDrainQuiet cycles (only otma_mem_resp can make progress then).
 //   * Descriptors: an op that gives raw bytes or decoded params has its 128 bytes placed in a
 //     private descriptor area of the engine's address space (one 128-byte slot per distinct
 //     map, outside every address the host's gmem_read answers), which the RTL fetches and
@@ -34,12 +54,15 @@
 //     OTMA_E_TX_WATCHDOG; so does a watchdog_cycles stretch without any activity on the pins.
 #include "rtl_backend.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -67,6 +90,31 @@ namespace m = tma::model;
 constexpr uint64_t kDescBase[] = {0x7ff000000000ull, 0x3ff000000000ull, 0x000000100000ull};
 constexpr uint32_t kDescSlots = 1024;
 constexpr int kTags = 256;
+constexpr uint64_t kDrainQuiet = 16;
+
+// The shared-memory read requests the RTL's store path makes for a store or reduction: each box
+// row with in-bounds bytes reads the DataBytes-aligned beats covering [row, row + in-bounds
+// bytes) (stores have no negative coordinate, so the in-bounds units are a prefix of the row;
+// rounding the length up to a 16-byte granule adds no beat). 0 when the op has no traversal.
+uint64_t PredictSmemReads(const m::TensorMap& map, const m::TensorInstr& in, uint32_t db) {
+  const m::TraversalPlan p = m::PlanTraversal(map, in);
+  if (!p.ok) {
+    return 0;
+  }
+  uint64_t beats = 0;
+  m::ForEachRow(map, in, p, [&](const m::RowVisit& r) {
+    if (r.row_oob || r.x0 >= p.x0_bound) {
+      return;
+    }
+    const int64_t step = p.x0_step > 0 ? p.x0_step : 1;
+    const uint64_t units =
+        std::min<uint64_t>(p.units, static_cast<uint64_t>((p.x0_bound - r.x0 + step - 1) / step));
+    const uint64_t bytes = units * p.layout.unit_sbytes;
+    const uint64_t a = (in.smem_addr + r.smem_offset) % db;
+    beats += (a + bytes + db - 1) / db;
+  });
+  return beats;
+}
 
 // One op the RTL has taken (or is about to take).
 struct InFlight {
@@ -77,6 +125,9 @@ struct InFlight {
   size_t got_tx = 0;
   std::vector<int> dst_ctas;  // loads: shared-memory destinations (checker attribution)
   uint32_t smem_lo = 0, smem_hi = 0;
+  uint64_t reads_want = 0;  // stores / reductions: shared-memory read requests (predicted)
+  uint64_t reads_got = 0;
+  bool read_done = false;
 };
 
 class VerilatedBackend;
@@ -124,6 +175,7 @@ class VerilatedBackend : public RtlBackend {
     h_.Add(&axw_);
     h_.Add(&smp_);
     h_.Add(&cpl_);
+    smp_.set_read_observer([this](uint32_t, uint32_t) { OnSmemRead(); });
     h_.pins().cmd_valid = false;
     h_.Reset(3);
     top_->TakeAssertFailure();
@@ -134,6 +186,7 @@ class VerilatedBackend : public RtlBackend {
   otma_status Tick(otma_engine& e, uint64_t cycles) override;
   uint64_t NextEvent() const override { return Active() ? 1 : UINT64_MAX; }
   uint64_t Drain(otma_engine& e) override;
+  otma_status MemResp(uint64_t tag, otma_status bus) override;
   void Invalidate(uint64_t) override { inval_next_ = true; }
   uint32_t InFlightOps() const override { return live_; }
 
@@ -190,6 +243,33 @@ class VerilatedBackend : public RtlBackend {
     };
   }
   bool Active() const { return live_ > 0 || cmd_.driving() || top_->pins.busy; }
+  bool InDescArea(uint64_t addr) const {
+    return desc_base_ != 0 && addr >= desc_base_ && addr < desc_base_ + kDescSlots * 128ull;
+  }
+  // The oldest op in flight (smallest token) that `want` accepts, else the oldest; -1 if none.
+  template <typename Pred>
+  int Oldest(Pred want) const {
+    int best = -1, any = -1;
+    for (int k = 0; k < kTags; ++k) {
+      const auto& f = ops_[static_cast<size_t>(k)];
+      if (!f) {
+        continue;
+      }
+      if (any < 0 || f->token < ops_[static_cast<size_t>(any)]->token) {
+        any = k;
+      }
+      if (want(*f) && (best < 0 || f->token < ops_[static_cast<size_t>(best)]->token)) {
+        best = k;
+      }
+    }
+    return best >= 0 ? best : any;
+  }
+  // The host's memory system in front of the AXI slaves (host.mem_req).
+  void UseHostMemory();
+  uint64_t GateRequest(bool write, uint32_t id, uint64_t addr, uint64_t bytes);
+  int GateResponse(uint64_t handle);
+  uint64_t SendReq(const otma_mem_req& r, uint64_t handle);  // answers the request's tag
+  void OnSmemRead();
   // The load in flight whose destination window holds (cta, addr): the writer of that byte.
   otma_token Writer(int cta, uint32_t addr) const {
     for (const auto& f : ops_) {
@@ -234,7 +314,129 @@ class VerilatedBackend : public RtlBackend {
   uint64_t last_activity_ = 0;
   uint64_t activity_sig_ = 0;
   std::string note_;
+  // host.mem_req: per burst (handle) the requests not yet answered and the response code.
+  struct GateEntry {
+    uint32_t left = 0;
+    int resp = 0;
+  };
+  bool host_memory_ = false;
+  std::unordered_map<uint64_t, GateEntry> gate_;
+  std::unordered_map<uint64_t, std::vector<uint64_t>> piece_;  // mem_req tag -> burst handles
+  std::unordered_map<uint64_t, uint64_t> desc_line_;     // 128-byte line -> its DESC request tag
+  std::deque<std::pair<otma_mem_req, uint64_t>> retry_;  // refused by the host
+  uint64_t next_handle_ = 1, next_req_tag_ = 1, host_resps_ = 0;
+  std::vector<int> read_done_q_;  // ops whose last shared-memory read was made this cycle
 };
+
+void VerilatedBackend::UseHostMemory() {
+  host_memory_ = true;
+  tma::sim::AxiMemoryGate rd;
+  rd.request = [this](uint32_t id, uint64_t a, uint64_t n) { return GateRequest(false, id, a, n); };
+  rd.response = [this](uint64_t h) { return GateResponse(h); };
+  tma::sim::AxiMemoryGate wr = rd;
+  wr.request = [this](uint32_t id, uint64_t a, uint64_t n) { return GateRequest(true, id, a, n); };
+  axr_.set_gate(std::move(rd));
+  axw_.set_gate(std::move(wr));
+}
+
+uint64_t VerilatedBackend::GateRequest(bool write, uint32_t id, uint64_t addr, uint64_t bytes) {
+  const uint64_t h = next_handle_++;
+  gate_[h] = GateEntry{};
+  if (!write && InDescArea(addr)) {
+    return h;  // the op's own descriptor bytes: not the host's memory
+  }
+  const bool desc = !write && id == tma::pkg::AxiIdDesc;
+  const int k = Oldest([&](const InFlight& f) {
+    if (desc) {
+      return true;
+    }
+    if (write || id == tma::pkg::AxiIdRed) {
+      return f.kind == OTMA_OP_TENSOR_REDUCE || (write && f.kind == OTMA_OP_TENSOR_STORE);
+    }
+    return f.kind == OTMA_OP_TENSOR_LOAD || f.kind == OTMA_OP_TENSOR_PREFETCH;
+  });
+  const otma_token op = k >= 0 ? ops_[static_cast<size_t>(k)]->token : 0;
+  if (desc) {
+    const uint64_t line = addr & ~127ull;
+    auto it = desc_line_.find(line);
+    if (it != desc_line_.end() && piece_.count(it->second) != 0) {
+      piece_[it->second].push_back(h);  // the line's request is still unanswered
+      ++gate_[h].left;
+    } else {
+      desc_line_[line] = SendReq(otma_mem_req{0, line, 128, OTMA_REQ_DESC, op}, h);
+    }
+    return h;
+  }
+  const uint64_t rb = e_->req_bytes;
+  const uint32_t kind = write ? OTMA_REQ_WRITE : OTMA_REQ_READ;
+  for (uint64_t a = addr & ~(rb - 1); a < addr + bytes; a += rb) {
+    SendReq(otma_mem_req{0, a, static_cast<uint32_t>(rb), kind, op}, h);
+  }
+  return h;
+}
+
+uint64_t VerilatedBackend::SendReq(const otma_mem_req& r0, uint64_t handle) {
+  otma_mem_req r = r0;
+  r.tag = next_req_tag_++;
+  piece_[r.tag] = {handle};
+  ++gate_[handle].left;
+  if (!retry_.empty() || e_->host.mem_req(e_->host.user, &r) != 0) {
+    retry_.emplace_back(r, handle);  // offered again each cycle, in order
+  }
+  return r.tag;
+}
+
+int VerilatedBackend::GateResponse(uint64_t handle) {
+  auto it = gate_.find(handle);
+  if (it == gate_.end()) {
+    return 2;
+  }
+  if (it->second.left > 0) {
+    return -1;
+  }
+  const int resp = it->second.resp;
+  gate_.erase(it);
+  return resp;
+}
+
+otma_status VerilatedBackend::MemResp(uint64_t tag, otma_status bus) {
+  auto it = piece_.find(tag);
+  if (it == piece_.end()) {
+    return OTMA_E_UNKNOWN_TAG;
+  }
+  for (const auto& q : retry_) {
+    if (q.first.tag == tag) {
+      return OTMA_E_UNKNOWN_TAG;  // the host has not accepted it yet
+    }
+  }
+  for (uint64_t h : it->second) {
+    GateEntry& g = gate_[h];
+    --g.left;
+    if (bus != OTMA_OK) {
+      g.resp = 2;
+    }
+  }
+  piece_.erase(it);
+  ++host_resps_;
+  return OTMA_OK;
+}
+
+void VerilatedBackend::OnSmemRead() {
+  // The store path serves its commands' sources in command order: the read belongs to the
+  // oldest store or reduction whose reads are not all made.
+  const int k = Oldest([](const InFlight& f) { return f.group && !f.read_done; });
+  if (k < 0) {
+    return;
+  }
+  InFlight& f = *ops_[static_cast<size_t>(k)];
+  if (!f.group || f.read_done) {
+    return;
+  }
+  if (++f.reads_got == f.reads_want) {
+    f.read_done = true;
+    read_done_q_.push_back(k);
+  }
+}
 
 bool RtlGlobal::Read(uint64_t addr, uint8_t* dst, size_t n) {
   return b_->GRead(addr, dst, n);
@@ -354,6 +556,9 @@ otma_status VerilatedBackend::Submit(otma_engine& e, const otma_op& op, otma_tok
   // The engine's arch and cluster size are tma_sim_top's arch_i and cluster_i (0 = 16): the RTL
   // checks the encoder rules of that arch, the CTA operands and the multicast mask (F6) itself.
   // Both are fixed per engine, so they change only while the RTL is idle.
+  if (!host_memory_ && e.host.mem_req != nullptr) {
+    UseHostMemory();
+  }
   h_.pins().arch = static_cast<uint8_t>(e.arch);
   h_.pins().cluster = static_cast<uint8_t>(e.num_ctas & 15);
   if (in.issuer_cta >= 16 || in.dst_cta >= 16 || in.mbar_cta >= 16) {
@@ -376,6 +581,9 @@ otma_status VerilatedBackend::Submit(otma_engine& e, const otma_op& op, otma_tok
   f.token = t;
   f.kind = op.kind;
   f.group = op.kind == OTMA_OP_TENSOR_STORE || op.kind == OTMA_OP_TENSOR_REDUCE;
+  if (f.group && ms.ok()) {
+    f.reads_want = PredictSmemReads(map, in, static_cast<uint32_t>(top_->pins.data_bytes));
+  }
   if (op.kind == OTMA_OP_TENSOR_LOAD) {
     for (const m::CompleteTx& x :
          m::CompleteTxEvents(in.multicast, in.cta_mask, in.dst_cta < 0 ? in.issuer_cta : in.dst_cta,
@@ -423,7 +631,12 @@ void VerilatedBackend::Finish(uint8_t tag, uint32_t ev, otma_status s) {
   const InFlight op = std::move(*f);
   f.reset();
   --live_;
-  if (ev == OTMA_EV_DONE && op.group) {
+  if (ev == OTMA_EV_DONE && op.group && !op.read_done) {
+    if (op.reads_got != op.reads_want) {
+      e_->Log(1, "RTL: op " + std::to_string(op.token) + " made " + std::to_string(op.reads_got) +
+                     " shared-memory reads, " + std::to_string(op.reads_want) +
+                     " predicted: READ_DONE with DONE");
+    }
     e_->Done(op.token, OTMA_EV_READ_DONE, OTMA_OK);
   }
   e_->Done(op.token, ev, s);
@@ -473,14 +686,24 @@ void VerilatedBackend::Complete(const tma::sim::EngineCompletion& c) {
 }
 
 void VerilatedBackend::Step() {
+  while (!retry_.empty() && e_->host.mem_req(e_->host.user, &retry_.front().first) == 0) {
+    retry_.pop_front();
+  }
   h_.Step();
   ++e_->cycle;
   const uint64_t sig =
-      axr_.beats() + axw_.beats() + smp_.beats() + cpl_.received() + cmd_.accepted();
+      axr_.beats() + axw_.beats() + smp_.beats() + cpl_.received() + cmd_.accepted() + host_resps_;
   if (sig != activity_sig_) {
     activity_sig_ = sig;
     last_activity_ = e_->cycle;
   }
+  for (int k : read_done_q_) {
+    const auto& f = ops_[static_cast<size_t>(k)];
+    if (f && f->read_done) {
+      e_->Done(f->token, OTMA_EV_READ_DONE, OTMA_OK);
+    }
+  }
+  read_done_q_.clear();
   for (const tma::sim::EngineCompletion& c : cpls_) {
     Complete(c);
   }
@@ -515,6 +738,9 @@ uint64_t VerilatedBackend::Drain(otma_engine& e) {
   e_ = &e;
   const uint64_t start = e.cycle;
   while (Active() && e.cycle - last_activity_ <= e.cfg.watchdog_cycles) {
+    if (!piece_.empty() && e.cycle - last_activity_ >= kDrainQuiet) {
+      break;  // only the host's memory responses can make progress
+    }
     Step();
   }
   return e.cycle - start;

@@ -27,6 +27,8 @@ class RtlBackend {
   virtual otma_status Tick(otma_engine& e, uint64_t cycles) = 0;
   virtual uint64_t NextEvent() const = 0;
   virtual uint64_t Drain(otma_engine& e) = 0;
+  // The host's answer to a request of the RTL's global-memory traffic (host.mem_req).
+  virtual otma_status MemResp(uint64_t tag, otma_status bus) = 0;
   // fence.proxy.tensormap: the next command clears the RTL's descriptor cache.
   virtual void Invalidate(uint64_t desc_va) = 0;
   virtual uint32_t InFlightOps() const = 0;

@@ -17,9 +17,15 @@
 //     the rewritten one (fence.proxy.tensormap);
 //   * each fault class of the seeds comes back from the RTL with the class FUNCTIONAL gives;
 //   * the global sectors the RTL's AXI bursts touch are the ones otma_expand lists (A4);
+//   * the host's memory system (mem_req): the RTL's bursts become 32-byte requests (and one
+//     descriptor fetch), wait for otma_mem_resp, keep the bytes, fault on a bus error and
+//     survive refusals;
+//   * READ_DONE at the store's last shared-memory read: before DONE when the writes wait, and
+//     the predicted read count matches the RTL's for every claimed store and reduction;
 //   * two RTL engines on two threads give what they give one after the other (A9).
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <set>
 #include <string>
 #include <thread>
@@ -97,6 +103,7 @@ struct Outcome {
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> tx;  // (rank, mbar, bytes), sorted
   std::vector<std::tuple<otma_token, uint32_t, otma_status>> ev;
   uint64_t cycles = 0;
+  uint64_t last_event = 0;  // the cycle of the last op_done
 };
 
 // One op on a fresh engine of `mode`, run to completion.
@@ -116,8 +123,10 @@ Outcome RunOne(uint32_t mode, const otma_op& op, int ctas = 2, uint32_t arch = O
   for (const cosim_test::Tx& t : h.tx)
     o.tx.emplace_back(t.rank, t.mbar, t.bytes);
   std::sort(o.tx.begin(), o.tx.end());
-  for (const cosim_test::Ev& e : h.events)
+  for (const cosim_test::Ev& e : h.events) {
     o.ev.emplace_back(e.op, e.event, e.status);
+    o.last_event = std::max(o.last_event, e.cycle);
+  }
   o.cycles = otma_cycle(h.e());
   return o;
 }
@@ -610,6 +619,305 @@ TEST(CosimRtl, GlobalSectorsEqualExpand) {
     ++compared;
   }
   EXPECT_GT(compared, 30);
+}
+
+// ---- the host's memory system (mem_req / otma_mem_resp) ---------------------------------------
+// A host memory model: every request accepted and answered `latency` cycles later with
+// `answer`. The callbacks reach it through a pointer (otma_host.user is the TestHost).
+struct HostMemory {
+  otma_engine* e = nullptr;
+  uint64_t latency = 0;
+  otma_status answer = OTMA_OK;
+  std::deque<std::pair<uint64_t, uint64_t>> due;  // (cycle, tag)
+  std::vector<otma_mem_req> reqs;
+  uint64_t last_due = 0;  // the cycle the last request's answer is due
+  std::vector<std::string> logs;
+};
+HostMemory* g_mem = nullptr;
+
+void UseHostMemory(TestHost& h, HostMemory& m, uint64_t latency) {
+  g_mem = &m;
+  m.latency = latency;
+  h.host().mem_req = [](void*, const otma_mem_req* r) {
+    g_mem->reqs.push_back(*r);
+    g_mem->last_due = otma_cycle(g_mem->e) + g_mem->latency;
+    g_mem->due.emplace_back(g_mem->last_due, r->tag);
+    return 0;
+  };
+  h.host().log = [](void*, int, const char* msg) { g_mem->logs.emplace_back(msg); };
+}
+
+// Ticks one cycle at a time, answering the requests that are due, until nothing is in flight.
+void RunWithHostMemory(HostMemory& m, uint64_t limit = 200000) {
+  for (uint64_t i = 0; i < limit && otma_in_flight(m.e) > 0; ++i) {
+    while (!m.due.empty() && m.due.front().first <= otma_cycle(m.e)) {
+      EXPECT_EQ(otma_mem_resp(m.e, m.due.front().second, m.answer), OTMA_OK);
+      m.due.pop_front();
+    }
+    otma_tick(m.e, 1);
+  }
+}
+
+// One op on a fresh RTL engine whose global memory answers through mem_req after `latency`.
+Outcome RunHostMemory(const otma_op& op, uint64_t latency, HostMemory* m, int ctas = 2) {
+  TestHost h(kBase, kGlobal, ctas, kWin);
+  Fill(h, ctas);
+  Outcome o;
+  UseHostMemory(h, *m, latency);
+  EXPECT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
+  if (h.e() == nullptr)
+    return o;
+  m->e = h.e();
+  (void)cosim_test::SubmitRetry(h.e(), &op, nullptr);
+  RunWithHostMemory(*m);
+  EXPECT_EQ(otma_in_flight(h.e()), 0u);
+  o.g = h.g();
+  for (int r = 0; r < ctas; ++r)
+    o.s.push_back(h.s(r));
+  for (const cosim_test::Tx& t : h.tx)
+    o.tx.emplace_back(t.rank, t.mbar, t.bytes);
+  std::sort(o.tx.begin(), o.tx.end());
+  for (const cosim_test::Ev& e : h.events) {
+    o.ev.emplace_back(e.op, e.event, e.status);
+    o.last_event = std::max(o.last_event, e.cycle);
+  }
+  o.cycles = otma_cycle(h.e());
+  g_mem = nullptr;
+  return o;
+}
+
+// Every claimed op with the host's memory 300 cycles away: the same bytes, complete-tx and
+// events as FUNCTIONAL; the requests are the 32-byte sectors otma_expand lists (loads: READ,
+// stores: WRITE, reductions: READ and WRITE of the same sectors), each answered once; the op
+// completes no earlier than its last request's answer, and about the latency later than with
+// the RTL's zero-latency memory (a few cycles of the zero-latency run's own work, such as
+// out-of-bounds fill, overlap the wait).
+TEST(CosimRtl, HostMemoryCarriesTheRtlsTrafficWithItsLatency) {
+  std::vector<std::vector<uint8_t>> maps;
+  const std::vector<OpCase> cases = ClaimCases(&maps);
+  constexpr uint64_t kLat = 300;
+  int moved = 0;
+  for (const OpCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Outcome f = RunOne(OTMA_MODE_FUNCTIONAL, c.op);
+    const Outcome z = RunOne(OTMA_MODE_RTL, c.op);
+    HostMemory m;
+    const Outcome r = RunHostMemory(c.op, kLat, &m);
+    EXPECT_EQ(Events(r), Events(f));
+    EXPECT_TRUE(r.g == f.g) << "global memory differs";
+    EXPECT_TRUE(r.s == f.s) << "shared memory differs";
+    EXPECT_EQ(r.tx, f.tx);
+    EXPECT_TRUE(m.due.empty());
+    bool fault = false;
+    for (const auto& [t, ev, st] : f.ev)
+      fault |= ev == OTMA_EV_FAULT;
+    if (fault || c.op.kind == OTMA_OP_TENSOR_PREFETCH)
+      continue;  // no data moved (a prefetch reads nothing on tma_sim_top)
+    std::set<uint64_t> rd, wr;
+    for (const otma_mem_req& q : m.reqs) {
+      EXPECT_EQ(q.size, 32u);
+      EXPECT_EQ(q.addr % 32, 0u);
+      EXPECT_EQ(q.op, 1u);
+      ASSERT_TRUE(q.kind == OTMA_REQ_READ || q.kind == OTMA_REQ_WRITE) << q.kind;
+      (q.kind == OTMA_REQ_READ ? rd : wr).insert(q.addr);
+    }
+    TestHost x(kBase, kGlobal, 2, kWin);
+    ASSERT_EQ(x.Create(OTMA_MODE_FUNCTIONAL), OTMA_OK);
+    std::vector<otma_mem_req> req(1024);
+    uint32_t n = 0;
+    ASSERT_EQ(otma_expand(x.e(), &c.op, req.data(), 1024, &n, nullptr, nullptr), OTMA_OK);
+    std::set<uint64_t> want;
+    for (uint32_t i = 0; i < n; ++i)
+      want.insert(req[i].addr);
+    const bool writes = c.op.kind == OTMA_OP_TENSOR_STORE || c.op.kind == OTMA_OP_TENSOR_REDUCE;
+    EXPECT_EQ(writes ? wr : rd, want);
+    if (c.op.kind == OTMA_OP_TENSOR_REDUCE)
+      EXPECT_EQ(rd, want);
+    else if (writes)
+      EXPECT_TRUE(rd.empty());
+    else
+      EXPECT_TRUE(wr.empty());
+    EXPECT_GE(r.last_event, m.last_due);  // no op completes before its last answer
+    EXPECT_GE(r.last_event, z.last_event + kLat - 10);
+    ++moved;
+  }
+  EXPECT_GT(moved, 30);
+}
+
+// A map named by desc_va: the RTL's descriptor fetch (several bursts) is one OTMA_REQ_DESC
+// request of 128 bytes at desc_va; a map given as bytes needs none.
+TEST(CosimRtl, HostMemorySeesTheDescriptorFetch) {
+  TestHost h(kBase, kGlobal, 1, kWin);
+  Fill(h, 1);
+  HostMemory m;
+  UseHostMemory(h, m, 50);
+  ASSERT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
+  m.e = h.e();
+  const auto map = Map2D(kBase, kBf16, 64, 16, 128, 32, 4);
+  constexpr uint64_t kMapAt = kBase + 0x3000;
+  std::memcpy(h.g().data() + (kMapAt - kBase), map.data(), 128);
+  otma_op op = Load2D(map, 8, 2, 1024, 16);
+  op.desc_bytes = nullptr;
+  op.desc_va = kMapAt;
+  ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &op, nullptr), OTMA_OK);
+  op.desc_bytes = map.data();
+  op.desc_va = 0;
+  op.smem_addr = 2048;
+  ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &op, nullptr), OTMA_OK);
+  RunWithHostMemory(m);
+  int desc = 0;
+  for (const otma_mem_req& q : m.reqs) {
+    if (q.kind == OTMA_REQ_DESC) {
+      ++desc;
+      EXPECT_EQ(q.addr, kMapAt);
+      EXPECT_EQ(q.size, 128u);
+      EXPECT_EQ(q.op, 1u);
+    }
+  }
+  EXPECT_EQ(desc, 1);
+  ASSERT_NE(h.Find(1, OTMA_EV_DONE), nullptr);
+  ASSERT_NE(h.Find(2, OTMA_EV_DONE), nullptr);
+}
+
+// The host answers a bus error: the RTL sees SLVERR and the op faults with bus_error (a load
+// on its R beats, a store on its B).
+TEST(CosimRtl, HostMemoryBusErrorFaultsTheOp) {
+  const auto lm = Map2D(kBase, kBf16, 64, 16, 128, 32, 4);
+  const auto sm = Map2D(kBase, kU32, 32, 16, 128, 8, 4);
+  otma_op ld = Load2D(lm, 8, 2, 1024, 16);
+  otma_op st = Load2D(sm, 8, 2, 512, 0);
+  st.kind = OTMA_OP_TENSOR_STORE;
+  st.issuer_warp = 1;
+  for (const otma_op& op : {ld, st}) {
+    HostMemory m;
+    m.answer = OTMA_E_BUS_ERROR;
+    const Outcome r = RunHostMemory(op, 20, &m);
+    ASSERT_FALSE(r.ev.empty());
+    EXPECT_EQ(std::get<1>(r.ev.back()), static_cast<uint32_t>(OTMA_EV_FAULT)) << Events(r);
+    EXPECT_EQ(std::get<2>(r.ev.back()), OTMA_E_BUS_ERROR) << Events(r);
+  }
+}
+
+// A host that refuses requests (at most one accepted per cycle): the refused ones are offered
+// again, in order, and the op completes with the FUNCTIONAL bytes.
+TEST(CosimRtl, HostMemoryRefusalsAreRetried) {
+  const auto lm = Map2D(kBase, kBf16, 64, 16, 128, 32, 4);
+  const otma_op ld = Load2D(lm, 8, 2, 1024, 16);
+  const Outcome f = RunOne(OTMA_MODE_FUNCTIONAL, ld);
+  TestHost h(kBase, kGlobal, 2, kWin);
+  Fill(h, 2);
+  HostMemory m;
+  UseHostMemory(h, m, 10);
+  static uint64_t last_cycle;
+  static int refused;
+  last_cycle = UINT64_MAX;
+  refused = 0;
+  h.host().mem_req = [](void*, const otma_mem_req* r) {
+    const uint64_t now = otma_cycle(g_mem->e);
+    if (now == last_cycle) {
+      ++refused;
+      return 1;
+    }
+    last_cycle = now;
+    g_mem->reqs.push_back(*r);
+    g_mem->due.emplace_back(now + g_mem->latency, r->tag);
+    return 0;
+  };
+  ASSERT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
+  m.e = h.e();
+  ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &ld, nullptr), OTMA_OK);
+  RunWithHostMemory(m);
+  EXPECT_GT(refused, 0);
+  for (size_t i = 1; i < m.reqs.size(); ++i)
+    EXPECT_GT(m.reqs[i].tag, m.reqs[i - 1].tag) << "requests offered out of order";
+  EXPECT_TRUE(h.s(0) == f.s[0]);
+  ASSERT_NE(h.Find(1, OTMA_EV_DONE), nullptr);
+  g_mem = nullptr;
+}
+
+// ---- READ_DONE at the store's last shared-memory read --------------------------------------
+// A store whose writes wait 400 cycles for their B responses (the host's memory): READ_DONE
+// comes strictly before DONE, and between the two cp.async.bulk.wait_group.read returns while
+// cp.async.bulk.wait_group does not.
+TEST(CosimRtl, StoreReadDoneComesBeforeDoneWhenWritesWait) {
+  TestHost h(kBase, kGlobal, 1, kWin);
+  Fill(h, 1);
+  HostMemory m;
+  constexpr uint64_t kLat = 400;
+  UseHostMemory(h, m, kLat);
+  ASSERT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
+  m.e = h.e();
+  const auto sm = Map2D(kBase, kU32, 32, 16, 128, 8, 4);
+  otma_op st = Load2D(sm, 8, 2, 512, 0);
+  st.kind = OTMA_OP_TENSOR_STORE;
+  st.issuer_warp = 3;
+  otma_token t = 0;
+  ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &st, &t), OTMA_OK);
+  ASSERT_EQ(otma_bulk_commit(h.e(), 3), OTMA_OK);
+  bool read_window_seen = false;
+  for (int i = 0; i < 20000 && otma_in_flight(h.e()) > 0; ++i) {
+    while (!m.due.empty() && m.due.front().first <= otma_cycle(h.e())) {
+      otma_mem_resp(h.e(), m.due.front().second, OTMA_OK);
+      m.due.pop_front();
+    }
+    otma_tick(h.e(), 1);
+    if (h.Find(t, OTMA_EV_READ_DONE) != nullptr && h.Find(t, OTMA_EV_DONE) == nullptr) {
+      EXPECT_EQ(otma_bulk_wait(h.e(), 3, 0, 1), 1);
+      EXPECT_EQ(otma_bulk_wait(h.e(), 3, 0, 0), 0);
+      read_window_seen = true;
+    }
+  }
+  const cosim_test::Ev* rd = h.Find(t, OTMA_EV_READ_DONE);
+  const cosim_test::Ev* dn = h.Find(t, OTMA_EV_DONE);
+  ASSERT_NE(rd, nullptr);
+  ASSERT_NE(dn, nullptr);
+  EXPECT_LT(rd->cycle, dn->cycle);
+  EXPECT_GE(dn->cycle - rd->cycle, kLat);  // the B responses wait for the host's answers
+  EXPECT_TRUE(read_window_seen);
+  for (const std::string& l : m.logs)
+    EXPECT_EQ(l.find("predicted"), std::string::npos) << l;
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 32; ++x) {
+      ASSERT_EQ(h.g()[static_cast<size_t>(128 * (2 + y) + 32 + x)],
+                h.s(0)[static_cast<size_t>(512 + 32 * y + x)]);
+    }
+  }
+  g_mem = nullptr;
+}
+
+// For every claimed store and reduction, the RTL's shared-memory reads match the count the
+// library predicts from the model's rows (the READ_DONE rule), so none falls back to READ_DONE
+// with DONE; READ_DONE never comes after DONE.
+TEST(CosimRtl, StoreSharedReadsMatchThePrediction) {
+  std::vector<std::vector<uint8_t>> maps;
+  const std::vector<OpCase> cases = ClaimCases(&maps);
+  int stores = 0;
+  for (const OpCase& c : cases) {
+    if (c.op.kind != OTMA_OP_TENSOR_STORE && c.op.kind != OTMA_OP_TENSOR_REDUCE)
+      continue;
+    SCOPED_TRACE(c.name);
+    TestHost h(kBase, kGlobal, 2, kWin);
+    Fill(h, 2);
+    HostMemory m;
+    UseHostMemory(h, m, 0);
+    h.host().mem_req = nullptr;  // zero latency; the log callback stays
+    ASSERT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
+    m.e = h.e();
+    otma_token t = 0;
+    ASSERT_EQ(cosim_test::SubmitRetry(h.e(), &c.op, &t), OTMA_OK);
+    otma_drain(h.e());
+    const cosim_test::Ev* rd = h.Find(t, OTMA_EV_READ_DONE);
+    const cosim_test::Ev* dn = h.Find(t, OTMA_EV_DONE);
+    if (dn == nullptr)
+      continue;  // the op faults
+    ASSERT_NE(rd, nullptr);
+    EXPECT_LE(rd->cycle, dn->cycle);
+    for (const std::string& l : m.logs)
+      EXPECT_EQ(l.find("predicted"), std::string::npos) << l;
+    ++stores;
+    g_mem = nullptr;
+  }
+  EXPECT_GT(stores, 20);
 }
 
 // ---- A9: two RTL engines on two threads --------------------------------------------------------

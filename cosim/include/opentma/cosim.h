@@ -11,9 +11,9 @@
  *   - Three modes behind one interface (otma_config.mode): FUNCTIONAL (the reference model,
  *     the whole effect at submit), TIMED (an approximate engine model with calibrated latency
  *     and throughput; requests leave through mem_req, data lands when the op completes), RTL
- *     (the Verilated engine clocked by otma_tick, data moved at its cycles; the ops the RTL
- *     claims: tensor loads, prefetches, stores and reductions; other ops answer
- *     OTMA_E_UNSUPPORTED).
+ *     (the Verilated engine clocked by otma_tick, data moved at its cycles, its AXI bursts
+ *     through mem_req; the ops the RTL claims: tensor loads, prefetches, stores and
+ *     reductions; other ops answer OTMA_E_UNSUPPORTED).
  *   - Time advances only by otma_tick; otma_next_event says how far an event-driven host may
  *     skip.
  *   - Versioning: every struct starts with struct_size (the caller sets sizeof); fields are only
@@ -195,7 +195,7 @@ typedef struct {
   uint64_t replace_value;
 } otma_op;
 
-/* ---- Memory requests (TIMED; the RTL mode's AXI slaves answer at once) ---------------- */
+/* ---- Memory requests (TIMED; RTL: the Verilated engine's AXI bursts) -------------------- */
 typedef enum {
   OTMA_REQ_READ = 0,
   OTMA_REQ_WRITE = 1,
@@ -233,7 +233,8 @@ typedef struct {
   void (*complete_tx)(void* user, uint32_t rank, uint32_t mbar_addr, uint32_t bytes);
   void (*op_done)(void* user, otma_token op, uint32_t event, otma_status status);
   /* timing: the host's memory system. Return 0 when accepted, nonzero to retry next cycle.
-   * Null in TIMED mode = the engine's own L2-hit memory model (calibration table). */
+   * Null in TIMED mode = the engine's own L2-hit memory model (calibration table); null in RTL
+   * mode = the RTL's AXI slaves answer at once (zero latency). */
   int (*mem_req)(void* user, const otma_mem_req* req);
   /* diagnostics (checker reports, faults); may be null */
   void (*log)(void* user, int level, const char* msg);
