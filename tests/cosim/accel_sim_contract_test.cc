@@ -41,6 +41,7 @@
 
 #include "calibration.h"
 #include "replay.h"
+#include "synth_trace.h"
 #include "test_host.h"
 #include "tma/golden.h"
 
@@ -49,7 +50,7 @@ namespace {
 using nlohmann::json;
 namespace m = tma::model;
 
-constexpr uint64_t kIn = 0x7f0000100000ull, kOut = 0x7f0000200000ull;
+constexpr uint64_t kIn = cosim_test::kSynthIn, kOut = cosim_test::kSynthOut;
 constexpr uint32_t kMcMbar = 8192, kNarrowMbar = 8200, kWideMbar = 8208, kMcStage = 1024,
                    kNarrowStage = 2048, kWideStage = 2560;
 // rank 0's ops in issue order (tokens): the multicast, the narrow box, the wide box, the store.
@@ -171,138 +172,68 @@ std::unique_ptr<otma_trace::EnginePort> MakeSpyPort(const otma_config& cfg, cons
 }
 
 // ---- the synthetic trace ----------------------------------------------------------------------
-std::vector<uint8_t> InitIn() {
-  std::vector<uint8_t> v(1024);
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = static_cast<uint8_t>(m::SplitMix64(5 + i));
-  return v;
-}
-
 std::string WriteTrace() {
   const std::string path =
       std::string(::testing::TempDir()) + "otma_accel_sim_" + std::to_string(::getpid()) + ".jsonl";
-  const std::vector<uint8_t> in = InitIn();
-  // IN seen two ways: {64, 16} at a 64-byte pitch (the multicast box {32, 4}) and {128, 8} at a
-  // 128-byte pitch (the narrow box {16, 4}: 16-byte rows, 128-byte stride).
+  const std::vector<uint8_t> in = cosim_test::SynthIn();
+  // IN seen three ways: {64, 16} at a 64-byte pitch (the multicast box {32, 4}), {128, 8} at a
+  // 128-byte pitch (the narrow box {16, 4}: 16-byte rows, 128-byte stride) and {256, 4} (the
+  // wide box {256, 2}).
   const auto map_mc = cosim_test::Map2D(kIn, 0, 64, 16, 64, 32, 4);
   const auto map_nb = cosim_test::Map2D(kIn, 0, 128, 8, 128, 16, 4);
   const auto map_wide = cosim_test::Map2D(kIn, 0, 256, 4, 256, 256, 2);
   const auto map_out = cosim_test::Map2D(kOut, 0, 64, 8, 64, 32, 4);
-  json h = {{"rec", "header"},
-            {"format", "otma-trace"},
-            {"version", 1},
-            {"kernel", "synthetic_accel_sim_contract"},
-            {"source", "synthetic:tests/cosim/accel_sim_contract_test.cc"},
-            {"grid", {2, 1, 1}},
-            {"block", {96, 1, 1}},
-            {"cluster", {2, 1, 1}},
-            {"capture", {{"stage_hash", true}, {"store_sources", true}}}};
-  h["buffers"] = json::array({{{"name", "IN"},
-                               {"role", "input"},
-                               {"bytes", 1024},
-                               {"va", kIn},
-                               {"dtype", "u8"},
-                               {"init", {{"fill", "splitmix64"}, {"seed", 5}}}},
-                              {{"name", "OUT"},
-                               {"role", "output"},
-                               {"bytes", 512},
-                               {"va", kOut},
-                               {"dtype", "u8"},
-                               {"init", {{"fill", "const"}, {"value", 0}}}}});
   std::ofstream f(path);
-  f << h.dump() << "\n";
-  int64_t seq = 0;
-  uint64_t t = 1000;
-  auto base = [&](const char* rec, int rank, int warp) {
-    return json{{"rec", rec},
-                {"seq", seq++},
-                {"t", t += 10},
-                {"cta", {rank, 0, 0}},
-                {"cluster_id", {0, 0, 0}},
-                {"rank", rank},
-                {"warp", warp}};
-  };
+  f << cosim_test::SynthHeader("synthetic_accel_sim_contract",
+                               "tests/cosim/accel_sim_contract_test.cc", 2, 96)
+           .dump()
+    << "\n";
+  cosim_test::SynthRecords rec;
   auto hash = [](const std::vector<uint8_t>& v) { return m::Sha256Hex(v.data(), v.size()); };
+  auto arm = [&](int rank, uint32_t mbar, uint32_t tx) {
+    json a = rec.Base("arm", rank, 0);
+    a.update({{"mbar_addr", mbar}, {"phase", 0}, {"expect_tx", tx}});
+    f << a.dump() << "\n";
+  };
+  // A load by rank 0's warp 0 on `mbar`, phase 0 (cluster: the cluster operand's record).
+  auto load = [&](json r, uint32_t mbar, const json& cluster, const char* ptx) {
+    r.update({{"mbar_addr", mbar}, {"phase", 0}, {"cluster", cluster}, {"ptx", ptx}});
+    f << r.dump() << "\n";
+  };
   // Both CTAs arm their barrier for the multicast's 128 bytes; rank 0 issues it.
-  for (int r = 0; r < 2; ++r) {
-    json arm = base("arm", r, 0);
-    arm.update({{"mbar_addr", kMcMbar}, {"phase", 0}, {"expect_tx", 128}});
-    f << arm.dump() << "\n";
-  }
-  json mc = base("tma", 0, 0);
-  mc.update(
-      {{"op", "load"},
-       {"mode", "tile"},
-       {"tensor",
-        {{"dtype", "u8"}, {"rank", 2}, {"dims", {64, 16}}, {"strides", {64}}, {"box", {32, 4}}}},
-       {"desc", m::ToHex(map_mc.data(), 128)},
-       {"coords", {32, 4}},
-       {"smem_addr", kMcStage},
-       {"mbar_addr", kMcMbar},
-       {"bytes", 128},
-       {"oob_bytes", 0},
-       {"phase", 0},
-       {"cluster", {{"ctas", 2}, {"issuer", 0}, {"cta_mask", 3}}},
-       {"ptx", "cp.async.bulk.tensor.2d.shared::cluster.global.tile.multicast::cluster"}});
-  f << mc.dump() << "\n";
+  arm(0, kMcMbar, 128);
+  arm(1, kMcMbar, 128);
+  load(rec.Tile("load", 0, 0, map_mc, 64, 16, 64, 32, 4, {32, 4}, kMcStage, 128), kMcMbar,
+       {{"ctas", 2}, {"issuer", 0}, {"cta_mask", 3}},
+       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.multicast::cluster");
   std::vector<uint8_t> mc_stage(128);
   for (int y = 0; y < 4; ++y) {
     for (int x = 0; x < 32; ++x)
       mc_stage[static_cast<size_t>(32 * y + x)] = in[static_cast<size_t>(64 * (4 + y) + 32 + x)];
   }
+  const json one = {{"ctas", 2}, {"issuer", 0}};
+  const char* tile = "cp.async.bulk.tensor.2d.shared::cluster.global.tile";
   // The narrow box on rank 0: rows 2..5, columns 16..31 of the 128-byte-pitch view.
-  json arm = base("arm", 0, 0);
-  arm.update({{"mbar_addr", kNarrowMbar}, {"phase", 0}, {"expect_tx", 64}});
-  f << arm.dump() << "\n";
-  json nb = base("tma", 0, 0);
-  nb.update(
-      {{"op", "load"},
-       {"mode", "tile"},
-       {"tensor",
-        {{"dtype", "u8"}, {"rank", 2}, {"dims", {128, 8}}, {"strides", {128}}, {"box", {16, 4}}}},
-       {"desc", m::ToHex(map_nb.data(), 128)},
-       {"coords", {16, 2}},
-       {"smem_addr", kNarrowStage},
-       {"mbar_addr", kNarrowMbar},
-       {"bytes", 64},
-       {"oob_bytes", 0},
-       {"phase", 0},
-       {"cluster", {{"ctas", 2}, {"issuer", 0}}},
-       {"ptx", "cp.async.bulk.tensor.2d.shared::cluster.global.tile"}});
-  f << nb.dump() << "\n";
+  arm(0, kNarrowMbar, 64);
+  load(rec.Tile("load", 0, 0, map_nb, 128, 8, 128, 16, 4, {16, 2}, kNarrowStage, 64), kNarrowMbar,
+       one, tile);
   std::vector<uint8_t> nb_stage(64);
   for (int y = 0; y < 4; ++y) {
     for (int x = 0; x < 16; ++x)
       nb_stage[static_cast<size_t>(16 * y + x)] = in[static_cast<size_t>(128 * (2 + y) + 16 + x)];
   }
   // The wide box on rank 0: rows 1..2 of the 256-byte-pitch view, 256 bytes each.
-  json arm_w = base("arm", 0, 0);
-  arm_w.update({{"mbar_addr", kWideMbar}, {"phase", 0}, {"expect_tx", 512}});
-  f << arm_w.dump() << "\n";
-  json wd = base("tma", 0, 0);
-  wd.update(
-      {{"op", "load"},
-       {"mode", "tile"},
-       {"tensor",
-        {{"dtype", "u8"}, {"rank", 2}, {"dims", {256, 4}}, {"strides", {256}}, {"box", {256, 2}}}},
-       {"desc", m::ToHex(map_wide.data(), 128)},
-       {"coords", {0, 1}},
-       {"smem_addr", kWideStage},
-       {"mbar_addr", kWideMbar},
-       {"bytes", 512},
-       {"oob_bytes", 0},
-       {"phase", 0},
-       {"cluster", {{"ctas", 2}, {"issuer", 0}}},
-       {"ptx", "cp.async.bulk.tensor.2d.shared::cluster.global.tile"}});
-  f << wd.dump() << "\n";
+  arm(0, kWideMbar, 512);
+  load(rec.Tile("load", 0, 0, map_wide, 256, 4, 256, 256, 2, {0, 1}, kWideStage, 512), kWideMbar,
+       one, tile);
   const std::vector<uint8_t> wide_stage(in.begin() + 256, in.begin() + 768);
   auto wait = [&](int rank, uint32_t mbar, uint32_t stage, const std::vector<uint8_t>& bytes) {
-    json w = base("wait", rank, 1);
+    json w = rec.Base("wait", rank, 1);
     w.update({{"mbar_addr", mbar},
               {"phase", 0},
-              {"t_start", t},
-              {"t_done", t + 5},
-              {"t_release", t + 50},
+              {"t_start", rec.t},
+              {"t_done", rec.t + 5},
+              {"t_release", rec.t + 50},
               {"stage_addr", stage},
               {"stage_bytes", bytes.size()},
               {"stage_sha256", hash(bytes)}});
@@ -316,27 +247,15 @@ std::string WriteTrace() {
   std::vector<uint8_t> src(128);
   for (int k = 0; k < 128; ++k)
     src[static_cast<size_t>(k)] = static_cast<uint8_t>(3 * k + 1);
-  json st = base("tma", 0, kStoreWarp);
-  st.update(
-      {{"op", "store"},
-       {"mode", "tile"},
-       {"tensor",
-        {{"dtype", "u8"}, {"rank", 2}, {"dims", {64, 8}}, {"strides", {64}}, {"box", {32, 4}}}},
-       {"desc", m::ToHex(map_out.data(), 128)},
-       {"coords", {32, 2}},
-       {"smem_addr", 4096},
-       {"bytes", 128},
-       {"oob_bytes", 0},
-       {"group", 0},
-       {"src_hex", m::ToHex(src.data(), 128)},
-       {"src_sha256", hash(src)}});
+  json st = rec.Tile("store", 0, kStoreWarp, map_out, 64, 8, 64, 32, 4, {32, 2}, 4096, 128);
+  st.update({{"group", 0}, {"src_hex", m::ToHex(src.data(), 128)}, {"src_sha256", hash(src)}});
   f << st.dump() << "\n";
-  json cm = base("commit", 0, kStoreWarp);
+  json cm = rec.Base("commit", 0, kStoreWarp);
   cm["group"] = 0;
   f << cm.dump() << "\n";
   for (const bool read : {true, false}) {
-    json wg = base("wait_group", 0, kStoreWarp);
-    wg.update({{"n", 0}, {"read", read}, {"t_start", t}, {"t_done", t + 100}});
+    json wg = rec.Base("wait_group", 0, kStoreWarp);
+    wg.update({{"n", 0}, {"read", read}, {"t_start", rec.t}, {"t_done", rec.t + 100}});
     f << wg.dump() << "\n";
   }
   std::vector<uint8_t> out(512, 0);
@@ -344,10 +263,8 @@ std::string WriteTrace() {
     for (int x = 0; x < 32; ++x)
       out[static_cast<size_t>(64 * (2 + y) + 32 + x)] = src[static_cast<size_t>(32 * y + x)];
   }
-  f << json{{"rec", "final"}, {"buffer", "IN"}, {"bytes", 1024}, {"sha256", hash(in)}}.dump()
-    << "\n";
-  f << json{{"rec", "final"}, {"buffer", "OUT"}, {"bytes", 512}, {"sha256", hash(out)}}.dump()
-    << "\n";
+  f << cosim_test::SynthFinal("IN", in).dump() << "\n";
+  f << cosim_test::SynthFinal("OUT", out).dump() << "\n";
   return path;
 }
 

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "replay.h"
+#include "synth_trace.h"
 #include "test_host.h"
 #include "tma/golden.h"
 
@@ -25,15 +26,9 @@ namespace {
 using nlohmann::json;
 namespace m = tma::model;
 
-constexpr uint64_t kIn = 0x7f0000100000ull, kOut = 0x7f0000200000ull;
+using cosim_test::kSynthIn;
+using cosim_test::kSynthOut;
 constexpr int kIters = 6;
-
-std::vector<uint8_t> InitIn() {
-  std::vector<uint8_t> v(1024);
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = static_cast<uint8_t>(m::SplitMix64(5 + i));
-  return v;
-}
 
 struct Synth {
   std::string path;
@@ -44,62 +39,25 @@ Synth Write(const std::string& name) {
   Synth s;
   s.path =
       std::string(::testing::TempDir()) + "otma_cosim_" + std::to_string(::getpid()) + "_" + name;
-  const std::vector<uint8_t> in = InitIn();
+  const std::vector<uint8_t> in = cosim_test::SynthIn();
   std::vector<uint8_t> out(512, 0);
-  const auto map_in = cosim_test::Map2D(kIn, 0, 64, 16, 64, 32, 4);
-  const auto map_out = cosim_test::Map2D(kOut, 0, 64, 8, 64, 32, 4);
-  json h = {{"rec", "header"},
-            {"format", "otma-trace"},
-            {"version", 1},
-            {"kernel", "synthetic"},
-            {"source", "synthetic:tests/cosim/host_test.cc"},
-            {"grid", {1, 1, 1}},
-            {"block", {64, 1, 1}},
-            {"cluster", {1, 1, 1}},
-            {"capture", {{"stage_hash", true}, {"store_sources", true}}}};
-  h["buffers"] = json::array({{{"name", "IN"},
-                               {"role", "input"},
-                               {"bytes", 1024},
-                               {"va", kIn},
-                               {"dtype", "u8"},
-                               {"init", {{"fill", "splitmix64"}, {"seed", 5}}}},
-                              {{"name", "OUT"},
-                               {"role", "output"},
-                               {"bytes", 512},
-                               {"va", kOut},
-                               {"dtype", "u8"},
-                               {"init", {{"fill", "const"}, {"value", 0}}}}});
+  const auto map_in = cosim_test::Map2D(kSynthIn, 0, 64, 16, 64, 32, 4);
+  const auto map_out = cosim_test::Map2D(kSynthOut, 0, 64, 8, 64, 32, 4);
   std::ofstream f(s.path);
-  f << h.dump() << "\n";
-  int64_t seq = 0;
-  uint64_t t = 1000;
-  auto base = [&](const char* rec, int warp) {
-    return json{
-        {"rec", rec}, {"seq", seq++}, {"t", t += 10}, {"cta", {0, 0, 0}}, {"cluster_id", {0, 0, 0}},
-        {"rank", 0},  {"warp", warp}};
-  };
-  const json tensor = {
-      {"dtype", "u8"}, {"rank", 2}, {"dims", {64, 16}}, {"strides", {64}}, {"box", {32, 4}}};
+  f << cosim_test::SynthHeader("synthetic", "tests/cosim/host_test.cc", 1, 64).dump() << "\n";
+  cosim_test::SynthRecords rec;
   // Stage s at 1024 * (1 + s), full barrier at 8192 + 8 s.
   for (int i = 0; i < kIters; ++i) {
     const int st = i % 2, ph = i / 2;
     const uint32_t stage = 1024u * (1 + st), mbar = 8192u + 8u * st;
     const int x0 = 32 * (i % 2), y0 = 4 * (i % 4);
-    json arm = base("arm", 0);
+    json arm = rec.Base("arm", 0, 0);
     arm.update({{"mbar_addr", mbar}, {"phase", ph}, {"expect_tx", 128}});
     if (i == 0)
       s.arm_seq = arm["seq"];
     f << arm.dump() << "\n";
-    json ld = base("tma", 0);
-    ld.update({{"op", "load"},
-               {"mode", "tile"},
-               {"tensor", tensor},
-               {"desc", m::ToHex(map_in.data(), 128)},
-               {"coords", {x0, y0}},
-               {"smem_addr", stage},
-               {"mbar_addr", mbar},
-               {"bytes", 128},
-               {"oob_bytes", 0},
+    json ld = rec.Tile("load", 0, 0, map_in, 64, 16, 64, 32, 4, {x0, y0}, stage, 128);
+    ld.update({{"mbar_addr", mbar},
                {"phase", ph},
                {"ptx", "cp.async.bulk.tensor.2d.shared::cluster.global.tile"}});
     if (i == 0)
@@ -111,12 +69,12 @@ Synth Write(const std::string& name) {
       for (int x = 0; x < 32; ++x)
         stage_bytes[32 * y + x] = in[64 * (y0 + y) + x0 + x];
     }
-    json w = base("wait", 1);
+    json w = rec.Base("wait", 0, 1);
     w.update({{"mbar_addr", mbar},
               {"phase", ph},
-              {"t_start", t},
-              {"t_done", t + 5},
-              {"t_release", t + 50},
+              {"t_start", rec.t},
+              {"t_done", rec.t + 5},
+              {"t_release", rec.t + 50},
               {"stage_addr", stage},
               {"stage_bytes", 128},
               {"stage_sha256", m::Sha256Hex(stage_bytes.data(), 128)}});
@@ -128,44 +86,24 @@ Synth Write(const std::string& name) {
   std::vector<uint8_t> src(128);
   for (int k = 0; k < 128; ++k)
     src[k] = static_cast<uint8_t>(3 * k + 1);
-  json stv = base("tma", 2);
-  stv.update(
-      {{"op", "store"},
-       {"mode", "tile"},
-       {"tensor",
-        {{"dtype", "u8"}, {"rank", 2}, {"dims", {64, 8}}, {"strides", {64}}, {"box", {32, 4}}}},
-       {"desc", m::ToHex(map_out.data(), 128)},
-       {"coords", {32, 2}},
-       {"smem_addr", 4096},
-       {"bytes", 128},
-       {"oob_bytes", 0},
-       {"group", 0},
-       {"src_hex", m::ToHex(src.data(), 128)},
-       {"src_sha256", m::Sha256Hex(src.data(), 128)}});
+  json stv = rec.Tile("store", 0, 2, map_out, 64, 8, 64, 32, 4, {32, 2}, 4096, 128);
+  stv.update({{"group", 0},
+              {"src_hex", m::ToHex(src.data(), 128)},
+              {"src_sha256", m::Sha256Hex(src.data(), 128)}});
   s.store_seq = stv["seq"];
   f << stv.dump() << "\n";
-  json cm = base("commit", 2);
+  json cm = rec.Base("commit", 0, 2);
   cm["group"] = 0;
   f << cm.dump() << "\n";
-  json wg = base("wait_group", 2);
-  wg.update({{"n", 0}, {"read", false}, {"t_start", t}, {"t_done", t + 100}});
+  json wg = rec.Base("wait_group", 0, 2);
+  wg.update({{"n", 0}, {"read", false}, {"t_start", rec.t}, {"t_done", rec.t + 100}});
   f << wg.dump() << "\n";
   for (int y = 0; y < 4; ++y) {
     for (int x = 0; x < 32; ++x)
       out[64 * (2 + y) + 32 + x] = src[32 * y + x];
   }
-  f << json{{"rec", "final"},
-            {"buffer", "IN"},
-            {"bytes", 1024},
-            {"sha256", m::Sha256Hex(in.data(), in.size())}}
-           .dump()
-    << "\n";
-  f << json{{"rec", "final"},
-            {"buffer", "OUT"},
-            {"bytes", 512},
-            {"sha256", m::Sha256Hex(out.data(), out.size())}}
-           .dump()
-    << "\n";
+  f << cosim_test::SynthFinal("IN", in).dump() << "\n";
+  f << cosim_test::SynthFinal("OUT", out).dump() << "\n";
   return s;
 }
 

@@ -106,16 +106,9 @@ struct Outcome {
   uint64_t last_event = 0;  // the cycle of the last op_done
 };
 
-// One op on a fresh engine of `mode`, run to completion.
-Outcome RunOne(uint32_t mode, const otma_op& op, int ctas = 2, uint32_t arch = OTMA_ARCH_SM90) {
-  TestHost h(kBase, kGlobal, ctas, kWin);
-  Fill(h, ctas);
+// What an engine left behind, once nothing is in flight.
+Outcome Collect(TestHost& h, int ctas) {
   Outcome o;
-  EXPECT_EQ(h.Create(mode, 0, nullptr, arch), OTMA_OK);
-  if (h.e() == nullptr)
-    return o;
-  (void)cosim_test::SubmitRetry(h.e(), &op, nullptr);
-  otma_drain(h.e());
   EXPECT_EQ(otma_in_flight(h.e()), 0u);
   o.g = h.g();
   for (int r = 0; r < ctas; ++r)
@@ -129,6 +122,18 @@ Outcome RunOne(uint32_t mode, const otma_op& op, int ctas = 2, uint32_t arch = O
   }
   o.cycles = otma_cycle(h.e());
   return o;
+}
+
+// One op on a fresh engine of `mode`, run to completion.
+Outcome RunOne(uint32_t mode, const otma_op& op, int ctas = 2, uint32_t arch = OTMA_ARCH_SM90) {
+  TestHost h(kBase, kGlobal, ctas, kWin);
+  Fill(h, ctas);
+  EXPECT_EQ(h.Create(mode, 0, nullptr, arch), OTMA_OK);
+  if (h.e() == nullptr)
+    return Outcome{};
+  (void)cosim_test::SubmitRetry(h.e(), &op, nullptr);
+  otma_drain(h.e());
+  return Collect(h, ctas);
 }
 
 std::string Events(const Outcome& o) {
@@ -662,28 +667,15 @@ void RunWithHostMemory(HostMemory& m, uint64_t limit = 200000) {
 Outcome RunHostMemory(const otma_op& op, uint64_t latency, HostMemory* m, int ctas = 2) {
   TestHost h(kBase, kGlobal, ctas, kWin);
   Fill(h, ctas);
-  Outcome o;
   UseHostMemory(h, *m, latency);
   EXPECT_EQ(h.Create(OTMA_MODE_RTL), OTMA_OK);
   if (h.e() == nullptr)
-    return o;
+    return Outcome{};
   m->e = h.e();
   (void)cosim_test::SubmitRetry(h.e(), &op, nullptr);
   RunWithHostMemory(*m);
-  EXPECT_EQ(otma_in_flight(h.e()), 0u);
-  o.g = h.g();
-  for (int r = 0; r < ctas; ++r)
-    o.s.push_back(h.s(r));
-  for (const cosim_test::Tx& t : h.tx)
-    o.tx.emplace_back(t.rank, t.mbar, t.bytes);
-  std::sort(o.tx.begin(), o.tx.end());
-  for (const cosim_test::Ev& e : h.events) {
-    o.ev.emplace_back(e.op, e.event, e.status);
-    o.last_event = std::max(o.last_event, e.cycle);
-  }
-  o.cycles = otma_cycle(h.e());
   g_mem = nullptr;
-  return o;
+  return Collect(h, ctas);
 }
 
 // Every claimed op with the host's memory 300 cycles away: the same bytes, complete-tx and
