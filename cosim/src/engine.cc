@@ -662,12 +662,15 @@ void otma_engine::Step() {
           if (NeedsMap(j.op.kind) && j.op.desc_bytes == nullptr && j.op.desc == nullptr) {
             auto c = desc_cache.find(j.op.desc_va);
             if (c == desc_cache.end()) {
-              Emit(j, j.op.desc_va, 128, OTMA_REQ_DESC, true);
               if (host.mem_req != nullptr) {
-                otma_mem_req r{j.op.desc_va, j.op.desc_va, 128, OTMA_REQ_DESC, j.token};
-                r.tag = next_tag - 1;
-                (void)host.mem_req(host.user, &r);  // descriptor fetches are never refused
+                // A fetch the host refuses (its memory system is full) is offered again the
+                // next cycle, as a data request is.
+                const otma_mem_req r{next_tag, j.op.desc_va, 128, OTMA_REQ_DESC, j.token};
+                if (host.mem_req(host.user, &r) != 0) {
+                  break;
+                }
               }
+              Emit(j, j.op.desc_va, 128, OTMA_REQ_DESC, true);
               j.state = JobState::kDescWait;
               break;
             }

@@ -5,6 +5,7 @@
 // memory, the fault classes (A8: an op mutated into each class answers that class, in every
 // mode, and nothing hangs), and two engines on two threads against a serial run (A9).
 #include <cstring>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -300,6 +301,54 @@ TEST(Cosim, WatchdogEndsAnOpWhoseMemoryNeverAnswers) {
   const cosim_test::Ev* ev = h.Find(t, OTMA_EV_FAULT);
   ASSERT_NE(ev, nullptr);
   EXPECT_EQ(ev->status, OTMA_E_TX_WATCHDOG);
+  otma_destroy(e);
+}
+
+// A descriptor fetch (desc_va) the host's memory refuses is offered again on later cycles with
+// the same address until accepted (Accel-Sim's ldst_unit::memory_cycle stalls on a full
+// interconnect), and the load then completes.
+TEST(Cosim, TimedRefusedDescriptorFetchIsRetried) {
+  TestHost h(kBase, 4096, 1, 4096);
+  static std::vector<std::pair<otma_mem_req, int>> reqs;
+  static int refuse;
+  reqs.clear();
+  refuse = 3;
+  h.host().mem_req = [](void*, const otma_mem_req* r) {
+    const int rc = r->kind == OTMA_REQ_DESC && refuse > 0 ? (--refuse, 1) : 0;
+    reqs.emplace_back(*r, rc);
+    return rc;
+  };
+  otma_config c = cosim_test::Config(OTMA_MODE_TIMED);
+  otma_engine* e = nullptr;
+  ASSERT_EQ(otma_create(&c, &h.host(), &e), OTMA_OK);
+  const auto map = Map2D(kBase, kU8, 64, 8, 64, 64, 4);
+  std::memcpy(h.g().data() + 2048, map.data(), 128);
+  otma_op op = Load2D(map, 0, 2, 0, 8);
+  op.desc_bytes = nullptr;
+  op.desc_va = kBase + 2048;
+  otma_token t = 0;
+  ASSERT_EQ(otma_submit(e, &op, &t), OTMA_OK);
+  std::set<uint64_t> answered;
+  for (int i = 0; i < 2000 && h.Find(t, OTMA_EV_DONE) == nullptr; ++i) {
+    for (const auto& [r, rc] : reqs) {
+      if (rc == 0 && answered.insert(r.tag).second) {
+        EXPECT_EQ(otma_mem_resp(e, r.tag, OTMA_OK), OTMA_OK);
+      }
+    }
+    otma_tick(e, 1);
+  }
+  int desc_tries = 0, desc_ok = 0;
+  for (const auto& [r, rc] : reqs) {
+    if (r.kind == OTMA_REQ_DESC) {
+      ++desc_tries;
+      desc_ok += rc == 0;
+      EXPECT_EQ(r.addr, kBase + 2048);
+    }
+  }
+  EXPECT_EQ(desc_tries, 4);  // three refusals, then accepted once
+  EXPECT_EQ(desc_ok, 1);
+  ASSERT_NE(h.Find(t, OTMA_EV_DONE), nullptr);
+  EXPECT_EQ(h.Sum(0, 8), 256u);
   otma_destroy(e);
 }
 
