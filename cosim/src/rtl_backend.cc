@@ -326,6 +326,7 @@ class VerilatedBackend : public RtlBackend {
   std::deque<std::pair<otma_mem_req, uint64_t>> retry_;  // refused by the host
   uint64_t next_handle_ = 1, next_req_tag_ = 1, host_resps_ = 0;
   std::vector<int> read_done_q_;  // ops whose last shared-memory read was made this cycle
+  std::deque<std::pair<int, otma_token>> reading_;  // stores / reductions (tag, token) in order
 };
 
 void VerilatedBackend::UseHostMemory() {
@@ -423,15 +424,19 @@ otma_status VerilatedBackend::MemResp(uint64_t tag, otma_status bus) {
 
 void VerilatedBackend::OnSmemRead() {
   // The store path serves its commands' sources in command order: the read belongs to the
-  // oldest store or reduction whose reads are not all made.
-  const int k = Oldest([](const InFlight& f) { return f.group && !f.read_done; });
-  if (k < 0) {
+  // oldest store or reduction in flight whose reads are not all made.
+  while (!reading_.empty()) {
+    const auto& f = ops_[static_cast<size_t>(reading_.front().first)];
+    if (f && f->token == reading_.front().second && !f->read_done) {
+      break;
+    }
+    reading_.pop_front();
+  }
+  if (reading_.empty()) {
     return;
   }
+  const int k = reading_.front().first;
   InFlight& f = *ops_[static_cast<size_t>(k)];
-  if (!f.group || f.read_done) {
-    return;
-  }
   if (++f.reads_got == f.reads_want) {
     f.read_done = true;
     read_done_q_.push_back(k);
@@ -614,6 +619,9 @@ otma_status VerilatedBackend::Submit(otma_engine& e, const otma_op& op, otma_tok
   cmd_.Offer(cmd, &h_.pins());
   h_.Apply();
   next_tag_ = (tag + 1) % kTags;
+  if (f.group) {
+    reading_.emplace_back(tag, t);
+  }
   ops_[static_cast<size_t>(tag)] = std::move(f);
   ++live_;
   e.NotifyIssued(op, t);
