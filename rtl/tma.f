@@ -62,6 +62,7 @@ soc/tma_soc_axil.sv
 soc/tma_cmd_window.sv
 soc/tma_cmd_ring.sv
 soc/tma_cpl_ring.sv
+soc/tma_soc_cpl_merge.sv
 soc/tma_soc_axi.sv
 soc/tma_soc_wr_arb.sv
 soc/tma_soc_ctrl.sv

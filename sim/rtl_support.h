@@ -34,8 +34,8 @@ struct RtlBuild {
   int num_ctas = 16;
   // StoreClipElem: stores clip along dim 0 to elements (else to 16-byte granules, silicon D7)
   bool store_clip_element = false;
-  // The top takes the non-tensor bulk commands (tma_bulk_rows; the SoC top's command records
-  // do not carry them yet)
+  // The top takes the non-tensor bulk commands (tma_bulk_rows; tma_sim_top and the SoC top
+  // both do)
   bool bulk = true;
   // BulkSizeStrict: a bulk size that is not a multiple of 16 is invalid_instruction (else it
   // moves size & ~15 bytes, silicon B1)

@@ -20,6 +20,14 @@ namespace pkg = tma::pkg;
 static_assert(static_cast<int>(TensorMode::kIm2colNoOffs) == pkg::ModeIm2colNoOffs);
 static_assert(static_cast<int>(ErrorClass::kBusError) == pkg::ErrBusError);
 static_assert(static_cast<int>(RedOp::kXor) == pkg::RedXor);
+static_assert(static_cast<int>(BulkType::kF64) == pkg::BulkTF64);
+static_assert(static_cast<int>(BulkType::kBF16) == pkg::BulkTBF16);
+
+// coords[2] of a bulk command (docs/interfaces.md "Bulk commands").
+constexpr uint32_t kBulkNoftz = 1u << 4;
+constexpr uint32_t kBulkToCluster = 1u << 5;
+constexpr uint32_t kBulkCommit = 1u << 6;
+constexpr uint32_t kBulkCpMaskGiven = 1u << 16;  // coords[1]
 
 Error Fail(Status s, std::string field, std::string message) {
   return Error::Make(s, std::move(field), std::move(message));
@@ -219,8 +227,11 @@ Error Device::Submit(pkg::cmd_t cmd, int completions, bool in_group, Ticket* tic
   s.completions_left = completions;
   s.error = Error{};
   ++outstanding_;
-  if (in_group)
-    open_group_.push_back(next_tag_);
+  if (in_group) {
+    open_group_.tags.push_back(next_tag_);
+    if (cmd.op == pkg::OpStore || cmd.op == pkg::OpReduce)
+      open_issuers_[cmd.issuer & 15] = true;  // the engine's group of the issuer too
+  }
   if (ticket != nullptr)
     *ticket = Ticket{next_tag_, true};
   ++next_tag_;
@@ -281,36 +292,116 @@ Error Device::SubmitCommand(pkg::cmd_t cmd, Ticket* ticket) {
   return Submit(cmd, completions, cmd.op != pkg::OpLoad, ticket);
 }
 
-namespace {
-Error NoBulk(const char* what) {
-  return Fail(Status::kUnsupported, what,
-              "the engine's command (cmd_t) is a tensor instruction; non-tensor bulk copies "
-              "have no command");
+Error Device::SubmitBulk(pkg::cmd_t cmd, int completions, Ticket* ticket) {
+  cmd.mode = pkg::BulkMode;
+  if (cmd.op != pkg::OpPrefetch && (cmd.issuer >= cfg_.num_ctas))
+    return Fail(Status::kBadArgument, "cta", "the issuing CTA is outside the cluster");
+  return Submit(cmd, completions, cmd.op != pkg::OpLoad, ticket);
 }
-}  // namespace
 
-Error Device::LoadBulk(uint32_t, uint64_t, uint32_t, uint32_t) {
-  return NoBulk("cp.async.bulk");
+Error Device::LoadBulk(uint32_t smem, uint64_t global_addr, uint32_t bytes, uint32_t mbar,
+                       const BulkLoadOptions& o, Ticket* ticket) {
+  const uint32_t cluster = cfg_.num_ctas >= 16 ? 0xffffu : (1u << cfg_.num_ctas) - 1;
+  if (o.cta < 0 || o.cta >= cfg_.num_ctas)
+    return Fail(Status::kBadArgument, "cta", "the issuing CTA is outside the cluster");
+  if ((o.cta_mask & ~cluster) != 0)
+    return Fail(Status::kBadArgument, "ctaMask", "ctaMask names a CTA outside the cluster");
+  if (o.dst_cta >= cfg_.num_ctas)
+    return Fail(Status::kBadArgument, "dstMem", "the destination CTA is outside the cluster");
+  pkg::cmd_t c;
+  c.op = pkg::OpLoad;
+  c.desc_addr = global_addr;
+  c.smem_addr = smem;
+  c.mbar_addr = mbar;
+  c.coords.v[0] = bytes;
+  c.coords.v[2] = o.to_cluster ? kBulkToCluster : 0;
+  c.issuer = static_cast<uint8_t>(o.cta);
+  c.dst_cta = static_cast<uint8_t>(o.dst_cta >= 0 ? o.dst_cta : o.cta);
+  c.multicast = o.cta_mask != 0;
+  c.cta_mask = o.cta_mask;
+  const int completions = c.multicast ? static_cast<int>(std::bitset<16>(o.cta_mask).count()) : 1;
+  return SubmitBulk(c, completions, ticket);
 }
-Error Device::StoreBulk(uint64_t, uint32_t, uint32_t) {
-  return NoBulk("cp.async.bulk");
+
+Error Device::StoreBulk(uint64_t global_addr, uint32_t smem, uint32_t bytes, int cta, int cp_mask,
+                        Ticket* ticket) {
+  if (cp_mask > 0xffff)
+    return Fail(Status::kBadArgument, "cp_mask", ".cp_mask has 16 bits");
+  pkg::cmd_t c;
+  c.op = pkg::OpStore;
+  c.desc_addr = global_addr;
+  c.smem_addr = smem;
+  c.coords.v[0] = bytes;
+  c.coords.v[1] = cp_mask >= 0 ? kBulkCpMaskGiven | static_cast<uint32_t>(cp_mask) : 0;
+  c.issuer = static_cast<uint8_t>(cta);
+  c.dst_cta = c.issuer;
+  return SubmitBulk(c, 1, ticket);
 }
-Error Device::ReduceBulk(RedOp, uint64_t, uint32_t, uint32_t) {
-  return NoBulk("cp.reduce.async.bulk");
+
+Error Device::ReduceBulk(RedOp op, BulkType type, uint64_t global_addr, uint32_t smem,
+                         uint32_t bytes, int cta, Ticket* ticket) {
+  if (static_cast<int>(op) > static_cast<int>(RedOp::kXor))
+    return Fail(Status::kBadArgument, "redOp", "unknown reduction");
+  if (static_cast<int>(type) > static_cast<int>(BulkType::kF64))
+    return Fail(Status::kBadArgument, "type", "unknown .type");
+  const bool half = type == BulkType::kF16 || type == BulkType::kBF16;
+  pkg::cmd_t c;
+  c.op = pkg::OpReduce;
+  c.redop = static_cast<uint8_t>(op);
+  c.desc_addr = global_addr;
+  c.smem_addr = smem;
+  c.coords.v[0] = bytes;
+  c.coords.v[2] = static_cast<uint32_t>(type) | (op == RedOp::kAdd && half ? kBulkNoftz : 0);
+  c.issuer = static_cast<uint8_t>(cta);
+  c.dst_cta = c.issuer;
+  return SubmitBulk(c, 1, ticket);
 }
-Error Device::PrefetchBulk(uint64_t, uint32_t) {
-  return NoBulk("cp.async.bulk.prefetch");
+
+Error Device::PrefetchBulk(uint64_t global_addr, uint32_t bytes, Ticket* ticket) {
+  pkg::cmd_t c;
+  c.op = pkg::OpPrefetch;
+  c.desc_addr = global_addr;
+  c.coords.v[0] = bytes;
+  return SubmitBulk(c, 1, ticket);
 }
 
 // ---- Groups and completions
 // --------------------------------------------------------------------------
 
-void Device::CommitGroup() {
+Error Device::CommitGroup() {
+  if (cfg_.engine_groups) {
+    // One commit_group command per issuer with a store or reduction in the group; the engine
+    // numbers its groups per issuer.
+    for (int cta = 0; cta < 16; ++cta) {
+      if (!open_issuers_[cta])
+        continue;
+      pkg::cmd_t c;
+      c.mode = pkg::BulkMode;
+      c.coords.v[2] = kBulkCommit;
+      c.issuer = static_cast<uint8_t>(cta);
+      c.dst_cta = c.issuer;
+      if (Error e = queue_->Push(c); !e.ok())
+        return e;
+      const uint8_t seq = engine_seq_[cta]++;
+      engine_group_[cta << 8 | seq] = 0;
+      open_group_.engine.emplace_back(static_cast<uint8_t>(cta), seq);
+      open_issuers_[cta] = false;
+    }
+  }
   groups_.push_back(std::move(open_group_));
-  open_group_.clear();
+  open_group_ = Group{};
+  open_issuers_.fill(false);
+  return {};
 }
 
 void Device::Absorb(const pkg::cpl_t& c) {
+  if (c.kind == pkg::CplGroup) {
+    uint8_t& g = engine_group_[(c.cta & 15) << 8 | c.tag];
+    g |= (c.bytes & kGroupDoneBit) ? 2 : 1;
+    if (c.bytes & kGroupErrBit)
+      g |= 4;
+    return;
+  }
   Slot& s = slots_[c.tag];
   if (!s.busy)
     return;  // a completion for no outstanding command: ignored (the tag was never issued)
@@ -403,33 +494,54 @@ Error Device::WaitAll(uint32_t timeout_us) {
   return WaitUntil(timeout_us, [&] { return outstanding_ == 0; });
 }
 
-Error Device::WaitGroup(int n, uint32_t timeout_us) {
+bool Device::GroupDone(const Group& g, bool read_only) const {
+  for (const auto& [cta, seq] : g.engine) {
+    if ((engine_group_[cta << 8 | seq] & (read_only ? 1 : 2)) == 0)
+      return false;
+  }
+  return read_only ||
+         std::all_of(g.tags.begin(), g.tags.end(), [&](uint8_t t) { return !slots_[t].busy; });
+}
+
+Error Device::WaitGroups(int n, uint32_t timeout_us, bool read_only) {
   if (n < 0)
     return Fail(Status::kBadArgument, "N", "wait_group N needs N >= 0");
-  auto group_done = [&](const std::vector<uint8_t>& g) {
-    return std::all_of(g.begin(), g.end(), [&](uint8_t t) { return !slots_[t].busy; });
-  };
+  const size_t keep = static_cast<size_t>(n);
   Error e = WaitUntil(timeout_us, [&] {
     // All but the most recent n committed groups complete.
-    const size_t keep = static_cast<size_t>(n);
     for (size_t i = 0; i + keep < groups_.size(); ++i) {
-      if (!group_done(groups_[i]))
+      if (!GroupDone(groups_[i], read_only))
         return false;
     }
     return true;
   });
-  if (!e.ok())
+  if (!e.ok() || read_only)
     return e;
-  // Retire the finished groups; report the first error among their commands.
+  // Retire the finished groups; report the first error among their commands, else an engine
+  // group that reported a failed operation.
   Error first;
-  while (groups_.size() > static_cast<size_t>(n)) {
-    for (uint8_t t : groups_.front()) {
+  while (groups_.size() > keep) {
+    for (uint8_t t : groups_.front().tags) {
       if (first.ok() && !slots_[t].error.ok())
         first = slots_[t].error;
+    }
+    for (const auto& [cta, seq] : groups_.front().engine) {
+      if (first.ok() && (engine_group_[cta << 8 | seq] & 4) != 0)
+        first = Fail(Status::kEngineError, "bulk_group",
+                     "the engine reported a failed operation in group " + std::to_string(seq) +
+                         " of CTA " + std::to_string(cta));
     }
     groups_.pop_front();
   }
   return first;
+}
+
+Error Device::WaitGroup(int n, uint32_t timeout_us) {
+  return WaitGroups(n, timeout_us, false);
+}
+
+Error Device::WaitGroupRead(int n, uint32_t timeout_us) {
+  return WaitGroups(n, timeout_us, cfg_.engine_groups);
 }
 
 std::vector<Error> Device::TakeErrors() {

@@ -33,7 +33,19 @@ void MockEngine::Release(size_t n) {
 
 void MockEngine::Complete(const pkg::cmd_t& cmd) {
   const auto f = fail_.find(cmd.tag);
-  if (f != fail_.end()) {
+  if (cmd.mode == pkg::BulkMode && ((cmd.coords.v[2] >> 6) & 1) != 0) {
+    // commit_group: the group's read-done, then its done (every earlier command of the queue
+    // has completed by now).
+    for (const uint32_t flags : {0u, kGroupDoneBit}) {
+      pkg::cpl_t c;
+      c.kind = pkg::CplGroup;
+      c.cta = cmd.issuer;
+      c.tag = group_seq_[cmd.issuer & 15];
+      c.bytes = flags;
+      cpl_.push_back(c);
+    }
+    ++group_seq_[cmd.issuer & 15];
+  } else if (f != fail_.end()) {
     pkg::cpl_t c;
     c.kind = pkg::CplError;
     c.err = static_cast<uint8_t>(f->second);

@@ -149,6 +149,7 @@ struct tma_fw_device {
       : queue(q, ctx), dev(l, &queue, c) {}
   OpsQueue queue;
   fw::Device dev;
+  fw::Error commit_error;  // a commit_group that found no room, for the next group wait
 };
 
 extern "C" {
@@ -199,6 +200,7 @@ tma_fw_device_t* tma_fw_device_create(tma_fw_link_t* link, const tma_fw_queue_op
     c.num_ctas = cfg->num_ctas;
     c.use_interrupt = cfg->use_interrupt != 0;
     c.poll_interval_us = cfg->poll_interval_us;
+    c.engine_groups = cfg->engine_groups != 0;
   }
   return new tma_fw_device(link->link.get(), *queue, queue_ctx, c);
 }
@@ -244,13 +246,70 @@ tma_fw_status_t tma_fw_prefetch_tensor(tma_fw_device_t* dev, const tma_fw_tensor
   return Submitted(e, k, tag, err);
 }
 
-void tma_fw_commit_group(tma_fw_device_t* dev) {
-  dev->dev.CommitGroup();
+tma_fw_status_t tma_fw_load_bulk(tma_fw_device_t* dev, uint32_t smem, uint64_t global_addr,
+                                 uint32_t bytes, uint32_t mbar, int cta, int to_cluster,
+                                 int dst_cta, uint16_t cta_mask, uint8_t* tag,
+                                 tma_fw_error_t* err) {
+  fw::BulkLoadOptions o;
+  o.cta = cta;
+  o.to_cluster = to_cluster != 0;
+  o.dst_cta = dst_cta;
+  o.cta_mask = cta_mask;
+  fw::Ticket k;
+  const fw::Error e = dev->dev.LoadBulk(smem, global_addr, bytes, mbar, o, &k);
+  return Submitted(e, k, tag, err);
 }
+
+tma_fw_status_t tma_fw_store_bulk(tma_fw_device_t* dev, uint64_t global_addr, uint32_t smem,
+                                  uint32_t bytes, int cta, int cp_mask, uint8_t* tag,
+                                  tma_fw_error_t* err) {
+  fw::Ticket k;
+  const fw::Error e = dev->dev.StoreBulk(global_addr, smem, bytes, cta, cp_mask, &k);
+  return Submitted(e, k, tag, err);
+}
+
+tma_fw_status_t tma_fw_reduce_bulk(tma_fw_device_t* dev, int redop, int type, uint64_t global_addr,
+                                   uint32_t smem, uint32_t bytes, int cta, uint8_t* tag,
+                                   tma_fw_error_t* err) {
+  fw::Ticket k;
+  const fw::Error e =
+      dev->dev.ReduceBulk(static_cast<fw::RedOp>(redop), static_cast<fw::BulkType>(type),
+                          global_addr, smem, bytes, cta, &k);
+  return Submitted(e, k, tag, err);
+}
+
+tma_fw_status_t tma_fw_prefetch_bulk(tma_fw_device_t* dev, uint64_t global_addr, uint32_t bytes,
+                                     uint8_t* tag, tma_fw_error_t* err) {
+  fw::Ticket k;
+  const fw::Error e = dev->dev.PrefetchBulk(global_addr, bytes, &k);
+  return Submitted(e, k, tag, err);
+}
+
+void tma_fw_commit_group(tma_fw_device_t* dev) {
+  if (fw::Error e = dev->dev.CommitGroup(); !e.ok() && dev->commit_error.ok())
+    dev->commit_error = e;
+}
+
+namespace {
+// A group wait reports a commit_group that found no room first.
+tma_fw_status_t GroupWait(tma_fw_device_t* dev, const fw::Error& e, tma_fw_error_t* err) {
+  if (!dev->commit_error.ok()) {
+    const fw::Error c = dev->commit_error;
+    dev->commit_error = fw::Error{};
+    return Report(c, err);
+  }
+  return Report(e, err);
+}
+}  // namespace
 
 tma_fw_status_t tma_fw_wait_group(tma_fw_device_t* dev, int n, uint32_t timeout_us,
                                   tma_fw_error_t* err) {
-  return Report(dev->dev.WaitGroup(n, timeout_us), err);
+  return GroupWait(dev, dev->dev.WaitGroup(n, timeout_us), err);
+}
+
+tma_fw_status_t tma_fw_wait_group_read(tma_fw_device_t* dev, int n, uint32_t timeout_us,
+                                       tma_fw_error_t* err) {
+  return GroupWait(dev, dev->dev.WaitGroupRead(n, timeout_us), err);
 }
 
 tma_fw_status_t tma_fw_wait(tma_fw_device_t* dev, uint8_t tag, uint32_t timeout_us,

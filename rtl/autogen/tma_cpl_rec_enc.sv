@@ -11,6 +11,8 @@
 
 module tma_cpl_rec_enc (
   input  tma_pkg::cpl_t cpl_i,
+  input  logic          grp_done_i,
+  input  logic          grp_err_i,
   input  logic          lap_i,
   output logic [127:0] rec_o
 );
@@ -23,6 +25,8 @@ module tma_cpl_rec_enc (
     rec_o[23:16] = cpl_i.tag;
     rec_o[63:32] = cpl_i.mbar_addr;
     rec_o[95:64] = cpl_i.bytes;
+    rec_o[2] = grp_done_i;
+    rec_o[3] = grp_err_i;
     rec_o[31] = lap_i;
   end
 

@@ -124,12 +124,17 @@ package tma_reg_pkg;
     } tma_regs__INTR_STATE__mbar_stuck__in_t;
 
     typedef struct packed {
+        logic next;
+    } tma_regs__INTR_STATE__grp__in_t;
+
+    typedef struct packed {
         tma_regs__INTR_STATE__cpl__in_t cpl;
         tma_regs__INTR_STATE__err__in_t err;
         tma_regs__INTR_STATE__cmdr_low__in_t cmdr_low;
         tma_regs__INTR_STATE__cplr_high__in_t cplr_high;
         tma_regs__INTR_STATE__mbar__in_t mbar;
         tma_regs__INTR_STATE__mbar_stuck__in_t mbar_stuck;
+        tma_regs__INTR_STATE__grp__in_t grp;
     } tma_regs__INTR_STATE__in_t;
 
     typedef struct packed {
@@ -242,6 +247,14 @@ package tma_reg_pkg;
     } tma_regs__CPLF_W0__kind__in_t;
 
     typedef struct packed {
+        logic next;
+    } tma_regs__CPLF_W0__grp_done__in_t;
+
+    typedef struct packed {
+        logic next;
+    } tma_regs__CPLF_W0__grp_err__in_t;
+
+    typedef struct packed {
         logic [3:0] next;
     } tma_regs__CPLF_W0__err__in_t;
 
@@ -255,6 +268,8 @@ package tma_reg_pkg;
 
     typedef struct packed {
         tma_regs__CPLF_W0__kind__in_t kind;
+        tma_regs__CPLF_W0__grp_done__in_t grp_done;
+        tma_regs__CPLF_W0__grp_err__in_t grp_err;
         tma_regs__CPLF_W0__err__in_t err;
         tma_regs__CPLF_W0__cta__in_t cta;
         tma_regs__CPLF_W0__tag__in_t tag;
@@ -432,12 +447,17 @@ package tma_reg_pkg;
     } tma_regs__INTR_ENABLE__mbar_stuck__out_t;
 
     typedef struct packed {
+        logic value;
+    } tma_regs__INTR_ENABLE__grp__out_t;
+
+    typedef struct packed {
         tma_regs__INTR_ENABLE__cpl__out_t cpl;
         tma_regs__INTR_ENABLE__err__out_t err;
         tma_regs__INTR_ENABLE__cmdr_low__out_t cmdr_low;
         tma_regs__INTR_ENABLE__cplr_high__out_t cplr_high;
         tma_regs__INTR_ENABLE__mbar__out_t mbar;
         tma_regs__INTR_ENABLE__mbar_stuck__out_t mbar_stuck;
+        tma_regs__INTR_ENABLE__grp__out_t grp;
     } tma_regs__INTR_ENABLE__out_t;
 
     typedef struct packed {
@@ -465,12 +485,17 @@ package tma_reg_pkg;
     } tma_regs__INTR_TEST__mbar_stuck__out_t;
 
     typedef struct packed {
+        logic value;
+    } tma_regs__INTR_TEST__grp__out_t;
+
+    typedef struct packed {
         tma_regs__INTR_TEST__cpl__out_t cpl;
         tma_regs__INTR_TEST__err__out_t err;
         tma_regs__INTR_TEST__cmdr_low__out_t cmdr_low;
         tma_regs__INTR_TEST__cplr_high__out_t cplr_high;
         tma_regs__INTR_TEST__mbar__out_t mbar;
         tma_regs__INTR_TEST__mbar_stuck__out_t mbar_stuck;
+        tma_regs__INTR_TEST__grp__out_t grp;
     } tma_regs__INTR_TEST__out_t;
 
     typedef struct packed {

@@ -548,6 +548,10 @@ module tma_reg_top (
                 logic next;
                 logic load_next;
             } mbar_stuck;
+            struct packed {
+                logic next;
+                logic load_next;
+            } grp;
         } INTR_STATE;
         struct packed {
             struct packed {
@@ -574,6 +578,10 @@ module tma_reg_top (
                 logic next;
                 logic load_next;
             } mbar_stuck;
+            struct packed {
+                logic next;
+                logic load_next;
+            } grp;
         } INTR_ENABLE;
         struct packed {
             struct packed {
@@ -600,6 +608,10 @@ module tma_reg_top (
                 logic next;
                 logic load_next;
             } mbar_stuck;
+            struct packed {
+                logic next;
+                logic load_next;
+            } grp;
         } INTR_TEST;
         struct packed {
             struct packed {
@@ -891,6 +903,9 @@ module tma_reg_top (
             struct packed {
                 logic value;
             } mbar_stuck;
+            struct packed {
+                logic value;
+            } grp;
         } INTR_STATE;
         struct packed {
             struct packed {
@@ -911,6 +926,9 @@ module tma_reg_top (
             struct packed {
                 logic value;
             } mbar_stuck;
+            struct packed {
+                logic value;
+            } grp;
         } INTR_ENABLE;
         struct packed {
             struct packed {
@@ -931,6 +949,9 @@ module tma_reg_top (
             struct packed {
                 logic value;
             } mbar_stuck;
+            struct packed {
+                logic value;
+            } grp;
         } INTR_TEST;
         struct packed {
             struct packed {
@@ -1454,13 +1475,39 @@ module tma_reg_top (
             end
         end
     end
+    // Field: tma_regs.INTR_STATE.grp
+    always_comb begin
+        logic [0:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.INTR_STATE.grp.value;
+        load_next_c = '0;
+        if(hwif_in.INTR_STATE.grp.next) begin // stickybit
+            next_c = '1;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.grp.value & ~(decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end
+        field_combo.INTR_STATE.grp.next = next_c;
+        field_combo.INTR_STATE.grp.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.INTR_STATE.grp.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_STATE.grp.load_next) begin
+                field_storage.INTR_STATE.grp.value <= field_combo.INTR_STATE.grp.next;
+            end
+        end
+    end
     assign hwif_out.INTR_STATE.intr =
         |(field_storage.INTR_STATE.cpl.value & field_storage.INTR_ENABLE.cpl.value)
         || |(field_storage.INTR_STATE.err.value & field_storage.INTR_ENABLE.err.value)
         || |(field_storage.INTR_STATE.cmdr_low.value & field_storage.INTR_ENABLE.cmdr_low.value)
         || |(field_storage.INTR_STATE.cplr_high.value & field_storage.INTR_ENABLE.cplr_high.value)
         || |(field_storage.INTR_STATE.mbar.value & field_storage.INTR_ENABLE.mbar.value)
-        || |(field_storage.INTR_STATE.mbar_stuck.value & field_storage.INTR_ENABLE.mbar_stuck.value);
+        || |(field_storage.INTR_STATE.mbar_stuck.value & field_storage.INTR_ENABLE.mbar_stuck.value)
+        || |(field_storage.INTR_STATE.grp.value & field_storage.INTR_ENABLE.grp.value);
     // Field: tma_regs.INTR_ENABLE.cpl
     always_comb begin
         logic [0:0] next_c;
@@ -1599,6 +1646,29 @@ module tma_reg_top (
         end
     end
     assign hwif_out.INTR_ENABLE.mbar_stuck.value = field_storage.INTR_ENABLE.mbar_stuck.value;
+    // Field: tma_regs.INTR_ENABLE.grp
+    always_comb begin
+        logic [0:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.INTR_ENABLE.grp.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_ENABLE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_ENABLE.grp.value & ~decoded_wr_biten[6:6]) | (decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end
+        field_combo.INTR_ENABLE.grp.next = next_c;
+        field_combo.INTR_ENABLE.grp.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.INTR_ENABLE.grp.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_ENABLE.grp.load_next) begin
+                field_storage.INTR_ENABLE.grp.value <= field_combo.INTR_ENABLE.grp.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_ENABLE.grp.value = field_storage.INTR_ENABLE.grp.value;
     // Field: tma_regs.INTR_TEST.cpl
     always_comb begin
         logic [0:0] next_c;
@@ -1755,6 +1825,32 @@ module tma_reg_top (
         end
     end
     assign hwif_out.INTR_TEST.mbar_stuck.value = field_storage.INTR_TEST.mbar_stuck.value;
+    // Field: tma_regs.INTR_TEST.grp
+    always_comb begin
+        logic [0:0] next_c;
+        logic load_next_c;
+        next_c = field_storage.INTR_TEST.grp.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_TEST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_TEST.grp.value & ~decoded_wr_biten[6:6]) | (decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.INTR_TEST.grp.next = next_c;
+        field_combo.INTR_TEST.grp.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.INTR_TEST.grp.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_TEST.grp.load_next) begin
+                field_storage.INTR_TEST.grp.value <= field_combo.INTR_TEST.grp.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_TEST.grp.value = field_storage.INTR_TEST.grp.value;
     // Field: tma_regs.ERR_CLEAR.clear
     always_comb begin
         logic [0:0] next_c;
@@ -2833,7 +2929,7 @@ module tma_reg_top (
             readback_data_var[31:0] = 32'h414d5430;
         end
         if(rd_mux_addr == 10'h4) begin
-            readback_data_var[15:0] = 16'h1;
+            readback_data_var[15:0] = 16'h2;
             readback_data_var[31:16] = 16'h1;
         end
         if(rd_mux_addr == 10'h8) begin
@@ -2873,6 +2969,7 @@ module tma_reg_top (
             readback_data_var[3] = field_storage.INTR_STATE.cplr_high.value;
             readback_data_var[4] = field_storage.INTR_STATE.mbar.value;
             readback_data_var[5] = field_storage.INTR_STATE.mbar_stuck.value;
+            readback_data_var[6] = field_storage.INTR_STATE.grp.value;
         end
         if(rd_mux_addr == 10'h24) begin
             readback_data_var[0] = field_storage.INTR_ENABLE.cpl.value;
@@ -2881,6 +2978,7 @@ module tma_reg_top (
             readback_data_var[3] = field_storage.INTR_ENABLE.cplr_high.value;
             readback_data_var[4] = field_storage.INTR_ENABLE.mbar.value;
             readback_data_var[5] = field_storage.INTR_ENABLE.mbar_stuck.value;
+            readback_data_var[6] = field_storage.INTR_ENABLE.grp.value;
         end
         if(rd_mux_addr == 10'h30) begin
             readback_data_var[0] = hwif_in.ERR_STATUS.valid.next;
@@ -2949,6 +3047,8 @@ module tma_reg_top (
         end
         if(rd_mux_addr == 10'hc4) begin
             readback_data_var[1:0] = hwif_in.CPLF_W0.kind.next;
+            readback_data_var[2] = hwif_in.CPLF_W0.grp_done.next;
+            readback_data_var[3] = hwif_in.CPLF_W0.grp_err.next;
             readback_data_var[7:4] = hwif_in.CPLF_W0.err.next;
             readback_data_var[11:8] = hwif_in.CPLF_W0.cta.next;
             readback_data_var[23:16] = hwif_in.CPLF_W0.tag.next;

@@ -97,10 +97,11 @@ package tma_pkg;
   localparam logic [3:0] ErrUnsupported       = 4'd7;
   localparam logic [3:0] ErrBusError          = 4'd8;
 
-  // CplKind: kind of a completion (cpl_t.kind, cpl_info_t.kind).
+  // CplKind: kind of a completion (cpl_t.kind, cpl_info_t.kind; Group: SoC only).
   localparam logic [1:0] CplTx    = 2'd0;
   localparam logic [1:0] CplError = 2'd1;
   localparam logic [1:0] CplDone  = 2'd2;
+  localparam logic [1:0] CplGroup = 2'd3;
 
   // Swizzle: swizzle function (the model's Swizzle enum; job_t.swz, row_t.swz).
   localparam logic [2:0] SwzNone      = 3'd0;

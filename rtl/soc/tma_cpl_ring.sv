@@ -30,11 +30,14 @@ module tma_cpl_ring #(
   output logic                 full_o,
   output logic                 busy_o,     // a write is in flight
   output logic                 written_o,  // a record landed (its response arrived)
+  output logic                 written_grp_o,  // ... and it is a group completion (CplGroup)
   output logic                 bus_err_o,
   // Completions in
   input  logic                 cpl_valid_i,
   output logic                 cpl_ready_o,
   input  tma_pkg::cpl_t        cpl_i,
+  input  logic                 grp_done_i, // a group completion's flags (tma_soc_cpl_merge)
+  input  logic                 grp_err_i,
   // AXI4 write (one beat)
   output logic                 aw_valid_o,
   input  logic                 aw_ready_i,
@@ -55,6 +58,7 @@ module tma_cpl_ring #(
   logic          aw_sent_d, aw_sent_q, w_sent_d, w_sent_q, lap;
   logic [127:0]  rec, rec_q;
   logic [63:0]   addr_q;
+  logic          grp_q;
 
   assign mask2       = (17'd2 << log2_i) - 17'd1;
   assign pos         = tail_q & (mask2 >> 1);
@@ -65,6 +69,8 @@ module tma_cpl_ring #(
 
   tma_cpl_rec_enc u_enc (
     .cpl_i,
+    .grp_done_i,
+    .grp_err_i,
     .lap_i (lap),
     .rec_o (rec)
   );
@@ -106,6 +112,7 @@ module tma_cpl_ring #(
       w_sent_q  <= 1'b0;
       rec_q     <= '0;
       addr_q    <= '0;
+      grp_q     <= 1'b0;
     end else begin
       state_q   <= state_d;
       tail_q    <= tail_d;
@@ -114,6 +121,7 @@ module tma_cpl_ring #(
       if (cpl_valid_i && cpl_ready_o) begin
         rec_q  <= rec;
         addr_q <= {base_i, 4'd0} + {43'd0, pos, 4'd0};
+        grp_q  <= cpl_i.kind == tma_pkg::CplGroup;
       end
     end
   end
@@ -135,6 +143,7 @@ module tma_cpl_ring #(
   assign tail_o     = tail_q;
   assign busy_o     = state_q != CrIdle;
   assign written_o  = state_q == CrResp && b_valid_i;
+  assign written_grp_o = written_o && grp_q;
   assign bus_err_o  = written_o && b_resp_i != tma_pkg::AxiRespOkay;
 
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes >= 16 && DataBytes <= 128)

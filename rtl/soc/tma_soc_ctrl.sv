@@ -6,7 +6,8 @@
 //   drain_o: every read beat is accepted and hidden from the engine) until the port is
 //   drained -> CtrlReset for ResetCycles cycles (core_rst_no low: the engine, the arbiter and
 //   the mbarrier units reset; clr_o: the rings, the window and the FIFO clear) -> CtrlRun.
-//   Events (evt_o, INTR_STATE bit order): cpl, err, cmdr_low, cplr_high, mbar, mbar_stuck;
+//   Events (evt_o, INTR_STATE bit order): cpl, err, cmdr_low, cplr_high, mbar, mbar_stuck,
+//   grp;
 //   level conditions (the ring thresholds, a stuck barrier) keep setting their state bit
 //   while they hold.
 //   idle_o: the engine and both command sources held no work for IdleCycles cycles (the
@@ -26,7 +27,7 @@ module tma_soc_ctrl #(
   input  logic          soft_reset_i,
   input  logic          cnt_clear_i,
   input  logic          err_clear_i,
-  input  logic [5:0]    intr_test_i,
+  input  logic [6:0]    intr_test_i,
   // Soft reset sequence
   input  logic          drained_i,
   output logic          hold_o,
@@ -41,6 +42,7 @@ module tma_soc_ctrl #(
   input  logic          cpl_fire_i,    // a completion left the engine
   input  tma_pkg::cpl_t cpl_i,
   input  logic          cpl_written_i, // a completion reached the FIFO or the ring
+  input  logic          grp_written_i, // ... a group completion (kind CplGroup)
   // Ring levels and thresholds
   input  logic [16:0]   cmdr_count_i,
   input  logic [16:0]   cmdr_thresh_i,
@@ -61,7 +63,7 @@ module tma_soc_ctrl #(
   output logic [7:0]    err_tag_o,
   output logic [3:0]    err_cta_o,
   // Interrupt events
-  output logic [5:0]    evt_o
+  output logic [6:0]    evt_o
 );
 
   typedef enum logic [1:0] { CtrlRun, CtrlDrain, CtrlReset } ctrl_state_e;
@@ -167,6 +169,7 @@ module tma_soc_ctrl #(
                     intr_test_i[3];
   assign evt_o[4] = mbar_done_i || intr_test_i[4];
   assign evt_o[5] = mbar_stuck_i || intr_test_i[5];
+  assign evt_o[6] = grp_written_i || intr_test_i[6];
 
   logic unused_cpl;
   assign unused_cpl = ^cpl_i.mbar_addr;

@@ -9,9 +9,10 @@
 //   irq_o    level interrupt: |(INTR_STATE & INTR_ENABLE)
 // Commands come from the register window (tma_cmd_window) or the command ring in memory
 // (tma_cmd_ring), arbitrated into tma_engine; completions go to the mbarrier units of the
-// cluster shell (complete-tx) and to the completion FIFO registers or the completion ring
-// (CTRL.cpl_ring_en). The engine writes the shell's shared memories (tma_cluster_shell); its
-// store-path read port is tied off (the engine has no store path yet).
+// cluster shell (complete-tx) and, merged with the engine's bulk async-group completions
+// (tma_soc_cpl_merge: records of kind CplGroup), to the completion FIFO registers or the
+// completion ring (CTRL.cpl_ring_en). The engine writes the shell's shared memories
+// (tma_cluster_shell) and its store path reads them.
 // Resets: rst_ni (hard) resets everything; a soft reset (CTRL.soft_reset, tma_soc_ctrl)
 // resets the engine, the arbiters and the mbarrier units through core_rst_n after draining
 // the AXI4 port, and clears the rings, the window and the completion FIFO; the registers and
@@ -112,7 +113,7 @@ module tma_soc_top #(
   logic [3:0]  win_req_wstrb;
   // control
   logic        hold, drain, clr, core_rst_n, reset_busy, drained, idle_long;
-  logic [5:0]  evt, intr_test;
+  logic [6:0]  evt, intr_test;
   logic [31:0] cnt_cmds, cnt_errs;
   logic [63:0] cnt_bytes, cnt_busy;
   logic        err_valid;
@@ -135,15 +136,22 @@ module tma_soc_top #(
   tma_pkg::smem_wr_t    smem_wr;
   logic [DW-1:0]        smem_wr_data;
   logic [DataBytes-1:0] smem_wr_strb;
-  logic                 cpl_valid, cpl_ready, cpl_fire, eng_busy;
+  logic                 eng_cpl_valid, eng_cpl_ready, eng_busy;
+  tma_pkg::cpl_t        eng_cpl;
+  logic                 bg_cpl_valid, bg_cpl_ready;  // bulk async-group completions
+  tma_pkg::bg_cpl_t     bg_cpl;
+  // completion records (engine completions and group completions merged)
+  logic                 cpl_valid, cpl_ready, cpl_fire, grp_done, grp_err;
   tma_pkg::cpl_t        cpl;
   logic [15:0]          eng_err_count;
   // completions
   logic                 fifo_in_valid, fifo_in_ready, fifo_out_valid, fifo_push;
-  logic [tma_pkg::CplWidth-1:0] fifo_out_bits;
+  logic [tma_pkg::CplWidth+1:0] fifo_out_bits;
   tma_pkg::cpl_t        fifo_out;
+  logic                 fifo_out_grp_done, fifo_out_grp_err;
   logic [FifoUw-1:0]    fifo_usage;
   logic                 cr_valid, cr_ready, cr_full, cr_busy, cr_written, cr_bus_err;
+  logic                 cr_written_grp;
   logic [16:0]          cplr_tail, cplr_count;
   // shell
   logic                 mbar_op_valid, mbar_op_ready, mbar_op_pend_q, mbar_miss, mbar_miss_q;
@@ -243,7 +251,8 @@ module tma_soc_top #(
   );
 
   // ---- Control: soft reset, counters, errors, interrupt events ----
-  assign intr_test = {hwif_out.INTR_TEST.mbar_stuck.value, hwif_out.INTR_TEST.mbar.value,
+  assign intr_test = {hwif_out.INTR_TEST.grp.value,
+                      hwif_out.INTR_TEST.mbar_stuck.value, hwif_out.INTR_TEST.mbar.value,
                       hwif_out.INTR_TEST.cplr_high.value, hwif_out.INTR_TEST.cmdr_low.value,
                       hwif_out.INTR_TEST.err.value, hwif_out.INTR_TEST.cpl.value};
 
@@ -266,6 +275,7 @@ module tma_soc_top #(
     .cpl_fire_i    (cpl_fire),
     .cpl_i         (cpl),
     .cpl_written_i (fifo_push || cr_written),
+    .grp_written_i ((fifo_push && cpl.kind == tma_pkg::CplGroup) || cr_written_grp),
     .cmdr_count_i  (cmdr_count),
     .cmdr_thresh_i (hwif_out.CMDR_THRESH.records.value),
     .cplr_count_i  (cplr_count),
@@ -372,9 +382,6 @@ module tma_soc_top #(
   );
   assign {ring_ready, win_ready} = cmd_arb_ready;
 
-  logic             bg_cpl_valid;  // bulk async-group completions of the engine
-  tma_pkg::bg_cpl_t bg_cpl;
-
   // ---- Engine ----
   // The engine's newest architecture (tma_pkg::Arch*) from the sm number; CTRL.arch picks one
   // up to it, CTRL.cluster the cluster size (0: the shell's NumCtas CTAs).
@@ -415,19 +422,32 @@ module tma_soc_top #(
     .smem_wr_o       (smem_wr),
     .smem_wr_data_o  (smem_wr_data),
     .smem_wr_strb_o  (smem_wr_strb),
-    .cpl_valid_o     (cpl_valid),
-    .cpl_ready_i     (cpl_ready),
-    .cpl_o           (cpl),
+    .cpl_valid_o     (eng_cpl_valid),
+    .cpl_ready_i     (eng_cpl_ready),
+    .cpl_o           (eng_cpl),
     .bg_cpl_valid_o  (bg_cpl_valid),
-    .bg_cpl_ready_i  (1'b1),
+    .bg_cpl_ready_i  (bg_cpl_ready),
     .bg_cpl_o        (bg_cpl),
     .busy_o          (eng_busy),
     .err_count_o     (eng_err_count)
   );
 
-  // The command records carry no commit_group: the bulk async-group completions are dropped.
-  logic unused_bg_cpl;
-  assign unused_bg_cpl = ^{bg_cpl_valid, bg_cpl};
+  // Completions and bulk async-group completions -> one stream of completion records.
+  tma_soc_cpl_merge u_cpl_merge (
+    .clk_i,
+    .rst_ni      (core_rst_n),
+    .cpl_valid_i (eng_cpl_valid),
+    .cpl_ready_o (eng_cpl_ready),
+    .cpl_i       (eng_cpl),
+    .bg_valid_i  (bg_cpl_valid),
+    .bg_ready_o  (bg_cpl_ready),
+    .bg_i        (bg_cpl),
+    .out_valid_o (cpl_valid),
+    .out_ready_i (cpl_ready),
+    .out_o       (cpl),
+    .grp_done_o  (grp_done),
+    .grp_err_o   (grp_err)
+  );
 
   // ---- AXI4 manager port ----
   tma_soc_axi #(
@@ -469,7 +489,7 @@ module tma_soc_top #(
   assign fifo_push     = fifo_in_valid && fifo_in_ready;
 
   tma_fifo #(
-    .Width (tma_pkg::CplWidth),
+    .Width (tma_pkg::CplWidth + 2),
     .Depth (CplFifoDepth)
   ) u_cpl_fifo (
     .clk_i,
@@ -477,13 +497,13 @@ module tma_soc_top #(
     .clr_i       (clr),
     .in_valid_i  (fifo_in_valid),
     .in_ready_o  (fifo_in_ready),
-    .in_data_i   (cpl),
+    .in_data_i   ({grp_done, grp_err, cpl}),
     .out_valid_o (fifo_out_valid),
     .out_ready_i (hwif_out.CPLF_POP.pop.value),
     .out_data_o  (fifo_out_bits),
     .usage_o     (fifo_usage)
   );
-  assign fifo_out = fifo_out_bits;
+  assign {fifo_out_grp_done, fifo_out_grp_err, fifo_out} = fifo_out_bits;
 
   tma_cpl_ring #(
     .DataBytes (DataBytes)
@@ -500,10 +520,13 @@ module tma_soc_top #(
     .full_o      (cr_full),
     .busy_o      (cr_busy),
     .written_o   (cr_written),
+    .written_grp_o (cr_written_grp),
     .bus_err_o   (cr_bus_err),
     .cpl_valid_i (cr_valid),
     .cpl_ready_o (cr_ready),
     .cpl_i       (cpl),
+    .grp_done_i  (grp_done),
+    .grp_err_i   (grp_err),
     .aw_valid_o  (cr_aw_valid),
     .aw_ready_i  (cr_aw_ready),
     .aw_addr_o   (cr_aw_addr),
@@ -665,6 +688,7 @@ module tma_soc_top #(
     hwif_in.INTR_STATE.cplr_high.next  = evt[3];
     hwif_in.INTR_STATE.mbar.next       = evt[4];
     hwif_in.INTR_STATE.mbar_stuck.next = evt[5];
+    hwif_in.INTR_STATE.grp.next        = evt[6];
     hwif_in.ERR_STATUS.valid.next     = err_valid;
     hwif_in.ERR_STATUS.err_class.next = err_class;
     hwif_in.ERR_STATUS.tag.next       = err_tag;
@@ -681,6 +705,8 @@ module tma_soc_top #(
     hwif_in.CPLF_STATUS.empty.next    = !fifo_out_valid;
     hwif_in.CPLF_STATUS.full.next     = !fifo_in_ready;
     hwif_in.CPLF_W0.kind.next         = fifo_out_valid ? fifo_out.kind : '0;
+    hwif_in.CPLF_W0.grp_done.next     = fifo_out_valid && fifo_out_grp_done;
+    hwif_in.CPLF_W0.grp_err.next      = fifo_out_valid && fifo_out_grp_err;
     hwif_in.CPLF_W0.err.next          = fifo_out_valid ? fifo_out.err : '0;
     hwif_in.CPLF_W0.cta.next          = fifo_out_valid ? fifo_out.cta : '0;
     hwif_in.CPLF_W0.tag.next          = fifo_out_valid ? fifo_out.tag : '0;

@@ -94,6 +94,7 @@ inline constexpr uint8_t ErrBusError = 8;
 inline constexpr uint8_t CplTx = 0;
 inline constexpr uint8_t CplError = 1;
 inline constexpr uint8_t CplDone = 2;
+inline constexpr uint8_t CplGroup = 3;
 inline constexpr uint8_t SwzNone = 0;
 inline constexpr uint8_t Swz32B = 1;
 inline constexpr uint8_t Swz64B = 2;

@@ -28,7 +28,8 @@ constexpr uint64_t kCplRing = 0x7fe000010000ull;
 constexpr unsigned kCmdRingLog2 = 2;
 constexpr unsigned kCplRingLog2 = 5;
 constexpr uint8_t kTag = 0x5a;
-constexpr uint32_t kIrqMask = TMA_REGS__INTR_STATE__CPL_bm | TMA_REGS__INTR_STATE__ERR_bm;
+constexpr uint32_t kIrqMask =
+    TMA_REGS__INTR_STATE__CPL_bm | TMA_REGS__INTR_STATE__ERR_bm | TMA_REGS__INTR_STATE__GRP_bm;
 
 #define TMA_OFF(reg) static_cast<uint32_t>(offsetof(tma_regs_t, reg))
 
@@ -64,9 +65,7 @@ SocCaseEngine::SocCaseEngine()
     : h_(std::make_unique<SocHarness>()),
       build_(RtlBuild::Default(kSocDataBytes)),
       shadow_(kSocNumCtas, std::vector<uint32_t>(kSocSmemBytes / 4, 0)),
-      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {
-  build_.bulk = false;  // the command records carry tensor commands only
-}
+      known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {}
 SocCaseEngine::~SocCaseEngine() = default;
 
 uint64_t SocCaseEngine::cycles() const {
@@ -126,21 +125,35 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     size_skips_.push_back(c.id + ": " + why);
     return skip(why);
   }
-  // The descriptor bytes (those tma-rtl uses).
+  // The command: a bulk case's (no tensor map), else the tensor command with the descriptor
+  // bytes tma-rtl uses at an address of their own.
+  EngineCommand ec;
   uint8_t desc[m::kDescriptorBytes];
-  if (const std::string why = RtlCaseDescriptor(c, desc); !why.empty()) {
-    return skip(why);
-  }
-  const m::TensorInstr in = m::CaseInstr(c);
-  const int ctas = c.NumCtas();
-  uint64_t desc_addr = kDescAddr[0];
-  uint8_t probe = 0;
-  for (uint64_t a : kDescAddr) {
-    if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
-      desc_addr = a;
-      break;
+  uint64_t desc_addr = 0;
+  if (c.bulk) {
+    ec = RtlBulkCommand(c, kTag);
+  } else {
+    if (const std::string why = RtlCaseDescriptor(c, desc); !why.empty()) {
+      return skip(why);
     }
+    desc_addr = kDescAddr[0];
+    uint8_t probe = 0;
+    for (uint64_t a : kDescAddr) {
+      if (!global.Read(a, &probe, 1) && !global.Read(a + m::kDescriptorBytes - 1, &probe, 1)) {
+        desc_addr = a;
+        break;
+      }
+    }
+    ec.instr = m::CaseInstr(c);
+    ec.desc_addr = desc_addr;
+    ec.tag = kTag;
   }
+  const m::TensorInstr& in = ec.instr;
+  const int ctas = c.NumCtas();
+  // A store or reduction joins its issuer's bulk async-group: commit_group follows it, and the
+  // group's read-done and done completions (CplGroup, sequence 0 after the soft reset) are
+  // waited for too.
+  const bool grouped = c.op == m::Op::kStore || c.op == m::Op::kReduce;
 
   SocHarness& h = *h_;
   fw::SocDriver drv(&h);
@@ -162,7 +175,9 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
       note("SLVERR writing the shared-memory window of CTA " + std::to_string(cta));
     }
   }
-  h.MemWrite(desc_addr, desc, m::kDescriptorBytes);
+  if (!c.bulk) {
+    h.MemWrite(desc_addr, desc, m::kDescriptorBytes);
+  }
   // Barriers: slot 0 of each destination CTA, one arrival, bound to the command's mbar.
   const std::vector<int> dst = c.op == m::Op::kLoad ? m::DestinationCtas(c) : std::vector<int>{};
   for (int d : dst) {
@@ -170,21 +185,30 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   drv.Wr(TMA_OFF(INTR_STATE), ~0u);
   drv.Wr(TMA_OFF(INTR_ENABLE), kIrqMask);
-  EngineCommand ec;
-  ec.instr = in;
-  ec.desc_addr = desc_addr;
-  ec.tag = kTag;
   const fw::SocCommand cmd = ToSoc(CmdCodec::Encode(ec));
+  std::vector<fw::SocCommand> cmds = {cmd};
+  if (grouped) {
+    cmds.push_back(fw::CommitGroupCommand(cmd.issuer));
+  }
   if (use_ring) {
     drv.SetupCplRing(kCplRing, kCplRingLog2);
     drv.SetupCmdRing(kCmdRing, kCmdRingLog2);
-    if (!drv.SubmitRing({cmd})) {
+    if (!drv.SubmitRing(cmds)) {
       note("command ring full after a soft reset");
     }
   } else {
     drv.UseCplFifo();
-    if (!drv.SubmitWindow(cmd)) {
-      note("register window busy after a soft reset");
+    for (size_t i = 0; i < cmds.size(); ++i) {
+      // The window holds one command: the next waits until the engine took the last.
+      const uint64_t t0 = h.cycles();
+      bool sent = drv.SubmitWindow(cmds[i]);
+      while (!sent && h.cycles() - t0 < limit_ && !h.hung()) {
+        h.Step(16);
+        sent = drv.SubmitWindow(cmds[i]);
+      }
+      if (!sent) {
+        note("register window still busy after " + std::to_string(limit_) + " cycles");
+      }
     }
   }
 
@@ -201,13 +225,18 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   };
   auto finished = [&] {
     size_t tx = 0;
+    bool ended = false, group_done = false;
     for (const fw::SocCompletion& k : cpls) {
-      if (k.kind != pkg::CplTx) {
-        return true;
+      if (k.kind == pkg::CplGroup) {
+        group_done |= k.grp_done;
+      } else if (k.kind != pkg::CplTx) {
+        ended = true;
+      } else {
+        ++tx;
       }
-      ++tx;
     }
-    return !dst.empty() && tx >= dst.size();
+    ended |= !dst.empty() && tx >= dst.size();
+    return ended && (!grouped || group_done);
   };
   const uint64_t start = h.cycles();
   while (!finished() && h.cycles() - start < limit_ && !h.hung()) {
@@ -222,7 +251,12 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   // Completions, and the barriers they fed.
   std::vector<uint32_t> bytes_to(kSocNumCtas, 0);
   int errors = 0;
+  std::vector<const fw::SocCompletion*> groups;
   for (const fw::SocCompletion& k : cpls) {
+    if (k.kind == pkg::CplGroup) {
+      groups.push_back(&k);
+      continue;
+    }
     if (k.tag != kTag) {
       note("completion with tag " + std::to_string(k.tag) + " (sent 0x5a)");
     }
@@ -248,6 +282,22 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   if (errors > 0 && !out.complete_tx.empty()) {
     note("error completion and complete-tx for one command");
+  }
+  // The group: read-done, then done, of the issuer's group 0; a group with no failed
+  // operation reports no error.
+  if (grouped) {
+    const bool order_ok = groups.size() == 2 && !groups[0]->grp_done && groups[1]->grp_done;
+    bool fields_ok = true;
+    for (const fw::SocCompletion* g : groups) {
+      fields_ok &= g->cta == cmd.issuer && g->tag == 0 && (errors > 0 || !g->grp_err);
+    }
+    if (!order_ok || !fields_ok) {
+      note("bulk-group completions: " + std::to_string(groups.size()) +
+           " records, expected read-done then done of group 0 of CTA " +
+           std::to_string(cmd.issuer) + (fields_ok ? "" : " (issuer, sequence or error flag)"));
+    }
+  } else if (!groups.empty()) {
+    note("bulk-group completion without a commit_group");
   }
   if (errors == 0) {
     for (int d : dst) {

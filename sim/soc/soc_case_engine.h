@@ -7,12 +7,17 @@
 //   * soft reset through CTRL (the engine, its descriptor cache and the rings restart);
 //   * the case's shared-memory windows are written through the window (only the words that
 //     differ from what the host last read or wrote there);
-//   * the tensor map goes into global memory as 128 bytes at an address of its own, as
-//     tma-rtl does (the case's descriptor_hex, else EncodeDescriptor of the case's map);
+//   * a tensor case's map goes into global memory as 128 bytes at an address of its own, as
+//     tma-rtl does (the case's descriptor_hex, else EncodeDescriptor of the case's map); a
+//     non-tensor bulk case (cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.prefetch) needs
+//     none: its command is the bulk command tma-rtl sends (sim::RtlBulkCommand);
 //   * the mbarrier slot 0 of every destination CTA is initialised at the command's mbar
 //     address with one arrival;
 //   * the command goes through the command ring (even case index; completions through the
 //     completion ring) or the register window (odd; completions through the FIFO registers);
+//     a store or reduction is followed by commit_group of its issuer, and the group's
+//     read-done and done completions (kind CplGroup, group 0 after the soft reset, no error
+//     flag unless the command failed) are waited for and checked too;
 //   * the host waits on irq (completion and error interrupts enabled), drains completions,
 //     then checks every destination barrier: its tx-count is minus the bytes the completions
 //     reported, and arrive.expect_tx of those bytes completes its phase;

@@ -3,7 +3,9 @@
 // The Verilated tma_soc_top with its AXI4-Lite manager and AXI4 memory (soc_harness.h).
 #include "sim/soc/soc_harness.h"
 
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include <verilated.h>
 
@@ -21,7 +23,13 @@ constexpr uint64_t kPage = 4096;
 constexpr uint32_t kOkay = 0, kSlvErr = 2;
 }  // namespace
 
-SocHarness::SocHarness() : m_(std::make_unique<Model>()) {
+SocHarness::SocHarness()
+    : m_(std::make_unique<Model>()),
+      axw_(&mem_, &rng_, [this](const std::string& id, const std::string& msg) {
+        std::fprintf(stderr, "soc harness: AXI4 write: %s: %s\n", id.c_str(), msg.c_str());
+        axi_error_ = true;
+      }) {
+  wpins_.data_bytes = kSocDataBytes;
   m_->ctx.fatalOnError(false);  // an SVA $error is recorded (TakeAssertFailure), not an abort
   m_->top = std::make_unique<Vtma_soc_top>(&m_->ctx, "soc");
   Reset();
@@ -32,8 +40,9 @@ SocHarness::~SocHarness() {
 }
 
 bool SocHarness::TakeAssertFailure() {
-  const bool e = m_->ctx.gotError();
+  const bool e = m_->ctx.gotError() || axi_error_;
   m_->ctx.gotError(false);
+  axi_error_ = false;
   return e;
 }
 
@@ -43,9 +52,9 @@ bool SocHarness::irq() const {
 
 void SocHarness::Reset(int cycles) {
   ar_q_.clear();
-  aw_q_.clear();
-  w_q_.clear();
-  b_q_.clear();
+  axw_.Clear();
+  wpins_.rst_n = false;
+  wpins_.awready = wpins_.wready = wpins_.bvalid = false;
   awv_ = wv_ = arv_ = false;
   Vtma_soc_top& t = *m_->top;
   t.rst_ni = 0;
@@ -76,6 +85,22 @@ bool SocHarness::ByteWrite(uint64_t a, uint8_t v) {
     return true;
   }
   return backing_ != nullptr && backing_->Write(a, &v, 1);
+}
+
+bool SocHarness::Memory::Read(uint64_t addr, uint8_t* dst, size_t n) {
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) {
+    ok &= h_->ByteRead(addr + i, dst + i);
+  }
+  return ok;
+}
+
+bool SocHarness::Memory::Write(uint64_t addr, const uint8_t* src, size_t n) {
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) {
+    ok &= h_->ByteWrite(addr + i, src[i]);
+  }
+  return ok;
 }
 
 void SocHarness::MemWrite(uint64_t addr, const uint8_t* src, size_t n) {
@@ -118,13 +143,11 @@ void SocHarness::Inputs() {
     t.m_axi_rresp_i = ok ? kOkay : kSlvErr;
     t.m_axi_rlast_i = b.beat == b.len;
   }
-  t.m_axi_awready_i = aw_q_.size() < 8;
-  t.m_axi_wready_i = w_q_.size() < 8;
-  t.m_axi_bvalid_i = !b_q_.empty();
-  if (t.m_axi_bvalid_i) {
-    t.m_axi_bid_i = b_q_.front().first;
-    t.m_axi_bresp_i = b_q_.front().second;
-  }
+  t.m_axi_awready_i = wpins_.awready;
+  t.m_axi_wready_i = wpins_.wready;
+  t.m_axi_bvalid_i = wpins_.bvalid;
+  t.m_axi_bid_i = wpins_.bid;
+  t.m_axi_bresp_i = wpins_.bresp;
   t.s_axil_awvalid_i = awv_;
   t.s_axil_awaddr_i = awaddr_;
   t.s_axil_awprot_i = 0;
@@ -143,18 +166,21 @@ void SocHarness::Edge() {
   const bool ar = run && t.m_axi_arvalid_o && t.m_axi_arready_i;
   const Burst nb{t.m_axi_arid_o, t.m_axi_araddr_o, t.m_axi_arlen_o, t.m_axi_arsize_o, 0};
   const bool r = run && t.m_axi_rvalid_i && t.m_axi_rready_o;
-  const bool aw = run && t.m_axi_awvalid_o && t.m_axi_awready_i;
-  const uint64_t awa = t.m_axi_awaddr_o;
-  const uint32_t awid = t.m_axi_awid_o;
-  const uint32_t awlen = t.m_axi_awlen_o;
-  const bool w = run && t.m_axi_wvalid_o && t.m_axi_wready_i;
-  WBeat wb;
-  if (w) {
-    wb.data.assign(kSocDataBytes, 0);
-    std::memcpy(wb.data.data(), &t.m_axi_wdata_o[0], kSocDataBytes);
-    wb.strb = t.m_axi_wstrb_o;
-  }
-  const bool b = run && t.m_axi_bvalid_i && t.m_axi_bready_o;
+  // The write channels of the cycle to the write slave: it takes the handshakes of this cycle
+  // and sets its outputs of the next (driven by Inputs after the edge).
+  wpins_.rst_n = run;
+  wpins_.awvalid = t.m_axi_awvalid_o;
+  wpins_.awid = static_cast<uint8_t>(t.m_axi_awid_o);
+  wpins_.awaddr = t.m_axi_awaddr_o;
+  wpins_.awlen = static_cast<uint8_t>(t.m_axi_awlen_o);
+  wpins_.awsize = static_cast<uint8_t>(t.m_axi_awsize_o);
+  wpins_.awburst = static_cast<uint8_t>(t.m_axi_awburst_o);
+  wpins_.wvalid = t.m_axi_wvalid_o;
+  std::memcpy(wpins_.wdata, &t.m_axi_wdata_o[0], kSocDataBytes);
+  wpins_.wstrb = t.m_axi_wstrb_o;
+  wpins_.wlast = t.m_axi_wlast_o;
+  wpins_.bready = t.m_axi_bready_o;
+  axw_.Tick(wpins_, cycle_);
   if (t.s_axil_awvalid_i && t.s_axil_awready_o) {
     awv_ = false;
   }
@@ -179,39 +205,6 @@ void SocHarness::Edge() {
   if (ar) {
     ar_q_.push_back(nb);
     ++ar_bursts_;
-  }
-  if (b) {
-    b_q_.pop_front();
-  }
-  if (aw) {
-    AwBurst nb_w;
-    nb_w.addr = awa;
-    nb_w.id = awid;
-    nb_w.len = awlen;
-    aw_q_.push_back(nb_w);
-  }
-  if (w) {
-    w_q_.push_back(wb);
-  }
-  // W beats in AW order (no write interleaving); INCR bursts of full-width beats (the ring
-  // writer's single 16-byte beats included); one B per burst after its last beat.
-  while (!aw_q_.empty() && !w_q_.empty()) {
-    AwBurst& f = aw_q_.front();
-    const uint64_t base =
-        (f.addr & ~uint64_t(kSocDataBytes - 1)) + uint64_t(f.beat) * kSocDataBytes;
-    for (int i = 0; i < kSocDataBytes; ++i) {
-      if ((w_q_.front().strb >> i) & 1) {
-        f.ok &= ByteWrite(base + i, w_q_.front().data[i]);
-      }
-    }
-    w_q_.pop_front();
-    if (f.beat == f.len) {
-      b_q_.push_back({f.id, f.ok ? kOkay : kSlvErr});
-      ++aw_writes_;
-      aw_q_.pop_front();
-    } else {
-      ++f.beat;
-    }
   }
   Inputs();
   t.clk_i = 0;

@@ -4,10 +4,11 @@
 // slots per CTA) with what a board puts around it, clocked from C++ (docs/soc.md):
 //   * an AXI4-Lite manager on s_axil (one access at a time, Read32 / Write32 run the clock
 //     until the response and report SLVERR);
-//   * an AXI4 global-memory subordinate on m_axi: bursts in AR order, one R beat per cycle from
-//     the cycle after the AR, writes with strobes, one B per write; a beat outside the memory
-//     answers SLVERR. Memory: sparse pages the host writes (rings, tensor maps) over an
-//     optional tma::model::GlobalMemoryIf (a golden case's buffer);
+//   * an AXI4 global-memory subordinate on m_axi: reads in AR order, one R beat per cycle from
+//     the cycle after the AR, a beat outside the memory answers SLVERR; writes through the
+//     harness library's write slave (sim::AxiWriteSlave: always ready, B at once, its protocol
+//     checks count as assertion failures). Memory: sparse pages the host writes (rings,
+//     tensor maps) over an optional tma::model::GlobalMemoryIf (a golden case's buffer);
 //   * the irq line.
 // It is the fw::SocLink of the register-level driver (fw/src/soc/), so tests and
 // `tma run --engine soc` use the SoC top only through its CSRs, its AXI memories and irq.
@@ -24,6 +25,9 @@
 #include <vector>
 
 #include "fw/src/soc/tma_soc_driver.h"
+#include "sim/axi_write_slave.h"
+#include "sim/common.h"
+#include "sim/pins.h"
 #include "tma/types.h"
 
 namespace tma::sim {
@@ -62,11 +66,21 @@ class SocHarness : public tma::fw::SocLink {
   // every Nth cycle; AXI4 bursts and beats seen.
   void set_r_stall_every(int n) { r_stall_every_ = n; }
   uint64_t ar_bursts() const { return ar_bursts_; }
-  uint64_t aw_writes() const { return aw_writes_; }
+  uint64_t aw_writes() const { return axw_.bursts(); }
   uint64_t axil_timeout = 20000;  // cycles an AXI-Lite access may take before it is a hang
 
  private:
   struct Model;  // the Verilated model (soc_harness.cc)
+  // Global memory as the write slave sees it: the host pages over the backing.
+  class Memory : public tma::model::GlobalMemoryIf {
+   public:
+    explicit Memory(SocHarness* h) : h_(h) {}
+    bool Read(uint64_t addr, uint8_t* dst, size_t n) override;
+    bool Write(uint64_t addr, const uint8_t* src, size_t n) override;
+
+   private:
+    SocHarness* h_;
+  };
   struct Burst {
     uint32_t id;
     uint64_t addr;
@@ -83,22 +97,13 @@ class SocHarness : public tma::fw::SocLink {
   tma::model::GlobalMemoryIf* backing_ = nullptr;
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // 4 KiB host pages
   std::deque<Burst> ar_q_;
-  struct AwBurst {
-    uint64_t addr = 0;
-    uint32_t id = 0;
-    uint32_t len = 0;   // AWLEN: beats - 1
-    uint32_t beat = 0;  // beats written so far
-    bool ok = true;     // every beat so far inside the memory
-  };
-  std::deque<AwBurst> aw_q_;
-  struct WBeat {
-    std::vector<uint8_t> data;
-    uint64_t strb;
-  };
-  std::deque<WBeat> w_q_;
-  std::deque<std::pair<uint32_t, uint32_t>> b_q_;  // id, resp
+  Memory mem_{this};
+  MtRandom rng_;   // every knob at 100 %, latency 0: never drawn
+  TopPins wpins_;  // the write channels as the write slave sees them
+  bool axi_error_ = false;
+  AxiWriteSlave axw_;
   int r_stall_every_ = 0;
-  uint64_t ar_bursts_ = 0, aw_writes_ = 0;
+  uint64_t ar_bursts_ = 0;
   // AXI-Lite manager state
   bool awv_ = false, wv_ = false, arv_ = false;
   uint32_t awaddr_ = 0, wdata_ = 0, araddr_ = 0;

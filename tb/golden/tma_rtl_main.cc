@@ -25,11 +25,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "golden/rtl_engine.h"
+#include "sim/run_args.h"
 #include "tma/case_runner.h"
 #include "tma/encoder.h"
 
@@ -85,102 +87,39 @@ class ArchVerdictEngine : public m::CaseEngine {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) != "run") {
-    return Usage();
-  }
-  std::vector<std::string> files;
-  m::RunOptions opt;
-  opt.program = "tma-rtl run";
-  uint64_t limit = 200000;
+  // The replay options (sim/run_args.h) and this tool's: --data-bytes, --arch.
+  const tma::sim::RunArgParser parser("tma-rtl");
+  tma::sim::RunArgs args;
+  args.limit = 200000;
   int data_bytes = 16;
   std::string arch;
-  // Every option's value is checked: a number that does not parse, is negative or is out of
-  // range is a usage error (exit 2), never a default.
-  auto number = [](const std::string& opt, const std::string& v, uint64_t lo, uint64_t hi,
-                   uint64_t* out) {
-    uint64_t x = 0;
-    bool ok = !v.empty() && v.size() <= 20;
-    for (char ch : v) {
-      ok = ok && ch >= '0' && ch <= '9' && x <= (UINT64_MAX - 9) / 10;
-      x = ok ? x * 10 + static_cast<uint64_t>(ch - '0') : x;
-    }
-    if (!ok || x < lo || x > hi) {
-      std::cerr << "tma-rtl run: " << opt << " " << v << ": not a number in [" << lo << ", " << hi
-                << "]\n";
-      return false;
-    }
-    *out = x;
-    return true;
-  };
-  for (int i = 2; i < argc; ++i) {
-    const std::string a = argv[i];
-    // "--name VALUE" or "--name=VALUE"; *name is set to the option's name.
-    std::string name = a.substr(0, a.find('='));
-    auto value = [&](std::string* v) {
-      if (name.size() < a.size()) {
-        *v = a.substr(name.size() + 1);
-        return true;
-      }
-      if (i + 1 < argc) {
-        *v = argv[++i];
-        return true;
-      }
-      std::cerr << "tma-rtl run: " << name << " needs a value\n";
-      return false;
-    };
+  auto extra = [&](const std::string& name, const std::function<bool(std::string*)>& value) {
     std::string v;
     uint64_t n = 0;
-    if (a == "-v" || a == "--verbose") {
-      opt.verbose = true;
-    } else if (a == "--fail-on-skip") {
-      opt.fail_on_skip = true;
-    } else if (name == "--filter") {
-      if (!value(&opt.filter)) {
-        return Usage();
-      }
-    } else if (name == "--junit") {
-      if (!value(&opt.junit)) {
-        return Usage();
-      }
-    } else if (name == "--sample") {
-      if (!value(&v) || !number(name, v, 1, INT32_MAX, &n)) {
-        return Usage();
-      }
-      opt.sample = static_cast<int>(n);
-    } else if (name == "--data-bytes") {
-      if (!value(&v) || !number(name, v, 16, 64, &n) || (n != 16 && n != 32 && n != 64)) {
+    if (name == "--data-bytes") {
+      if (!value(&v) || !parser.Number(name, v, 16, 64, &n) || (n != 16 && n != 32 && n != 64)) {
         std::cerr << "tma-rtl run: --data-bytes is 16, 32 or 64\n";
-        return Usage();
+        return -1;
       }
       data_bytes = static_cast<int>(n);
-    } else if (name == "--arch") {
+      return 1;
+    }
+    if (name == "--arch") {
       if (!value(&v) || !m::ParseArch(v)) {
         std::cerr << "tma-rtl run: --arch is sm_90, sm_100a or sm_103a\n";
-        return Usage();
+        return -1;
       }
       arch = v;
-    } else if (name == "--limit") {
-      if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &limit)) {
-        return Usage();
-      }
-    } else if (name == "--max-case-bytes") {
-      if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &opt.limits.max_case_bytes)) {
-        return Usage();
-      }
-    } else if (name == "--max-line-bytes") {
-      if (!value(&v) || !number(name, v, 1, uint64_t{1} << 40, &opt.limits.max_line_bytes)) {
-        return Usage();
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "tma-rtl run: unknown option " << a << "\n";
-      return Usage();
-    } else {
-      files.push_back(a);
+      return 1;
     }
-  }
-  if (files.empty()) {
+    return 0;
+  };
+  if (!parser.Parse(argc, argv, &args, extra)) {
     return Usage();
   }
+  const std::vector<std::string>& files = args.files;
+  m::RunOptions& opt = args.opt;
+  const uint64_t limit = args.limit;
 
   tma::tb::RtlCaseEngine engine(data_bytes);
   if (!engine.Ok()) {

@@ -267,6 +267,17 @@ static void driver(void) {
   CHECK(strcmp(err.field, "coords") == 0);
   CHECK(q.ncmds == 3);
 
+  /* A non-tensor bulk store and reduction: bulk commands (mode 7), size in coords[0]. */
+  CHECK(tma_fw_store_bulk(dev, 0x3000, 0x200, 64, 1, 0xff, &tag, &err) == TMA_FW_OK);
+  CHECK(tma_fw_reduce_bulk(dev, 0, 6, 0x3000, 0x200, 64, 1, &tag2, &err) == TMA_FW_OK);
+  CHECK(q.ncmds == 5);
+  CHECK(q.cmds[3].op == 1 && q.cmds[3].mode == 7 && q.cmds[3].desc_addr == 0x3000);
+  CHECK(q.cmds[3].smem_addr == 0x200 && q.cmds[3].coords[0] == 64);
+  CHECK(q.cmds[3].coords[1] == 0x100ffu && q.cmds[3].issuer == 1);
+  CHECK(q.cmds[4].op == 2 && q.cmds[4].coords[2] == (6u | 16u)); /* .add.noftz.f16 */
+  tma_fw_commit_group(dev);
+  CHECK(tma_fw_wait_group(dev, 0, 100000, &err) == TMA_FW_OK);
+
   /* A command the engine never finishes: the wait times out, it does not hang. */
   t.num_coords = 1;
   q.hold = 1;

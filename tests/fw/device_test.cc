@@ -265,11 +265,96 @@ TEST(FwDevice, InvalidateAndNonTensorBulk) {
   Rig r;
   ASSERT_TRUE(r.dev.InvalidateDescriptors().ok());
   EXPECT_EQ(r.engine.events(), std::vector<std::string>{"inval"});
-  EXPECT_EQ(r.dev.LoadBulk(0, 0, 16, 0).status, Status::kUnsupported);
-  EXPECT_EQ(r.dev.StoreBulk(0, 0, 16).status, Status::kUnsupported);
-  EXPECT_EQ(r.dev.ReduceBulk(RedOp::kAdd, 0, 0, 16).status, Status::kUnsupported);
-  EXPECT_EQ(r.dev.PrefetchBulk(0, 16).status, Status::kUnsupported);
-  EXPECT_TRUE(r.engine.commands().empty());
+  // The bulk commands (docs/interfaces.md "Bulk commands"): mode BulkMode, desc_addr the global
+  // operand, smem_addr the shared one, coords[0] the size, coords[1] .cp_mask (bit 16: given),
+  // coords[2] .type | .noftz << 4 | .shared::cluster << 5.
+  BulkLoadOptions o;
+  o.cta = 1;
+  ASSERT_TRUE(r.dev.LoadBulk(0x100, 0x2000, 256, 0x8, o).ok());
+  o.to_cluster = true;
+  o.cta_mask = 0x6;
+  ASSERT_TRUE(r.dev.LoadBulk(0x200, 0x2100, 64, 0x10, o).ok());
+  ASSERT_TRUE(r.dev.StoreBulk(0x3000, 0x100, 64, 2, 0x00ff).ok());
+  ASSERT_TRUE(r.dev.ReduceBulk(RedOp::kAdd, BulkType::kF16, 0x3100, 0x140, 32, 3).ok());
+  ASSERT_TRUE(r.dev.ReduceBulk(RedOp::kMin, BulkType::kS32, 0x3200, 0x180, 32).ok());
+  ASSERT_TRUE(r.dev.PrefetchBulk(0x4000, 128).ok());
+  const auto& c = r.engine.commands();
+  ASSERT_EQ(c.size(), 6u);
+  for (const pkg::cmd_t& k : c) {
+    EXPECT_EQ(k.mode, pkg::BulkMode);
+  }
+  EXPECT_EQ(c[0].op, pkg::OpLoad);
+  EXPECT_EQ(c[0].desc_addr, 0x2000u);
+  EXPECT_EQ(c[0].smem_addr, 0x100u);
+  EXPECT_EQ(c[0].mbar_addr, 0x8u);
+  EXPECT_EQ(c[0].coords.v[0], 256u);
+  EXPECT_EQ(c[0].coords.v[2], 0u);
+  EXPECT_EQ(c[0].issuer, 1);
+  EXPECT_EQ(c[0].dst_cta, 1);
+  EXPECT_FALSE(c[0].multicast);
+  EXPECT_EQ(c[1].coords.v[2], 32u);
+  EXPECT_TRUE(c[1].multicast);
+  EXPECT_EQ(c[1].cta_mask, 0x6);
+  EXPECT_EQ(c[2].op, pkg::OpStore);
+  EXPECT_EQ(c[2].desc_addr, 0x3000u);
+  EXPECT_EQ(c[2].coords.v[1], 0x100ffu);
+  EXPECT_EQ(c[2].issuer, 2);
+  EXPECT_EQ(c[3].op, pkg::OpReduce);
+  EXPECT_EQ(c[3].redop, pkg::RedAdd);
+  EXPECT_EQ(c[3].coords.v[2], uint32_t{pkg::BulkTF16} | 16u);  // .add.noftz.f16
+  EXPECT_EQ(c[4].redop, pkg::RedMin);
+  EXPECT_EQ(c[4].coords.v[2], uint32_t{pkg::BulkTS32});
+  EXPECT_EQ(c[5].op, pkg::OpPrefetch);
+  EXPECT_EQ(c[5].coords.v[0], 128u);
+  ASSERT_TRUE(r.dev.WaitAll(1000).ok());
+  // The mock's load_bytes per destination: CTA 1 twice (unicast, multicast), CTA 2 once.
+  EXPECT_EQ(r.dev.tx_bytes(1), 2048u);
+  EXPECT_EQ(r.dev.tx_bytes(2), 1024u);
+  // What the command cannot carry.
+  o = BulkLoadOptions{};
+  o.cta = 4;
+  EXPECT_EQ(r.dev.LoadBulk(0, 0, 16, 0, o).field, "cta");
+  EXPECT_EQ(r.dev.StoreBulk(0, 0, 16, 0, 0x10000).field, "cp_mask");
+  EXPECT_EQ(r.dev.StoreBulk(0, 0, 16, 5).field, "cta");
+  EXPECT_EQ(c.size(), 6u);
+}
+
+// DeviceConfig::engine_groups: CommitGroup sends one commit_group per issuer with a store or
+// reduction in the group; wait_group.read passes on the engine's read-done, wait_group on its
+// done and the commands' completions.
+TEST(FwDevice, EngineBulkGroups) {
+  DeviceConfig cfg;
+  cfg.engine_groups = true;
+  Rig r(cfg);
+  r.engine.auto_complete = false;
+  ASSERT_TRUE(r.dev.StoreBulk(0x3000, 0x100, 64, 0).ok());
+  ASSERT_TRUE(r.dev.StoreBulk(0x3100, 0x100, 64, 2).ok());
+  ASSERT_TRUE(r.dev.CommitGroup().ok());
+  const auto& c = r.engine.commands();
+  ASSERT_EQ(c.size(), 4u);
+  for (size_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(c[i].mode, pkg::BulkMode);
+    EXPECT_EQ(c[i].coords.v[2], 64u);  // commit_group
+  }
+  EXPECT_EQ(c[2].issuer, 0);
+  EXPECT_EQ(c[3].issuer, 2);
+  EXPECT_EQ(r.dev.WaitGroupRead(0, 200).status, Status::kTimeout);
+  r.engine.Release(3);  // the stores and CTA 0's commit: CTA 2's group is not reported yet
+  EXPECT_EQ(r.dev.WaitGroupRead(0, 200).status, Status::kTimeout);
+  EXPECT_EQ(r.dev.WaitGroup(0, 200).status, Status::kTimeout);
+  r.engine.Release();
+  ASSERT_TRUE(r.dev.WaitGroupRead(0, 1000).ok());
+  EXPECT_EQ(r.dev.pending_groups(), 1);  // .read retires nothing
+  ASSERT_TRUE(r.dev.WaitGroup(0, 1000).ok());
+  EXPECT_EQ(r.dev.pending_groups(), 0);
+  // The next group of CTA 0 is its sequence 1; a group of loads only sends no commit.
+  ASSERT_TRUE(r.dev.ReduceBulk(RedOp::kAdd, BulkType::kU32, 0x3000, 0x100, 64, 0).ok());
+  ASSERT_TRUE(r.dev.CommitGroup().ok());
+  ASSERT_TRUE(r.dev.LoadBulk(0x100, 0x2000, 64, 0x8).ok());
+  ASSERT_TRUE(r.dev.CommitGroup().ok());
+  EXPECT_EQ(c.size(), 7u);
+  r.engine.Release();
+  ASSERT_TRUE(r.dev.WaitGroup(0, 1000).ok());
 }
 
 }  // namespace

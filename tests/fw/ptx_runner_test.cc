@@ -71,6 +71,51 @@ TEST(FwPtx, ReduceCommitWait) {
   EXPECT_EQ(r.dev.pending_groups(), 0);
 }
 
+// Non-tensor bulk statements (seed 004 spellings) become the engine's bulk commands.
+TEST(FwPtx, NonTensorBulkStatements) {
+  Rig r;
+  m::PtxBindings b;
+  b.values = {{"dst", 0x5000}, {"src", 0x100}, {"size", 64}, {"mbar", 0x40}};
+  ASSERT_TRUE(
+      RunPtx(&r.dev, "cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size;", b).ok());
+  ASSERT_TRUE(RunPtx(&r.dev,
+                     "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [dst], [src], "
+                     "size;",
+                     b)
+                  .ok());
+  ASSERT_TRUE(RunPtx(&r.dev,
+                     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [src], "
+                     "[dst], size, [mbar];",
+                     b)
+                  .ok());
+  ASSERT_TRUE(RunPtx(&r.dev, "cp.async.bulk.prefetch.L2.global [dst], size;", b).ok());
+  const auto& c = r.engine.commands();
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].op, pkg::OpStore);
+  EXPECT_EQ(c[0].mode, pkg::BulkMode);
+  EXPECT_EQ(c[0].desc_addr, 0x5000u);
+  EXPECT_EQ(c[0].smem_addr, 0x100u);
+  EXPECT_EQ(c[0].coords.v[0], 64u);
+  EXPECT_EQ(c[1].op, pkg::OpReduce);
+  EXPECT_EQ(c[1].redop, pkg::RedMax);
+  EXPECT_EQ(c[1].coords.v[2], uint32_t{pkg::BulkTS32});
+  EXPECT_EQ(c[2].op, pkg::OpLoad);
+  EXPECT_EQ(c[2].desc_addr, 0x5000u);
+  EXPECT_EQ(c[2].smem_addr, 0x100u);
+  EXPECT_EQ(c[2].mbar_addr, 0x40u);
+  EXPECT_EQ(c[2].coords.v[2], 32u);  // .shared::cluster
+  EXPECT_EQ(c[3].op, pkg::OpPrefetch);
+  EXPECT_EQ(c[3].desc_addr, 0x5000u);
+  // The engine has no shared::cta -> shared::cluster copy.
+  EXPECT_EQ(RunPtx(&r.dev,
+                   "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes "
+                   "[dst], [src], size, [mbar];",
+                   b)
+                .status,
+            Status::kUnsupported);
+  EXPECT_EQ(c.size(), 4u);
+}
+
 TEST(FwPtx, ErrorsFromTheFrontEnd) {
   Rig r;
   m::PtxBindings b;

@@ -4,7 +4,8 @@
 // global memory and irq only (SocHarness + the register-level driver, fw/src/soc/): register
 // access, illegal accesses, the shared-memory window, the command window and ring, ring
 // wrap-around, full and empty rings, interrupt masking, soft reset with commands in flight,
-// the mbarrier units. Every test also fails on an RTL assertion (the AXI4-Lite and AXI4 read
+// the mbarrier units, non-tensor bulk commands with commit_group and the bulk-group completion
+// records. Every test also fails on an RTL assertion (the AXI4-Lite and AXI4 read
 // checkers are bound to the SoC ports) or an AXI4-Lite access without a response.
 //
 // Expected data are derived by hand: global memory byte at G + i holds Pattern(i); a 2-D u8
@@ -201,6 +202,121 @@ TEST_F(SocTest, WindowCommandLoadsAndCompletesInFifo) {
   EXPECT_NE(drv_.Reg(TMA_OFF(CNT_BUSY_LO)), 0u);
 }
 
+// Non-tensor bulk commands (docs/interfaces.md "Bulk commands") and commit_group through the
+// window and the ring: a bulk load global -> shared::cta, a bulk store back to global and a
+// bulk reduction (add .u32) onto it, each store / reduction committed as a group of CTA 1; the
+// group completions (kind CplGroup: read-done, then done, sequence 0 then 1) reach the FIFO and
+// the ring with the grp interrupt. Expected bytes: the load copies Pattern(0x100 + i), the
+// store copies them to kOut, the reduction doubles every little-endian 32-bit word there.
+TEST_F(SocTest, BulkCommandsAndGroupCompletions) {
+  constexpr uint64_t kOut = 0x70000;
+  constexpr uint32_t kBytes = 256, kSmem = 0x200;
+  const std::vector<uint8_t> zero(kBytes, 0);
+  h_.MemWrite(kOut, zero.data(), zero.size());
+  auto bulk = [&](uint32_t op, uint64_t gaddr, uint32_t tag) {
+    fw::SocCommand c;
+    c.op = op;
+    c.mode = 7;  // BulkMode
+    c.desc_addr = gaddr;
+    c.smem_addr = kSmem;
+    c.coords = {static_cast<int32_t>(kBytes), 0, 0, 0, 0};
+    c.mbar_addr = kMbar;
+    c.issuer = 1;
+    c.dst_cta = 1;
+    c.tag = tag;
+    return c;
+  };
+  const uint32_t grp = TMA_REGS__INTR_STATE__GRP_bm;
+  drv_.Wr(TMA_OFF(INTR_ENABLE), grp);
+  // Load (FIFO): one complete-tx of 256 bytes to CTA 1, no group completion.
+  ASSERT_TRUE(drv_.SubmitWindow(bulk(0, kGlobal + 0x100, 0x41)));
+  std::vector<fw::SocCompletion> c = WaitFifo(1);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].kind, 0u);
+  EXPECT_EQ(c[0].cta, 1u);
+  EXPECT_EQ(c[0].bytes, kBytes);
+  std::vector<uint8_t> sm(kBytes);
+  ASSERT_TRUE(drv_.SmemRead(1, kSmem, sm.data(), kBytes));
+  for (uint32_t i = 0; i < kBytes; ++i) {
+    ASSERT_EQ(sm[i], Pattern(0x100 + i)) << "byte " << i;
+  }
+  h_.Step(20);
+  EXPECT_FALSE(h_.irq()) << "grp interrupt without a group";
+  // Store + commit_group (FIFO): done of the store, read-done and done of group 0 of CTA 1.
+  ASSERT_TRUE(drv_.SubmitWindow(bulk(1, kOut, 0x42)));
+  const uint64_t t0 = h_.cycles();
+  while (!drv_.SubmitWindow(fw::CommitGroupCommand(1)) && h_.cycles() - t0 < 100000) {
+    h_.Step(16);
+  }
+  ASSERT_TRUE(h_.WaitIrq(100000));
+  c = WaitFifo(3);
+  ASSERT_EQ(c.size(), 3u);
+  int done = 0, groups = 0;
+  for (const fw::SocCompletion& k : c) {
+    if (k.kind == 2u) {  // done
+      EXPECT_EQ(k.tag, 0x42u);
+      ++done;
+    } else {
+      ASSERT_EQ(k.kind, 3u);  // group
+      EXPECT_EQ(k.cta, 1u);
+      EXPECT_EQ(k.tag, 0u);
+      EXPECT_EQ(k.grp_done, groups == 1);  // read-done first
+      EXPECT_FALSE(k.grp_err);
+      EXPECT_EQ(k.bytes, 0u);
+      ++groups;
+    }
+  }
+  EXPECT_EQ(done, 1);
+  EXPECT_EQ(groups, 2);
+  EXPECT_NE(drv_.Reg(TMA_OFF(INTR_STATE)) & grp, 0u);
+  std::vector<uint8_t> out(kBytes);
+  h_.MemRead(kOut, out.data(), kBytes);
+  EXPECT_EQ(out, sm);
+  // Reduction (add .u32) + commit_group through the rings: group 1 of CTA 1.
+  drv_.Wr(TMA_OFF(INTR_STATE), ~0u);
+  drv_.SetupCplRing(kCplRing, 2);
+  drv_.SetupCmdRing(kCmdRing, 2);
+  fw::SocCommand red = bulk(2, kOut, 0x43);
+  red.redop = 0;      // add
+  red.coords[2] = 1;  // .u32 (BulkTU32)
+  ASSERT_TRUE(drv_.SubmitRing({red, fw::CommitGroupCommand(1)}));
+  std::vector<fw::SocCompletion> r;
+  const uint64_t t1 = h_.cycles();
+  while (r.size() < 3 && h_.cycles() - t1 < 200000) {
+    h_.Step(64);
+    ASSERT_TRUE(drv_.DrainCplRing(&r)) << "a record with the wrong lap bit";
+  }
+  ASSERT_EQ(r.size(), 3u);
+  groups = 0;
+  for (const fw::SocCompletion& k : r) {
+    if (k.kind == 3u) {
+      EXPECT_EQ(k.cta, 1u);
+      EXPECT_EQ(k.tag, 1u);
+      EXPECT_EQ(k.grp_done, groups == 1);
+      EXPECT_FALSE(k.grp_err);
+      ++groups;
+    } else {
+      EXPECT_EQ(k.kind, 2u);
+      EXPECT_EQ(k.tag, 0x43u);
+    }
+  }
+  EXPECT_EQ(groups, 2);
+  EXPECT_NE(drv_.Reg(TMA_OFF(INTR_STATE)) & grp, 0u);
+  h_.MemRead(kOut, out.data(), kBytes);
+  for (uint32_t i = 0; i < kBytes; i += 4) {
+    uint32_t a = 0, b = 0;
+    for (int k = 3; k >= 0; --k) {
+      a = a << 8 | sm[i + k];
+      b = b << 8 | out[i + k];
+    }
+    ASSERT_EQ(b, 2 * a) << "word " << i / 4;
+  }
+  // The group interrupt is maskable like every source.
+  drv_.Wr(TMA_OFF(INTR_ENABLE), 0);
+  h_.Step(2);
+  EXPECT_FALSE(h_.irq());
+}
+
 TEST_F(SocTest, RingWrapAround) {
   drv_.SetupCplRing(kCplRing, 2);  // 4 records
   drv_.SetupCmdRing(kCmdRing, 2);  // 4 records
@@ -275,7 +391,7 @@ TEST_F(SocTest, FullAndEmptyRings) {
 TEST_F(SocTest, InterruptMasking) {
   const uint32_t all = TMA_REGS__INTR_STATE__CPL_bm | TMA_REGS__INTR_STATE__ERR_bm |
                        TMA_REGS__INTR_STATE__CPLR_HIGH_bm | TMA_REGS__INTR_STATE__MBAR_bm |
-                       TMA_REGS__INTR_STATE__MBAR_STUCK_bm;
+                       TMA_REGS__INTR_STATE__MBAR_STUCK_bm | TMA_REGS__INTR_STATE__GRP_bm;
   drv_.Wr(TMA_OFF(INTR_ENABLE), 0);
   drv_.Wr(TMA_OFF(INTR_STATE), ~0u);
   EXPECT_EQ(drv_.Reg(TMA_OFF(INTR_STATE)) & all, 0u);

@@ -128,6 +128,8 @@ CMD_MAP = [
 # record field <- cpl_t field.
 CPL_MAP = [("kind", "kind"), ("err", "err"), ("cta", "cta"), ("tag", "tag"),
            ("mbar_addr", "mbar_addr"), ("bytes", "bytes")]
+# record field <- an input of its own (a bulk async-group completion's flags, which cpl_t lacks).
+CPL_IN = [("grp_done", "grp_done_i"), ("grp_err", "grp_err_i")]
 
 
 def rec_bits(fl):
@@ -195,7 +197,8 @@ def gen_cpl_enc(recs):
              "// word 0 in bits 31:0) with its ring-pass parity bit.",
              "", "`default_nettype none", "",
              "module tma_cpl_rec_enc (",
-             "  input  tma_pkg::cpl_t cpl_i,",
+             "  input  tma_pkg::cpl_t cpl_i,"] + [
+             "  input  logic          %s," % port for _, port in CPL_IN] + [
              "  input  logic          lap_i,",
              "  output logic [%d:0] rec_o" % (nbits - 1),
              ");", "",
@@ -203,6 +206,11 @@ def gen_cpl_enc(recs):
              "    rec_o = '0;"]
     for rname, cfield in CPL_MAP:
         lines.append("    rec_o[%s] = cpl_i.%s;" % (rec_bits(fields[rname]), cfield))
+    for rname, port in CPL_IN:
+        lines.append("    rec_o[%s] = %s;" % (rec_bits(fields[rname]), port))
+    missing = set(fields) - {r for r, _ in CPL_MAP} - {r for r, _ in CPL_IN} - {"lap"}
+    if missing:
+        raise GenError("soc_records.cpl fields with no source: %s" % sorted(missing))
     lines.append("    rec_o[%s] = lap_i;" % rec_bits(fields["lap"]))
     lines += ["  end", "", "endmodule", "", "`default_nettype wire", ""]
     return "\n".join(lines)

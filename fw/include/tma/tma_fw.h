@@ -171,7 +171,8 @@ typedef struct {
 } tma_fw_cmd_t;
 
 typedef struct {
-  uint8_t kind; /* 0 complete-tx, 1 error, 2 done */
+  uint8_t kind; /* 0 complete-tx, 1 error, 2 done, 3 bulk-group (cta issuer, tag sequence,
+                   bytes: bit 0 done / read-done, bit 1 a failed operation) */
   uint8_t cta;
   uint32_t mbar_addr, bytes;
   uint8_t err, tag;
@@ -211,6 +212,7 @@ typedef struct {
   int num_ctas;
   int use_interrupt;
   uint32_t poll_interval_us;
+  int engine_groups; /* the queue reports the engine's bulk-group completions (kind 3) */
 } tma_fw_device_config_t;
 
 /* The link and the queue context must outlive the device. NULL on a bad argument. */
@@ -248,9 +250,27 @@ tma_fw_status_t tma_fw_reduce_tensor(tma_fw_device_t* dev, int redop,
                                      tma_fw_error_t* err);
 tma_fw_status_t tma_fw_prefetch_tensor(tma_fw_device_t* dev, const tma_fw_tensor_operands_t* t,
                                        uint8_t* tag, tma_fw_error_t* err);
+/* Non-tensor bulk operations (Device::LoadBulk ...): to_cluster 0 .shared::cta, 1
+ * .shared::cluster (dst_cta -1: the issuer; cta_mask 0: no multicast); cp_mask -1: none;
+ * type: the .type of cp.reduce.async.bulk (0 b32, 1 u32, 2 s32, 3 b64, 4 u64, 5 s64, 6 f16,
+ * 7 bf16, 8 f32, 9 f64). */
+tma_fw_status_t tma_fw_load_bulk(tma_fw_device_t* dev, uint32_t smem, uint64_t global_addr,
+                                 uint32_t bytes, uint32_t mbar, int cta, int to_cluster,
+                                 int dst_cta, uint16_t cta_mask, uint8_t* tag, tma_fw_error_t* err);
+tma_fw_status_t tma_fw_store_bulk(tma_fw_device_t* dev, uint64_t global_addr, uint32_t smem,
+                                  uint32_t bytes, int cta, int cp_mask, uint8_t* tag,
+                                  tma_fw_error_t* err);
+tma_fw_status_t tma_fw_reduce_bulk(tma_fw_device_t* dev, int redop, int type, uint64_t global_addr,
+                                   uint32_t smem, uint32_t bytes, int cta, uint8_t* tag,
+                                   tma_fw_error_t* err);
+tma_fw_status_t tma_fw_prefetch_bulk(tma_fw_device_t* dev, uint64_t global_addr, uint32_t bytes,
+                                     uint8_t* tag, tma_fw_error_t* err);
+/* With engine_groups a commit_group command that found no room is reported by the next wait. */
 void tma_fw_commit_group(tma_fw_device_t* dev);
 tma_fw_status_t tma_fw_wait_group(tma_fw_device_t* dev, int n, uint32_t timeout_us,
                                   tma_fw_error_t* err);
+tma_fw_status_t tma_fw_wait_group_read(tma_fw_device_t* dev, int n, uint32_t timeout_us,
+                                       tma_fw_error_t* err);
 tma_fw_status_t tma_fw_wait(tma_fw_device_t* dev, uint8_t tag, uint32_t timeout_us,
                             tma_fw_error_t* err);
 tma_fw_status_t tma_fw_poll(tma_fw_device_t* dev, tma_fw_error_t* err);

@@ -12,6 +12,8 @@ namespace m = tma::model;
 
 static_assert(static_cast<int>(m::ErrorClass::kBusError) ==
               static_cast<int>(ErrorClass::kBusError));
+static_assert(static_cast<int>(m::BulkType::kF64) == static_cast<int>(BulkType::kF64));
+static_assert(static_cast<int>(m::RedOp::kXor) == static_cast<int>(RedOp::kXor));
 
 Error Bad(Status s, std::string field, std::string msg) {
   return Error::Make(s, std::move(field), std::move(msg));
@@ -35,6 +37,36 @@ bool Value(const m::PtxOperand& o, const m::PtxBindings& b, int64_t* v) {
     return true;
   }
   return false;
+}
+
+Error NoClusterCopy() {
+  return Bad(Status::kUnsupported, "dst",
+             "the engine has no shared::cta -> shared::cluster bulk copy or reduction");
+}
+
+// cp.async.bulk (non-tensor) as the engine's bulk command.
+Error RunBulkCopy(Device* dev, const m::PtxInstr& in, const m::PtxBindings& b,
+                  const PtxRunOptions& opt, Ticket* ticket) {
+  const m::BulkCopyConversion conv = m::ToBulkCopyInstr(in, b, opt.target);
+  if (!conv.status.ok())
+    return FromModel(conv.status);
+  const m::BulkCopyInstr& k = conv.instr;
+  switch (k.dir) {
+    case m::BulkDir::kGlobalToSharedCta:
+    case m::BulkDir::kGlobalToSharedCluster: {
+      BulkLoadOptions o;
+      o.cta = k.issuer_cta;
+      o.to_cluster = k.dir == m::BulkDir::kGlobalToSharedCluster;
+      o.dst_cta = k.dst_cta;
+      o.cta_mask = k.multicast ? k.cta_mask : 0;
+      return dev->LoadBulk(static_cast<uint32_t>(k.dst), k.src, k.size, k.mbar_addr, o, ticket);
+    }
+    case m::BulkDir::kSharedCtaToGlobal:
+      return dev->StoreBulk(k.dst, static_cast<uint32_t>(k.src), k.size, k.issuer_cta,
+                            k.byte_mask ? *k.byte_mask : -1, ticket);
+    default:
+      return NoClusterCopy();
+  }
 }
 
 Error RunTensor(Device* dev, const m::PtxInstr& in, const m::PtxBindings& b,
@@ -142,22 +174,34 @@ Error RunPtx(Device* dev, const std::string& text, const m::PtxBindings& b,
     case m::PtxOpcode::kPrefetchTensor:
       return RunTensor(dev, in, b, opt, ticket);
     case m::PtxOpcode::kCommitGroup:
-      dev->CommitGroup();
-      return {};
+      return dev->CommitGroup();
     case m::PtxOpcode::kWaitGroup: {
       int64_t n = 0;
       if (in.operands.empty() || !Value(in.operands[0], b, &n))
         return Bad(Status::kBadArgument, "N", "wait_group needs N");
-      return dev->WaitGroup(static_cast<int>(n), opt.wait_timeout_us);
+      return in.read ? dev->WaitGroupRead(static_cast<int>(n), opt.wait_timeout_us)
+                     : dev->WaitGroup(static_cast<int>(n), opt.wait_timeout_us);
     }
     case m::PtxOpcode::kTensormapReplace:
       return RunReplace(dev, in, b);
     case m::PtxOpcode::kBulk:
-      return dev->LoadBulk(0, 0, 0, 0);
-    case m::PtxOpcode::kReduceBulk:
-      return dev->ReduceBulk(RedOp::kAdd, 0, 0, 0);
-    case m::PtxOpcode::kPrefetch:
-      return dev->PrefetchBulk(0, 0);
+      return RunBulkCopy(dev, in, b, opt, ticket);
+    case m::PtxOpcode::kReduceBulk: {
+      const m::BulkReduceConversion conv = m::ToBulkReduceInstr(in, b, opt.target);
+      if (!conv.status.ok())
+        return FromModel(conv.status);
+      const m::BulkReduceInstr& r = conv.instr;
+      if (r.dir != m::BulkDir::kSharedCtaToGlobal)
+        return NoClusterCopy();
+      return dev->ReduceBulk(static_cast<RedOp>(r.redop), static_cast<BulkType>(r.type), r.dst,
+                             r.src, r.size, r.issuer_cta, ticket);
+    }
+    case m::PtxOpcode::kPrefetch: {
+      const m::BulkPrefetchConversion conv = m::ToBulkPrefetchInstr(in, b, opt.target);
+      if (!conv.status.ok())
+        return FromModel(conv.status);
+      return dev->PrefetchBulk(conv.instr.src, conv.instr.size, ticket);
+    }
     default:
       return Bad(Status::kUnsupported, m::ToString(in.opcode),
                  "mbarrier instructions act on the cluster shell's barriers, not the engine");

@@ -7,6 +7,7 @@
 
 #include "fw/include/tma/autogen/tma_rec.h"
 #include "fw/include/tma/autogen/tma_regs.h"
+#include "sim/autogen/tma_structs.h"
 
 namespace tma::fw {
 
@@ -67,6 +68,17 @@ SocCompletion DecodeCompletionRecord(const uint32_t w[3]) {
   c.tag = TMA_GET(w, TAG);
   c.mbar_addr = TMA_GET(w, MBAR_ADDR);
   c.bytes = TMA_GET(w, BYTES);
+  c.grp_done = TMA_GET(w, GRP_DONE) != 0;
+  c.grp_err = TMA_GET(w, GRP_ERR) != 0;
+  return c;
+}
+
+SocCommand CommitGroupCommand(uint32_t issuer) {
+  SocCommand c;
+  c.mode = tma::pkg::BulkMode;
+  c.coords[2] = 1 << 6;  // commit_group
+  c.issuer = issuer;
+  c.dst_cta = issuer;
   return c;
 }
 

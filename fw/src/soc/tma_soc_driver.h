@@ -46,10 +46,19 @@ struct SocCommand {
   uint32_t smem_addr = 0, mbar_addr = 0;
 };
 
-// One completion (soc_records.cpl).
+// One completion (soc_records.cpl). kind tma::pkg::CplGroup: a bulk async-group completion
+// of issuer `cta`, group sequence number `tag` (0, 1, ... per issuer since the last reset, mod
+// 256), grp_done 0 read-done (wait_group.read may pass it) / 1 done (wait_group may pass it),
+// grp_err: an operation of the group failed.
 struct SocCompletion {
   uint32_t kind = 0, err = 0, cta = 0, tag = 0, mbar_addr = 0, bytes = 0;
+  bool grp_done = false, grp_err = false;
 };
+
+// cp.async.bulk.commit_group of CTA `issuer` as a command (docs/interfaces.md "Bulk commands":
+// a bulk command with coords[2] bit 6; no completion of its own, the engine then reports the
+// group's read-done and done as CplGroup completions).
+SocCommand CommitGroupCommand(uint32_t issuer);
 
 // The 16 words of a command record / of the window registers.
 std::array<uint32_t, 16> EncodeCommandRecord(const SocCommand& c);

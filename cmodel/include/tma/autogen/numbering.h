@@ -88,11 +88,12 @@ inline constexpr uint8_t kErrInvalidInstr = 6;
 inline constexpr uint8_t kErrUnsupported = 7;
 inline constexpr uint8_t kErrBusError = 8;
 
-// ---- CplKind: kind of a completion (cpl_t.kind, cpl_info_t.kind) ----
+// ---- CplKind: kind of a completion (cpl_t.kind, cpl_info_t.kind; Group: SoC only) ----
 inline constexpr int kCplBits = 2;
 inline constexpr uint8_t kCplTx = 0;
 inline constexpr uint8_t kCplError = 1;
 inline constexpr uint8_t kCplDone = 2;
+inline constexpr uint8_t kCplGroup = 3;
 
 // ---- Swizzle: swizzle function (the model's Swizzle enum; job_t.swz, row_t.swz) ----
 inline constexpr int kSwzBits = 3;

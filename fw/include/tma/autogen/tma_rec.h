@@ -86,13 +86,19 @@
 #define TMA_CPL_REC_KIND_WORD 0u  /* cpl_t.kind (Cpl*) */
 #define TMA_CPL_REC_KIND_SHIFT 0u
 #define TMA_CPL_REC_KIND_MASK 0x3u
+#define TMA_CPL_REC_GRP_DONE_WORD 0u  /* kind CplGroup: 0 read-done (wait_group.read may pass the gro */
+#define TMA_CPL_REC_GRP_DONE_SHIFT 2u
+#define TMA_CPL_REC_GRP_DONE_MASK 0x1u
+#define TMA_CPL_REC_GRP_ERR_WORD 0u  /* kind CplGroup: an operation of the group failed (bg_cpl_t.er */
+#define TMA_CPL_REC_GRP_ERR_SHIFT 3u
+#define TMA_CPL_REC_GRP_ERR_MASK 0x1u
 #define TMA_CPL_REC_ERR_WORD 0u  /* cpl_t.err: error class (Err*) of an error completion */
 #define TMA_CPL_REC_ERR_SHIFT 4u
 #define TMA_CPL_REC_ERR_MASK 0xfu
 #define TMA_CPL_REC_CTA_WORD 0u  /* cpl_t.cta: destination CTA of a complete-tx, issuer of an er */
 #define TMA_CPL_REC_CTA_SHIFT 8u
 #define TMA_CPL_REC_CTA_MASK 0xfu
-#define TMA_CPL_REC_TAG_WORD 0u  /* cpl_t.tag: the command's tag */
+#define TMA_CPL_REC_TAG_WORD 0u  /* cpl_t.tag: the command's tag; kind CplGroup: the group's seq */
 #define TMA_CPL_REC_TAG_SHIFT 16u
 #define TMA_CPL_REC_TAG_MASK 0xffu
 #define TMA_CPL_REC_LAP_WORD 0u  /* ring pass parity: 1 on the first pass over the ring, then al */

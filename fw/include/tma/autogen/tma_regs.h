@@ -22,7 +22,7 @@ extern "C" {
 #define TMA_REGS__VERSION__MINOR_bm 0xffff
 #define TMA_REGS__VERSION__MINOR_bp 0
 #define TMA_REGS__VERSION__MINOR_bw 16
-#define TMA_REGS__VERSION__MINOR_reset 0x1
+#define TMA_REGS__VERSION__MINOR_reset 0x2
 #define TMA_REGS__VERSION__MAJOR_bm 0xffff0000
 #define TMA_REGS__VERSION__MAJOR_bp 16
 #define TMA_REGS__VERSION__MAJOR_bw 16
@@ -134,6 +134,10 @@ extern "C" {
 #define TMA_REGS__INTR_STATE__MBAR_STUCK_bp 5
 #define TMA_REGS__INTR_STATE__MBAR_STUCK_bw 1
 #define TMA_REGS__INTR_STATE__MBAR_STUCK_reset 0x0
+#define TMA_REGS__INTR_STATE__GRP_bm 0x40
+#define TMA_REGS__INTR_STATE__GRP_bp 6
+#define TMA_REGS__INTR_STATE__GRP_bw 1
+#define TMA_REGS__INTR_STATE__GRP_reset 0x0
 
 // reg - tma_regs.INTR_ENABLE
 #define TMA_REGS__INTR_ENABLE__CPL_bm 0x1
@@ -160,6 +164,10 @@ extern "C" {
 #define TMA_REGS__INTR_ENABLE__MBAR_STUCK_bp 5
 #define TMA_REGS__INTR_ENABLE__MBAR_STUCK_bw 1
 #define TMA_REGS__INTR_ENABLE__MBAR_STUCK_reset 0x0
+#define TMA_REGS__INTR_ENABLE__GRP_bm 0x40
+#define TMA_REGS__INTR_ENABLE__GRP_bp 6
+#define TMA_REGS__INTR_ENABLE__GRP_bw 1
+#define TMA_REGS__INTR_ENABLE__GRP_reset 0x0
 
 // reg - tma_regs.INTR_TEST
 #define TMA_REGS__INTR_TEST__CPL_bm 0x1
@@ -186,6 +194,10 @@ extern "C" {
 #define TMA_REGS__INTR_TEST__MBAR_STUCK_bp 5
 #define TMA_REGS__INTR_TEST__MBAR_STUCK_bw 1
 #define TMA_REGS__INTR_TEST__MBAR_STUCK_reset 0x0
+#define TMA_REGS__INTR_TEST__GRP_bm 0x40
+#define TMA_REGS__INTR_TEST__GRP_bp 6
+#define TMA_REGS__INTR_TEST__GRP_bw 1
+#define TMA_REGS__INTR_TEST__GRP_reset 0x0
 
 // reg - tma_regs.ERR_STATUS
 #define TMA_REGS__ERR_STATUS__VALID_bm 0x1
@@ -322,6 +334,12 @@ extern "C" {
 #define TMA_REGS__CPLF_W0__KIND_bm 0x3
 #define TMA_REGS__CPLF_W0__KIND_bp 0
 #define TMA_REGS__CPLF_W0__KIND_bw 2
+#define TMA_REGS__CPLF_W0__GRP_DONE_bm 0x4
+#define TMA_REGS__CPLF_W0__GRP_DONE_bp 2
+#define TMA_REGS__CPLF_W0__GRP_DONE_bw 1
+#define TMA_REGS__CPLF_W0__GRP_ERR_bm 0x8
+#define TMA_REGS__CPLF_W0__GRP_ERR_bp 3
+#define TMA_REGS__CPLF_W0__GRP_ERR_bw 1
 #define TMA_REGS__CPLF_W0__ERR_bm 0xf0
 #define TMA_REGS__CPLF_W0__ERR_bp 4
 #define TMA_REGS__CPLF_W0__ERR_bw 4

@@ -18,7 +18,13 @@
 // Completion rules of the engine (docs/interfaces.md, cpl_t): a load signals complete-tx
 // (CplTx) once per destination CTA (one for a unicast load, one per mask bit for multicast);
 // a store, reduce or prefetch signals CplDone once; any command that fails signals one CplError
-// with the error class instead, and nothing else.
+// with the error class instead, and nothing else. A commit_group command (CommitGroup with
+// DeviceConfig::engine_groups) has no completion of its own; the engine then reports the bulk
+// async-group it closed twice, in group order per issuer: read-done, then done. The queue
+// hands such a group completion over as a cpl_t of kind CplGroup with cta = the issuer, tag =
+// the group's sequence number (0, 1, ... per issuer since the engine's reset, mod 256) and
+// bytes = kGroupDoneBit (done; clear: read-done) | kGroupErrBit (an operation failed): the SoC
+// glue builds it from the completion record's grp_done / grp_err fields.
 #ifndef TMA_FW_DEVICE_H_
 #define TMA_FW_DEVICE_H_
 
@@ -78,6 +84,9 @@ struct Error {
   static Error Make(Status s, std::string field, std::string message);
 };
 
+inline constexpr uint32_t kGroupDoneBit = 1u;  // cpl_t.bytes of a CplGroup completion
+inline constexpr uint32_t kGroupErrBit = 2u;
+
 // ---- The queue interface the SoC glue implements ------------------------------------------------
 class EngineQueue {
  public:
@@ -104,6 +113,8 @@ enum class TensorMode : uint8_t {  // tma_pkg Mode*
   kIm2colNoOffs = 6,
 };
 enum class RedOp : uint8_t { kAdd = 0, kMin, kMax, kInc, kDec, kAnd, kOr, kXor };  // tma_pkg Red*
+// The .type of cp.reduce.async.bulk (tma_pkg BulkT*).
+enum class BulkType : uint8_t { kB32 = 0, kU32, kS32, kB64, kU64, kS64, kF16, kBF16, kF32, kF64 };
 
 // The operands of cp{.reduce}.async.bulk{.prefetch}.tensor, as the instruction has them.
 struct TensorOperands {
@@ -123,6 +134,15 @@ struct LoadOptions {
   int cta_group = 0;      // .cta_group::1 / ::2; 0: not given
 };
 
+// cp.async.bulk global -> shared: .shared::cta (the issuer's own window) or .shared::cluster
+// (dst_cta, or every CTA of cta_mask with .multicast::cluster).
+struct BulkLoadOptions {
+  int cta = 0;              // the issuing CTA
+  bool to_cluster = false;  // .shared::cluster destination
+  int dst_cta = -1;         // .shared::cluster destination CTA without multicast; -1: the issuer
+  uint16_t cta_mask = 0;    // .multicast::cluster ctaMask; 0: no multicast
+};
+
 // One submitted command: its tag and what completes it.
 struct Ticket {
   uint8_t tag = 0;
@@ -134,8 +154,11 @@ struct DeviceConfig {
   // Link address of global address 0 (the SoC's global-memory window as the link sees it).
   uint64_t gmem_link_base = 0;
   Arch arch = Arch::kSm90;
-  int num_ctas = 4;               // CTAs of the cluster shell
-  bool use_interrupt = true;      // wait on the link's interrupt; false: poll
+  int num_ctas = 4;           // CTAs of the cluster shell
+  bool use_interrupt = true;  // wait on the link's interrupt; false: poll
+  // The queue reports the engine's bulk async-group completions (the SoC top does): CommitGroup
+  // also sends commit_group commands and the group waits use the engine's read-done / done.
+  bool engine_groups = false;
   uint32_t poll_interval_us = 0;  // WaitInterrupt timeout slice while polling
   uint32_t default_timeout_us = 1000000;
 };
@@ -162,19 +185,30 @@ class Device {
   Error StoreTensor(const TensorOperands& t, Ticket* ticket = nullptr);
   Error ReduceTensor(RedOp op, const TensorOperands& t, Ticket* ticket = nullptr);
   Error PrefetchTensor(const TensorOperands& t, Ticket* ticket = nullptr);
-  // cp.async.bulk / cp.reduce.async.bulk / cp.async.bulk.prefetch (non-tensor): the engine's
-  // command has no byte count, so these return kUnsupported.
-  Error LoadBulk(uint32_t smem, uint64_t global_addr, uint32_t bytes, uint32_t mbar);
-  Error StoreBulk(uint64_t global_addr, uint32_t smem, uint32_t bytes);
-  Error ReduceBulk(RedOp op, uint64_t global_addr, uint32_t smem, uint32_t bytes);
-  Error PrefetchBulk(uint64_t global_addr, uint32_t bytes);
+  // cp.async.bulk / cp.reduce.async.bulk / cp.async.bulk.prefetch.L2 (non-tensor): the
+  // engine's bulk commands (cmd_t.mode == BulkMode; docs/interfaces.md "Bulk commands"). The
+  // engine checks them as the model does (alignment, size, the reduction table); the driver
+  // checks only what the command cannot carry. A store or reduction joins the open bulk group
+  // (and its issuer's group in the engine); .noftz is set exactly for .add.f16 / .add.bf16.
+  Error LoadBulk(uint32_t smem, uint64_t global_addr, uint32_t bytes, uint32_t mbar,
+                 const BulkLoadOptions& o = {}, Ticket* ticket = nullptr);
+  // cp_mask: .cp_mask (16 bits, one per byte of each 16-byte chunk); -1: not given.
+  Error StoreBulk(uint64_t global_addr, uint32_t smem, uint32_t bytes, int cta = 0,
+                  int cp_mask = -1, Ticket* ticket = nullptr);
+  Error ReduceBulk(RedOp op, BulkType type, uint64_t global_addr, uint32_t smem, uint32_t bytes,
+                   int cta = 0, Ticket* ticket = nullptr);
+  Error PrefetchBulk(uint64_t global_addr, uint32_t bytes, Ticket* ticket = nullptr);
   // Any command as the engine's record (the PTX front end's path); tag assigned here.
   Error SubmitCommand(tma::pkg::cmd_t cmd, Ticket* ticket = nullptr);
 
-  // -- Bulk groups: cp.async.bulk.commit_group / cp.async.bulk.wait_group N (.read: the same
-  // here, the engine reports one completion per command).
-  void CommitGroup();
+  // -- Bulk groups: cp.async.bulk.commit_group / cp.async.bulk.wait_group{.read} N. A group is
+  // done when every command of it completed and, with engine_groups, when the engine reported
+  // done for it (each issuer of its stores and reductions got a commit_group command);
+  // WaitGroupRead waits for the engine's read-done only (without engine_groups: WaitGroup).
+  // CommitGroup fails only when a commit_group command cannot be queued (kQueueFull).
+  Error CommitGroup();
   Error WaitGroup(int n, uint32_t timeout_us);
+  Error WaitGroupRead(int n, uint32_t timeout_us);
   int pending_groups() const { return static_cast<int>(groups_.size()); }
 
   // -- Completion.
@@ -202,6 +236,14 @@ class Device {
     Error error;
   };
   Error Submit(tma::pkg::cmd_t cmd, int completions, bool in_group, Ticket* ticket);
+  Error SubmitBulk(tma::pkg::cmd_t cmd, int completions, Ticket* ticket);
+  // One group: its commands' tags and the engine groups (issuer, sequence) it committed.
+  struct Group {
+    std::vector<uint8_t> tags;
+    std::vector<std::pair<uint8_t, uint8_t>> engine;
+  };
+  bool GroupDone(const Group& g, bool read_only) const;
+  Error WaitGroups(int n, uint32_t timeout_us, bool read_only);
   Error CheckOperands(const TensorOperands& t, bool load) const;
   tma::pkg::cmd_t Command(uint8_t op, const TensorOperands& t) const;
   void Absorb(const tma::pkg::cpl_t& c);
@@ -214,8 +256,13 @@ class Device {
   std::array<Slot, 256> slots_{};
   uint8_t next_tag_ = 0;
   int outstanding_ = 0;
-  std::vector<uint8_t> open_group_;
-  std::deque<std::vector<uint8_t>> groups_;
+  Group open_group_;
+  std::array<bool, 16> open_issuers_{};  // issuers with a store / reduction in the open group
+  std::deque<Group> groups_;
+  std::array<uint8_t, 16> engine_seq_{};  // next engine group sequence number per issuer
+  // Engine group completions seen, by (issuer << 8 | sequence): bit 0 read-done, bit 1 done,
+  // bit 2 error.
+  std::array<uint8_t, 16 * 256> engine_group_{};
   std::array<uint64_t, 16> tx_bytes_{};
   std::vector<Error> errors_;
 };

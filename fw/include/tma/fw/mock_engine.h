@@ -4,13 +4,15 @@
 // queues. It records every command pushed and every invalidate (in one ordered event log),
 // answers with completions following the engine's rules (a load: one CplTx per destination
 // CTA with `load_bytes`; store / reduce / prefetch: one CplDone; a tag marked to fail: one
-// CplError of the given class), either at once (auto_complete) or when the test calls
-// Release, and raises the MockLink's interrupt line when it produces completions (cleared by
-// AcknowledgeInterrupt, as the write-1-to-clear INTR_STATE is). Capacity limits the commands it
-// holds unreleased (kQueueFull beyond).
+// CplError of the given class; a commit_group command: the group's read-done and done as
+// CplGroup completions, numbered per issuer from 0), either at once (auto_complete) or when the
+// test calls Release, and raises the MockLink's interrupt line when it produces completions
+// (cleared by AcknowledgeInterrupt, as the write-1-to-clear INTR_STATE is). Capacity limits the
+// commands it holds unreleased (kQueueFull beyond).
 #ifndef TMA_FW_MOCK_ENGINE_H_
 #define TMA_FW_MOCK_ENGINE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -51,6 +53,7 @@ class MockEngine : public EngineQueue {
   std::deque<tma::pkg::cmd_t> held_;
   std::deque<tma::pkg::cpl_t> cpl_;
   std::map<uint8_t, ErrorClass> fail_;
+  std::array<uint8_t, 16> group_seq_{};  // next bulk-group sequence number per issuer
   std::vector<std::string> events_;
   std::vector<tma::pkg::cmd_t> commands_;
   int acks_ = 0;

@@ -8,10 +8,11 @@
 //                          invalidate the engine needs before it may use the new map (the
 //                          fence.proxy.tensormap::generic release/acquire pair of the seeds);
 //   RunPtx                 one PTX statement through the model's front end (tma/ptx.h: Parse,
-//                          Check, ToTensorInstr) and onto the driver's calls: the tensor
-//                          copies, reductions and prefetches, commit_group / wait_group and
-//                          tensormap.replace. Forms the engine has no command for
-//                          (non-tensor cp.async.bulk*, mbarrier.*) return kUnsupported.
+//                          Check, ToTensorInstr / ToBulk*Instr) and onto the driver's calls:
+//                          the tensor and non-tensor copies, reductions and prefetches,
+//                          commit_group / wait_group{.read} and tensormap.replace. Forms the
+//                          engine has no command for (the shared::cta -> shared::cluster bulk
+//                          copy and reduction, mbarrier.*) return kUnsupported.
 #ifndef TMA_FW_PTX_RUNNER_H_
 #define TMA_FW_PTX_RUNNER_H_
 
