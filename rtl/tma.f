@@ -30,6 +30,7 @@ midend/tma_burst_split.sv
 midend/tma_bulk_rows.sv
 midend/tma_row_merge.sv
 # ---- backend ----
+backend/tma_rd_watchdog.sv
 backend/tma_rd_engine.sv
 backend/tma_unpack.sv
 backend/tma_row_aligner.sv

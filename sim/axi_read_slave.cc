@@ -3,6 +3,7 @@
 // The AXI4 read slave of the harnesses (axi_read_slave.h).
 #include "sim/axi_read_slave.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -50,6 +51,7 @@ void AxiReadSlave::Clear() {
   active_ = -1;
   r_valid_q_ = ar_ready_q_ = ar_wait_ = false;
   outstanding_ = 0;
+  mute_.fill(false);
 }
 
 void AxiReadSlave::CheckStable(const TopPins& p) {
@@ -93,9 +95,27 @@ void AxiReadSlave::TakeAr(const TopPins& p, uint64_t now) {
        << " crosses a 4 KiB boundary";
     err_("AXI_4K", os.str());
   }
+  ++bursts_;
+  uint64_t release = 0;
+  for (const AxiErrorRange& e : silent_) {
+    if (first < e.hi && last >= e.lo) {
+      if (e.resp == 0) {
+        mute_[b.id] = true;
+      }
+      release = std::max<uint64_t>(release, e.resp);
+    }
+  }
+  if (mute_[b.id]) {
+    ++silent_bursts_;
+    return;
+  }
   const auto [lo, hi] = cfg_.latency[b.id];
   b.ready_cycle = now + static_cast<uint64_t>(lo) +
                   (hi > lo ? rng_->Below(static_cast<uint64_t>(hi - lo + 1)) : 0);
+  if (release != 0) {
+    ++silent_bursts_;
+    b.ready_cycle = now + release;
+  }
   if (gate_) {
     b.gate_handle = gate_.request(b.id, b.addr, (b.len + 1ull) * bpb - (b.addr - first));
   } else {
@@ -103,7 +123,6 @@ void AxiReadSlave::TakeAr(const TopPins& p, uint64_t now) {
   }
   Queue(b.id).push_back(b);
   ++outstanding_;
-  ++bursts_;
 }
 
 bool AxiReadSlave::Ready(Burst& b, uint64_t now) {

@@ -7,7 +7,11 @@
 //     burst), or strictly in AR order (in_order).
 //   * Random arready and R gaps (arready_pct, rvalid_pct); a beat once valid stays until taken.
 //   * Error injection: address ranges answering SLVERR (2) or DECERR (3), on top of the
-//     source's own answer.
+//     source's own answer; silent ranges: a burst touching one is accepted and never answered
+//     (a slave that stops responding: the engine's read watchdog). Per ID the bursts keep AR
+//     order, so once a burst of an ID is silent, every later burst of that ID is too (until
+//     Clear). A silent range with a release time answers its bursts that many cycles after
+//     their AR instead (a slave that answers late; the ID's later bursts wait behind them).
 //   * Protocol checks: AR held stable while arvalid && !arready, INCR bursts, arsize not wider
 //     than the bus (full_width: exactly the bus, address aligned), no burst across 4 KiB.
 // BeatSource: the data and RRESP of one beat (lane0: the bus-aligned address of the beat).
@@ -88,6 +92,9 @@ class AxiReadSlave : public Clocked {
   void AddErrorRange(uint64_t lo, uint64_t hi, uint32_t resp) { errors_.push_back({lo, hi, resp}); }
   void ClearErrorRanges() { errors_.clear(); }
   void set_gate(AxiMemoryGate g) { gate_ = std::move(g); }
+  void AddSilentRange(uint64_t lo, uint64_t hi, uint32_t release = 0) {
+    silent_.push_back({lo, hi, release});
+  }
   // Forgets every burst (the DUT is being reset).
   void Clear();
   void Tick(TopPins& p, uint64_t now) override;
@@ -96,6 +103,7 @@ class AxiReadSlave : public Clocked {
   uint64_t bursts() const { return bursts_; }
   uint64_t beats() const { return beats_; }
   uint64_t error_beats() const { return error_beats_; }
+  uint64_t silent_bursts() const { return silent_bursts_; }
 
  private:
   struct Burst {
@@ -120,6 +128,8 @@ class AxiReadSlave : public Clocked {
   AxiReadConfig cfg_;
   std::vector<AxiErrorRange> errors_;
   AxiMemoryGate gate_;
+  std::vector<AxiErrorRange> silent_;  // (resp: the release time, 0 never)
+  std::array<bool, kAxiIds> mute_{};   // per ID: a silent burst was taken, none is answered
   std::array<std::deque<Burst>, kAxiIds> pending_;  // per ID (in_order: all in [0])
   int active_ = -1;                                 // queue whose burst is being returned
   bool r_valid_q_ = false;
@@ -128,7 +138,7 @@ class AxiReadSlave : public Clocked {
   uint64_t ar_prev_addr_ = 0;
   uint32_t ar_prev_id_ = 0, ar_prev_len_ = 0, ar_prev_size_ = 0;
   uint64_t outstanding_ = 0;
-  uint64_t bursts_ = 0, beats_ = 0, error_beats_ = 0;
+  uint64_t bursts_ = 0, beats_ = 0, error_beats_ = 0, silent_bursts_ = 0;
 };
 
 }  // namespace tma::sim

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// CplPort: the engine's completion stream. Random cpl_ready (ready_pct); each completion
-// taken goes to the observer with the cycle it was taken in.
-// BgCplPort: the same for the bulk async-group completion stream (bg_cpl_*).
+// SinkPort<Stream>: a valid/ready output stream of the engine taken by the harness. Random
+// ready (ready_pct); each item taken is decoded (Stream::Decode) and goes to the observer with
+// the cycle it was taken in. Stream names the pins (Valid, Ready) and the item type.
+// CplPort: the engine's completion stream (cpl_*); BgCplPort: the bulk async-group
+// completion stream (bg_cpl_*).
 #ifndef TMA_SIM_CPL_PORT_H_
 #define TMA_SIM_CPL_PORT_H_
 
@@ -25,26 +27,22 @@ struct EngineCompletion {
   uint64_t cycle = 0;
 };
 
-class CplPort : public Clocked {
+template <class Stream>
+class SinkPort : public Clocked {
  public:
-  using Observer = std::function<void(const EngineCompletion&)>;
-  CplPort(Random* rng, Observer obs, int ready_pct = 100)
+  using Item = typename Stream::Item;
+  using Observer = std::function<void(const Item&)>;
+  SinkPort(Random* rng, Observer obs, int ready_pct = 100)
       : rng_(rng), obs_(std::move(obs)), ready_pct_(ready_pct) {}
   void set_ready_pct(int pct) { ready_pct_ = pct; }
   void Tick(TopPins& p, uint64_t now) override {
     if (!p.rst_n) {
-      p.cpl_ready = false;
+      Stream::Ready(p) = false;
       ready_q_ = false;
       return;
     }
-    if (ready_q_ && p.cpl_valid) {
-      EngineCompletion c;
-      c.kind = p.cpl.kind;
-      c.cta = static_cast<int>(p.cpl.cta);
-      c.mbar_addr = p.cpl.mbar_addr;
-      c.bytes = p.cpl.bytes;
-      c.error = p.cpl.err;
-      c.tag = p.cpl.tag;
+    if (ready_q_ && Stream::Valid(p)) {
+      Item c = Stream::Decode(p);
       c.cycle = now;
       ++received_;
       if (obs_) {
@@ -52,7 +50,7 @@ class CplPort : public Clocked {
       }
     }
     ready_q_ = rng_->Chance(ready_pct_);
-    p.cpl_ready = ready_q_;
+    Stream::Ready(p) = ready_q_;
   }
   uint64_t received() const { return received_; }
 
@@ -64,6 +62,23 @@ class CplPort : public Clocked {
   uint64_t received_ = 0;
 };
 
+struct CplStream {
+  using Item = EngineCompletion;
+  static bool Valid(const TopPins& p) { return p.cpl_valid; }
+  static bool& Ready(TopPins& p) { return p.cpl_ready; }
+  static Item Decode(const TopPins& p) {
+    Item c;
+    c.kind = p.cpl.kind;
+    c.cta = static_cast<int>(p.cpl.cta);
+    c.mbar_addr = p.cpl.mbar_addr;
+    c.bytes = p.cpl.bytes;
+    c.error = p.cpl.err;
+    c.tag = p.cpl.tag;
+    return c;
+  }
+};
+using CplPort = SinkPort<CplStream>;
+
 // One bulk async-group completion (TopPins::bg_cpl, a tma_pkg::bg_cpl_t).
 struct GroupCompletion {
   int issuer = 0;
@@ -73,39 +88,20 @@ struct GroupCompletion {
   uint64_t cycle = 0;
 };
 
-class BgCplPort : public Clocked {
- public:
-  using Observer = std::function<void(const GroupCompletion&)>;
-  BgCplPort(Random* rng, Observer obs, int ready_pct = 100)
-      : rng_(rng), obs_(std::move(obs)), ready_pct_(ready_pct) {}
-  void set_ready_pct(int pct) { ready_pct_ = pct; }
-  void Tick(TopPins& p, uint64_t now) override {
-    if (!p.rst_n) {
-      p.bg_cpl_ready = false;
-      ready_q_ = false;
-      return;
-    }
-    if (ready_q_ && p.bg_cpl_valid) {
-      GroupCompletion c;
-      c.issuer = static_cast<int>(p.bg_cpl.issuer);
-      c.seq = static_cast<int>(p.bg_cpl.seq);
-      c.done = p.bg_cpl.done;
-      c.err = p.bg_cpl.err;
-      c.cycle = now;
-      if (obs_) {
-        obs_(c);
-      }
-    }
-    ready_q_ = rng_->Chance(ready_pct_);
-    p.bg_cpl_ready = ready_q_;
+struct BgCplStream {
+  using Item = GroupCompletion;
+  static bool Valid(const TopPins& p) { return p.bg_cpl_valid; }
+  static bool& Ready(TopPins& p) { return p.bg_cpl_ready; }
+  static Item Decode(const TopPins& p) {
+    Item c;
+    c.issuer = static_cast<int>(p.bg_cpl.issuer);
+    c.seq = static_cast<int>(p.bg_cpl.seq);
+    c.done = p.bg_cpl.done;
+    c.err = p.bg_cpl.err;
+    return c;
   }
-
- private:
-  Random* rng_;
-  Observer obs_;
-  int ready_pct_;
-  bool ready_q_ = false;
 };
+using BgCplPort = SinkPort<BgCplStream>;
 
 }  // namespace tma::sim
 

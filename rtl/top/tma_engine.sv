@@ -53,6 +53,9 @@ module tma_engine #(
   parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
   // cycles a written burst waits for its B before its command ends with bus_error (0: forever)
   parameter  int unsigned WrWatchdog       = 0,
+  // cycles the R channel may stay silent while a read's beats are owed before every owed beat
+  // of that ID fails with bus_error (0: forever); tma_rd_watchdog
+  parameter  int unsigned RdWatchdog       = 0,
   // The newest architecture whose rules the engine can apply (tma_pkg::Arch*: 0 sm_90, 1
   // sm_100, 2 sm_103); arch_i chooses one up to it at run time
   parameter  int unsigned Arch             = 2,
@@ -431,7 +434,8 @@ module tma_engine #(
   // ---- Backend: read engine, unpacker, aligner, write port, completion unit ----
   tma_rd_engine #(
     .DataBytes      (DataBytes),
-    .MaxOutstanding (MaxOutstanding)
+    .MaxOutstanding (MaxOutstanding),
+    .Watchdog       (RdWatchdog)
   ) u_rd (
     .clk_i,
     .rst_ni,
@@ -798,6 +802,7 @@ module tma_engine #(
   `TMA_ASSERT_INIT(StoreClipElemLegal_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MaxWrOutstandingLegal_A, MaxWrOutstanding >= 2)
   `TMA_ASSERT_INIT(WrWatchdogLegal_A, WrWatchdog == 0 || WrWatchdog >= 2)
+  `TMA_ASSERT_INIT(RdWatchdogLegal_A, RdWatchdog == 0 || RdWatchdog >= 2)
   // The blocks behind the store fork receive items only from its queues: when they were
   // empty in the previous cycle and the fork's queues held nothing then, they are empty now
   // (the one-cycle-late idle the fork's reduction ordering relies on).

@@ -20,6 +20,7 @@ module tma_sim_top #(
   parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
   parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
   parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
+  parameter  int unsigned RdWatchdog       = 4096,                         // tma_engine
   parameter  int unsigned Arch             = 2,                            // tma_engine
   parameter  int unsigned BulkSizeStrict   = 0,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
@@ -159,6 +160,7 @@ module tma_sim_top #(
     .StoreClipElem    (StoreClipElem),
     .MaxWrOutstanding (MaxWrOutstanding),
     .WrWatchdog       (WrWatchdog),
+    .RdWatchdog       (RdWatchdog),
     .Arch             (Arch),
     .BulkSizeStrict   (BulkSizeStrict)
   ) u_engine (

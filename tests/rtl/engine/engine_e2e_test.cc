@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine_harness.h"
 #include "sim/axi_read_slave.h"
 #include "sim/axi_write_slave.h"
 #include "sim/cmd_port.h"
@@ -656,84 +657,71 @@ template <class Model, int kDataBytes>
 class EngineBench {
  public:
   explicit EngineBench(uint32_t seed)
-      : top_(kDataBytes, "dut", sim::VerilatedOptions{2, static_cast<int>(seed % 0x7fffffffu) + 1}),
-        h_(&top_),
-        rng_(seed * 7919u + 1),
-        smem_(kNumCtas, kWindowBytes, kSmemPoison),
-        src_(&gmem_),
-        cmd_(&rng_, [this](sim::EngineCommand* c) { return NextCommand(c); }),
-        axi_(&src_, &rng_, Fail()),
-        axw_(&wmem_, &rng_, Fail()),
-        sport_(&smem_, &rng_, Fail()),
-        bgp_(&rng_, [this](const sim::GroupCompletion& g) { groups_.push_back(g); }),
-        cpl_(&rng_, [this](const sim::EngineCompletion& c) {
-          Cpl x;
-          x.kind = static_cast<int>(c.kind);
-          x.cta = c.cta;
-          x.mbar = c.mbar_addr;
-          x.bytes = c.bytes;
-          x.err = static_cast<int>(c.error);
-          auto& v = cpls_[c.tag];
-          if (v.empty())
-            ++commands_with_cpl_;
-          v.push_back(x);
-        }) {
-    axi_.config().in_order = true;
-    axi_.config().full_width = true;
-    axi_.config().SetLatency(0, 11);
-    for (auto& l : axw_.config().latency)
+      : e_(
+            Options(seed), [this](sim::EngineCommand* c) { return NextCommand(c); },
+            [this](const sim::EngineCompletion& c) {
+              Cpl x;
+              x.kind = static_cast<int>(c.kind);
+              x.cta = c.cta;
+              x.mbar = c.mbar_addr;
+              x.bytes = c.bytes;
+              x.err = static_cast<int>(c.error);
+              auto& v = cpls_[c.tag];
+              if (v.empty())
+                ++commands_with_cpl_;
+              v.push_back(x);
+            },
+            [this](const sim::GroupCompletion& g) { groups_.push_back(g); }) {
+    e_.axi().config().in_order = true;
+    e_.axi().config().full_width = true;
+    e_.axi().config().SetLatency(0, 11);
+    for (auto& l : e_.axw().config().latency)
       l = {0, 11};
-    h_.Add(&cmd_);
-    h_.Add(&axi_);
-    h_.Add(&axw_);
-    h_.Add(&sport_);
-    h_.Add(&cpl_);
-    h_.Add(&bgp_);
-    h_.Reset(2);
+    e_.h().Reset(2);
   }
 
-  model::SparseGlobalMemory& gmem() { return gmem_; }
+  model::SparseGlobalMemory& gmem() { return e_.gmem(); }
   // What the engine's stores wrote (global memory of the write channels; loads read gmem()).
-  model::SparseGlobalMemory& wmem() { return wmem_; }
-  sim::AxiWriteSlave& axw() { return axw_; }
-  model::ClusterSharedMemory& smem() { return smem_; }
-  void SetStress(int ready_percent) {
-    axi_.config().arready_pct = ready_percent;
-    axi_.config().rvalid_pct = ready_percent;
-    axw_.config().awready_pct = ready_percent;
-    axw_.config().wready_pct = ready_percent;
-    axw_.config().bvalid_pct = ready_percent;
-    sport_.set_ready_pct(ready_percent);
-    cpl_.set_ready_pct(ready_percent);
-  }
+  model::SparseGlobalMemory& wmem() { return e_.wmem(); }
+  sim::AxiWriteSlave& axw() { return e_.axw(); }
+  sim::AxiReadSlave& axi() { return e_.axi(); }
+  model::ClusterSharedMemory& smem() { return e_.smem(); }
+  void SetStress(int ready_percent) { e_.SetStress(ready_percent); }
 
   // Runs the commands back to back; returns the completions per tag.
   std::map<int, std::vector<Cpl>> Run(const std::vector<Command>& cmds, uint64_t max_cycles) {
     cmds_ = &cmds;
-    const uint64_t start = h_.cycle();
+    sim::Harness& h = e_.h();
+    const uint64_t start = h.cycle();
     // (a commit_group has no completion of its own)
     const size_t want = static_cast<size_t>(std::count_if(
         cmds.begin(), cmds.end(), [](const Command& c) { return !(c.bulk && c.bulk->commit); }));
-    while (h_.cycle() - start < max_cycles) {
-      h_.Step();
-      if (next_ == cmds.size() && !cmd_.driving() && commands_with_cpl_ >= want &&
-          !h_.pins().busy && axi_.idle() && axw_.idle())
+    while (h.cycle() - start < max_cycles) {
+      h.Step();
+      if (next_ == cmds.size() && commands_with_cpl_ >= want && e_.Quiet())
         break;
     }
-    g_cycles += h_.cycle() - start;
-    EXPECT_LT(h_.cycle() - start, max_cycles) << "engine did not finish (hang)";
-    EXPECT_FALSE(top_.TakeAssertFailure()) << "an RTL assertion fired";
+    g_cycles += h.cycle() - start;
+    EXPECT_LT(h.cycle() - start, max_cycles) << "engine did not finish (hang)";
+    EXPECT_FALSE(e_.TakeAssertFailure()) << "an RTL assertion fired";
     return cpls_;
   }
 
-  const std::vector<uint8_t>& Window(int cta) const { return smem_.Window(cta); }
+  const std::vector<uint8_t>& Window(int cta) const { return e_.smem().Window(cta); }
   // The bulk async-group completions, in the order the port took them.
   const std::vector<sim::GroupCompletion>& groups() const { return groups_; }
 
  private:
-  sim::ErrorFn Fail() {
-    return
-        [](const std::string& id, const std::string& msg) { ADD_FAILURE() << id << ": " << msg; };
+  static EngineHarnessOptions Options(uint32_t seed) {
+    EngineHarnessOptions o;
+    o.seed = seed;
+    o.rng_seed = seed * 7919u + 1;
+    o.ctas = kNumCtas;
+    o.window = kWindowBytes;
+    o.poison = kSmemPoison;
+    o.write_memory = true;
+    o.groups = true;
+    return o;
   }
   bool NextCommand(sim::EngineCommand* e) {
     if (cmds_ == nullptr || next_ == cmds_->size())
@@ -745,7 +733,7 @@ class EngineBench {
     const bool commit = (*cmds_)[next_].bulk && (*cmds_)[next_].bulk->commit;
     const bool store = !commit && ((*cmds_)[next_].ins.op == model::Op::kStore ||
                                    (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore));
-    if (store && (h_.pins().busy || commands_with_cpl_ + commits_ < next_ || !axw_.idle()))
+    if (store && (e_.pins().busy || commands_with_cpl_ + commits_ < next_ || !e_.axw().idle()))
       return false;
     commits_ += commit ? 1 : 0;
     const Command& c = (*cmds_)[next_++];
@@ -758,19 +746,7 @@ class EngineBench {
     return true;
   }
 
-  sim::VerilatedTop<Model> top_;
-  sim::Harness h_;
-  sim::MtRandom rng_;
-  model::SparseGlobalMemory gmem_;
-  model::SparseGlobalMemory wmem_;
-  model::ClusterSharedMemory smem_;
-  sim::GlobalMemorySource src_;
-  sim::CmdPort cmd_;
-  sim::AxiReadSlave axi_;
-  sim::AxiWriteSlave axw_;
-  sim::SmemPort sport_;
-  sim::BgCplPort bgp_;
-  sim::CplPort cpl_;
+  EngineHarness<Model, kDataBytes> e_;
   std::vector<sim::GroupCompletion> groups_;
   const std::vector<Command>* cmds_ = nullptr;
   size_t next_ = 0;
@@ -1014,6 +990,40 @@ TEST(EngineE2E, FullSpeedSubByteDb16) {
   RunRandom<Vtma_sim_top_db16, 16>(121, 150, 0, 100, 0, 0, 80);
 }
 
+// The directed tests' map: u32, 64 x 64 elements in rows of kRowBytes at kRowMapBase, box 40 x
+// 8 (160-byte rows: one burst of 10 beats each at DataBytes 16); and its command k: op, rows
+// 8 (k % 4) .. + 7, elements 8 .. 47, into shared memory at 2048 k of CTA k % 4.
+constexpr uint64_t kRowMapBase = 0x80000;
+constexpr uint64_t kRowBytes = 256;
+
+TensorMap RowMap() {
+  TensorMap m;
+  m.rank = 2;
+  m.dtype = DType::kU32;
+  m.dims[0] = 64;
+  m.dims[1] = 64;
+  m.strides[0] = kRowBytes;
+  m.box[0] = 40;
+  m.box[1] = 8;
+  m.global_address = kRowMapBase;
+  return m;
+}
+
+Command RowCommand(const TensorMap& m, int k, model::Op op, uint64_t desc_addr) {
+  Command c;
+  c.map = m;
+  c.ins.op = op;
+  c.ins.mode = model::LoadMode::kTile;
+  c.ins.dim = 2;
+  c.ins.coords = {8, 8 * (k % 4)};
+  c.ins.smem_addr = 2048u * static_cast<uint32_t>(k);
+  c.ins.issuer_cta = k % kNumCtas;
+  c.ins.dst_cta = c.ins.issuer_cta;
+  c.desc_addr = desc_addr;
+  c.tag = static_cast<uint8_t>(k);
+  return c;
+}
+
 // Write errors: four stores of disjoint row ranges of one tensor, the second hitting a SLVERR
 // range, the fourth a range the slave never answers (the watchdog, 4096 cycles in the sim
 // tops); the first and third must complete (done) with exactly the model's bytes, the second
@@ -1029,35 +1039,14 @@ TEST(EngineE2E, StoreWriteErrorsDb16) {
       ref.Write(cta, a, &v, 1);
     }
   }
-  constexpr uint64_t kBase = 0x80000;
-  constexpr uint64_t kRowBytes = 256;  // dims[0] = 64 u32
-  TensorMap m;
-  m.rank = 2;
-  m.dtype = DType::kU32;
-  m.dims[0] = 64;
-  m.dims[1] = 64;
-  m.strides[0] = kRowBytes;
-  m.box[0] = 40;  // 160-byte rows: one burst of 10 beats each
-  m.box[1] = 8;
-  m.global_address = kBase;
+  constexpr uint64_t kBase = kRowMapBase;
+  const TensorMap m = RowMap();
   ASSERT_TRUE(model::ValidateTensorMap(m).ok());
   const model::DescriptorBytes d = model::EncodeDescriptor(m);
   bench.gmem().Write(0x10000, d.data(), d.size());
   std::vector<Command> cmds;
-  for (int k = 0; k < 5; ++k) {
-    Command c;
-    c.map = m;
-    c.ins.op = k == 4 ? model::Op::kLoad : model::Op::kStore;
-    c.ins.mode = model::LoadMode::kTile;
-    c.ins.dim = 2;
-    c.ins.coords = {8, 8 * (k % 4)};  // rows 8k .. 8k + 7, elements 8 .. 47
-    c.ins.smem_addr = 2048u * static_cast<uint32_t>(k);
-    c.ins.issuer_cta = k % kNumCtas;
-    c.ins.dst_cta = c.ins.issuer_cta;
-    c.desc_addr = 0x10000;
-    c.tag = static_cast<uint8_t>(k);
-    cmds.push_back(c);
-  }
+  for (int k = 0; k < 5; ++k)
+    cmds.push_back(RowCommand(m, k, k == 4 ? model::Op::kLoad : model::Op::kStore, 0x10000));
   auto rows_of = [&](int k) {
     return std::make_pair(kBase + 8 * k * kRowBytes, kBase + 8 * (k + 1) * kRowBytes);
   };
@@ -1102,6 +1091,74 @@ TEST(EngineE2E, StoreWriteErrorsDb16) {
   EXPECT_EQ(bench.axw().bursts(), 32u);
   EXPECT_EQ(bench.axw().silent_bursts(), 3u);
   EXPECT_EQ(bench.axw().error_bursts(), 1u);
+}
+
+// The read watchdog (tma_sim_top: 4096 cycles): six 2-D tile loads of one u32 map (rows of
+// 160 bytes: one 10-beat burst each, 8 rows a command, each into its own shared-memory slot).
+// The read slave answers one data burst of load 1 (its row 3) and the first descriptor beat
+// of load 4 (its own map) only 6000 cycles after their AR; an ID's bursts keep AR order, so
+// the later bursts of those IDs wait behind them. Expected: the watchdog fails load 1's burst
+// (bus_error) and then, as the slave is still silent, waits again for load 1's next burst,
+// which is answered before a second timeout; load 4's fetch fails (bus_error); the late beats
+// are dropped, so loads 0, 2, 3 and 5 (load 5 after the silent fetch, its map cached) complete
+// with the model's bytes, and nothing outside loads 1 and 4's slots is written.
+TEST(EngineE2E, ReadWatchdogDb16) {
+  EngineBench<Vtma_sim_top_db16, 16> bench(9);
+  bench.axi().config().in_order = false;  // the IDs' bursts are independent
+  constexpr uint64_t kBase = kRowMapBase;
+  std::mt19937 rng(9);
+  for (uint64_t a = kBase; a < kBase + 64 * kRowBytes; a += 4) {
+    const uint32_t v = rng();
+    bench.gmem().Write(a, reinterpret_cast<const uint8_t*>(&v), 4);
+  }
+  const TensorMap m = RowMap();
+  ASSERT_TRUE(model::ValidateTensorMap(m).ok());
+  const model::DescriptorBytes d = model::EncodeDescriptor(m);
+  bench.gmem().Write(0x10000, d.data(), d.size());
+  bench.gmem().Write(0x10080, d.data(), d.size());
+  std::vector<Command> cmds;
+  for (int k = 0; k < 6; ++k) {
+    Command c = RowCommand(m, k, model::Op::kLoad, k == 4 ? 0x10080 : 0x10000);
+    c.ins.coords = {8, 8 * k};  // rows 8k .. 8k + 7: each load its own rows
+    c.ins.mbar_addr = 8u * static_cast<uint32_t>(k);
+    cmds.push_back(c);
+  }
+  const uint64_t row13 = kBase + (8 + 3) * kRowBytes + 32;  // load 1, row 3, its first byte
+  bench.axi().AddSilentRange(row13, row13 + 1, 6000);
+  bench.axi().AddSilentRange(0x10080, 0x10090, 6000);
+  const auto cpls = bench.Run(cmds, 100000);
+
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  for (int k = 0; k < 6; ++k) {
+    auto it = cpls.find(k);
+    ASSERT_TRUE(it != cpls.end()) << "load " << k << " has no completion";
+    ASSERT_EQ(it->second.size(), 1u) << "load " << k;
+    const Cpl& c = it->second[0];
+    if (k == 1 || k == 4) {
+      EXPECT_EQ(c.kind, pkg::CplError) << "load " << k;
+      EXPECT_EQ(c.err, static_cast<int>(model::ErrorClass::kBusError)) << "load " << k;
+      continue;
+    }
+    EXPECT_EQ(c.kind, pkg::CplTx) << "load " << k;
+    EXPECT_EQ(c.bytes, 40u * 4u * 8u) << "load " << k;
+    ASSERT_TRUE(
+        model::ExecuteTensor(m, cmds[static_cast<size_t>(k)].ins, bench.gmem(), ref).status.ok());
+  }
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    size_t diff = 0;
+    for (uint32_t a = 0; a < kWindowBytes; ++a) {
+      const uint32_t slot = a / 2048;
+      if ((slot == 1 && cta == 1) || (slot == 4 && cta == 0))
+        continue;  // the failed loads' destinations
+      diff += bench.Window(cta)[a] != ref.Window(cta)[a];
+    }
+    EXPECT_EQ(diff, 0u) << "CTA " << cta << ": shared-memory bytes differ from the model";
+  }
+  // Both held bursts were answered late (and dropped); every burst was requested once: 8 data
+  // bursts for each load but load 4 (its fetch failed: it reads no data) and 8 descriptor
+  // beats for each of the two maps.
+  EXPECT_EQ(bench.axi().silent_bursts(), 2u);
+  EXPECT_EQ(bench.axi().bursts(), 5u * 8u + 2u * 8u);
 }
 
 // Non-tensor bulk operations and bulk async-groups on one engine: bulk stores (one with a

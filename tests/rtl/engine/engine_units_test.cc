@@ -4,11 +4,13 @@
 // tma::model::SwizzleAddress for every mode and three data widths; the burst splitter
 // (tma_burst_split) against the AXI4 rules (contiguous cover, <= MaxBurstLen, no 4 KiB
 // crossing) with random requests and random AR backpressure, and its one-burst-per-cycle rate;
-// the RAM FIFO (tma_fifo_ram) against a queue.
+// the RAM FIFO (tma_fifo_ram) against a queue; the read watchdog (tma_rd_watchdog, Watchdog 8)
+// on directed silences, late beats and other IDs' beats.
 
 #include <cstdint>
 #include <deque>
 #include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +25,8 @@
 #include "Vtma_fifo_ram_d4.h"
 #include "Vtma_fifo_ram_d4_inreg.h"
 #include "Vtma_fifo_ram_d4_noreg.h"
+#include "Vtma_rd_watchdog_all.h"
+#include "Vtma_rd_watchdog_burst.h"
 #include "Vtma_swizzle_db128.h"
 #include "Vtma_swizzle_db16.h"
 #include "Vtma_swizzle_db32.h"
@@ -289,6 +293,132 @@ TEST(EngineFifoRam, QueueDepth2InRegNoOutReg) {
 }
 TEST(EngineFifoRam, QueueDepth1NoOutReg) {
   CheckFifoRam<Vtma_fifo_ram_d1_noreg, 1, 0>(10);
+}
+
+// ---- Read watchdog (tma_rd_watchdog, Watchdog 8) ----
+// The harness plays the read engine: each cycle it sets the R channel's state (a beat, of
+// this ID, last) and the consumer takes what is offered (take_i: an error beat when inj_o, a
+// port beat of the ID when neither inj_o nor drop_o). Expected values follow from the
+// module's rule: a cycle with beats owed (from the cycle after their AR), no error beat to
+// offer and an empty R channel is counted; a beat of the ID clears the count, a beat of
+// another ID holds it; the timeout comes in the cycle after Watchdog - 1 = 7 counted cycles.
+template <class Model>
+class WatchdogBench {
+ public:
+  WatchdogBench() : dut_(5) {
+    Idle();
+    dut_.Reset();
+  }
+  void Idle() {
+    dut_->ar_fire_i = 0;
+    dut_->ar_len_i = 0;
+    dut_->r_valid_i = 0;
+    dut_->r_mine_i = 0;
+    dut_->r_last_i = 0;
+    dut_->take_i = 0;
+  }
+  // One cycle: an AR of `len` (when len >= 0), the R channel's beat (0 none, 1 of this ID, 2
+  // of another ID), the consumer taking what is offered. Returns what was offered: 'E' an
+  // error beat, 'D' a dropped late beat, 'B' a port beat passed on, '-' nothing; counts
+  // timeouts.
+  char Step(int len = -1, int beat = 0, bool last = false) {
+    Idle();
+    dut_->ar_fire_i = len >= 0;
+    dut_->ar_len_i = static_cast<uint8_t>(len < 0 ? 0 : len);
+    dut_->r_valid_i = beat != 0;
+    dut_->r_mine_i = beat == 1;
+    dut_->r_last_i = last;
+    dut_.Settle();
+    char got = '-';
+    if (dut_->inj_o) {
+      got = 'E';
+    } else if (beat == 1 && dut_->drop_o) {
+      got = 'D';
+    } else if (beat == 1) {
+      got = 'B';
+    }
+    dut_->take_i = got == 'E' || got == 'B';
+    dut_.Settle();
+    EXPECT_EQ(static_cast<bool>(dut_->busy_o), static_cast<bool>(dut_->inj_o));
+    timeouts_ += dut_->timeout_o;
+    dut_.Cycle();
+    return got;
+  }
+  // `n` cycles of the same R channel state (0 empty, 2 a beat of another ID); the offers.
+  std::string Run(int n, int beat = 0) {
+    std::string s;
+    for (int i = 0; i < n; ++i)
+      s += Step(-1, beat);
+    return s;
+  }
+  // `n` beats of the ID in a row, of bursts of `burst` beats (every burst-th is last).
+  std::string Beats(int n, int burst) {
+    std::string s;
+    for (int i = 0; i < n; ++i)
+      s += Step(-1, 1, (i + 1) % burst == 0);
+    return s;
+  }
+  int timeouts() const { return timeouts_; }
+  bool GotError() const { return dut_.GotError(); }
+
+ private:
+  VerilatedDut<Model> dut_;
+  int timeouts_ = 0;
+};
+
+// PerBurst: a silent 4-beat burst times out alone; its 4 error beats come first; the next
+// burst (2 beats) waits on; the late beats are dropped, then the next burst passes.
+TEST(EngineRdWatchdog, PerBurstFailsOldestBurst) {
+  WatchdogBench<Vtma_rd_watchdog_burst> b;
+  b.Step(3);                      // AR: 4 beats (counted from the next cycle on)
+  b.Step(1);                      // AR: 2 beats; counted 1
+  EXPECT_EQ(b.Run(6), "------");  // counted 2 .. 7
+  EXPECT_EQ(b.timeouts(), 0);
+  EXPECT_EQ(b.Run(1), "-");  // the timeout
+  EXPECT_EQ(b.timeouts(), 1);
+  EXPECT_EQ(b.Run(5), "EEEE-");  // the oldest burst's 4 beats, no more
+  // The slave answers late: its 4 beats are dropped, then the second burst's 2 pass.
+  EXPECT_EQ(b.Beats(4, 4), "DDDD");
+  EXPECT_EQ(b.Beats(2, 2), "BB");
+  EXPECT_EQ(b.timeouts(), 1);
+  // Nothing owed: silence never times out.
+  EXPECT_EQ(b.Run(40), std::string(40, '-'));
+  EXPECT_EQ(b.timeouts(), 1);
+  EXPECT_FALSE(b.GotError());
+}
+
+// A burst partly answered fails only its remaining beats; beats of another ID hold the count
+// (they neither count nor clear it), a beat of the ID clears it.
+TEST(EngineRdWatchdog, PartlyAnsweredAndOtherIds) {
+  WatchdogBench<Vtma_rd_watchdog_burst> b;
+  b.Step(4);                                      // AR: 5 beats
+  EXPECT_EQ(b.Beats(2, 5), "BB");                 // 2 of them
+  EXPECT_EQ(b.Run(5), "-----");                   // 5 counted
+  EXPECT_EQ(b.Run(30, 2), std::string(30, '-'));  // another ID's beats: held
+  EXPECT_EQ(b.timeouts(), 0);
+  EXPECT_EQ(b.Run(2), "--");  // counted 6, 7
+  EXPECT_EQ(b.timeouts(), 0);
+  EXPECT_EQ(b.Run(1), "-");  // the timeout
+  EXPECT_EQ(b.timeouts(), 1);
+  EXPECT_EQ(b.Run(4), "EEE-");       // the 3 beats left
+  EXPECT_EQ(b.Beats(4, 3), "DDDB");  // 3 late beats dropped; a 4th beat is not owed ...
+  EXPECT_TRUE(b.GotError());         // ... TakeMine_A: a beat passed on must be owed
+}
+
+// PerBurst 0: a timeout fails every owed beat (two bursts: 4 + 2).
+TEST(EngineRdWatchdog, AllOwedFail) {
+  WatchdogBench<Vtma_rd_watchdog_all> b;
+  b.Step(3);
+  b.Step(1);                       // counted 1
+  EXPECT_EQ(b.Run(7), "-------");  // counted 2 .. 7, then the timeout
+  EXPECT_EQ(b.timeouts(), 1);
+  EXPECT_EQ(b.Run(7), "EEEEEE-");
+  EXPECT_EQ(b.Beats(6, 4), "DDDDDD");  // (the bursts' last flags do not matter here)
+  // A new burst after the late beats passes.
+  b.Step(0);
+  EXPECT_EQ(b.Beats(1, 1), "B");
+  EXPECT_EQ(b.timeouts(), 1);
+  EXPECT_FALSE(b.GotError());
 }
 
 }  // namespace

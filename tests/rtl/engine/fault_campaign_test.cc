@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Fault-injection campaigns on tma_sim_top (DataBytes 16 and 64 in turn, 4 CTAs, the write
-// watchdog at 4096 cycles): each campaign issues a batch of 4-8 random 2-D tile commands back
-// to back (loads, multicast loads, stores, reductions, prefetches; random element type,
+// and read watchdogs at 4096 cycles): each campaign issues a batch of 4-8 random 2-D tile commands
+// back to back (loads, multicast loads, stores, reductions, prefetches; random element type,
 // swizzle, box, coordinates; 15 % of the bystanders spoiled: misaligned shared address, wrong
 // .Nd, unaligned coordinate, a flipped descriptor bit; random AXI latency, ID order and
 // ready/valid stalls on every port), injects ONE fault into one command (the victim) and
@@ -21,6 +21,13 @@
 //   reset                      reset asserted at a random cycle while commands are in flight:
 //                              the engine is idle after it, no completion of a command from
 //                              before the reset appears, and a new batch runs correctly.
+//   rd_silent                  a random data burst of a load, or old-data burst of a
+//                              reduction, is never answered (the read watchdog must end it
+//                              with bus_error)
+//   desc_silent                a random beat of the victim's descriptor fetch is never
+//                              answered (the read watchdog must end the fetch: bus_error)
+// For the silent kinds the victim is the batch's last command (the slave, once silent on an
+// ID, answers no later burst of that ID).
 // Campaigns per kind: $TMA_CAMPAIGNS (default 12); the seed of campaign i of kind k is
 // 1000 k + i (printed with every failure; TMA_CAMPAIGN_FIRST=i TMA_CAMPAIGNS=i+1 replays it). The
 // summary table (kind, campaigns, commands, faults injected, violations) is printed at the end;
@@ -39,14 +46,11 @@
 
 #include <gtest/gtest.h>
 
+#include "engine_harness.h"
 #include "sim/axi_read_slave.h"
 #include "sim/axi_write_slave.h"
-#include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
 #include "sim/dut_coverage.h"
-#include "sim/harness.h"
-#include "sim/sim_top.h"
-#include "sim/smem_port.h"
 #include "tma/descriptor.h"
 #include "tma/memory.h"
 #include "tma/tensor_copy.h"
@@ -71,9 +75,22 @@ constexpr uint64_t kTensorSpan = 0x10000;  // each command's own tensor
 constexpr int kSlots = 8;                  // commands per batch, at most
 constexpr int kBusError = static_cast<int>(model::ErrorClass::kBusError);
 
-enum Kind { kDescSlv, kDescDec, kRdSlv, kRdDec, kBSlv, kBDec, kWatchdog, kReset, kKinds };
+enum Kind {
+  kDescSlv,
+  kDescDec,
+  kRdSlv,
+  kRdDec,
+  kBSlv,
+  kBDec,
+  kWatchdog,
+  kReset,
+  kRdSilent,
+  kDescSilent,
+  kKinds
+};
 const char* const kKindName[kKinds] = {"desc_slverr", "desc_decerr", "rd_slverr", "rd_decerr",
-                                       "b_slverr",    "b_decerr",    "watchdog",  "reset"};
+                                       "b_slverr",    "b_decerr",    "watchdog",  "reset",
+                                       "rd_silent",   "desc_silent"};
 
 struct Cmd {
   model::TensorMap map;
@@ -122,94 +139,86 @@ template <class Model, int kDataBytes>
 class Bench : public BenchBase {
  public:
   explicit Bench(uint32_t seed)
-      : top_(kDataBytes, "dut", sim::VerilatedOptions{2, static_cast<int>(seed % 0x7fffffffu) + 1}),
-        h_(&top_),
-        rng_(seed * 31u + 7),
-        smem_(kCtas, kWindow, kPoison),
-        src_(&gmem_),
-        cmd_(&rng_, [this](sim::EngineCommand* c) { return Next(c); }),
-        axi_(&src_, &rng_, Fail()),
-        axw_(&gmem_, &rng_, Fail()),
-        sport_(&smem_, &rng_, Fail()),
-        cpl_(&rng_, [this](const sim::EngineCompletion& c) {
-          got_[c.tag].push_back(
-              Got{static_cast<int>(c.kind), c.cta, static_cast<int>(c.error), c.bytes});
-        }) {
+      : e_(
+            Options(seed), [this](sim::EngineCommand* c) { return Next(c); },
+            [this](const sim::EngineCompletion& c) {
+              got_[c.tag].push_back(
+                  Got{static_cast<int>(c.kind), c.cta, static_cast<int>(c.error), c.bytes});
+            }) {
     std::mt19937 g(seed);
     auto pct = [&] { return static_cast<int>(50 + g() % 51); };
-    axi_.config().in_order = g() % 2;
-    axi_.config().SetLatency(0, static_cast<int>(g() % 20), g() % 2);
-    axi_.config().full_width = true;
-    axi_.config().arready_pct = pct();
-    axi_.config().rvalid_pct = pct();
-    for (auto& l : axw_.config().latency)
+    sim::AxiReadSlave& axi = e_.axi();
+    sim::AxiWriteSlave& axw = e_.axw();
+    axi.config().in_order = g() % 2;
+    axi.config().SetLatency(0, static_cast<int>(g() % 20), g() % 2);
+    axi.config().full_width = true;
+    axi.config().arready_pct = pct();
+    axi.config().rvalid_pct = pct();
+    for (auto& l : axw.config().latency)
       l = {0, static_cast<int>(g() % 20)};
-    axw_.config().awready_pct = pct();
-    axw_.config().wready_pct = pct();
-    axw_.config().bvalid_pct = pct();
-    sport_.set_ready_pct(pct());
-    cpl_.set_ready_pct(pct());
-    h_.Add(&g_dut_cov);  // first: it sees the pins as the DUT sampled them
-    h_.Add(&cmd_);
-    h_.Add(&axi_);
-    h_.Add(&axw_);
-    h_.Add(&sport_);
-    h_.Add(&cpl_);
-    h_.Reset(2);
+    axw.config().awready_pct = pct();
+    axw.config().wready_pct = pct();
+    axw.config().bvalid_pct = pct();
+    e_.sport().set_ready_pct(pct());
+    e_.cpl().set_ready_pct(pct());
+    e_.h().Reset(2);
   }
 
-  model::SparseGlobalMemory& gmem() override { return gmem_; }
-  model::ClusterSharedMemory& smem() override { return smem_; }
-  sim::AxiReadSlave& axi() override { return axi_; }
-  sim::AxiWriteSlave& axw() override { return axw_; }
+  model::SparseGlobalMemory& gmem() override { return e_.gmem(); }
+  model::ClusterSharedMemory& smem() override { return e_.smem(); }
+  sim::AxiReadSlave& axi() override { return e_.axi(); }
+  sim::AxiWriteSlave& axw() override { return e_.axw(); }
   std::map<int, std::vector<Got>>& got() override { return got_; }
 
   void Issue(const std::vector<Cmd>& cmds) override {
     cmds_ = cmds;
     next_ = 0;
   }
-  bool Idle() {
-    return next_ == cmds_.size() && !cmd_.driving() && !h_.pins().busy && axi_.idle() &&
-           axw_.idle();
-  }
   // Steps until every command has its completions and the engine is idle (or max cycles).
   bool RunToIdle(uint64_t max_cycles, size_t want_done) override {
     for (uint64_t i = 0; i < max_cycles; ++i) {
-      h_.Step();
-      if (Idle() && Done() >= want_done)
+      e_.h().Step();
+      if (next_ == cmds_.size() && e_.Quiet() && Done() >= want_done)
         return true;
     }
     return false;
   }
   void Step(uint64_t n) override {
     for (uint64_t i = 0; i < n; ++i)
-      h_.Step();
+      e_.h().Step();
   }
   // Reset in the middle of whatever runs: the harness forgets its bursts and commands.
   void ResetNow(int cycles) override {
-    axi_.Clear();
-    axw_.Clear();
-    sport_.Clear();
-    cmd_.Clear();
+    e_.axi().Clear();
+    e_.axw().Clear();
+    e_.sport().Clear();
+    e_.cmd().Clear();
     cmds_.clear();
     next_ = 0;
-    h_.pins().cmd_valid = false;
-    h_.Reset(cycles);
+    e_.pins().cmd_valid = false;
+    e_.h().Reset(cycles);
   }
-  bool busy() override { return h_.pins().busy; }
-  bool TakeSva() override { return top_.TakeAssertFailure(); }
+  bool busy() override { return e_.pins().busy; }
+  bool TakeSva() override { return e_.TakeAssertFailure(); }
 
  private:
+  // The DUT's functional coverage monitor is clocked first: it sees the pins as the DUT
+  // sampled them. Both AXI slaves serve one global memory.
+  static EngineHarnessOptions Options(uint32_t seed) {
+    EngineHarnessOptions o;
+    o.seed = seed;
+    o.rng_seed = seed * 31u + 7;
+    o.ctas = kCtas;
+    o.window = kWindow;
+    o.poison = kPoison;
+    o.first = &g_dut_cov;
+    return o;
+  }
   size_t Done() const {
     size_t n = 0;
     for (const Cmd& c : cmds_)
       n += got_.count(c.tag) != 0;
     return n;
-  }
-  sim::ErrorFn Fail() {
-    return [](const std::string& id, const std::string& msg) {
-      ADD_FAILURE() << "harness protocol check " << id << ": " << msg;
-    };
   }
   bool Next(sim::EngineCommand* e) {
     if (next_ == cmds_.size())
@@ -221,17 +230,7 @@ class Bench : public BenchBase {
     return true;
   }
 
-  sim::VerilatedTop<Model> top_;
-  sim::Harness h_;
-  sim::MtRandom rng_;
-  model::SparseGlobalMemory gmem_;
-  model::ClusterSharedMemory smem_;
-  sim::GlobalMemorySource src_;
-  sim::CmdPort cmd_;
-  sim::AxiReadSlave axi_;
-  sim::AxiWriteSlave axw_;
-  sim::SmemPort sport_;
-  sim::CplPort cpl_;
+  EngineHarness<Model, kDataBytes> e_;
   std::vector<Cmd> cmds_;
   size_t next_ = 0;
   std::map<int, std::vector<Got>> got_;
@@ -405,11 +404,12 @@ int RunCampaign(Kind kind, uint32_t seed, int data_bytes) {
     }
   }
   const bool write_fault = kind == kBSlv || kind == kBDec || kind == kWatchdog;
-  const bool read_fault = kind == kRdSlv || kind == kRdDec;
+  const bool read_fault = kind == kRdSlv || kind == kRdDec || kind == kRdSilent;
+  const bool silent = kind == kWatchdog || kind == kRdSilent || kind == kDescSilent;
   const int n = 4 + static_cast<int>(g() % (kSlots - 3));  // commands in the batch
-  // The victim: any command; for the watchdog the last one (the slave, once silent on an ID,
-  // answers no later burst of that ID, so no write may follow the victim's bursts).
-  const int victim = kind == kWatchdog ? n - 1 : static_cast<int>(g() % static_cast<unsigned>(n));
+  // The victim: any command; for the silent kinds the last one (the slave, once silent on an
+  // ID, answers no later burst of that ID, so no burst of that ID may follow the victim's).
+  const int victim = silent ? n - 1 : static_cast<int>(g() % static_cast<unsigned>(n));
   // A batch of commands of slots 0 .. n-1 (tags tag0 + k, tensors region0 + k); bystanders
   // are spoiled now and then (15 %).
   auto make_batch = [&](int tag0, int region0, int desc_off, int vic) {
@@ -441,14 +441,19 @@ int RunCampaign(Kind kind, uint32_t seed, int data_bytes) {
   // The fault.
   const Cmd& vc = cmds[static_cast<size_t>(victim)];
   const uint32_t resp = (kind == kDescDec || kind == kRdDec || kind == kBDec) ? 3 : 2;
-  if (kind == kDescSlv || kind == kDescDec) {
+  if (kind == kDescSlv || kind == kDescDec || kind == kDescSilent) {
     const uint64_t beat = vc.desc_addr + 16 * (g() % 8);
-    b.axi().AddErrorRange(beat, beat + 16, resp);
+    if (kind == kDescSilent)
+      b.axi().AddSilentRange(beat, beat + 16);
+    else
+      b.axi().AddErrorRange(beat, beat + 16, resp);
   } else if (kind != kReset) {
     const int r = static_cast<int>(g() % vc.map.box[1]);
     const auto [lo, hi] = RowRange(vc, r);
     const uint64_t a = lo + g() % (hi - lo);
-    if (read_fault)
+    if (kind == kRdSilent)
+      b.axi().AddSilentRange(a, a + 1);
+    else if (read_fault)
       b.axi().AddErrorRange(a, a + 1, resp);
     else if (kind == kWatchdog)
       b.axw().AddSilentRange(a, a + 1);
@@ -482,7 +487,7 @@ int RunCampaign(Kind kind, uint32_t seed, int data_bytes) {
     }
   }
   b.Issue(checked);
-  const bool finished = b.RunToIdle(kind == kWatchdog ? 600000 : 300000, checked.size());
+  const bool finished = b.RunToIdle(silent ? 600000 : 300000, checked.size());
   if (!finished)
     violation("the engine did not finish (hang) or did not return to idle");
   b.Step(64);  // a stray completion or write after the end is still seen
@@ -490,6 +495,8 @@ int RunCampaign(Kind kind, uint32_t seed, int data_bytes) {
     violation("busy again after the end");
   if (b.TakeSva())
     violation("an RTL assertion fired");
+  if ((kind == kRdSilent || kind == kDescSilent) && b.axi().silent_bursts() == 0)
+    violation("no burst touched the silent range: no fault was injected");
 
   // The model runs every command but the victim, in order.
   for (const Cmd& c : checked) {
