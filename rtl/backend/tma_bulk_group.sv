@@ -37,11 +37,12 @@
 // Completion pipeline (every stage starts at flops, so no path crosses the counters, the
 // round-robin search and the completion multiplexers in one cycle):
 //   1. cand_q: the candidates (read-done / done ready to report) from the counters;
-//   2. pick_q: the round-robin choice among cand_q, loaded while no choice waits;
+//   2. pick_q: the round-robin choice among cand_q, loaded while no choice waits or as the
+//      waiting one is taken (then the search leaves the taken one out);
 //   3. the chosen completion's fields are multiplexed into a spill register (tma_spill_reg).
 // A candidate stays one until its completion is taken, so a choice waiting in pick_q stays
 // valid; the cand_q loaded as a choice is taken leaves that choice out (its heads advance at
-// the same edge). One completion every two cycles at most.
+// the same edge). One completion per cycle; the same issuer's same kind every other cycle.
 
 `default_nettype none
 
@@ -109,7 +110,7 @@ module tma_bulk_group #(
 
   logic            req_hs, req_op, req_cm;
   logic [SeqW-1:0] req_open;
-  logic [NumCand-1:0] cand, cand_q;
+  logic [NumCand-1:0] cand, cand_q, pick_src;
   logic [CandW-1:0]   rr_q, pick, pick_q;
   logic               any, pick_v_q;
   logic [CplW-1:0]    sel_cpl;
@@ -147,13 +148,15 @@ module tma_bulk_group #(
     end
   end
 
-  // Round-robin among the registered candidates: the first at or after rr_q, else the first.
+  // Round-robin among the registered candidates but the waiting choice: the first at or after
+  // rr_q, else the first.
+  assign pick_src = cand_q & ~(pick_v_q ? (NumCand'(1) << pick_q) : '0);
   always_comb begin : proc_pick
     pick     = '0;
     any      = 1'b0;
     found_hi = 1'b0;
     for (int c = NumCand - 1; c >= 0; c--) begin
-      if (cand_q[c]) begin
+      if (pick_src[c]) begin
         any = 1'b1;
         if (CandW'(c) >= rr_q) begin
           pick     = CandW'(c);
@@ -174,9 +177,7 @@ module tma_bulk_group #(
     end else begin
       // The choice taken now is a candidate no more from the next cycle (its head advances).
       cand_q <= cand & ~(push ? (NumCand'(1) << pick_q) : '0);
-      if (push) begin
-        pick_v_q <= 1'b0;
-      end else if (!pick_v_q) begin
+      if (push || !pick_v_q) begin
         pick_v_q <= any;
         pick_q   <= pick;
       end
