@@ -16,11 +16,13 @@
 //     req_commit_i = 1: commit_group closes the issuer's open group (an empty group is legal);
 //     the next group's sequence number is one more (mod 2^SeqW).
 //     req_ready_o is low while the request cannot be taken: a commit when MaxGroups - 1 groups
-//     of the issuer are committed and not done, an operation when a group of its issuer holds
-//     2^CntW - 1 operations without their read or write event. Both conditions are registered
-//     per issuer (from the next state), so req_ready_o is a multiplexer of flops by
-//     req_issuer_i and req_commit_i: it reads nothing else of the request.
-//   rd / wr: one event per handshake (always ready): the operation of group rd_seq_i of issuer
+//     of the issuer are committed and not done, an operation when a group of any issuer holds
+//     2^CntW - 1 operations without their read or write event (a bound the engine's commands
+//     in flight never reach). Both conditions are registered (from the next state), so
+//     req_ready_o is a multiplexer of flops by req_issuer_i and req_commit_i; op_ready_o is
+//     the operations' condition alone, one flop.
+//   rd / wr: one event per handshake (always ready; registered on entry, so an event counts from
+//     the next cycle): the operation of group rd_seq_i of issuer
 //     rd_issuer_i has read its sources (rd) / has all its writes complete (wr); *_err_i marks a
 //     failed operation (bus error, fault). A failing operation still reports every event it
 //     announced, each in a cycle after its request was taken, the write event not before the
@@ -66,6 +68,7 @@ module tma_bulk_group #(
   input  logic            req_rd_i,       // the operation will report a read event
   input  logic            req_wr_i,       // the operation will report a write event
   output logic [SeqW-1:0] req_seq_o,      // the group an operation joins
+  output logic            op_ready_o,     // an operation (req_commit_i = 0) would be taken
   // Read events: an operation's sources are read
   input  logic            rd_valid_i,
   output logic            rd_ready_o,
@@ -123,12 +126,18 @@ module tma_bulk_group #(
   logic [SeqW-1:0]    open_d  [NumIssuers];
   logic [SeqW-1:0]    dhead_d [NumIssuers];
   logic [NumIssuers-1:0] full_d, full_q;        // a group of the issuer is at 2^CntW - 1
+  logic                  any_full_q;            // ... of any issuer
+  // the events, registered
+  logic            rd_v_q, rd_err_q, wr_v_q, wr_err_q;
+  logic [IssW-1:0] rd_iss_q, wr_iss_q;
+  logic [SeqW-1:0] rd_seq_q, wr_seq_q;
   logic [NumIssuers-1:0] cm_full_d, cm_full_q;  // MaxGroups - 1 groups committed, not done
 
   // ---- Requests ----
   assign req_open  = open_q[req_issuer_i];
   assign req_seq_o = req_open;
-  assign req_ready_o = req_commit_i ? !cm_full_q[req_issuer_i] : !full_q[req_issuer_i];
+  assign op_ready_o  = !any_full_q;
+  assign req_ready_o = req_commit_i ? !cm_full_q[req_issuer_i] : op_ready_o;
   assign req_hs = req_valid_i && req_ready_o;
   assign req_op = req_hs && !req_commit_i;
   assign req_cm = req_hs && req_commit_i;
@@ -239,10 +248,10 @@ module tma_bulk_group #(
       for (int g = 0; g < MaxGroups; g++) begin
         join_op[i * MaxGroups + g] = req_op && 32'(req_issuer_i) == i &&
                                      32'(req_open[SlotW-1:0]) == g;
-        rd_ev[i * MaxGroups + g]   = rd_valid_i && 32'(rd_issuer_i) == i &&
-                                     32'(rd_seq_i[SlotW-1:0]) == g;
-        wr_ev[i * MaxGroups + g]   = wr_valid_i && 32'(wr_issuer_i) == i &&
-                                     32'(wr_seq_i[SlotW-1:0]) == g;
+        rd_ev[i * MaxGroups + g]   = rd_v_q && 32'(rd_iss_q) == i &&
+                                     32'(rd_seq_q[SlotW-1:0]) == g;
+        wr_ev[i * MaxGroups + g]   = wr_v_q && 32'(wr_iss_q) == i &&
+                                     32'(wr_seq_q[SlotW-1:0]) == g;
         clr[i * MaxGroups + g]     = push && pick_done && 32'(pick_iss) == i &&
                                      32'(dhead_q[i][SlotW-1:0]) == g;
       end
@@ -250,8 +259,8 @@ module tma_bulk_group #(
     for (int s = 0; s < NumSlots; s++) begin
       rcnt_d[s] = rcnt_q[s] + CntW'(join_op[s] && req_rd_i) - CntW'(rd_ev[s]);
       wcnt_d[s] = wcnt_q[s] + CntW'(join_op[s] && req_wr_i) - CntW'(wr_ev[s]);
-      rerr_d[s] = !clr[s] && (rerr_q[s] || (rd_ev[s] && rd_err_i));
-      werr_d[s] = !clr[s] && (werr_q[s] || (wr_ev[s] && wr_err_i));
+      rerr_d[s] = !clr[s] && (rerr_q[s] || (rd_ev[s] && rd_err_q));
+      werr_d[s] = !clr[s] && (werr_q[s] || (wr_ev[s] && wr_err_q));
     end
   end
 
@@ -272,12 +281,33 @@ module tma_bulk_group #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ready
     if (!rst_ni) begin
-      full_q    <= '0;
-      cm_full_q <= '0;
+      full_q     <= '0;
+      any_full_q <= 1'b0;
+      cm_full_q  <= '0;
     end else begin
-      full_q    <= full_d;
-      cm_full_q <= cm_full_d;
+      full_q     <= full_d;
+      any_full_q <= |full_d;
+      cm_full_q  <= cm_full_d;
     end
+  end
+
+  // The events enter registers (no back-pressure: one of each kind per cycle).
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ev
+    if (!rst_ni) begin
+      rd_v_q <= 1'b0;
+      wr_v_q <= 1'b0;
+    end else begin
+      rd_v_q <= rd_valid_i;
+      wr_v_q <= wr_valid_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin : proc_ev_data
+    rd_iss_q <= rd_issuer_i;
+    rd_seq_q <= rd_seq_i;
+    rd_err_q <= rd_err_i;
+    wr_iss_q <= wr_issuer_i;
+    wr_seq_q <= wr_seq_i;
+    wr_err_q <= wr_err_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_cnt
@@ -318,16 +348,16 @@ module tma_bulk_group #(
   // Required of the sources: issuers in range; an event names a group in flight (committed and
   // not done, or the open one) that still waits for such an event.
   `TMA_ASSERT_IMPLY(ReqIssuerInRange_A, req_valid_i, 32'(req_issuer_i) < NumIssuers)
-  `TMA_ASSERT_IMPLY(RdEventExpected_A, rd_valid_i,
-                    32'(rd_issuer_i) < NumIssuers &&
-                    SeqW'(rd_seq_i - rhead_q[rd_issuer_i]) <=
-                        SeqW'(open_q[rd_issuer_i] - rhead_q[rd_issuer_i]) &&
-                    rcnt_q[rd_issuer_i * MaxGroups + 32'(rd_seq_i[SlotW-1:0])] != '0)
-  `TMA_ASSERT_IMPLY(WrEventExpected_A, wr_valid_i,
-                    32'(wr_issuer_i) < NumIssuers &&
-                    SeqW'(wr_seq_i - dhead_q[wr_issuer_i]) <=
-                        SeqW'(open_q[wr_issuer_i] - dhead_q[wr_issuer_i]) &&
-                    wcnt_q[wr_issuer_i * MaxGroups + 32'(wr_seq_i[SlotW-1:0])] != '0)
+  `TMA_ASSERT_IMPLY(RdEventExpected_A, rd_v_q,
+                    32'(rd_iss_q) < NumIssuers &&
+                    SeqW'(rd_seq_q - rhead_q[rd_iss_q]) <=
+                        SeqW'(open_q[rd_iss_q] - rhead_q[rd_iss_q]) &&
+                    rcnt_q[rd_iss_q * MaxGroups + 32'(rd_seq_q[SlotW-1:0])] != '0)
+  `TMA_ASSERT_IMPLY(WrEventExpected_A, wr_v_q,
+                    32'(wr_iss_q) < NumIssuers &&
+                    SeqW'(wr_seq_q - dhead_q[wr_iss_q]) <=
+                        SeqW'(open_q[wr_iss_q] - dhead_q[wr_iss_q]) &&
+                    wcnt_q[wr_iss_q * MaxGroups + 32'(wr_seq_q[SlotW-1:0])] != '0)
   // Pointer order: dhead <= rhead <= open, at most MaxGroups - 1 groups committed.
   for (genvar i = 0; i < NumIssuers; i++) begin : gen_ptr_sva
     `TMA_ASSERT(PtrOrder_A, SeqW'(rhead_q[i] - dhead_q[i]) <= SeqW'(open_q[i] - dhead_q[i]) &&
@@ -344,6 +374,7 @@ module tma_bulk_group #(
       end
     end
     `TMA_ASSERT_COPY(FullReg_A, full_q[i], full_now)
+    `TMA_ASSERT_IMPLY(AnyFull_A, full_q[i], any_full_q)
     `TMA_ASSERT_COPY(CommitFullReg_A, cm_full_q[i],
                      SeqW'(open_q[i] - dhead_q[i]) >= SeqW'(MaxGroups - 1))
   end

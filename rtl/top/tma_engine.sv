@@ -138,7 +138,7 @@ module tma_engine #(
   // bulk async-groups: a command's group request, the group of each tensor command (queued
   // from intake to its job), the frontend's job with it
   logic [31:0]          cmd_coord2;   // the command's coords[2] (commit_group flag, bit 6)
-  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_busy;
+  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_op_ready, bg_busy;
   // the command register: the command and its class (bulk, commit_group, group operation)
   localparam int unsigned CmdRegW = tma_pkg::CmdWidth + 3;
   logic                 in_bulk, in_commit, in_bg_op;
@@ -254,13 +254,14 @@ module tma_engine #(
     .out_data_o  ({is_bulk_cmd, is_commit, is_bg_op, c_cmd})
   );
 
+  // (an operation, not a commit, waits only on bg_op_ready: one flop)
   assign fe_cmd_valid = c_valid && !is_bulk_cmd && bgq_in_ready &&
-                        (!is_bg_op || bg_req_ready);
+                        (!is_bg_op || bg_op_ready);
   assign bk_cmd_valid = c_valid && is_bulk_cmd && !is_commit &&
-                        (!is_bg_op || bg_req_ready);
+                        (!is_bg_op || bg_op_ready);
   assign c_ready      = is_commit   ? bg_req_ready :
-                        is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_req_ready) :
-                                      fe_cmd_ready && bgq_in_ready && (!is_bg_op || bg_req_ready);
+                        is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_op_ready) :
+                                      fe_cmd_ready && bgq_in_ready && (!is_bg_op || bg_op_ready);
   assign bg_req_valid = c_valid && (is_commit || (is_bg_op &&
                         (is_bulk_cmd ? bk_cmd_ready : fe_cmd_ready && bgq_in_ready)));
   assign bgq_in_valid = fe_cmd_valid && fe_cmd_ready;
@@ -768,6 +769,7 @@ module tma_engine #(
     .req_rd_i     (1'b1),
     .req_wr_i     (1'b1),
     .req_seq_o    (bg_req_seq),
+    .op_ready_o   (bg_op_ready),
     .rd_valid_i   (bg_ev_valid),
     .rd_ready_o   (bg_rd_ready),
     .rd_issuer_i  (fin.cta),
