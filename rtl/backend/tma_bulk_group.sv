@@ -16,9 +16,13 @@
 //     req_commit_i = 1: commit_group closes the issuer's open group (an empty group is legal);
 //     the next group's sequence number is one more (mod 2^SeqW).
 //     req_ready_o is low while the request cannot be taken: a commit when MaxGroups - 1 groups
-//     of the issuer are committed and not done, an operation when its group holds 2^CntW - 1
-//     pending operations.
-//   rd / wr: one event per handshake (always ready): the operation of group rd_seq_i of issuer
+//     of the issuer are committed and not done, an operation when a group of any issuer holds
+//     2^CntW - 1 operations without their read or write event (a bound the engine's commands
+//     in flight never reach). Both conditions are registered (from the next state), so
+//     req_ready_o is a multiplexer of flops by req_issuer_i and req_commit_i; op_ready_o is
+//     the operations' condition alone, one flop.
+//   rd / wr: one event per handshake (always ready; registered on entry, so an event counts from
+//     the next cycle): the operation of group rd_seq_i of issuer
 //     rd_issuer_i has read its sources (rd) / has all its writes complete (wr); *_err_i marks a
 //     failed operation (bus error, fault). A failing operation still reports every event it
 //     announced, each in a cycle after its request was taken, the write event not before the
@@ -31,8 +35,16 @@
 //     issuers are served round-robin.
 // Storage: per issuer a ring of MaxGroups groups (two pending counters and two error flags
 // each) and three SeqW-bit pointers: the open group, the next group to report read-done, the
-// next to report done. The completion selected from the counters goes through a spill register
-// (tma_spill_reg); the ring slot of a done group is cleared when its completion is taken.
+// next to report done. The ring slot of a done group is cleared when its completion is taken.
+// Completion pipeline (every stage starts at flops, so no path crosses the counters, the
+// round-robin search and the completion multiplexers in one cycle):
+//   1. cand_q: the candidates (read-done / done ready to report) from the counters;
+//   2. pick_q: the round-robin choice among cand_q, loaded while no choice waits or as the
+//      waiting one is taken (then the search leaves the taken one out);
+//   3. the chosen completion's fields are multiplexed into a spill register (tma_spill_reg).
+// A candidate stays one until its completion is taken, so a choice waiting in pick_q stays
+// valid; the cand_q loaded as a choice is taken leaves that choice out (its heads advance at
+// the same edge). One completion per cycle; the same issuer's same kind every other cycle.
 
 `default_nettype none
 
@@ -56,6 +68,7 @@ module tma_bulk_group #(
   input  logic            req_rd_i,       // the operation will report a read event
   input  logic            req_wr_i,       // the operation will report a write event
   output logic [SeqW-1:0] req_seq_o,      // the group an operation joins
+  output logic            op_ready_o,     // an operation (req_commit_i = 0) would be taken
   // Read events: an operation's sources are read
   input  logic            rd_valid_i,
   output logic            rd_ready_o,
@@ -99,11 +112,10 @@ module tma_bulk_group #(
   logic [NumSlots-1:0] join_op, rd_ev, wr_ev, clr;   // per slot: a request / event / clear
 
   logic            req_hs, req_op, req_cm;
-  logic [SeqW-1:0] req_open, req_dhead;
-  logic [CntW-1:0] req_rcnt, req_wcnt;
-  logic [NumCand-1:0] cand;
-  logic [CandW-1:0]   rr_q, pick;
-  logic               any;
+  logic [SeqW-1:0] req_open;
+  logic [NumCand-1:0] cand, cand_q, pick_src;
+  logic [CandW-1:0]   rr_q, pick, pick_q;
+  logic               any, pick_v_q;
   logic [CplW-1:0]    sel_cpl;
   logic               sp_ready, push;
   logic [IssW-1:0]    pick_iss;
@@ -111,16 +123,21 @@ module tma_bulk_group #(
   logic               found_hi;
   logic [SeqW-1:0]    sel_seq;
   logic               sel_err;
+  logic [SeqW-1:0]    open_d  [NumIssuers];
+  logic [SeqW-1:0]    dhead_d [NumIssuers];
+  logic [NumIssuers-1:0] full_d, full_q;        // a group of the issuer is at 2^CntW - 1
+  logic                  any_full_q;            // ... of any issuer
+  // the events, registered
+  logic            rd_v_q, rd_err_q, wr_v_q, wr_err_q;
+  logic [IssW-1:0] rd_iss_q, wr_iss_q;
+  logic [SeqW-1:0] rd_seq_q, wr_seq_q;
+  logic [NumIssuers-1:0] cm_full_d, cm_full_q;  // MaxGroups - 1 groups committed, not done
 
   // ---- Requests ----
   assign req_open  = open_q[req_issuer_i];
-  assign req_dhead = dhead_q[req_issuer_i];
-  assign req_rcnt  = rcnt_q[req_issuer_i * MaxGroups + 32'(req_open[SlotW-1:0])];
-  assign req_wcnt  = wcnt_q[req_issuer_i * MaxGroups + 32'(req_open[SlotW-1:0])];
   assign req_seq_o = req_open;
-  assign req_ready_o = req_commit_i ?
-      (SeqW'(req_open - req_dhead) < SeqW'(MaxGroups - 1)) :
-      (!(req_rd_i && req_rcnt == '1) && !(req_wr_i && req_wcnt == '1));
+  assign op_ready_o  = !any_full_q;
+  assign req_ready_o = req_commit_i ? !cm_full_q[req_issuer_i] : op_ready_o;
   assign req_hs = req_valid_i && req_ready_o;
   assign req_op = req_hs && !req_commit_i;
   assign req_cm = req_hs && req_commit_i;
@@ -140,13 +157,15 @@ module tma_bulk_group #(
     end
   end
 
-  // Round-robin: the first candidate at or after rr_q, else the first one.
+  // Round-robin among the registered candidates but the waiting choice: the first at or after
+  // rr_q, else the first.
+  assign pick_src = cand_q & ~(pick_v_q ? (NumCand'(1) << pick_q) : '0);
   always_comb begin : proc_pick
     pick     = '0;
     any      = 1'b0;
     found_hi = 1'b0;
     for (int c = NumCand - 1; c >= 0; c--) begin
-      if (cand[c]) begin
+      if (pick_src[c]) begin
         any = 1'b1;
         if (CandW'(c) >= rr_q) begin
           pick     = CandW'(c);
@@ -158,18 +177,32 @@ module tma_bulk_group #(
     end
   end
 
-  assign pick_iss  = IssW'(pick >> 1);
-  assign pick_done = pick[0];
+  // Stage 2: a choice waits in pick_q until the spill register takes its completion.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_pick_q
+    if (!rst_ni) begin
+      cand_q   <= '0;
+      pick_q   <= '0;
+      pick_v_q <= 1'b0;
+    end else begin
+      // The choice taken now is a candidate no more from the next cycle (its head advances).
+      cand_q <= cand & ~(push ? (NumCand'(1) << pick_q) : '0);
+      if (push || !pick_v_q) begin
+        pick_v_q <= any;
+        pick_q   <= pick;
+      end
+    end
+  end
+
+  assign pick_iss  = IssW'(pick_q >> 1);
+  assign pick_done = pick_q[0];
 
   assign sel_seq = pick_done ? dhead_q[pick_iss] : rhead_q[pick_iss];
   assign sel_err = rerr_q[32'(pick_iss) * MaxGroups + 32'(sel_seq[SlotW-1:0])] ||
                    (pick_done && werr_q[32'(pick_iss) * MaxGroups + 32'(sel_seq[SlotW-1:0])]);
   assign sel_cpl = {pick_iss, sel_seq, pick_done, sel_err};
 
-  // The selection may change from cycle to cycle (new candidates, the round-robin pointer), so
-  // it is offered only when the spill register can take it (its in_ready_o is a flop): a
-  // stream held against a full register would have to keep its payload.
-  assign push = any && sp_ready;
+  // Stage 3: the waiting choice's completion enters the spill register when it has room.
+  assign push = pick_v_q && sp_ready;
 
   tma_spill_reg #(
     .Width (CplW)
@@ -203,7 +236,7 @@ module tma_bulk_group #(
         end else begin
           rhead_q[pick_iss] <= rhead_q[pick_iss] + SeqW'(1);
         end
-        rr_q <= (pick == CandW'(NumCand - 1)) ? '0 : pick + CandW'(1);
+        rr_q <= (pick_q == CandW'(NumCand - 1)) ? '0 : pick_q + CandW'(1);
       end
     end
   end
@@ -215,10 +248,10 @@ module tma_bulk_group #(
       for (int g = 0; g < MaxGroups; g++) begin
         join_op[i * MaxGroups + g] = req_op && 32'(req_issuer_i) == i &&
                                      32'(req_open[SlotW-1:0]) == g;
-        rd_ev[i * MaxGroups + g]   = rd_valid_i && 32'(rd_issuer_i) == i &&
-                                     32'(rd_seq_i[SlotW-1:0]) == g;
-        wr_ev[i * MaxGroups + g]   = wr_valid_i && 32'(wr_issuer_i) == i &&
-                                     32'(wr_seq_i[SlotW-1:0]) == g;
+        rd_ev[i * MaxGroups + g]   = rd_v_q && 32'(rd_iss_q) == i &&
+                                     32'(rd_seq_q[SlotW-1:0]) == g;
+        wr_ev[i * MaxGroups + g]   = wr_v_q && 32'(wr_iss_q) == i &&
+                                     32'(wr_seq_q[SlotW-1:0]) == g;
         clr[i * MaxGroups + g]     = push && pick_done && 32'(pick_iss) == i &&
                                      32'(dhead_q[i][SlotW-1:0]) == g;
       end
@@ -226,9 +259,55 @@ module tma_bulk_group #(
     for (int s = 0; s < NumSlots; s++) begin
       rcnt_d[s] = rcnt_q[s] + CntW'(join_op[s] && req_rd_i) - CntW'(rd_ev[s]);
       wcnt_d[s] = wcnt_q[s] + CntW'(join_op[s] && req_wr_i) - CntW'(wr_ev[s]);
-      rerr_d[s] = !clr[s] && (rerr_q[s] || (rd_ev[s] && rd_err_i));
-      werr_d[s] = !clr[s] && (werr_q[s] || (wr_ev[s] && wr_err_i));
+      rerr_d[s] = !clr[s] && (rerr_q[s] || (rd_ev[s] && rd_err_q));
+      werr_d[s] = !clr[s] && (werr_q[s] || (wr_ev[s] && wr_err_q));
     end
+  end
+
+  // Request readiness of the next cycle, per issuer.
+  always_comb begin : proc_ready_next
+    for (int i = 0; i < NumIssuers; i++) begin
+      open_d[i]  = open_q[i] + SeqW'(req_cm && 32'(req_issuer_i) == i);
+      dhead_d[i] = dhead_q[i] + SeqW'(push && pick_done && 32'(pick_iss) == i);
+      cm_full_d[i] = SeqW'(open_d[i] - dhead_d[i]) >= SeqW'(MaxGroups - 1);
+      full_d[i]    = 1'b0;
+      for (int g = 0; g < MaxGroups; g++) begin
+        if (rcnt_d[i * MaxGroups + g] == '1 || wcnt_d[i * MaxGroups + g] == '1) begin
+          full_d[i] = 1'b1;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ready
+    if (!rst_ni) begin
+      full_q     <= '0;
+      any_full_q <= 1'b0;
+      cm_full_q  <= '0;
+    end else begin
+      full_q     <= full_d;
+      any_full_q <= |full_d;
+      cm_full_q  <= cm_full_d;
+    end
+  end
+
+  // The events enter registers (no back-pressure: one of each kind per cycle).
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ev
+    if (!rst_ni) begin
+      rd_v_q <= 1'b0;
+      wr_v_q <= 1'b0;
+    end else begin
+      rd_v_q <= rd_valid_i;
+      wr_v_q <= wr_valid_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin : proc_ev_data
+    rd_iss_q <= rd_issuer_i;
+    rd_seq_q <= rd_seq_i;
+    rd_err_q <= rd_err_i;
+    wr_iss_q <= wr_issuer_i;
+    wr_seq_q <= wr_seq_i;
+    wr_err_q <= wr_err_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_cnt
@@ -269,21 +348,37 @@ module tma_bulk_group #(
   // Required of the sources: issuers in range; an event names a group in flight (committed and
   // not done, or the open one) that still waits for such an event.
   `TMA_ASSERT_IMPLY(ReqIssuerInRange_A, req_valid_i, 32'(req_issuer_i) < NumIssuers)
-  `TMA_ASSERT_IMPLY(RdEventExpected_A, rd_valid_i,
-                    32'(rd_issuer_i) < NumIssuers &&
-                    SeqW'(rd_seq_i - rhead_q[rd_issuer_i]) <=
-                        SeqW'(open_q[rd_issuer_i] - rhead_q[rd_issuer_i]) &&
-                    rcnt_q[rd_issuer_i * MaxGroups + 32'(rd_seq_i[SlotW-1:0])] != '0)
-  `TMA_ASSERT_IMPLY(WrEventExpected_A, wr_valid_i,
-                    32'(wr_issuer_i) < NumIssuers &&
-                    SeqW'(wr_seq_i - dhead_q[wr_issuer_i]) <=
-                        SeqW'(open_q[wr_issuer_i] - dhead_q[wr_issuer_i]) &&
-                    wcnt_q[wr_issuer_i * MaxGroups + 32'(wr_seq_i[SlotW-1:0])] != '0)
+  `TMA_ASSERT_IMPLY(RdEventExpected_A, rd_v_q,
+                    32'(rd_iss_q) < NumIssuers &&
+                    SeqW'(rd_seq_q - rhead_q[rd_iss_q]) <=
+                        SeqW'(open_q[rd_iss_q] - rhead_q[rd_iss_q]) &&
+                    rcnt_q[rd_iss_q * MaxGroups + 32'(rd_seq_q[SlotW-1:0])] != '0)
+  `TMA_ASSERT_IMPLY(WrEventExpected_A, wr_v_q,
+                    32'(wr_iss_q) < NumIssuers &&
+                    SeqW'(wr_seq_q - dhead_q[wr_iss_q]) <=
+                        SeqW'(open_q[wr_iss_q] - dhead_q[wr_iss_q]) &&
+                    wcnt_q[wr_iss_q * MaxGroups + 32'(wr_seq_q[SlotW-1:0])] != '0)
   // Pointer order: dhead <= rhead <= open, at most MaxGroups - 1 groups committed.
   for (genvar i = 0; i < NumIssuers; i++) begin : gen_ptr_sva
     `TMA_ASSERT(PtrOrder_A, SeqW'(rhead_q[i] - dhead_q[i]) <= SeqW'(open_q[i] - dhead_q[i]) &&
                             SeqW'(open_q[i] - dhead_q[i]) < SeqW'(MaxGroups))
   end
+  // The registered readiness equals its definition on the present state; a waiting choice
+  // is still a candidate.
+  for (genvar i = 0; i < NumIssuers; i++) begin : gen_ready_sva
+    logic full_now;
+    always_comb begin : proc_full_now
+      full_now = 1'b0;
+      for (int g = 0; g < MaxGroups; g++) begin
+        if (rcnt_q[i * MaxGroups + g] == '1 || wcnt_q[i * MaxGroups + g] == '1) full_now = 1'b1;
+      end
+    end
+    `TMA_ASSERT_COPY(FullReg_A, full_q[i], full_now)
+    `TMA_ASSERT_IMPLY(AnyFull_A, full_q[i], any_full_q)
+    `TMA_ASSERT_COPY(CommitFullReg_A, cm_full_q[i],
+                     SeqW'(open_q[i] - dhead_q[i]) >= SeqW'(MaxGroups - 1))
+  end
+  `TMA_ASSERT_IMPLY(PickStillCand_A, pick_v_q, cand[pick_q])
   `TMA_COVER(CplBackpressure_C, cpl_valid_o && !cpl_ready_i)
   `TMA_COVER(CommitBlocked_C, req_valid_i && req_commit_i && !req_ready_o)
 

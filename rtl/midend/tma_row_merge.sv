@@ -5,8 +5,9 @@
 // keeps the grant until the row with `last` is taken, so the rows of a command stay together
 // (the forks queue one completion per command at its last row, and a reduction's first row
 // waits for an empty store direction). At a command boundary the other input goes first
-// (round robin). A stalled output keeps its grant. No register: with only one input valid the
-// output is that input, with no added cycle.
+// (round robin). A stalled merge keeps its grant. The merged stream leaves through a spill
+// register (tma_spill_reg): the inputs' ready signals depend on its flops and the grant only,
+// never on the consumer's ready, and the output comes from flops (one cycle of latency).
 //
 // Streams: rows in (row_t) x 2, rows out (row_t).
 
@@ -34,17 +35,33 @@ module tma_row_merge (
   logic sel;           // the granted input (1: b)
   logic sel_q;         // the grant of the previous cycle
   logic in_cmd_q;      // a command's rows have begun on sel_q
-  logic stall_q;       // the output was valid and not taken
+  logic stall_q;       // the merged row was valid and not taken
   logic pri_q;         // input that goes first when both start a command
   logic take;
+  logic          m_valid, m_ready;   // the merged stream, into the spill register
+  tma_pkg::row_t m_row;
 
-  assign sel         = (in_cmd_q || stall_q) ? sel_q :
-                       ((a_valid_i && b_valid_i) ? pri_q : b_valid_i);
-  assign row_valid_o = sel ? b_valid_i : a_valid_i;
-  assign row_o       = sel ? b_i : a_i;
-  assign a_ready_o   = row_ready_i && !sel;
-  assign b_ready_o   = row_ready_i && sel;
-  assign take        = row_valid_o && row_ready_i;
+  assign sel       = (in_cmd_q || stall_q) ? sel_q :
+                     ((a_valid_i && b_valid_i) ? pri_q : b_valid_i);
+  assign m_valid   = sel ? b_valid_i : a_valid_i;
+  assign m_row     = sel ? b_i : a_i;
+  assign a_ready_o = m_ready && !sel;
+  assign b_ready_o = m_ready && sel;
+  assign take      = m_valid && m_ready;
+
+  tma_spill_reg #(
+    .Width  (tma_pkg::RowWidth),
+    .Copies (2)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (m_valid),
+    .in_ready_o  (m_ready),
+    .in_data_i   (m_row),
+    .out_valid_o (row_valid_o),
+    .out_ready_i (row_ready_i),
+    .out_data_o  (row_o)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_grant
     if (!rst_ni) begin
@@ -54,18 +71,18 @@ module tma_row_merge (
       pri_q    <= 1'b0;
     end else begin
       sel_q   <= sel;
-      stall_q <= row_valid_o && !row_ready_i;
+      stall_q <= m_valid && !m_ready;
       if (take) begin
-        in_cmd_q <= !row_o.last;
+        in_cmd_q <= !m_row.last;
       end
-      if (take && row_o.last) begin
+      if (take && m_row.last) begin
         pri_q <= !sel;
       end
     end
   end
 
   // ---- Assertions ----
-  `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
+  `TMA_ASSERT_STABLE(RowHeld_A, m_valid, m_ready, m_row)
   `TMA_ASSERT(ReadyOnehot_A, $onehot0({a_ready_o, b_ready_o}))
 
 endmodule

@@ -3,7 +3,8 @@
 // tma_engine: the OpenTMA tensor engine (loads, prefetches, stores and reductions): instances and
 // wires only, in data-path order (docs/rtl.md has the block diagram, docs/interfaces.md every
 // stream):
-//   frontend  tma_cmd_ctrl     commands -> walker jobs; descriptor fetch through the read engine
+//   frontend  tma_frontend     commands (through a command register) -> walker jobs;
+//                              descriptor fetch through the read engine
 //   midend    tma_nd_walker    job -> box rows
 //             tma_gather_walker  tile::gather4 job -> its four rows
 //             tma_w128_walker  im2col::w::128 job -> its four groups of 32 + wHalo rows
@@ -140,7 +141,12 @@ module tma_engine #(
   // bulk async-groups: a command's group request, the group of each tensor command (queued
   // from intake to its job), the frontend's job with it
   logic [31:0]          cmd_coord2;   // the command's coords[2] (commit_group flag, bit 6)
-  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_busy;
+  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_op_ready, bg_busy;
+  // the command register: the command and its class (bulk, commit_group, group operation)
+  localparam int unsigned CmdRegW = tma_pkg::CmdWidth + 3;
+  logic                 in_bulk, in_commit, in_bg_op;
+  logic                 c_valid, c_ready;
+  tma_pkg::cmd_t        c_cmd;
   logic [7:0]           bg_req_seq;
   logic                 bgq_in_valid, bgq_in_ready, bgq_out_valid;
   logic [8:0]           bgq_out;
@@ -221,27 +227,45 @@ module tma_engine #(
   logic [1:0] arch;
   assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
 
-  // ---- Commands: tensor commands to the frontend, bulk commands to tma_bulk_rows,
-  // commit_group (a bulk command with coords[2][6] set) to tma_bulk_group. A store or
-  // reduction also joins its issuer's open bulk async-group as it is taken; a tensor
-  // command's group waits in a queue for its job (the frontend makes one job per command).
-  assign is_bulk_cmd  = cmd_i.mode == tma_pkg::BulkMode;
+  // ---- Commands: a command register (spill register: cmd_ready_o is a flop), then tensor
+  // commands to the frontend, bulk commands to tma_bulk_rows, commit_group (a bulk command with
+  // coords[2][6] set) to tma_bulk_group. The command's class is computed as it enters the
+  // register, so the steering below starts at flops. A store or reduction also joins its
+  // issuer's open bulk async-group as it is taken; a tensor command's group waits in a queue
+  // for its job (the frontend makes one job per command).
   // coords[2] as a plain vector: Yosys 0.23 crashes on a bit select of an element of a struct
   // member's array (cmd_i.coords.v[2][6]).
-  assign cmd_coord2   = cmd_i.coords.v[2];
-  assign is_commit    = is_bulk_cmd && cmd_coord2[6];
-  logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads cmd_i itself)
+  assign cmd_coord2  = cmd_i.coords.v[2];
+  assign in_bulk     = cmd_i.mode == tma_pkg::BulkMode;
+  assign in_commit   = in_bulk && cmd_coord2[6];
+  assign in_bg_op    = !in_commit &&
+                       (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
+  logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads the command)
   assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[5:0]};
-  assign is_bg_op     = !is_commit &&
-                        (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
-  assign fe_cmd_valid = cmd_valid_i && !is_bulk_cmd && bgq_in_ready &&
-                        (!is_bg_op || bg_req_ready);
-  assign bk_cmd_valid = cmd_valid_i && is_bulk_cmd && !is_commit &&
-                        (!is_bg_op || bg_req_ready);
-  assign cmd_ready_o  = is_commit   ? bg_req_ready :
-                        is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_req_ready) :
-                                      fe_cmd_ready && bgq_in_ready && (!is_bg_op || bg_req_ready);
-  assign bg_req_valid = cmd_valid_i && (is_commit || (is_bg_op &&
+
+  tma_spill_reg #(
+    .Width  (CmdRegW),
+    .Copies (2)
+  ) u_cmd_reg (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (cmd_valid_i),
+    .in_ready_o  (cmd_ready_o),
+    .in_data_i   ({in_bulk, in_commit, in_bg_op, cmd_i}),
+    .out_valid_o (c_valid),
+    .out_ready_i (c_ready),
+    .out_data_o  ({is_bulk_cmd, is_commit, is_bg_op, c_cmd})
+  );
+
+  // (an operation, not a commit, waits only on bg_op_ready: one flop)
+  assign fe_cmd_valid = c_valid && !is_bulk_cmd && bgq_in_ready &&
+                        (!is_bg_op || bg_op_ready);
+  assign bk_cmd_valid = c_valid && is_bulk_cmd && !is_commit &&
+                        (!is_bg_op || bg_op_ready);
+  assign c_ready      = is_commit   ? bg_req_ready :
+                        is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_op_ready) :
+                                      fe_cmd_ready && bgq_in_ready && (!is_bg_op || bg_op_ready);
+  assign bg_req_valid = c_valid && (is_commit || (is_bg_op &&
                         (is_bulk_cmd ? bk_cmd_ready : fe_cmd_ready && bgq_in_ready)));
   assign bgq_in_valid = fe_cmd_valid && fe_cmd_ready;
 
@@ -282,7 +306,7 @@ module tma_engine #(
     .rst_ni,
     .cmd_valid_i (fe_cmd_valid),
     .cmd_ready_o (fe_cmd_ready),
-    .cmd_i,
+    .cmd_i       (c_cmd),
     .desc_inval_i,
     .arch_i      (arch),
     .cluster_i,
@@ -359,7 +383,7 @@ module tma_engine #(
     .rst_ni,
     .cmd_valid_i (bk_cmd_valid),
     .cmd_ready_o (bk_cmd_ready),
-    .cmd_i,
+    .cmd_i       (c_cmd),
     .bg_seq_i    (bg_req_seq),
     .row_valid_o (bk_row_valid),
     .row_ready_i (bk_row_ready),
@@ -744,11 +768,12 @@ module tma_engine #(
     .rst_ni,
     .req_valid_i  (bg_req_valid),
     .req_ready_o  (bg_req_ready),
-    .req_issuer_i (cmd_i.issuer),
+    .req_issuer_i (c_cmd.issuer),
     .req_commit_i (is_commit),
     .req_rd_i     (1'b1),
     .req_wr_i     (1'b1),
     .req_seq_o    (bg_req_seq),
+    .op_ready_o   (bg_op_ready),
     .rd_valid_i   (bg_ev_valid),
     .rd_ready_o   (bg_rd_ready),
     .rd_issuer_i  (fin.cta),
@@ -788,7 +813,7 @@ module tma_engine #(
   assign busy_o = ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
                   unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
                   st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o ||
-                  fk_row_valid;
+                  fk_row_valid || c_valid || m_row_valid;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
