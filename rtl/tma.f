@@ -47,6 +47,7 @@ backend/tma_wr_align.sv
 backend/tma_wr_red.sv
 backend/tma_wr_engine.sv
 backend/tma_bulk_group.sv
+backend/tma_s2s_copy.sv
 # ---- top ----
 top/tma_engine.sv
 top/tma_sim_top.sv

@@ -25,8 +25,10 @@ namespace tma::sim {
 // The EngineCommand's instr gives its op, redop, mbar_addr, multicast / cta_mask, issuer and
 // dst_cta; desc_addr is unused.
 struct BulkCommand {
-  bool to_cluster = false;  // a load's destination is .shared::cluster (else .shared::cta)
-  uint64_t gaddr = 0;       // global source (load, prefetch) or destination (store, reduce)
+  bool to_cluster = false;  // the destination is .shared::cluster (a load: else .shared::cta;
+                            // a store / reduction: else .global)
+  uint64_t gaddr = 0;       // global source (load, prefetch) or destination (store, reduce;
+                            // shared::cluster: the offset in CTA dst_cta's window)
   uint32_t saddr = 0;       // shared destination (load) or source (store, reduce)
   uint32_t size = 0;
   std::optional<uint16_t> cp_mask;

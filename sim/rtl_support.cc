@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "tma/bulk_copy.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/golden_replay.h"
@@ -56,16 +57,36 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
 }
 
 namespace {
-// The bulk operations the RTL runs (tma_bulk_rows): every direction but shared::cta ->
-// shared::cluster.
+// Whether the model's checks (CheckBulkReduce) reject a shared::cta -> shared::cluster
+// reduction: the RTL implements those checks, not the reduction.
+bool ClusterReduceRejected(const m::GoldenCase& c) {
+  const m::GoldenBulk& k = *c.bulk;
+  m::BulkReduceInstr in;
+  in.dir = k.dir;
+  in.redop = c.redop;
+  in.type = k.type.value_or(m::BulkType::kU32);
+  in.noftz = k.noftz;
+  in.dst = k.dst;
+  in.src = static_cast<uint32_t>(k.src);
+  in.size = k.size;
+  in.mbar_addr = c.Mbar();
+  in.issuer_cta = c.Issuer();
+  in.dst_cta = c.dst_cta ? *c.dst_cta : -1;
+  in.ptx_size_check = k.ptx_size_check;
+  return !m::CheckBulkReduce(in, c.NumCtas()).ok();
+}
+
+// The bulk operations the RTL runs (tma_bulk_rows, tma_s2s_copy): every copy direction; the
+// shared::cta -> shared::cluster reduction only as far as its checks (a case the model's checks
+// reject runs; one that reduces is declined with `unsupported` and skipped here).
 std::string BulkSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   const m::GoldenBulk& k = *c.bulk;
   if (!b.bulk) {
     return "this top does not take the non-tensor bulk commands";
   }
-  if (c.op != m::Op::kPrefetch && k.dir == m::BulkDir::kSharedCtaToSharedCluster) {
-    return "the RTL does not implement the shared::cta -> shared::cluster bulk copy and "
-           "reduction";
+  if (c.op == m::Op::kReduce && k.dir == m::BulkDir::kSharedCtaToSharedCluster &&
+      !ClusterReduceRejected(c)) {
+    return "the RTL does not implement the shared::cta -> shared::cluster bulk reduction";
   }
   if (k.ptx_size_check != b.bulk_size_strict) {
     return std::string("bulk size check \"") + (k.ptx_size_check ? "ptx" : "silicon") +
@@ -99,10 +120,14 @@ EngineCommand RtlBulkCommand(const m::GoldenCase& c, uint8_t tag) {
     in.cta_mask = *c.cluster->cta_mask;
   }
   BulkCommand b;
-  const bool to_global = c.op == m::Op::kStore || c.op == m::Op::kReduce;
-  b.to_cluster = c.op == m::Op::kLoad && k.dir == m::BulkDir::kGlobalToSharedCluster;
-  b.gaddr = base + (to_global ? k.dst : k.src);
-  b.saddr = static_cast<uint32_t>(to_global ? k.src : k.dst);
+  const bool s2s = k.dir == m::BulkDir::kSharedCtaToSharedCluster;
+  const bool to_global = (c.op == m::Op::kStore || c.op == m::Op::kReduce) && !s2s;
+  // coords[2][5]: the destination is .shared::cluster (a load's, or a store's / reduction's
+  // from shared::cta, whose destination offset in CTA dst_cta's window takes the global
+  // address's place).
+  b.to_cluster = (c.op == m::Op::kLoad && k.dir == m::BulkDir::kGlobalToSharedCluster) || s2s;
+  b.gaddr = s2s ? k.dst : base + (to_global ? k.dst : k.src);
+  b.saddr = static_cast<uint32_t>(to_global || s2s ? k.src : k.dst);
   b.size = k.size;
   b.cp_mask = k.cp_mask;
   b.type = static_cast<uint8_t>(k.type.value_or(m::BulkType::kU32));

@@ -12,7 +12,15 @@
 //   * cp.reduce.async.bulk to global: reduction rows (read-modify-write through tma_red_alu,
 //     the element type of the seed's .type; f32 add flushes subnormals, ElemF32Ftz);
 //   * prefetch: load rows with no destination CTA (cpl.kind CplDone, cpl.cta_mask 0): the
-//     bytes are read from global memory and dropped; a done completion ends it.
+//     bytes are read from global memory and dropped; a done completion ends it;
+//   * shared::cta -> shared::cluster copy: no rows; the command (source and destination
+//     offsets, the complete-tx of its bytes on the destination CTA) goes out on the s2s port
+//     to tma_s2s_copy, which moves it between the shared-memory ports;
+//   * shared::cta -> shared::cluster reduction: checked in full (CheckBulkReduce), then
+//     declined: a command that passes every check ends with one `unsupported` error row (the
+//     engine has no shared-memory read-modify-write path).
+// Both shared::cluster forms are mbarrier operations, not bulk-group ones: their completions
+// never join a bulk async-group.
 // Silicon finding B1 (docs/silicon-notes.md): a size that is not a multiple of 16 moves
 // size & ~15 bytes (SizeStrict = 0); SizeStrict = 1 gives the PTX text's invalid_instruction.
 //
@@ -21,11 +29,14 @@
 // global address (source or destination), smem_addr = the shared address in the issuer's (or,
 // loads, the destination CTA's) window, coords[0] = size in bytes, coords[1][15:0] = .cp_mask,
 // coords[1][16] = .cp_mask given, coords[2][3:0] = .type (BulkT*), coords[2][4] = .noftz,
-// coords[2][5] = load destination .shared::cluster (0: .shared::cta), redop, mbar_addr,
-// multicast, cta_mask, issuer, dst_cta, tag as for tensor commands.
+// coords[2][5] = the destination is .shared::cluster (a load: 0 .shared::cta; a store or
+// reduction: 0 .global, 1 shared::cta -> shared::cluster with desc_addr = the destination's
+// offset in CTA dst_cta's window), redop, mbar_addr, multicast, cta_mask, issuer, dst_cta, tag
+// as for tensor commands.
 //
 // Streams: bulk commands in (cmd_t), rows out (row_t, one command's rows in order, the last
-// with `last` and the completion information).
+// with `last` and the completion information), shared::cta -> shared::cluster copies out
+// (offsets and cpl_info_t).
 
 `default_nettype none
 
@@ -46,6 +57,12 @@ module tma_bulk_rows #(
   output logic               row_valid_o,
   input  logic               row_ready_i,
   output tma_pkg::row_t      row_o,
+  // shared::cta -> shared::cluster copies (to tma_s2s_copy)
+  output logic               s2s_valid_o,
+  input  logic               s2s_ready_i,
+  output logic [31:0]        s2s_src_o,   // source offset in the issuer's window
+  output logic [31:0]        s2s_dst_o,   // destination offset in CTA dst_cta's window
+  output tma_pkg::cpl_info_t s2s_cpl_o,   // CplTx of the moved bytes on CTA dst_cta
   // Status
   output logic               busy_o
 );
@@ -58,8 +75,10 @@ module tma_bulk_rows #(
   logic        has_mask, noftz, to_cluster;
   logic [3:0]  btype;
   logic        is_load, is_store, is_red, is_pf;
-  logic        half, global_red_ok;
+  logic        half, global_red_ok, cluster_red_ok;
+  logic        s2s, s2s_cp, s2s_red;  // shared::cta -> shared::cluster (copy / reduction)
   logic [32:0] smem_end;           // smem_addr + moved bytes (> 2^32: outside the window)
+  logic [64:0] dst_end;            // shared::cluster destination + moved bytes
   logic [15:0] dst_mask;           // the load's destination CTAs
   logic [3:0]  err_d;              // first failing check (ErrNone: none)
   logic [3:0]  elem;               // the reduction's element type (Elem*)
@@ -80,7 +99,11 @@ module tma_bulk_rows #(
   assign is_red     = cmd_i.op == tma_pkg::OpReduce;
   assign is_pf      = cmd_i.op == tma_pkg::OpPrefetch;
   assign half       = btype == tma_pkg::BulkTF16 || btype == tma_pkg::BulkTBF16;
+  assign s2s        = (is_store || is_red) && to_cluster;
+  assign s2s_cp     = is_store && to_cluster;
+  assign s2s_red    = is_red && to_cluster;
   assign smem_end   = {1'b0, cmd_i.smem_addr} + {1'b0, size_eff};
+  assign dst_end    = {1'b0, cmd_i.desc_addr} + 65'(size_eff);
   assign dst_mask   = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
 
   // The cp.reduce.async.bulk .global table (seed 004 lines 340-349; BulkReduceSupported).
@@ -94,6 +117,18 @@ module tma_bulk_rows #(
                         btype == tma_pkg::BulkTU64 || btype == tma_pkg::BulkTS64 || half;
       tma_pkg::RedInc, tma_pkg::RedDec: global_red_ok = btype == tma_pkg::BulkTU32;
       default: global_red_ok = btype == tma_pkg::BulkTB32 || btype == tma_pkg::BulkTB64;
+    endcase
+  end
+
+  // The cp.reduce.async.bulk .shared::cluster table (seed 004 lines 340-349).
+  always_comb begin : proc_red_table_cluster
+    unique case (cmd_i.redop)
+      tma_pkg::RedAdd: cluster_red_ok = btype == tma_pkg::BulkTU32 ||
+                                        btype == tma_pkg::BulkTS32 || btype == tma_pkg::BulkTU64;
+      tma_pkg::RedMin, tma_pkg::RedMax:
+        cluster_red_ok = btype == tma_pkg::BulkTU32 || btype == tma_pkg::BulkTS32;
+      tma_pkg::RedInc, tma_pkg::RedDec: cluster_red_ok = btype == tma_pkg::BulkTU32;
+      default: cluster_red_ok = btype == tma_pkg::BulkTB32;
     endcase
   end
 
@@ -113,17 +148,18 @@ module tma_bulk_rows #(
   end
 
   // ---- Checks, the model's order: issuer, qualifiers of another direction, the reduction
-  // table and .noftz, size, destination and source alignment, mbarrier alignment, the
-  // direction's CTA and window rules ----
+  // table and .noftz, size, destination and source alignment, mbarrier alignment (a copy's),
+  // the direction's CTA and window rules; a shared::cluster reduction checks its source window
+  // before its mbarrier and destination (CheckBulkReduce) ----
   always_comb begin : proc_check
     err_d = tma_pkg::ErrNone;
     if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
       err_d = tma_pkg::ErrInvalidInstr;
     end else if (cmd_i.multicast && !(is_load && to_cluster)) begin
       err_d = tma_pkg::ErrInvalidInstr;        // .multicast::cluster: shared::cluster.global
-    end else if (has_mask && !is_store) begin
+    end else if (has_mask && !(is_store && !to_cluster)) begin
       err_d = tma_pkg::ErrInvalidInstr;        // .cp_mask: global.shared::cta only
-    end else if (is_red && !global_red_ok) begin
+    end else if (is_red && !(to_cluster ? cluster_red_ok : global_red_ok)) begin
       err_d = tma_pkg::ErrUnsupportedRed;
     end else if (is_red && (noftz != (cmd_i.redop == tma_pkg::RedAdd && half))) begin
       err_d = tma_pkg::ErrInvalidInstr;        // .noftz: exactly the .add.f16 / .add.bf16
@@ -133,7 +169,7 @@ module tma_bulk_rows #(
       err_d = tma_pkg::ErrMisaligned;          // dstMem
     end else if ((is_load || is_pf ? cmd_i.desc_addr[3:0] : cmd_i.smem_addr[3:0]) != 4'd0) begin
       err_d = tma_pkg::ErrMisaligned;          // srcMem
-    end else if (is_load && cmd_i.mbar_addr[2:0] != 3'd0) begin
+    end else if ((is_load || s2s_cp) && cmd_i.mbar_addr[2:0] != 3'd0) begin
       err_d = tma_pkg::ErrMisaligned;          // mbar
     end else if (is_load && !to_cluster && cmd_i.dst_cta != cmd_i.issuer) begin
       err_d = tma_pkg::ErrInvalidInstr;        // .shared::cta: the executing CTA's window
@@ -142,13 +178,26 @@ module tma_bulk_rows #(
       err_d = tma_pkg::ErrInvalidInstr;        // ctaMask beyond the cluster
     end else if (is_load && to_cluster && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas) begin
       err_d = tma_pkg::ErrInvalidInstr;
+    end else if (s2s_cp && 32'(cmd_i.dst_cta) >= NumCtas) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
+    end else if (s2s_cp && cmd_i.dst_cta == cmd_i.issuer) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // the destination must be another CTA
     end else if (!is_pf && smem_end > 33'h1_0000_0000) begin
       err_d = tma_pkg::ErrInvalidInstr;        // + size overflows the 32-bit shared window
+    end else if (s2s_red && cmd_i.mbar_addr[2:0] != 3'd0) begin
+      err_d = tma_pkg::ErrMisaligned;          // mbar
+    end else if (s2s_red && 32'(cmd_i.dst_cta) >= NumCtas) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
+    end else if (s2s && dst_end > 65'h1_0000_0000) begin
+      err_d = tma_pkg::ErrInvalidInstr;        // dstMem + size overflows the shared window
+    end else if (s2s_red) begin
+      err_d = tma_pkg::ErrUnsupported;         // no shared read-modify-write (see above)
     end
   end
 
   // ---- Command register and row generator ----
   logic                   active_q;   // a command's rows are being sent
+  logic                   s2s_q;      // a shared::cta -> shared::cluster copy waits on s2s
   logic                   bytes_q;    // its rows carry bytes (else one completion-only row)
   logic [63:0]            gaddr_q;    // global address of the next row
   logic [31:0]            saddr_q;    // shared address of the next row
@@ -168,8 +217,8 @@ module tma_bulk_rows #(
     if (err_d != tma_pkg::ErrNone) begin
       cpl_d.kind = tma_pkg::CplError;
       cpl_d.err  = err_d;
-    end else if (is_load) begin
-      cpl_d.kind     = tma_pkg::CplTx;
+    end else if (is_load || s2s_cp) begin
+      cpl_d.kind     = tma_pkg::CplTx;         // (s2s_cp: no multicast, the one dst_cta)
       cpl_d.cta_mask = dst_mask;
     end else begin
       // Stores and reductions name the issuer (a store row has a destination CTA); a prefetch
@@ -180,12 +229,12 @@ module tma_bulk_rows #(
       cpl_d.redop    = is_red ? cmd_i.redop : '0;
       cpl_d.elem     = is_red ? elem : '0;
     end
-    // Stores and reductions are bulk-group operations (an error ends them too).
-    cpl_d.bg     = is_store || is_red;
+    // Stores and reductions to global are bulk-group operations (an error ends them too).
+    cpl_d.bg     = (is_store || is_red) && !to_cluster;
     cpl_d.bg_seq = bg_seq_i;
   end
 
-  assign cmd_ready_o = !active_q;
+  assign cmd_ready_o = !active_q && !s2s_q;
   assign take_cmd    = cmd_valid_i && cmd_ready_o;
   assign take_row    = row_valid_o && row_ready_i;
   assign row_last    = !bytes_q || (left_q <= 32'(RowMax));
@@ -194,10 +243,19 @@ module tma_bulk_rows #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_active
     if (!rst_ni) begin
       active_q <= 1'b0;
-    end else if (take_cmd) begin
-      active_q <= 1'b1;
-    end else if (take_row && row_last) begin
-      active_q <= 1'b0;
+      s2s_q    <= 1'b0;
+    end else begin
+      if (take_cmd) begin
+        active_q <= !(err_d == tma_pkg::ErrNone && s2s_cp);
+        s2s_q    <= err_d == tma_pkg::ErrNone && s2s_cp;
+      end else begin
+        if (take_row && row_last) begin
+          active_q <= 1'b0;
+        end
+        if (s2s_valid_o && s2s_ready_i) begin
+          s2s_q <= 1'b0;
+        end
+      end
     end
   end
 
@@ -236,7 +294,12 @@ module tma_bulk_rows #(
     row_o.bmask     = bmask_q;
   end
   assign row_valid_o = active_q;
-  assign busy_o      = active_q;
+  assign busy_o      = active_q || s2s_q;
+
+  assign s2s_valid_o = s2s_q;
+  assign s2s_src_o   = saddr_q;
+  assign s2s_dst_o   = gaddr_q[31:0];
+  assign s2s_cpl_o   = cpl_q;
 
   logic unused_cmd;
   assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], coord2[31:6],
@@ -257,6 +320,8 @@ module tma_bulk_rows #(
                                     cpl_q.cta_mask == '0, !cpl_q.red)
   // A masked store writes some byte of every beat (whole 16-byte chunks, a mask not 0).
   `TMA_ASSERT_IMPLY(MaskNotEmpty_A, row_valid_o && bytes_q && bmask_en_q, bmask_q != '0)
+  `TMA_ASSERT_NEVER(RowsOrCopy_A, active_q && s2s_q)
+  `TMA_ASSERT_STABLE(S2sHeld_A, s2s_valid_o, s2s_ready_i, {s2s_src_o, s2s_dst_o, s2s_cpl_o})
 
 endmodule
 

@@ -223,6 +223,24 @@ module tma_engine #(
   // walker -> store fork, through a spill register
   logic                  fk_row_valid, fk_row_ready;
   tma_pkg::row_t         fk_row;
+  // shared::cta -> shared::cluster bulk copies (tma_s2s_copy): the command, the hold on later
+  // commands, the rest of the engine empty, and the ports it borrows
+  logic                  s2s_valid, s2s_ready, s2s_busy, s2s_active, s2s_hold, s2s_go_q;
+  logic [31:0]           s2s_src, s2s_dst;
+  tma_pkg::cpl_info_t    s2s_cpl;
+  logic                  s2s_rd_valid, s2s_wr_valid, s2s_done_valid, s2s_done_ready;
+  tma_pkg::smem_rd_t     s2s_rd;
+  tma_pkg::smem_wr_t     s2s_wr;
+  logic [DW-1:0]         s2s_wr_data;
+  logic [DataBytes-1:0]  s2s_wr_strb;
+  tma_pkg::cpl_info_t    s2s_done;
+  logic                  c_go;          // the command register's command may leave
+  // the engine's own shared-memory port users, before the multiplexers
+  logic                  pr_rd_valid, pr_wr_valid;
+  tma_pkg::smem_rd_t     pr_rd;
+  tma_pkg::smem_wr_t     pr_wr;
+  logic [DW-1:0]         pr_wr_data;
+  logic [DataBytes-1:0]  pr_wr_strb;
   // the architecture whose rules apply: arch_i, at most Arch
   logic [1:0] arch;
   assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
@@ -238,10 +256,11 @@ module tma_engine #(
   assign cmd_coord2  = cmd_i.coords.v[2];
   assign in_bulk     = cmd_i.mode == tma_pkg::BulkMode;
   assign in_commit   = in_bulk && cmd_coord2[6];
-  assign in_bg_op    = !in_commit &&
+  // (a bulk store or reduction to .shared::cluster, coords[2][5], is an mbarrier operation)
+  assign in_bg_op    = !in_commit && !(in_bulk && cmd_coord2[5]) &&
                        (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
   logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads the command)
-  assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[5:0]};
+  assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[4:0]};
 
   tma_spill_reg #(
     .Width  (CmdRegW),
@@ -253,19 +272,25 @@ module tma_engine #(
     .in_ready_o  (cmd_ready_o),
     .in_data_i   ({in_bulk, in_commit, in_bg_op, cmd_i}),
     .out_valid_o (c_valid),
-    .out_ready_i (c_ready),
+    .out_ready_i (c_ready && c_go),
     .out_data_o  ({is_bulk_cmd, is_commit, is_bg_op, c_cmd})
   );
 
-  // (an operation, not a commit, waits only on bg_op_ready: one flop)
-  assign fe_cmd_valid = c_valid && !is_bulk_cmd && bgq_in_ready &&
+  // While a shared::cta -> shared::cluster copy is held (tma_bulk_rows or tma_s2s_copy) no
+  // later command leaves the register: the copy waits for the rest of the engine to empty and
+  // then borrows both shared-memory ports. An operation (not a commit) waits on the bulk-group
+  // unit's bg_op_ready only: one flop.
+  assign s2s_hold     = s2s_valid || s2s_busy;
+  assign c_go         = !s2s_hold;
+  assign fe_cmd_valid = c_valid && c_go && !is_bulk_cmd && bgq_in_ready &&
                         (!is_bg_op || bg_op_ready);
-  assign bk_cmd_valid = c_valid && is_bulk_cmd && !is_commit &&
+  assign bk_cmd_valid = c_valid && c_go && is_bulk_cmd && !is_commit &&
                         (!is_bg_op || bg_op_ready);
-  assign c_ready      = is_commit   ? bg_req_ready :
-                        is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_op_ready) :
-                                      fe_cmd_ready && bgq_in_ready && (!is_bg_op || bg_op_ready);
-  assign bg_req_valid = c_valid && (is_commit || (is_bg_op &&
+  assign c_ready      = c_go && (is_commit   ? bg_req_ready :
+                                 is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_op_ready) :
+                                               fe_cmd_ready && bgq_in_ready &&
+                                               (!is_bg_op || bg_op_ready));
+  assign bg_req_valid = c_valid && c_go && (is_commit || (is_bg_op &&
                         (is_bulk_cmd ? bk_cmd_ready : fe_cmd_ready && bgq_in_ready)));
   assign bgq_in_valid = fe_cmd_valid && fe_cmd_ready;
 
@@ -388,6 +413,11 @@ module tma_engine #(
     .row_valid_o (bk_row_valid),
     .row_ready_i (bk_row_ready),
     .row_o       (bk_row),
+    .s2s_valid_o (s2s_valid),
+    .s2s_ready_i (s2s_ready),
+    .s2s_src_o   (s2s_src),
+    .s2s_dst_o   (s2s_dst),
+    .s2s_cpl_o   (s2s_cpl),
     .busy_o      (bk_busy)
   );
 
@@ -559,11 +589,11 @@ module tma_engine #(
     .info_valid_i (info_valid),
     .info_ready_o (info_ready),
     .info_i       (info),
-    .smem_valid_o (smem_wr_valid_o),
-    .smem_ready_i (smem_wr_ready_i),
-    .smem_o       (smem_wr_o),
-    .smem_data_o  (smem_wr_data_o),
-    .smem_strb_o  (smem_wr_strb_o),
+    .smem_valid_o (pr_wr_valid),
+    .smem_ready_i (smem_wr_ready_i && !s2s_active),
+    .smem_o       (pr_wr),
+    .smem_data_o  (pr_wr_data),
+    .smem_strb_o  (pr_wr_strb),
     .done_valid_o (done_valid),
     .done_ready_i (done_ready),
     .done_o       (done),
@@ -625,10 +655,10 @@ module tma_engine #(
     .job_valid_i   (st_rd_valid),
     .job_ready_o   (st_rd_ready),
     .job_i         (st_rd),
-    .smem_valid_o  (smem_rd_valid_o),
-    .smem_ready_i  (smem_rd_ready_i),
-    .smem_o        (smem_rd_o),
-    .smem_rvalid_i (smem_rd_rvalid_i),
+    .smem_valid_o  (pr_rd_valid),
+    .smem_ready_i  (smem_rd_ready_i && !s2s_active),
+    .smem_o        (pr_rd),
+    .smem_rvalid_i (smem_rd_rvalid_i && !s2s_active),
     .smem_rdata_i  (smem_rd_rdata_i),
     .beat_valid_o  (st_beat_valid),
     .beat_ready_i  (st_beat_ready),
@@ -735,19 +765,69 @@ module tma_engine #(
     .busy_o       (st_wr_busy)
   );
 
-  // Finished commands of both directions to the completion unit (round robin; no register).
-  logic unused_fin_idx;
+  // ---- shared::cta -> shared::cluster bulk copies: alone in the engine (s2s_go_q: every other
+  // block was empty in the previous cycle, and no command has left the command register
+  // since the copy was taken), through both shared-memory ports ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_s2s_go
+    if (!rst_ni) begin
+      s2s_go_q <= 1'b0;
+    end else begin
+      s2s_go_q <= !(ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
+                    unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
+                    st_al_busy || st_wr_busy || st_red_busy || red_split_busy ||
+                    fk_row_valid || m_row_valid);
+    end
+  end
+
+  tma_s2s_copy #(
+    .DataBytes (DataBytes)
+  ) u_s2s (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i  (s2s_valid),
+    .cmd_ready_o  (s2s_ready),
+    .cmd_src_i    (s2s_src),
+    .cmd_dst_i    (s2s_dst),
+    .cmd_cpl_i    (s2s_cpl),
+    .go_i         (s2s_go_q),
+    .active_o     (s2s_active),
+    .rd_valid_o   (s2s_rd_valid),
+    .rd_ready_i   (smem_rd_ready_i),
+    .rd_o         (s2s_rd),
+    .rvalid_i     (smem_rd_rvalid_i),
+    .rdata_i      (smem_rd_rdata_i),
+    .wr_valid_o   (s2s_wr_valid),
+    .wr_ready_i   (smem_wr_ready_i),
+    .wr_o         (s2s_wr),
+    .wr_data_o    (s2s_wr_data),
+    .wr_strb_o    (s2s_wr_strb),
+    .done_valid_o (s2s_done_valid),
+    .done_ready_i (s2s_done_ready),
+    .done_o       (s2s_done),
+    .busy_o       (s2s_busy)
+  );
+
+  assign smem_rd_valid_o = s2s_active ? s2s_rd_valid : pr_rd_valid;
+  assign smem_rd_o       = s2s_active ? s2s_rd       : pr_rd;
+  assign smem_wr_valid_o = s2s_active ? s2s_wr_valid : pr_wr_valid;
+  assign smem_wr_o       = s2s_active ? s2s_wr       : pr_wr;
+  assign smem_wr_data_o  = s2s_active ? s2s_wr_data  : pr_wr_data;
+  assign smem_wr_strb_o  = s2s_active ? s2s_wr_strb  : pr_wr_strb;
+
+  // Finished commands of both directions and of the shared::cta -> shared::cluster copies to
+  // the completion unit (round robin; no register).
+  logic [1:0] unused_fin_idx;
 
   tma_stream_arb #(
-    .NumIn  (2),
+    .NumIn  (3),
     .Width  (tma_pkg::CplInfoWidth),
     .LockIn (1)
   ) u_fin_arb (
     .clk_i,
     .rst_ni,
-    .in_valid_i  ({st_done_valid, done_valid}),
-    .in_ready_o  ({st_done_ready, done_ready}),
-    .in_data_i   ({st_done, done}),
+    .in_valid_i  ({s2s_done_valid, st_done_valid, done_valid}),
+    .in_ready_o  ({s2s_done_ready, st_done_ready, done_ready}),
+    .in_data_i   ({s2s_done, st_done, done}),
     .out_valid_o (fin_valid),
     .out_ready_i (fin_ready),
     .out_data_o  (fin),
@@ -813,7 +893,7 @@ module tma_engine #(
   assign busy_o = ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
                   unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
                   st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o ||
-                  fk_row_valid || c_valid || m_row_valid;
+                  fk_row_valid || c_valid || m_row_valid || s2s_busy;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -839,6 +919,9 @@ module tma_engine #(
   `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
   // The group unit takes every event at once (no event is lost at a command's end).
   `TMA_ASSERT_IMPLY(BgEventTaken_A, bg_ev_valid, bg_rd_ready && bg_wr_ready)
+  // While the copy owns the shared-memory ports the engine's own users are silent.
+  `TMA_ASSERT_IMPLY(S2sAlone_A, s2s_active, !pr_rd_valid && !pr_wr_valid && !st_rd_busy &&
+                                            !wr_busy)
 
 endmodule
 

@@ -223,7 +223,9 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   h.TakeSvaError();
   h.Offer(cmd);
 
-  const size_t want_tx = c.op == m::Op::kLoad ? m::DestinationCtas(c).size() : 0;
+  // (a bulk shared::cta -> shared::cluster copy ends with one complete-tx, on its destination)
+  const bool s2s = c.bulk && c.bulk->dir == m::BulkDir::kSharedCtaToSharedCluster;
+  const size_t want_tx = c.op == m::Op::kLoad ? m::DestinationCtas(c).size() : s2s ? 1 : 0;
   auto finished = [&] {
     size_t tx = 0;
     for (const auto& [kind, t] : h.cpls) {

@@ -219,8 +219,8 @@ def t_nothing_checked(a, d):
     tile = os.path.join(a.vectors, "hand", "tile.jsonl")
     run([a.tma, "run", tile, "--filter", "^no-such-id$"], 1, "no case ran")
     if a.tma_rtl:
-        # The divergent bulk cases (shared::cta -> shared::cluster reductions): the RTL does not
-        # claim that direction, so all are skipped.
+        # The divergent bulk cases (shared::cta -> shared::cluster reductions the model's checks
+        # accept): the RTL does not implement that reduction, so all are skipped.
         bulk = os.path.join(a.vectors, "silicon", "divergent", "bulk.jsonl")
         run([a.tma_rtl, "run", bulk], 1, "no case was checked")
 

@@ -730,9 +730,14 @@ class EngineBench {
     // earlier command has completed, and the next command waits for it (software orders them
     // the same way, with mbarrier and bulk-group waits); the model runs them in order.
     // (a commit_group only closes its issuer's group: it waits for nothing)
+    // (a bulk shared::cta -> shared::cluster copy is offered like a load: its test keeps its
+    // bytes apart from the others')
     const bool commit = (*cmds_)[next_].bulk && (*cmds_)[next_].bulk->commit;
-    const bool store = !commit && ((*cmds_)[next_].ins.op == model::Op::kStore ||
-                                   (next_ > 0 && (*cmds_)[next_ - 1].ins.op == model::Op::kStore));
+    auto to_global = [](const Command& c) {
+      return c.ins.op == model::Op::kStore && !(c.bulk && c.bulk->to_cluster);
+    };
+    const bool store =
+        !commit && (to_global((*cmds_)[next_]) || (next_ > 0 && to_global((*cmds_)[next_ - 1])));
     if (store && (e_.pins().busy || commands_with_cpl_ + commits_ < next_ || !e_.axw().idle()))
       return false;
     commits_ += commit ? 1 : 0;
@@ -1285,6 +1290,102 @@ TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
 
 // Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle
 // engine (EngineBench::NextCommand), with random AW / W / B readiness and B latency.
+// Bulk shared::cta -> shared::cluster copies (tma_s2s_copy) offered back to back with bulk
+// loads in flight: each copy waits for the engine to drain, borrows both shared-memory ports
+// and completes with one complete-tx on its destination CTA; a copy of size 8 moves nothing
+// (B1) and still completes; one to the issuer's own window is invalid_instruction. Every
+// window must equal the model's (ExecuteBulkCopy in command order; the copies' bytes are
+// apart from the loads', so the order between them does not matter).
+template <class Model, int kDataBytes>
+void RunSharedToCluster(uint32_t seed, int ready_percent) {
+  EngineBench<Model, kDataBytes> bench(seed);
+  bench.SetStress(ready_percent);
+  model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
+  std::mt19937 rng(seed);
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    for (uint32_t a = 0; a < kWindowBytes; ++a) {
+      const uint8_t v = static_cast<uint8_t>(rng());
+      bench.smem().Write(cta, a, &v, 1);
+      ref.Write(cta, a, &v, 1);
+    }
+  }
+  model::SparseGlobalMemory ref_g;
+  for (uint64_t a = 0x40000; a < 0x42000; ++a) {
+    const uint8_t v = static_cast<uint8_t>(rng());
+    bench.gmem().Write(a, &v, 1);
+    ref_g.Write(a, &v, 1);
+  }
+  // (src, dst): the load's global source and shared destination, the copy's two offsets
+  auto op = [](bool s2s, int issuer, int dst_cta, uint64_t src, uint32_t dst, uint32_t size,
+               uint8_t tag) {
+    Command c;
+    c.ins.op = s2s ? model::Op::kStore : model::Op::kLoad;
+    c.ins.issuer_cta = issuer;
+    c.ins.dst_cta = dst_cta;
+    c.ins.mbar_addr = 0xF000 + 8u * tag;
+    sim::BulkCommand b;
+    b.to_cluster = s2s || dst_cta != issuer;
+    b.gaddr = s2s ? dst : src;
+    b.saddr = static_cast<uint32_t>(s2s ? src : dst);
+    b.size = size;
+    c.bulk = b;
+    c.tag = tag;
+    return c;
+  };
+  std::vector<Command> cmds;
+  cmds.push_back(op(false, 0, 0, 0x40000, 0x1000, 2048, 0));
+  cmds.push_back(op(true, 0, 1, 0x4000, 0x6010, 1040, 1));
+  cmds.push_back(op(false, 2, 2, 0x40800, 0x2000, 512, 2));
+  cmds.push_back(op(true, 3, 2, 0x5030, 0x7000, 560, 3));
+  cmds.push_back(op(true, 1, 0, 0x5000, 0x8000, 8, 4));  // B1: moves 0 bytes
+  cmds.push_back(op(false, 1, 3, 0x40c00, 0x3000, 256, 5));
+  cmds.push_back(op(true, 2, 2, 0x100, 0x9000, 64, 6));  // to the issuer: invalid
+  cmds.push_back(op(true, 1, 3, 0x8020, 0xA030, 4096, 7));
+  const auto cpls = bench.Run(cmds, 400000);
+
+  for (size_t k = 0; k < cmds.size(); ++k) {
+    const Command& c = cmds[k];
+    model::BulkCopyInstr in;
+    const bool s2s = c.ins.op == model::Op::kStore;
+    in.dir = s2s                  ? model::BulkDir::kSharedCtaToSharedCluster
+             : c.bulk->to_cluster ? model::BulkDir::kGlobalToSharedCluster
+                                  : model::BulkDir::kGlobalToSharedCta;
+    in.src = s2s ? c.bulk->saddr : c.bulk->gaddr;
+    in.dst = s2s ? c.bulk->gaddr : c.bulk->saddr;
+    in.size = c.bulk->size;
+    in.mbar_addr = c.ins.mbar_addr;
+    in.issuer_cta = c.ins.issuer_cta;
+    in.dst_cta = c.ins.dst_cta;
+    const model::BulkResult r = model::ExecuteBulkCopy(in, ref_g, ref);
+    auto it = cpls.find(c.tag);
+    ASSERT_TRUE(it != cpls.end() && it->second.size() == 1) << "command " << k;
+    const Cpl& got = it->second[0];
+    if (!r.status.ok()) {
+      EXPECT_EQ(got.kind, pkg::CplError) << k;
+      EXPECT_EQ(got.err, static_cast<int>(r.status.cls)) << k;
+      continue;
+    }
+    ASSERT_EQ(r.complete_tx.size(), 1u) << k;
+    EXPECT_EQ(got.kind, pkg::CplTx) << k;
+    EXPECT_EQ(got.cta, r.complete_tx[0].cta) << k;
+    EXPECT_EQ(got.mbar, r.complete_tx[0].mbar_addr) << k;
+    EXPECT_EQ(got.bytes, r.complete_tx[0].bytes) << k;
+  }
+  for (int cta = 0; cta < kNumCtas; ++cta) {
+    EXPECT_EQ(bench.Window(cta), ref.Window(cta)) << "CTA " << cta << "'s window";
+  }
+}
+
+TEST(EngineE2E, BulkSharedToClusterDb16) {
+  RunSharedToCluster<Vtma_sim_top_db16, 16>(51, 100);
+  RunSharedToCluster<Vtma_sim_top_db16, 16>(52, 40);
+}
+
+TEST(EngineE2E, BulkSharedToClusterDb64) {
+  RunSharedToCluster<Vtma_sim_top_db64, 64>(53, 100);
+  RunSharedToCluster<Vtma_sim_top_db64, 64>(54, 40);
+}
+
 TEST(EngineE2E, StoresAndLoadsDb16) {
   for (uint32_t seed = 131; seed <= 133; ++seed)
     RunRandom<Vtma_sim_top_db16, 16>(seed, 120, 5, 70, 30, 20, 0, 40);

@@ -2033,6 +2033,66 @@ def bulk_cases():
     out.append(bulk_error("bulk-hand-err-red-misaligned-dst", "reduce", dict(rd, type="u32",
                                                                              dst=8),
                           "misaligned", redop="add"))
+    out.extend(bulk_s2s_error_cases())
+    return out
+
+
+def bulk_s2s_error_cases():
+    """shared::cta -> shared::cluster (seed 004: .shared::cluster.shared::cta of cp.async.bulk
+    and cp.reduce.async.bulk): each restriction as a named error, in the order the seed's text
+    gives them: qualifiers of another direction (.multicast::cluster is .shared::cluster.global
+    only, .cp_mask .global.shared::cta only), the reduction table of .shared::cluster (lines
+    340-349: add .u32/.s32/.u64, min/max .u32/.s32, inc/dec .u32, and/or/xor .b32) and .noftz
+    (.add.f16/.bf16 to .global only), 16-byte alignment of dstMem then srcMem, the 8-byte
+    mbarrier, a destination in another CTA (line 106, the copy), and both windows. The copy
+    checks its mbarrier before the windows; the reduction checks its source window first."""
+    out = []
+    cl = {"cluster": {"ctas": 2, "issuer": 0}, "dst_cta": 1}
+    cp_ptx = "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+    cp = {"size": 64, "dir": "shared::cluster.shared::cta", "src": 0, "dst": 256}
+
+    def copy(cid, bulk, error, **kw):
+        k = dict(cl, ptx=cp_ptx)
+        k.update(kw)
+        out.append(bulk_error("bulk-hand-err-s2s-" + cid, "store", bulk, error, **k))
+
+    def red(cid, redop, btype, error, noftz=False, **kw):
+        bulk = dict(cp, type=btype)
+        if noftz:
+            bulk["noftz"] = True
+        for f in ("src", "dst"):
+            if f in kw:
+                bulk[f] = kw.pop(f)
+        k = dict(cl, redop=redop, ptx="cp.reduce.async.bulk.shared::cluster.shared::cta."
+                 "mbarrier::complete_tx::bytes.%s%s.%s" % (redop, ".noftz" if noftz else "", btype))
+        k.update(kw)
+        out.append(bulk_error("bulk-hand-err-s2s-red-" + cid, "reduce", bulk, error, **k))
+
+    copy("multicast", dict(cp), "invalid_instruction",
+         cluster={"ctas": 2, "issuer": 0, "cta_mask": 2},
+         ptx=cp_ptx + ".multicast::cluster")
+    copy("cpmask", dict(cp, cp_mask=255), "invalid_instruction", ptx=cp_ptx + ".cp_mask")
+    copy("dst-misaligned", dict(cp, dst=264), "misaligned")
+    copy("src-misaligned", dict(cp, src=8), "misaligned")
+    copy("mbar-misaligned", dict(cp), "misaligned", mbar=1028)
+    copy("self", dict(cp), "invalid_instruction", dst_cta=0)
+    copy("no-dst-cta", dict(cp), "invalid_instruction", cluster={"ctas": 2, "issuer": 1},
+         dst_cta=None)
+    copy("src-wrap", dict(cp, src=0xFFFFFFF0, size=32), "invalid_instruction")
+    copy("dst-wrap", dict(cp, dst=0xFFFFFFF0, size=32), "invalid_instruction")
+    copy("mbar-before-src-wrap", dict(cp, src=0xFFFFFFF0, size=32), "misaligned", mbar=1028)
+    red("add-f32", "add", "f32", "unsupported_reduction")
+    red("min-u64", "min", "u64", "unsupported_reduction")
+    red("and-b64", "and", "b64", "unsupported_reduction")
+    red("add-f16-noftz", "add", "f16", "unsupported_reduction", noftz=True)
+    red("noftz-u32", "add", "u32", "invalid_instruction", noftz=True)
+    red("dst-misaligned", "add", "u32", "misaligned", dst=264)
+    red("mbar-misaligned", "or", "b32", "misaligned", mbar=1028)
+    red("src-wrap-before-mbar", "add", "u32", "invalid_instruction", src=0xFFFFFFF0, mbar=1028)
+    red("dst-wrap", "max", "s32", "invalid_instruction", dst=0xFFFFFFF0)
+    for c in out:
+        if c.get("dst_cta", 0) is None:
+            del c["dst_cta"]
     return out
 
 
