@@ -137,7 +137,7 @@ module tma_desc_fetch #(
       ar_cnt_q    <= '0;
       beat_q      <= '0;
       bus_err_q   <= 1'b0;
-      last_beat_q <= 1'b0;
+      last_beat_q <= (beats_of(3'd0) == 4'd1);  // its definition at beat 0, offset 0
       ar_lo_q     <= '0;
       ar_hi_q     <= '0;
     end else begin

@@ -35,8 +35,7 @@ endif()
 # vectors and the load files of the silicon set, in full (all of them take ~3 s on one core).
 # The hand vectors run with 0 skips at DataBytes 16 (--fail-on-skip: the PTX-readings cases
 # on the PTX-readings top, the maps with no 128-byte encoding decided by the host encoder,
-# docs/differences.md section 3); at DataBytes 128 the packed sub-byte cases are SKIPPED
-# (SubByte = 0 above DataBytes 32), never passed.
+# docs/differences.md section 3).
 if(TMA_TB_HAVE_RTL)
   file(GLOB _hand ${CMAKE_SOURCE_DIR}/tests/vectors/hand/*.jsonl)
   set(_no_skip)
@@ -45,10 +44,6 @@ if(TMA_TB_HAVE_RTL)
   endif()
   add_test(NAME tb/golden/hand COMMAND tma-rtl run ${_hand} ${_no_skip})
   set_tests_properties(tb/golden/hand PROPERTIES LABELS tb TIMEOUT 120)
-  if("128" IN_LIST TMA_SIM_TOP_WIDTHS)
-    add_test(NAME tb/golden/hand_db128 COMMAND tma-rtl run ${_hand} --data-bytes 128)
-    set_tests_properties(tb/golden/hand_db128 PROPERTIES LABELS tb TIMEOUT 300)
-  endif()
   foreach(f tile multicast im2col faults prefetch)
     add_test(NAME tb/golden/silicon_${f}
              COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/silicon/${f}.jsonl.gz)
