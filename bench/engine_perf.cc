@@ -19,7 +19,7 @@
 // bench/plot_perf.py draws docs/perf_engine.svg from the CSV (loads; store rows have the modes
 // store_tile / store_im2col_no_offs).
 // Usage: engine_perf [--csv FILE] [--quick] [--store] [--config NAME] (NAME: db16, db16_small,
-// db64, db64_deep; default: all).
+// db32, db64, db64_deep, db128; default: all).
 
 #include <algorithm>
 #include <cstdint>
@@ -42,8 +42,10 @@
 #include "tma/memory.h"
 #include "tma/types.h"
 
+#include "Vperf_db128.h"
 #include "Vperf_db16.h"
 #include "Vperf_db16_small.h"
+#include "Vperf_db32.h"
 #include "Vperf_db64.h"
 #include "Vperf_db64_deep.h"
 
@@ -171,8 +173,7 @@ struct Probe : sim::Clocked {
         s.first_write = now;
       }
       s.last_write = now;
-      s.bytes += static_cast<uint64_t>(
-          __builtin_popcountll(g_store ? static_cast<uint64_t>(p.wstrb) : p.smem_wr_strb));
+      s.bytes += static_cast<uint64_t>(sim::StrobeCount(g_store ? p.wstrb : p.smem_wr_strb));
     }
     if (p.cpl_valid)
       ++completed;
@@ -378,16 +379,20 @@ int main(int argc, char** argv) {
   auto want = [only](const char* name) { return !only || !std::strcmp(only, name); };
   bool ok = true;
   const std::clock_t c0 = std::clock();
-  // db16 and db64: the defaults of tma_sim_top (MaxOutstanding 512, RowFifoDepth 512).
+  // db16, db32, db64, db128: the defaults of tma_sim_top (MaxOutstanding 512, RowFifoDepth 512).
   if (want("db16"))
     ok &= RunConfig(MakeTop<Vperf_db16, 16>, {"db16", 16, 512, 512}, {1, 300}, sizes, csv);
   if (want("db16_small"))
     ok &= RunConfig(MakeTop<Vperf_db16_small, 16>, {"db16_small", 16, 8, 8}, {1, 300}, sizes, csv);
+  if (want("db32"))
+    ok &= RunConfig(MakeTop<Vperf_db32, 32>, {"db32", 32, 512, 512}, {1, 300}, sizes, csv);
   if (want("db64"))
     ok &= RunConfig(MakeTop<Vperf_db64, 64>, {"db64", 64, 512, 512}, {1, 300}, sizes, csv);
   if (want("db64_deep"))
     ok &= RunConfig(MakeTop<Vperf_db64_deep, 64>, {"db64_deep", 64, 1024, 1024}, {1, 300}, sizes,
                     csv);
+  if (want("db128"))
+    ok &= RunConfig(MakeTop<Vperf_db128, 128>, {"db128", 128, 512, 512}, {1, 300}, sizes, csv);
   if (csv)
     std::fclose(csv);
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;

@@ -3,10 +3,13 @@
 """plot_perf.py: draws docs/perf_engine.svg from the CSV of bench/engine_perf.
 
 Usage: python3 bench/plot_perf.py perf.csv docs/perf_engine.svg
+       python3 bench/plot_perf.py --table perf.csv [CONFIG...]
 
 One panel per (configuration, memory latency): sustained shared-memory write efficiency
 (bytes/cycle over DataBytes, in %) against the box size (log scale), one line per mode and
-swizzle. Python standard library only.
+swizzle. --table prints the docs/performance.md table instead (Markdown): per configuration
+(default: every one in the file), memory latency and row width (mode and swizzle), the
+efficiency at each box size and the first-AR latency. Python standard library only.
 """
 
 import csv
@@ -23,7 +26,44 @@ def esc(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+ROW_BYTES = {"none": 128, "32B": 32, "64B": 64, "128B": 128}
+
+
+def table(rows, configs):
+    """The Markdown table of docs/performance.md (see the module docstring)."""
+    sizes = sorted({int(r["box_bytes"]) for r in rows})
+    head = ["config", "DataBytes", "mem latency", "mode", "row bytes (swizzle)"]
+    head += [f"{s // 1024} KiB" if s >= 1024 else f"{s} B" for s in sizes]
+    head += ["first AR (cycles)"]
+    out = ["| " + " | ".join(head) + " |",
+           "| " + " | ".join(["---"] * 5 + ["---:"] * (len(sizes) + 1)) + " |"]
+    for cfg in configs:
+        for lat in sorted({int(r["mem_latency"]) for r in rows if r["config"] == cfg}):
+            for mode in ("tile", "im2col", "store_tile", "store_im2col_no_offs"):
+                for swz in ("none", "128B", "64B", "32B"):
+                    sel = {int(r["box_bytes"]): r for r in rows
+                           if r["config"] == cfg and int(r["mem_latency"]) == lat and
+                           r["mode"] == mode and r["swizzle"] == swz}
+                    if not sel:
+                        continue
+                    any_row = next(iter(sel.values()))
+                    cells = [cfg, any_row["data_bytes"], str(lat), mode,
+                             f"{ROW_BYTES[swz]} ({swz})"]
+                    cells += [f"{100.0 * float(sel[s]['efficiency']):.1f}" if s in sel else ""
+                              for s in sizes]
+                    lats = sorted({int(r["latency_first_ar"]) for r in sel.values()})
+                    cells.append("/".join(str(x) for x in lats))
+                    out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "--table":
+        with open(argv[2], newline="") as f:
+            rows = list(csv.DictReader(f))
+        configs = argv[3:] or list(dict.fromkeys(r["config"] for r in rows))
+        print(table(rows, configs))
+        return 0
     if len(argv) != 3:
         print(__doc__)
         return 2

@@ -71,7 +71,7 @@ class AxiWriteSlave : public Clocked {
   };
   struct WBeat {
     std::array<uint8_t, kMaxDataBytes> data{};
-    uint64_t strb = 0;
+    Strobe strb = 0;
     bool last = false;
   };
   struct B {

@@ -324,7 +324,7 @@ void DutCoverage::Tick(TopPins& p, uint64_t now) {
 
   // Shared memory.
   if (p.smem_wr_valid && p.smem_wr_ready) {
-    const uint64_t full = p.data_bytes >= 64 ? ~0ull : ((1ull << p.data_bytes) - 1);
+    const Strobe full = FullStrobe(p.data_bytes);
     Hit(smem_, (p.smem_wr_strb & full) == full ? 0 : 1);
     if (std::bitset<16>(p.smem_wr_cta_mask).count() > 1)
       Hit(smem_, 2);

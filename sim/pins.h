@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // TopPins: the ports of rtl/top/tma_sim_top.sv as one plain C++ struct, for any DataBytes up to
-// kMaxDataBytes (data buses as byte arrays, byte k = bits [8k+7:8k]; strobes as uint64_t). The
+// kMaxDataBytes (data buses as byte arrays, byte k = bits [8k+7:8k]; strobes as Strobe, bit k for
+// byte k). The
 // command and completion ports are tma_pkg's cmd_t and cpl_t field by field: they are held as
 // the generated C++ structs (sim/autogen/tma_structs.h).
 // Every harness component (sim/) reads and writes these fields only, never the Verilated model,
@@ -17,7 +18,17 @@
 
 namespace tma::sim {
 
-inline constexpr int kMaxDataBytes = 64;
+inline constexpr int kMaxDataBytes = 128;
+// A strobe of up to kMaxDataBytes bytes (bit k: byte k).
+using Strobe = unsigned __int128;
+// The strobe of all `bytes` bytes of a bus and the number of strobe bits set.
+inline Strobe FullStrobe(int bytes) {
+  return bytes >= 128 ? ~Strobe{0} : ((Strobe{1} << bytes) - 1);
+}
+inline int StrobeCount(Strobe s) {
+  return __builtin_popcountll(static_cast<uint64_t>(s)) +
+         __builtin_popcountll(static_cast<uint64_t>(s >> 64));
+}
 inline constexpr int kAxiIds = 1 << tma::pkg::AxiIdBits;  // AXI4 IDs (AxiIdWidth <= AxiIdBits)
 
 struct TopPins {
@@ -45,14 +56,14 @@ struct TopPins {
   uint64_t awaddr = 0;
   bool wvalid = false, wready = false, wlast = false;
   uint8_t wdata[kMaxDataBytes] = {};
-  uint64_t wstrb = 0;
+  Strobe wstrb = 0;
   bool bvalid = false, bready = false;
   uint8_t bid = 0, bresp = 0;
   // Shared-memory write port.
   bool smem_wr_valid = false, smem_wr_ready = false;
   uint32_t smem_wr_addr = 0;
   uint8_t smem_wr_data[kMaxDataBytes] = {};
-  uint64_t smem_wr_strb = 0;
+  Strobe smem_wr_strb = 0;
   uint16_t smem_wr_cta_mask = 0;
   // Shared-memory read port.
   bool smem_rd_valid = false, smem_rd_ready = false;

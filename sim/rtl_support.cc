@@ -180,6 +180,27 @@ bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
          RtlSkipReason(c, b).empty();
 }
 
+std::optional<m::Status> RtlHostEncoderRefusal(const m::GoldenCase& c) {
+  const std::optional<m::Arch> arch = m::ParseArch(c.arch);
+  if (c.bulk || c.descriptor_hex || !arch) {
+    return std::nullopt;
+  }
+  m::TensorMap map;
+  if (m::Status st = m::CaseTensorMap(c, m::CaseGlobalBase(c), &map); !st.ok()) {
+    return st;  // the driver's arrays do not make a map (a rank and arrays that disagree)
+  }
+  const m::DescriptorBytes d = m::EncodeDescriptor(map);
+  m::TensorMap back;
+  if (!m::DecodeDescriptor(d.data(), &back).ok() || back == map) {
+    return std::nullopt;  // the engine gets the bytes (RtlCaseDescriptor) and checks them
+  }
+  m::Status st = m::ValidateTensorMap(map, *arch);
+  if (st.ok()) {
+    return std::nullopt;
+  }
+  return st;
+}
+
 std::string RtlCaseDescriptor(const m::GoldenCase& c, uint8_t* desc) {
   if (c.descriptor_hex) {
     std::vector<uint8_t> d;

@@ -18,6 +18,7 @@
 #ifndef TMA_SIM_RTL_SUPPORT_H_
 #define TMA_SIM_RTL_SUPPORT_H_
 
+#include <optional>
 #include <string>
 
 #include "sim/cmd_port.h"
@@ -45,6 +46,14 @@ struct RtlBuild {
     RtlBuild b;
     b.data_bytes = data_bytes;
     b.sub_byte = data_bytes <= 32;
+    return b;
+  }
+  // The PTX-readings top of sim/tops.h (SimTopVariant::kPtxReadings): the defaults with
+  // StoreClipElem = 1 and BulkSizeStrict = 1.
+  static RtlBuild PtxReadings(int data_bytes) {
+    RtlBuild b = Default(data_bytes);
+    b.store_clip_element = true;
+    b.bulk_size_strict = true;
     return b;
   }
 };
@@ -76,6 +85,15 @@ bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 // A map the case's encoder refuses goes to the engine (the RTL checks the encoder rules of its
 // arch_i itself), and so do CTA numbers outside the case's cluster (cluster_i, F6).
 std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, uint8_t* desc);
+// The host encoder's verdict on a case whose map has no 128-byte encoding (a field the
+// descriptor cannot hold: a stride that is not a multiple of 16, a dim of 0, ...): the case's
+// map through the encoder rules of the case's arch (ValidateTensorMap, the firmware's encoder
+// tma_fw_encoder), when the encoder refuses it; and CaseTensorMap's invalid_descriptor when
+// the case's arrays do not make a map at all. Such a map never reaches an engine: the host's
+// encoder refuses it before any descriptor exists, as the driver's cuTensorMapEncode* does on
+// silicon (no kernel runs). nullopt: the case has a 128-byte encoding (or descriptor_hex, or is
+// a bulk case), or the encoder accepts the map.
+std::optional<tma::model::Status> RtlHostEncoderRefusal(const tma::model::GoldenCase& c);
 // A bulk case's command (global operands at CaseGlobalBase(c)), tagged `tag`.
 EngineCommand RtlBulkCommand(const tma::model::GoldenCase& c, uint8_t tag);
 

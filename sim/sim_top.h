@@ -169,6 +169,18 @@ class VerilatedTop : public SimTop {
     }
   }
 
+  // A strobe port (DataBytes bits: scalar up to 64, VlWide above).
+  template <class W>
+  static Strobe StrobeOf(const W& w) {
+    if constexpr (sizeof(W) <= 8) {
+      return static_cast<Strobe>(static_cast<uint64_t>(w));
+    } else {
+      Strobe s = 0;
+      std::memcpy(&s, &w[0], sizeof(s));
+      return s;
+    }
+  }
+
   void Push() {
     Model& t = *m_;
     const TopPins& p = pins;
@@ -244,13 +256,13 @@ class VerilatedTop : public SimTop {
     p.wlast = t.m_axi_wlast_o;
     if (p.wvalid) {
       FromWide(t.m_axi_wdata_o, p.wdata, db);
-      p.wstrb = static_cast<uint64_t>(t.m_axi_wstrb_o);
+      p.wstrb = StrobeOf(t.m_axi_wstrb_o);
     }
     p.bready = t.m_axi_bready_o;
     p.smem_wr_valid = t.smem_wr_valid_o;
     p.smem_wr_addr = t.smem_wr_addr_o;
     p.smem_wr_cta_mask = t.smem_wr_cta_mask_o;
-    p.smem_wr_strb = static_cast<uint64_t>(t.smem_wr_strb_o);
+    p.smem_wr_strb = StrobeOf(t.smem_wr_strb_o);
     if (p.smem_wr_valid) {
       FromWide(t.smem_wr_data_o, p.smem_wr_data, db);
     }

@@ -25,7 +25,7 @@ namespace tma::sim {
 struct SmemBeat {
   uint32_t addr = 0;
   std::array<uint8_t, kMaxDataBytes> data{};
-  uint64_t strb = 0;
+  Strobe strb = 0;
   uint32_t cta_mask = 0;
   uint64_t cycle = 0;
 };
@@ -58,7 +58,7 @@ class SmemPort : public Clocked {
   bool ready_q_ = false;
   bool wait_ = false;
   uint32_t prev_addr_ = 0;
-  uint64_t prev_strb_ = 0;
+  Strobe prev_strb_ = 0;
   uint32_t prev_mask_ = 0;
   std::deque<std::array<uint8_t, kMaxDataBytes>> rd_q_;
   uint64_t beats_ = 0;

@@ -12,26 +12,75 @@
 #ifdef TMA_SIM_TOP_DB64
 #include "Vtma_sim_top_db64.h"
 #endif
+#ifdef TMA_SIM_TOP_DB128
+#include "Vtma_sim_top_db128.h"
+#endif
+#ifdef TMA_SIM_TOP_DB16_PTX
+#include "Vtma_sim_top_db16_ptx.h"
+#endif
+#ifdef TMA_SIM_TOP_DB32_PTX
+#include "Vtma_sim_top_db32_ptx.h"
+#endif
+#ifdef TMA_SIM_TOP_DB64_PTX
+#include "Vtma_sim_top_db64_ptx.h"
+#endif
+#ifdef TMA_SIM_TOP_DB128_PTX
+#include "Vtma_sim_top_db128_ptx.h"
+#endif
 
 namespace tma::sim {
 
-std::unique_ptr<SimTop> MakeSimTop(int data_bytes, const VerilatedOptions& o) {
-  switch (data_bytes) {
+namespace {
+template <class Model>
+std::unique_ptr<SimTop> Make(int data_bytes, const char* name, const VerilatedOptions& o) {
+  return std::make_unique<VerilatedTop<Model>>(data_bytes, name, o);
+}
+
+// The tops of this build (the last entry ends the list).
+struct TopEntry {
+  int data_bytes;
+  SimTopVariant variant;
+  const char* name;
+  std::unique_ptr<SimTop> (*make)(int, const char*, const VerilatedOptions&);
+};
+constexpr SimTopVariant kDef = SimTopVariant::kDefault;
+constexpr SimTopVariant kPtx = SimTopVariant::kPtxReadings;
+const TopEntry kTops[] = {
 #ifdef TMA_SIM_TOP_DB16
-    case 16:
-      return std::make_unique<VerilatedTop<Vtma_sim_top_db16>>(16, "tma_sim_top_db16", o);
+    {16, kDef, "tma_sim_top_db16", &Make<Vtma_sim_top_db16>},
 #endif
 #ifdef TMA_SIM_TOP_DB32
-    case 32:
-      return std::make_unique<VerilatedTop<Vtma_sim_top_db32>>(32, "tma_sim_top_db32", o);
+    {32, kDef, "tma_sim_top_db32", &Make<Vtma_sim_top_db32>},
 #endif
 #ifdef TMA_SIM_TOP_DB64
-    case 64:
-      return std::make_unique<VerilatedTop<Vtma_sim_top_db64>>(64, "tma_sim_top_db64", o);
+    {64, kDef, "tma_sim_top_db64", &Make<Vtma_sim_top_db64>},
 #endif
-    default:
-      return nullptr;
+#ifdef TMA_SIM_TOP_DB128
+    {128, kDef, "tma_sim_top_db128", &Make<Vtma_sim_top_db128>},
+#endif
+#ifdef TMA_SIM_TOP_DB16_PTX
+    {16, kPtx, "tma_sim_top_db16_ptx", &Make<Vtma_sim_top_db16_ptx>},
+#endif
+#ifdef TMA_SIM_TOP_DB32_PTX
+    {32, kPtx, "tma_sim_top_db32_ptx", &Make<Vtma_sim_top_db32_ptx>},
+#endif
+#ifdef TMA_SIM_TOP_DB64_PTX
+    {64, kPtx, "tma_sim_top_db64_ptx", &Make<Vtma_sim_top_db64_ptx>},
+#endif
+#ifdef TMA_SIM_TOP_DB128_PTX
+    {128, kPtx, "tma_sim_top_db128_ptx", &Make<Vtma_sim_top_db128_ptx>},
+#endif
+    {0, kDef, nullptr, nullptr},
+};
+}  // namespace
+
+std::unique_ptr<SimTop> MakeSimTop(int data_bytes, const VerilatedOptions& o, SimTopVariant v) {
+  for (const TopEntry& t : kTops) {
+    if (t.make && t.data_bytes == data_bytes && t.variant == v) {
+      return t.make(data_bytes, t.name, o);
+    }
   }
+  return nullptr;
 }
 
 }  // namespace tma::sim

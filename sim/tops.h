@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The Verilated tma_sim_top of each DataBytes (16, 32, 64; every other parameter its
+// The Verilated tma_sim_top of each DataBytes (16, 32, 64, 128; every other parameter its
 // default), for the bench and the golden replay: MakeSimTop(data_bytes) returns nullptr for
-// a width that is not built.
+// a width that is not built. The PTX-readings variant (SimTopVariant::kPtxReadings) is the same
+// top built with the PTX text's readings where silicon differs (StoreClipElem = 1: stores clip
+// along dim 0 to elements; BulkSizeStrict = 1: a bulk size not a multiple of 16 is
+// invalid_instruction); by default it is built at DataBytes 16 only (TMA_SIM_TOP_PTX_WIDTHS).
 #ifndef TMA_SIM_TOPS_H_
 #define TMA_SIM_TOPS_H_
 
@@ -12,8 +15,10 @@
 
 namespace tma::sim {
 
-inline constexpr int kTopWidths[] = {16, 32, 64};
-std::unique_ptr<SimTop> MakeSimTop(int data_bytes, const VerilatedOptions& o = {});
+inline constexpr int kTopWidths[] = {16, 32, 64, 128};
+enum class SimTopVariant { kDefault, kPtxReadings };
+std::unique_ptr<SimTop> MakeSimTop(int data_bytes, const VerilatedOptions& o = {},
+                                   SimTopVariant v = SimTopVariant::kDefault);
 
 }  // namespace tma::sim
 

@@ -40,7 +40,7 @@ else()
 endif()
 
 # tma-rtl: golden-case replay through the Verilated RTL (plain C++ model, no SystemC kernel):
-# `tma-rtl run FILE... [--data-bytes 16|32|64]`, the report and exit code of `tma run`
+# `tma-rtl run FILE... [--data-bytes 16|32|64|128]`, the report and exit code of `tma run`
 # (docs/verification.md). The tops come from sim/ (tma_sim_tops).
 if(TMA_TB_HAVE_RTL)
   add_executable(tma-rtl golden/tma_rtl_main.cc golden/rtl_engine.cc)

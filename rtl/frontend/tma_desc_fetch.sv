@@ -14,7 +14,10 @@
 // ahead from the next counters so the beat's valid, which arrives late from the R channel
 // register, is the last input of one LUT. Out to the sequencer and the check: the fetch ends
 // with the last beat (end_o, with bad_o: a bus error on any beat); ok_o is the last beat
-// without error (the check's cycle 0 follows).
+// without error (the check's cycle 0 follows). The check's size product runs from the box
+// fields (chunk 3) and needs them a cycle before its cycle 0: where chunk 3 comes in the last
+// beat (DataBytes 128 only: a one-beat map, or a map starting in chunk 5..7 of its first beat)
+// the fetch ends a cycle after that beat (box_last_q, last_seen_q).
 
 `default_nettype none
 
@@ -107,7 +110,26 @@ module tma_desc_fetch #(
 
   assign beat_idx_o  = beat_q;
   assign chunk_off_o = chunk_off_q;
-  assign end_o       = fetching_i && r_valid_i && last_beat_q;
+  // The box fields' chunk comes in the last beat: the fetch ends a cycle after it.
+  logic box_last_q;    // of the map being fetched
+  logic last_seen_q;   // its last beat arrived in the previous cycle
+  if (NumChunks == 8) begin : gen_box_last
+    logic [3:0] box_pos;   // chunk 3's position in the beats of the map being taken
+    assign box_pos = 4'd3 + {1'b0, start_off};
+    always_ff @(posedge clk_i or negedge rst_ni) begin : proc_box_last
+      if (!rst_ni) begin
+        box_last_q  <= 1'b0;
+        last_seen_q <= 1'b0;
+      end else begin
+        if (start_i) box_last_q <= (box_pos >> ChunkLog2) + 4'd1 == beats_of(start_off);
+        last_seen_q <= !start_i && fetching_i && r_valid_i && last_beat_q && box_last_q;
+      end
+    end
+  end else begin : gen_no_box_last
+    assign box_last_q  = 1'b0;
+    assign last_seen_q = 1'b0;
+  end
+  assign end_o       = fetching_i && ((r_valid_i && last_beat_q && !box_last_q) || last_seen_q);
   assign bad_o       = r_err_i || bus_err_q;
   assign ok_o        = end_o && !bus_err_q && !r_err_i;
 
@@ -137,7 +159,7 @@ module tma_desc_fetch #(
       ar_cnt_q    <= '0;
       beat_q      <= '0;
       bus_err_q   <= 1'b0;
-      last_beat_q <= 1'b0;
+      last_beat_q <= (beats_of(3'd0) == 4'd1);  // its definition at beat 0, offset 0
       ar_lo_q     <= '0;
       ar_hi_q     <= '0;
     end else begin

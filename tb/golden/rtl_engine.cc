@@ -74,8 +74,11 @@ class CaseGlobal : public m::GlobalMemoryIf {
 // The Verilated model and the harness components around it.
 class RtlHarness {
  public:
-  explicit RtlHarness(std::unique_ptr<sim::SimTop> top)
-      : top_(std::move(top)),
+  // write_coverage: this harness writes the coverage files when destroyed (one harness of an
+  // engine does: the files are per process).
+  RtlHarness(std::unique_ptr<sim::SimTop> top, bool write_coverage)
+      : write_coverage_(write_coverage),
+        top_(std::move(top)),
         h_(top_.get()),
         src_(&gmem),
         axi_(&src_, &rng_, Noter()),
@@ -99,11 +102,11 @@ class RtlHarness {
   }
   ~RtlHarness() {
     // TMA_COVERAGE=ON build: the RTL's line/toggle coverage for tools/regress --coverage.
-    if (const char* f = std::getenv("TMA_COV_DAT")) {
+    if (const char* f = std::getenv("TMA_COV_DAT"); f && write_coverage_) {
       top_->WriteCoverage(f);
     }
     // The DUT's functional coverage over every case replayed, for tools/regress.
-    if (!dut_cov_.WriteEnvFile()) {
+    if (write_coverage_ && !dut_cov_.WriteEnvFile()) {
       std::fprintf(stderr, "tma-rtl: cannot write $TMA_DUT_FCOV_OUT\n");
     }
     top_->Final();
@@ -148,6 +151,7 @@ class RtlHarness {
     }
   }
 
+  bool write_coverage_;
   std::unique_ptr<sim::SimTop> top_;
   sim::Harness h_;
   sim::MtRandom rng_;  // every knob at 100 %, in-order bursts, latency 0: never drawn
@@ -160,33 +164,66 @@ class RtlHarness {
   sim::DutCoverage dut_cov_;
 };
 
-RtlCaseEngine::RtlCaseEngine(int data_bytes) : build_(sim::RtlBuild::Default(data_bytes)) {
+RtlCaseEngine::RtlCaseEngine(int data_bytes)
+    : data_bytes_(data_bytes),
+      build_(sim::RtlBuild::Default(data_bytes)),
+      ptx_build_(sim::RtlBuild::PtxReadings(data_bytes)) {
   if (std::unique_ptr<sim::SimTop> top = sim::MakeSimTop(data_bytes)) {
-    h_ = std::make_unique<RtlHarness>(std::move(top));
+    h_ = std::make_unique<RtlHarness>(std::move(top), true);
   }
 }
 RtlCaseEngine::~RtlCaseEngine() = default;
 uint64_t RtlCaseEngine::cycles() const {
-  return h_->cycles();
+  return h_->cycles() + (ptx_h_ ? ptx_h_->cycles() : 0);
 }
 double RtlCaseEngine::sim_seconds() const {
-  return h_->sim_seconds;
+  return h_->sim_seconds + (ptx_h_ ? ptx_h_->sim_seconds : 0);
 }
 
 m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& global,
                                   m::SharedMemoryIf& smem) {
   m::CaseOutcome out;
   note_.clear();
-  claimed_ = sim::RtlClaims(c, build_);
+  host_decided_ = false;
+  ran_on_ptx_ = false;
   auto skip = [&](const std::string& why) {
     out.supported = false;
     out.skip_reason = why;
     return out;
   };
-  if (const std::string why = sim::RtlSkipReason(c, build_); !why.empty()) {
+  // The top that runs the case: the default one, else the PTX-readings one when the case asks
+  // for a PTX reading the default top is not built with (store_clip "element", bulk size_check
+  // "ptx"); it is made at the first such case.
+  const sim::RtlBuild* build = &build_;
+  std::string why = sim::RtlSkipReason(c, build_);
+  if (!why.empty() && sim::RtlSkipReason(c, ptx_build_).empty()) {
+    if (!ptx_h_) {
+      if (std::unique_ptr<sim::SimTop> top =
+              sim::MakeSimTop(data_bytes_, {}, sim::SimTopVariant::kPtxReadings)) {
+        ptx_h_ = std::make_unique<RtlHarness>(std::move(top), false);
+      }
+    }
+    if (ptx_h_) {
+      build = &ptx_build_;
+      why.clear();
+      ran_on_ptx_ = true;
+    } else {
+      why += " (and no PTX-readings top of DataBytes " + std::to_string(data_bytes_) +
+             " is built: TMA_SIM_TOP_PTX_WIDTHS)";
+    }
+  }
+  claimed_ = sim::RtlClaims(c, *build);
+  if (!why.empty()) {
     return skip(why);
   }
-  RtlHarness& h = *h_;
+  // A map the descriptor cannot hold and the host's encoder refuses: the host's verdict, no
+  // engine runs (sim::RtlHostEncoderRefusal).
+  if (std::optional<m::Status> host = sim::RtlHostEncoderRefusal(c)) {
+    host_decided_ = true;
+    out.status = *host;
+    return out;
+  }
+  RtlHarness& h = ran_on_ptx_ ? *ptx_h_ : *h_;
   // The case's arch and cluster size go to tma_sim_top's arch_i and cluster_i (0 = 16): the
   // RTL checks the encoder rules of that arch, the CTA operands, the multicast mask (F6) and
   // the .cta_group::2 routing itself.
@@ -198,6 +235,10 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   } else {
     // The descriptor bytes the engine fetches.
     if (const std::string why = sim::RtlCaseDescriptor(c, h.gmem.desc); !why.empty()) {
+      // Inside the claims (RtlSkipReason passed) but not handed to the engine: a failure of
+      // the replay, not a skip.
+      claimed_ = true;
+      note_ = "a case inside the RTL's claims that the harness cannot hand to the engine: " + why;
       return skip(why);
     }
     cmd.instr = m::CaseInstr(c);

@@ -15,13 +15,20 @@
 //     answers SLVERR;
 //   * completions are collected (sim::CplPort): complete-tx per destination CTA, or one error.
 // The engine is reset before each case (no state, descriptor cache included, carries over);
-// the model is built once. Cases the RTL cannot run are reported unsupported (SKIP): what
-// sim::RtlSkipReason lists (sim/rtl_support.h: outside the RTL's claims) and a map the host
-// encoder cannot encode. The case's arch and cluster size go to tma_sim_top's arch_i and
-// cluster_i (the RTL checks the encoder rules of that arch, the CTA operands, F6 and the
-// .cta_group::2 routing itself). An "unsupported" error from the RTL itself is a FAIL
-// (ReplayCase's rule: the case is claimed). In a TMA_COVERAGE=ON build the RTL's coverage goes
-// to the file named by $TMA_COV_DAT when the engine is destroyed.
+// the model is built once. A case that asks for a PTX reading where silicon differs
+// (`store_clip: "element"`, `bulk.size_check: "ptx"`) runs on the PTX-readings top of the same
+// DataBytes (sim::SimTopVariant::kPtxReadings: StoreClipElem = 1, BulkSizeStrict = 1). A map
+// the descriptor cannot hold (no 128-byte encoding) that the host's encoder refuses gets the
+// host encoder's verdict and no engine runs (sim::RtlHostEncoderRefusal: on silicon the
+// driver refuses it and no kernel runs); last_host_decided() tells the replay so. Cases the RTL
+// cannot run are reported unsupported (SKIP): what sim::RtlSkipReason lists for both tops
+// (sim/rtl_support.h: outside the RTL's claims); a case inside the claims whose descriptor the
+// harness still cannot build is a skip with a note (the replay fails it). The case's arch and
+// cluster size go to tma_sim_top's arch_i and cluster_i (the RTL checks the encoder rules of
+// that arch, the CTA operands, F6 and the .cta_group::2 routing itself). An "unsupported"
+// error from the RTL itself is a FAIL (ReplayCase's rule: the case is claimed). In a
+// TMA_COVERAGE=ON build the RTL's coverage (of the default top) goes to the file named by
+// $TMA_COV_DAT when the engine is destroyed.
 #ifndef TMA_TB_GOLDEN_RTL_ENGINE_H_
 #define TMA_TB_GOLDEN_RTL_ENGINE_H_
 
@@ -38,7 +45,8 @@ class RtlHarness;  // the Verilated model and the harness components (rtl_engine
 
 class RtlCaseEngine : public tma::model::CaseEngine {
  public:
-  // data_bytes: the width of the Verilated top (16, 32 or 64); Ok() is false for another.
+  // data_bytes: the width of the Verilated top (16, 32, 64 or 128); Ok() is false for a width
+  // not built.
   explicit RtlCaseEngine(int data_bytes = 16);
   bool Ok() const { return h_ != nullptr; }
   ~RtlCaseEngine() override;
@@ -53,16 +61,25 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   // Whether the last case is one the RTL claims to run (sim::RtlClaims): its notes count even
   // when the replay would skip it.
   bool last_claimed() const { return claimed_; }
+  // Whether the last case's verdict is the host encoder's (no engine ran it) and whether it
+  // ran on the PTX-readings top.
+  bool last_host_decided() const { return host_decided_; }
+  bool last_ran_on_ptx() const { return ran_on_ptx_; }
   // Seconds spent in the harness's cycle loop (the Verilated model and the components).
   double sim_seconds() const;
   // Cycles a case may take before it counts as a hang.
   void set_case_limit(uint64_t n) { limit_ = n; }
 
  private:
+  int data_bytes_;
   sim::RtlBuild build_;
+  sim::RtlBuild ptx_build_;
   std::unique_ptr<RtlHarness> h_;
+  std::unique_ptr<RtlHarness> ptx_h_;  // the PTX-readings top, made at its first case
   std::string note_;
   bool claimed_ = false;
+  bool host_decided_ = false;
+  bool ran_on_ptx_ = false;
   uint64_t limit_ = 200000;
 };
 

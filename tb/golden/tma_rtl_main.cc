@@ -3,13 +3,19 @@
 // tma-rtl: golden-case replay through the Verilated RTL, with the report and exit code of
 // `tma run` (cmodel/cli/tma_main.cc):
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
-//                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64]
+//                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64|128]
 //                       [--max-case-bytes N] [--max-line-bytes N]   (limits: golden.h)
 //                       [--arch NAME]
 // A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
 // replay broke a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
 // --sample N replays every Nth case of each file (deterministic: index % N == 0), for CI.
 // --data-bytes picks the Verilated top's width (default 16; sim/tops.h).
+// A case with `store_clip: "element"` or `bulk.size_check: "ptx"` (the PTX text's reading where
+// silicon differs) runs on the PTX-readings top of that width (StoreClipElem = 1,
+// BulkSizeStrict = 1), when it is built (TMA_SIM_TOP_PTX_WIDTHS; else it is SKIP with the
+// reason). A case whose map has no 128-byte encoding and that the host's encoder refuses gets
+// the host encoder's verdict, no engine runs it (tb/golden/rtl_engine.h): its details say so,
+// and a line before the last counts both kinds.
 // --arch NAME (sm_90, sm_100a, sm_103a) replays every case as if it named that arch and
 // compares verdicts, not expectations: a case passes when the RTL's outcome (success or its
 // error class) equals the model's on the same case and arch; a case the RTL does not run (a
@@ -42,7 +48,7 @@ namespace m = tma::model;
 int Usage() {
   std::cerr << "usage: tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE]\n"
                "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
-               "                    [--data-bytes 16|32|64] [--max-case-bytes N]\n"
+               "                    [--data-bytes 16|32|64|128] [--max-case-bytes N]\n"
                "                    [--max-line-bytes N] [--arch NAME]\n";
   return 2;
 }
@@ -97,8 +103,9 @@ int main(int argc, char** argv) {
     std::string v;
     uint64_t n = 0;
     if (name == "--data-bytes") {
-      if (!value(&v) || !parser.Number(name, v, 16, 64, &n) || (n != 16 && n != 32 && n != 64)) {
-        std::cerr << "tma-rtl run: --data-bytes is 16, 32 or 64\n";
+      if (!value(&v) || !parser.Number(name, v, 16, 128, &n) ||
+          (n != 16 && n != 32 && n != 64 && n != 128)) {
+        std::cerr << "tma-rtl run: --data-bytes is 16, 32, 64 or 128\n";
         return -1;
       }
       data_bytes = static_cast<int>(n);
@@ -123,13 +130,26 @@ int main(int argc, char** argv) {
 
   tma::tb::RtlCaseEngine engine(data_bytes);
   if (!engine.Ok()) {
-    std::cerr << "tma-rtl run: no Verilated top of DataBytes " << data_bytes << " (16, 32, 64)\n";
+    std::cerr << "tma-rtl run: no Verilated top of DataBytes " << data_bytes
+              << " in this build (TMA_SIM_TOP_WIDTHS)\n";
     return 2;
   }
   engine.set_case_limit(limit);
   // A replay that broke a pin-level rule (hang, write outside the window, ...) fails with the
   // engine's note, whatever the byte comparison said.
-  opt.after_case = [&engine](const m::GoldenCase&, m::ReplayResult* r) {
+  std::vector<std::string> host_decided, on_ptx;  // case ids
+  opt.after_case = [&](const m::GoldenCase& c, m::ReplayResult* r) {
+    if (engine.last_host_decided()) {
+      host_decided.push_back(c.id);
+      r->details.insert(r->details.begin(),
+                        "rtl: the host encoder's verdict (the map has no 128-byte encoding; no "
+                        "descriptor reaches the engine)");
+    }
+    if (engine.last_ran_on_ptx() && r->verdict != m::Verdict::kSkip) {
+      on_ptx.push_back(c.id);
+      r->details.insert(r->details.begin(),
+                        "rtl: ran on the PTX-readings top (StoreClipElem = 1, BulkSizeStrict = 1)");
+    }
     // (a skipped case's notes count only when the RTL claims the case: sim::RtlClaims)
     if (engine.last_note().empty() || (r->verdict == m::Verdict::kSkip && !engine.last_claimed())) {
       return;
@@ -176,6 +196,19 @@ int main(int argc, char** argv) {
     std::printf("rtl: verdicts at %s: %d agree with the model, %d differ\n", arch.c_str(), agree,
                 differ);
   }
+  auto ids = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& id : v) {
+      s += (s.empty() ? ": " : ", ") + id;
+    }
+    return s;
+  };
+  std::printf("rtl: %zu case(s) ran on the PTX-readings top%s\n", on_ptx.size(),
+              ids(on_ptx).c_str());
+  std::printf(
+      "rtl: %zu case(s) decided by the host encoder (no 128-byte encoding: no engine runs "
+      "them)%s\n",
+      host_decided.size(), ids(host_decided).c_str());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   const double sim = engine.sim_seconds();

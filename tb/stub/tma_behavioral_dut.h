@@ -43,7 +43,7 @@ class tma_behavioral_dut : public tma::sim::SimTop {
   struct Beat {
     uint32_t addr;
     Line data;
-    uint64_t strb;
+    tma::sim::Strobe strb;
     uint32_t mask;
   };
   using Cpl = tma::pkg::cpl_t;  // tag: the command's (tag_)

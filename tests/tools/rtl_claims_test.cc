@@ -7,6 +7,7 @@
 // sm_100+ stores / reductions, no scatter4; the packed sub-byte types only with SubByte = 1),
 // written by hand. The arch's encoder rules are the RTL's (arch_i): an sm_90 case with an
 // sm_100 map runs.
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -126,6 +127,60 @@ TEST(RtlClaims, ExpectedUnsupportedRuns) {
   EXPECT_NE(RtlSkipReason(c, RtlBuild::Default(16)), "");
   c.expect.error = m::ErrorClass::kUnsupported;
   EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+}
+
+// The PTX readings where silicon differs (D7 store clip, B1 bulk size) need the PTX-readings
+// top (StoreClipElem = 1, BulkSizeStrict = 1); the default top skips them, and the
+// PTX-readings top skips the silicon readings.
+TEST(RtlClaims, PtxReadingsNeedThePtxTop) {
+  m::GoldenCase st = TileCase("u16", "none", "sm_90");
+  st.op = m::Op::kStore;
+  EXPECT_EQ(RtlSkipReason(st, RtlBuild::Default(16)), "");
+  EXPECT_NE(RtlSkipReason(st, RtlBuild::PtxReadings(16)), "");
+  st.store_clip_element = true;
+  EXPECT_NE(RtlSkipReason(st, RtlBuild::Default(16)).find("StoreClipElem = 0"), std::string::npos);
+  EXPECT_EQ(RtlSkipReason(st, RtlBuild::PtxReadings(16)), "");
+  EXPECT_TRUE(RtlClaims(st, RtlBuild::PtxReadings(16)));
+
+  m::GoldenCase bulk = TileCase("u16", "none", "sm_90");
+  bulk.bulk = m::GoldenBulk{};
+  bulk.bulk->dir = m::BulkDir::kGlobalToSharedCta;
+  bulk.bulk->size = 24;
+  bulk.bulk->ptx_size_check = true;
+  EXPECT_NE(RtlSkipReason(bulk, RtlBuild::Default(16)).find("BulkSizeStrict = 0"),
+            std::string::npos);
+  EXPECT_EQ(RtlSkipReason(bulk, RtlBuild::PtxReadings(16)), "");
+  bulk.bulk->ptx_size_check = false;
+  EXPECT_EQ(RtlSkipReason(bulk, RtlBuild::Default(16)), "");
+  EXPECT_NE(RtlSkipReason(bulk, RtlBuild::PtxReadings(16)), "");
+}
+
+// A map with no 128-byte encoding: the host encoder's verdict (rule 9, a stride that is not a
+// multiple of 16; rule 8, a dim of 0), as the driver refuses it on silicon. A map the
+// descriptor holds goes to the engine (nullopt), whether the encoder accepts it or not.
+TEST(RtlClaims, MapsWithoutAnEncodingGetTheHostVerdict) {
+  m::GoldenCase c = TileCase("u16", "none", "sm_90");
+  EXPECT_FALSE(RtlHostEncoderRefusal(c).has_value());
+  c.tensor.strides = {264};  // 264 % 16 = 8: the descriptor keeps stride >> 4
+  std::optional<m::Status> v = RtlHostEncoderRefusal(c);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->cls, m::ErrorClass::kInvalidDescriptor);
+  c.tensor.strides = {256};
+  c.tensor.dims = {0, 8};  // the descriptor keeps dim - 1
+  v = RtlHostEncoderRefusal(c);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->cls, m::ErrorClass::kInvalidDescriptor);
+  // A box[0] of 200 u16 (400 bytes, rule 12 holds, rule 11 holds) over 128B swizzle breaks
+  // rule 13 but fits the descriptor: the engine checks it, no host verdict.
+  c.tensor.dims = {256, 8};
+  c.tensor.box = {200, 8};
+  c.tensor.swizzle = m::Swizzle::k128B;
+  EXPECT_FALSE(RtlHostEncoderRefusal(c).has_value());
+  // A descriptor_hex case: the bytes go to the engine as given.
+  m::GoldenCase h = TileCase("u16", "none", "sm_90");
+  h.tensor.strides = {264};
+  h.descriptor_hex = std::string(256, '0');
+  EXPECT_FALSE(RtlHostEncoderRefusal(h).has_value());
 }
 
 // The replay's policy: an engine that answers `unsupported` to a case it runs fails it.
