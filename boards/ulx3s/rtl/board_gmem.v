@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // board_gmem: the board's global memory, GmemBytes of block RAM (one port, DataBytes wide, byte
-// enables, registered read) shared by two subordinate ports:
-//   * the engine's AXI4 port (INCR bursts of the bus width, IDs returned, one beat per cycle);
-//     the engine address A is RAM byte A - base_i; a beat with a byte at or past limit_i (or
-//     below base_i) is answered SLVERR, reads it as zero and writes nothing (the window the
-//     host sets per case: as the golden replay's flat buffer, outside is a bus error);
+// enables; address, enables and write data come from flops and the read data passes two
+// registers, so a read takes three clocks: the RAM spans the whole device, its inputs fan out
+// far and its outputs come from far) shared by two subordinate ports:
+//   * the engine's AXI4 port (INCR bursts of the bus width, IDs returned): a read burst and a
+//     write burst proceed side by side, as AXI4 lets a manager rely on (a stalled R channel
+//     never holds writes back); the engine address A is RAM byte A - base_i; a beat with a byte
+//     at or past limit_i (or below base_i) is answered SLVERR, reads as zero and writes
+//     nothing (the window the host sets per case: as the golden replay's flat buffer, outside
+//     is a bus error);
 //   * the host's AXI4-Lite port (32-bit): RAM byte (address mod 2^28), SLVERR past GmemBytes.
-// One transaction at a time: a host access, an engine read burst or an engine write burst; the
-// host goes first when both wait (its accesses are single words and rare).
+// Each clock the RAM port serves an engine write beat, else a host access, else an engine
+// read beat.
 
 `default_nettype none
 
@@ -73,193 +77,231 @@ module board_gmem #(
   localparam Words = GmemBytes / DataBytes;
   localparam AW    = $clog2(Words);
 
-  localparam [3:0] SIdle = 4'd0, SHostRd = 4'd1, SHostRdOut = 4'd2, SHostB = 4'd3,
-                   SEOff = 4'd4, SERd = 4'd5, SEWr = 4'd6, SEnd = 4'd7;
-
-  // ---- The RAM ----
+  // ---- The RAM (inputs from the flops ram_*_q) ----
   reg  [DW-1:0]        mem [0:Words-1];
-  reg  [DW-1:0]        ram_rdata_q;
-  reg  [AW-1:0]        ram_addr;
-  reg  [DataBytes-1:0] ram_we;
-  reg  [DW-1:0]        ram_wdata;
+  reg  [DW-1:0]        ram_rdata_q, ram_rdata2_q;
+  reg  [AW-1:0]        ram_addr, ram_addr_q;
+  reg  [DataBytes-1:0] ram_we, ram_we_q;
+  reg  [DW-1:0]        ram_wdata, ram_wdata_q;
   integer              i;
 
   always @(posedge clk_i) begin
     for (i = 0; i < DataBytes; i = i + 1) begin
-      if (ram_we[i]) mem[ram_addr][8*i +: 8] <= ram_wdata[8*i +: 8];
+      if (ram_we_q[i]) mem[ram_addr_q][8*i +: 8] <= ram_wdata_q[8*i +: 8];
     end
-    ram_rdata_q <= mem[ram_addr];
+    ram_rdata_q  <= mem[ram_addr_q];
+    ram_rdata2_q <= ram_rdata_q;
+    ram_addr_q  <= ram_addr;
+    ram_wdata_q <= ram_wdata;
   end
 
-  // ---- Transaction state ----
-  reg [3:0]  state_q;
-  reg        is_wr_q;      // the engine burst is a write
-  reg [3:0]  id_q;
-  reg [7:0]  left_q;       // beats left to issue (read) / accept (write), minus one
-  reg [63:0] addr_q;       // engine burst start (bus-width aligned)
-  reg [63:0] off_q;        // RAM byte offset of the next beat
-  reg        werr_q;       // a write beat of the burst was out of the window
-  reg [31:0] haddr_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ram_we_q <= {DataBytes{1'b0}};
+    else ram_we_q <= ram_we;
+  end
 
-  wire host_wr_w = h_awvalid_i && h_wvalid_i;
-  wire host_rd_w = h_arvalid_i;
-  wire idle_w    = state_q == SIdle;
-  wire host_go_w = idle_w && (host_wr_w || host_rd_w);
-  wire ear_go_w  = idle_w && !host_go_w && e_arvalid_i;
-  wire eaw_go_w  = idle_w && !host_go_w && !e_arvalid_i && e_awvalid_i;
+  // ---- Write burst machine (the burst ends with the W beat marked WLAST) ----
+  localparam [1:0] WIdle = 2'd0, WOff = 2'd1, WData = 2'd2, WResp = 2'd3;
+  reg [1:0]  wst_q;
+  reg [3:0]  wid_q;
+  reg [63:0] waddr_q, woff_q;
+  reg        werr_q;
+  wire [32:0] wend_w = {1'b0, woff_q[31:0]} + DataBytes;
+  wire        win_w  = woff_q[63:32] == 32'd0 && wend_w <= {1'b0, limit_i} &&
+                       wend_w <= GmemBytes;
+  wire        wbeat_w = wst_q == WData && e_wvalid_i;   // a W beat takes the port
+
+  assign e_awready_o = wst_q == WIdle;
+  assign e_wready_o  = wst_q == WData;
+  assign e_bvalid_o  = wst_q == WResp;
+  assign e_bid_o     = wid_q;
+  assign e_bresp_o   = werr_q ? 2'b10 : 2'b00;
+
+  // ---- Host machine ----
+  localparam [2:0] HIdle = 3'd0, HRd1 = 3'd1, HRd2 = 3'd2, HROut = 3'd3, HB = 3'd4,
+                   HRd3 = 3'd5;
+  reg [2:0]  hst_q;
+  reg [OffW-3:0] hlane_q;   // the 32-bit lane of the host's word
+  wire       host_wr_w = h_awvalid_i && h_wvalid_i;
+  wire       host_go_w = hst_q == HIdle && (host_wr_w || h_arvalid_i) && !wbeat_w;
+  wire [27:0] h_off_w  = host_wr_w ? h_awaddr_i[27:0] : h_araddr_i[27:0];
+  wire        h_in_w   = h_off_w < GmemBytes;
 
   assign h_awready_o = host_go_w && host_wr_w;
   assign h_wready_o  = host_go_w && host_wr_w;
   assign h_arready_o = host_go_w && !host_wr_w;
-  assign h_bvalid_o  = state_q == SHostB;
-  assign h_rvalid_o  = state_q == SHostRdOut;
-  assign e_arready_o = ear_go_w;
-  assign e_awready_o = eaw_go_w;
+  assign h_bvalid_o  = hst_q == HB;
+  assign h_rvalid_o  = hst_q == HROut;
 
-  wire [27:0]    h_off_w  = host_wr_w ? h_awaddr_i[27:0] : h_araddr_i[27:0];
-  wire           h_in_w   = h_off_w < GmemBytes;
-  wire [AW-1:0]  h_word_w = h_off_w[AW+OffW-1:OffW];
-  // The beat [off_q, off_q + DataBytes) inside the window and the RAM (off_q is unsigned: an
-  // address below base_i wraps to a huge offset).
-  wire [32:0]    beat_end_w = {1'b0, off_q[31:0]} + DataBytes;
-  wire           beat_in_w  = off_q[63:32] == 32'd0 && beat_end_w <= {1'b0, limit_i} &&
-                              beat_end_w <= GmemBytes;
-
-  // ---- Read data FIFO (2 entries) and the read in flight ----
-  reg [DW+3-1:0] rf_q [0:1];   // {last, resp, data}
-  reg [1:0]      rf_cnt_q;
-  reg            rf_rd_q;      // head entry index
-  reg            fl_q, fl_err_q, fl_last_q;
-  wire           r_pop_w   = rf_cnt_q != 2'd0 && e_rready_i;
-  wire           r_issue_w = state_q == SERd && ({1'b0, rf_cnt_q} + {2'b00, fl_q}) < 3'd2;
+  // ---- Read burst machine, an 8-entry R FIFO and the three beats in flight ----
+  localparam [1:0] RIdle = 2'd0, ROff = 2'd1, RData = 2'd2, RDrain = 2'd3;
+  reg [1:0]      rst_q;
+  reg [3:0]      rid_q;
+  reg [7:0]      rleft_q;
+  reg [63:0]     raddr_q, roff_q;
+  reg [DW+2:0]   rf_q [0:7];   // {last, resp, data}
+  reg [3:0]      rf_cnt_q;
+  reg [2:0]      rf_rd_q;
+  reg            fl1_q, fl1_err_q, fl1_last_q, fl2_q, fl2_err_q, fl2_last_q;
+  reg            fl3_q, fl3_err_q, fl3_last_q;
+  wire [32:0]    rend_w    = {1'b0, roff_q[31:0]} + DataBytes;
+  wire           rin_w     = roff_q[63:32] == 32'd0 && rend_w <= {1'b0, limit_i} &&
+                             rend_w <= GmemBytes;
+  wire           r_pop_w   = rf_cnt_q != 4'd0 && e_rready_i;
+  wire           r_issue_w = rst_q == RData && !wbeat_w && !host_go_w &&
+                             (rf_cnt_q + {3'b000, fl1_q} + {3'b000, fl2_q} +
+                              {3'b000, fl3_q}) < 4'd8;
   wire [DW+2:0]  rf_head_w = rf_q[rf_rd_q];
+  wire [2:0]     rf_wr_w   = rf_rd_q + rf_cnt_q[2:0];
 
-  assign e_rvalid_o = rf_cnt_q != 2'd0;
-  assign e_rdata_o  = rf_head_w[DW-1:0];
-  assign e_rresp_o  = rf_head_w[DW+1:DW];
-  assign e_rlast_o  = rf_head_w[DW+2];
-  assign e_rid_o    = id_q;
-  assign e_wready_o = state_q == SEWr;
-  assign e_bvalid_o = state_q == SEnd && is_wr_q;
-  assign e_bid_o    = id_q;
-  assign e_bresp_o  = werr_q ? 2'b10 : 2'b00;
+  assign e_arready_o = rst_q == RIdle;
+  assign e_rvalid_o  = rf_cnt_q != 4'd0;
+  assign e_rdata_o   = rf_head_w[DW-1:0];
+  assign e_rresp_o   = rf_head_w[DW+1:DW];
+  assign e_rlast_o   = rf_head_w[DW+2];
+  assign e_rid_o     = rid_q;
 
-  // RAM port: the host access, an engine read beat or an engine write beat.
+  // ---- The RAM port: a write beat, else a host access, else a read beat ----
   always @(*) begin
-    ram_addr  = off_q[AW+OffW-1:OffW];
+    ram_addr  = roff_q[AW+OffW-1:OffW];
     ram_we    = {DataBytes{1'b0}};
     ram_wdata = e_wdata_i;
-    if (host_go_w) begin
-      ram_addr  = h_word_w;
+    if (wbeat_w) begin
+      ram_addr = woff_q[AW+OffW-1:OffW];
+      if (win_w) ram_we = e_wstrb_i;
+    end else if (host_go_w) begin
+      ram_addr  = h_off_w[AW+OffW-1:OffW];
       ram_wdata = {(DataBytes / 4){h_wdata_i}};
       if (host_wr_w && h_in_w) begin
         ram_we = {{(DataBytes - 4){1'b0}}, h_wstrb_i} << (4 * h_off_w[OffW-1:2]);
       end
-    end else if (state_q == SEWr && e_wvalid_i && beat_in_w) begin
-      ram_we = e_wstrb_i;
     end
   end
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q   <= SIdle;
-      is_wr_q   <= 1'b0;
-      id_q      <= 4'd0;
-      left_q    <= 8'd0;
-      addr_q    <= 64'd0;
-      off_q     <= 64'd0;
-      werr_q    <= 1'b0;
-      haddr_q   <= 32'd0;
-      h_bresp_o <= 2'b00;
-      h_rdata_o <= 32'd0;
-      h_rresp_o <= 2'b00;
-      rf_cnt_q  <= 2'd0;
-      rf_rd_q   <= 1'b0;
-      rf_q[0]   <= {(DW + 3){1'b0}};
-      rf_q[1]   <= {(DW + 3){1'b0}};
-      fl_q      <= 1'b0;
-      fl_err_q  <= 1'b0;
-      fl_last_q <= 1'b0;
-      bus_err_o <= 1'b0;
+      wst_q      <= WIdle;
+      wid_q      <= 4'd0;
+      waddr_q    <= 64'd0;
+      woff_q     <= 64'd0;
+      werr_q     <= 1'b0;
+      hst_q      <= HIdle;
+      hlane_q    <= {(OffW - 2){1'b0}};
+      h_bresp_o  <= 2'b00;
+      h_rdata_o  <= 32'd0;
+      h_rresp_o  <= 2'b00;
+      rst_q      <= RIdle;
+      rid_q      <= 4'd0;
+      rleft_q    <= 8'd0;
+      raddr_q    <= 64'd0;
+      roff_q     <= 64'd0;
+      rf_cnt_q   <= 4'd0;
+      rf_rd_q    <= 3'd0;
+      for (i = 0; i < 8; i = i + 1) rf_q[i] <= {(DW + 3){1'b0}};
+      fl1_q      <= 1'b0;
+      fl1_err_q  <= 1'b0;
+      fl1_last_q <= 1'b0;
+      fl2_q      <= 1'b0;
+      fl2_err_q  <= 1'b0;
+      fl2_last_q <= 1'b0;
+      fl3_q      <= 1'b0;
+      fl3_err_q  <= 1'b0;
+      fl3_last_q <= 1'b0;
+      bus_err_o  <= 1'b0;
     end else begin
-      bus_err_o <= 1'b0;
-      // Read data: the beat read last cycle enters the FIFO; the head leaves on rready.
-      fl_q <= r_issue_w;
-      if (r_issue_w) begin
-        fl_err_q  <= !beat_in_w;
-        fl_last_q <= left_q == 8'd0;
-        bus_err_o <= !beat_in_w;
-      end
-      if (fl_q) begin
-        rf_q[rf_rd_q ^ rf_cnt_q[0]] <=
-            {fl_last_q, fl_err_q ? 2'b10 : 2'b00, fl_err_q ? {DW{1'b0}} : ram_rdata_q};
-      end
-      if (r_pop_w) rf_rd_q <= !rf_rd_q;
-      rf_cnt_q <= rf_cnt_q + fl_q - r_pop_w;
+      bus_err_o <= (wbeat_w && !win_w) || (r_issue_w && !rin_w);
 
-      case (state_q)
-        SIdle: begin
+      // Writes
+      case (wst_q)
+        WIdle: begin
+          if (e_awvalid_i) begin
+            wid_q   <= e_awid_i;
+            waddr_q <= {e_awaddr_i[63:OffW], {OffW{1'b0}}};
+            werr_q  <= 1'b0;
+            wst_q   <= WOff;
+          end
+        end
+        WOff: begin
+          woff_q <= waddr_q - base_i;
+          wst_q  <= WData;
+        end
+        WData: begin
+          if (e_wvalid_i) begin
+            woff_q <= woff_q + DataBytes;
+            if (!win_w) werr_q <= 1'b1;
+            if (e_wlast_i) wst_q <= WResp;
+          end
+        end
+        default: if (e_bready_i) wst_q <= WIdle;
+      endcase
+
+      // Host accesses
+      case (hst_q)
+        HIdle: begin
           if (host_go_w) begin
-            haddr_q <= {4'd0, h_off_w};
+            hlane_q <= h_off_w[OffW-1:2];
             if (host_wr_w) begin
               h_bresp_o <= h_in_w ? 2'b00 : 2'b10;
-              state_q   <= SHostB;
+              hst_q     <= HB;
             end else begin
               h_rresp_o <= h_in_w ? 2'b00 : 2'b10;
-              state_q   <= SHostRd;
+              hst_q     <= HRd1;
             end
-          end else if (ear_go_w) begin
-            is_wr_q <= 1'b0;
-            id_q    <= e_arid_i;
-            left_q  <= e_arlen_i;
-            addr_q  <= {e_araddr_i[63:OffW], {OffW{1'b0}}};
-            state_q <= SEOff;
-          end else if (eaw_go_w) begin
-            is_wr_q <= 1'b1;
-            id_q    <= e_awid_i;
-            left_q  <= e_awlen_i;
-            addr_q  <= {e_awaddr_i[63:OffW], {OffW{1'b0}}};
-            werr_q  <= 1'b0;
-            state_q <= SEOff;
           end
         end
-        SHostRd: begin  // the RAM's registered read of the word
-          h_rdata_o <= h_rresp_o == 2'b00 ? ram_rdata_q[32*haddr_q[OffW-1:2] +: 32] : 32'd0;
-          state_q   <= SHostRdOut;
+        HRd1: hst_q <= HRd2;  // the address flop, the RAM's registered read, the data flop
+        HRd2: hst_q <= HRd3;
+        HRd3: begin
+          h_rdata_o <= h_rresp_o == 2'b00 ? ram_rdata2_q[32*hlane_q +: 32] : 32'd0;
+          hst_q     <= HROut;
         end
-        SHostRdOut: if (h_rready_i) state_q <= SIdle;
-        SHostB: if (h_bready_i) state_q <= SIdle;
-        SEOff: begin
-          off_q   <= addr_q - base_i;
-          state_q <= is_wr_q ? SEWr : SERd;
+        HROut: if (h_rready_i) hst_q <= HIdle;
+        default: if (h_bready_i) hst_q <= HIdle;
+      endcase
+
+      // Reads: a beat issued three clocks ago enters the FIFO; the head leaves on rready.
+      fl1_q      <= r_issue_w;
+      fl1_err_q  <= !rin_w;
+      fl1_last_q <= rleft_q == 8'd0;
+      fl2_q      <= fl1_q;
+      fl2_err_q  <= fl1_err_q;
+      fl2_last_q <= fl1_last_q;
+      fl3_q      <= fl2_q;
+      fl3_err_q  <= fl2_err_q;
+      fl3_last_q <= fl2_last_q;
+      if (fl3_q) begin
+        rf_q[rf_wr_w] <=
+            {fl3_last_q, fl3_err_q ? 2'b10 : 2'b00, fl3_err_q ? {DW{1'b0}} : ram_rdata2_q};
+      end
+      if (r_pop_w) rf_rd_q <= rf_rd_q + 1'b1;
+      rf_cnt_q <= rf_cnt_q + {3'b000, fl3_q} - {3'b000, r_pop_w};
+      case (rst_q)
+        RIdle: begin
+          if (e_arvalid_i) begin
+            rid_q   <= e_arid_i;
+            rleft_q <= e_arlen_i;
+            raddr_q <= {e_araddr_i[63:OffW], {OffW{1'b0}}};
+            rst_q   <= ROff;
+          end
         end
-        SERd: begin
+        ROff: begin
+          roff_q <= raddr_q - base_i;
+          rst_q  <= RData;
+        end
+        RData: begin
           if (r_issue_w) begin
-            off_q  <= off_q + DataBytes;
-            left_q <= left_q - 1'b1;
-            if (left_q == 8'd0) state_q <= SEnd;  // waits for the FIFO to drain (below)
+            roff_q  <= roff_q + DataBytes;
+            rleft_q <= rleft_q - 1'b1;
+            if (rleft_q == 8'd0) rst_q <= RDrain;
           end
         end
-        SEWr: begin
-          if (e_wvalid_i) begin
-            off_q  <= off_q + DataBytes;
-            if (!beat_in_w) begin
-              werr_q    <= 1'b1;
-              bus_err_o <= 1'b1;
-            end
-            if (e_wlast_i) state_q <= SEnd;
-          end
-        end
-        SEnd: begin
-          // A write burst ends with its B; a read burst (no B) when its last beat has left.
-          if (is_wr_q ? e_bready_i : (rf_cnt_q == 2'd0 && !fl_q)) state_q <= SIdle;
-        end
-        default: state_q <= SIdle;
+        default: if (rf_cnt_q == 4'd0 && !fl1_q && !fl2_q && !fl3_q) rst_q <= RIdle;
       endcase
     end
   end
 
-  wire unused_w = &{1'b0, haddr_q[31:OffW], haddr_q[1:0], e_araddr_i[OffW-1:0], e_awaddr_i[OffW-1:0], h_awaddr_i[31:28], h_araddr_i[31:28]};
+  wire unused_w = &{1'b0, h_awaddr_i[31:28], h_araddr_i[31:28], e_araddr_i[OffW-1:0],
+                    e_awaddr_i[OffW-1:0], h_off_w[1:0], e_awlen_i};
 
 endmodule
 

@@ -28,7 +28,7 @@ module opentma_board_top #(
   parameter NumCtas     = 4,
   parameter SmemBytes   = 16384,
   parameter MbarSlots   = 4,
-  parameter Arch        = 90,
+  parameter Arch        = 103,               // newest architecture the engine obeys (90, 100, 103)
   parameter HeartBit    = 26                 // led[0] toggles every 2^HeartBit clocks
 ) (
   input  wire       clk_25mhz,
@@ -359,7 +359,7 @@ module opentma_board_top #(
   assign led = {3'b000, uart_led_q != 21'd0, sticky != 3'd0, irq, busy,
                 heart_q[HeartBit]};
 
-  wire unused_w = &{1'b0, m_awsize, m_arsize, m_awburst, m_arburst, m_awlock, m_arlock,
+  wire unused_w = &{1'b0, BaudRate[0], m_awsize, m_arsize, m_awburst, m_arburst, m_awlock, m_arlock,
                     m_awcache, m_arcache, m_awprot, m_arprot, m_awqos, m_arqos};
 
 endmodule
