@@ -202,6 +202,16 @@ module board_shell_tb;
     rd(Csr + 32'h14, v);
     expect_eq(v & 32'h7, 32'h0, "STATUS after the copy");
 
+    // A read burst held unanswered while a write burst goes first (GO2): both complete.
+    wr(32'h14, 32'd4);
+    n = 0;
+    v = 0;
+    while (!(v & 1) && n < 50) begin
+      rd(32'h10, v);
+      n = n + 1;
+    end
+    expect_eq(v, 32'h1, "write burst while a read burst waits");
+
     // The window ends 8 bytes into the destination: the write burst gets SLVERR.
     wr(Csr + 32'h10, 32'h1108);
     wr(32'h04, 32'd4);
