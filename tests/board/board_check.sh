@@ -4,7 +4,7 @@
 #   1. Icarus Verilog reads the board top and opentma_axi.v as Verilog-2005 (-g2005; -i: the
 #      SystemVerilog core and the ECP5 PLL primitive are not read);
 #   2. Yosys reads them without -sv and elaborates the board top over the core (read with -sv)
-#      and the ECP5 cell library (EHXPLLL), hierarchy -check;
+#      and the ECP5 cell library (EHXPLLL, DP16KD), hierarchy -check;
 #   3. Verilator -Wall lints the board top (PLL bypassed) over the core;
 #   4. the board shell (board_shell_tb.v: UARTBone frames on the UART pins, the engine replaced
 #      by a stub) passes at 4 clocks per bit and at 33 (3 Mbaud at 100 MHz).
@@ -22,7 +22,7 @@ fail=0
 iverilog -g2005 -i -o /dev/null -s opentma_board_top "${board[@]}" "$W" ||
   { echo "board: iverilog -g2005 failed"; fail=1; }
 
-out=$(yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog ${board[*]} $W; \
+out=$(yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v +/ecp5/cells_sim.v; read_verilog ${board[*]} $W; \
   read_verilog -sv -Irtl/include ${core[*]}; hierarchy -check -top opentma_board_top; proc; \
   check -assert" 2>&1) || { echo "board: yosys failed"; echo "$out" | tail -20; fail=1; }
 

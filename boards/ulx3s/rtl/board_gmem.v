@@ -18,7 +18,11 @@
 
 module board_gmem #(
   parameter DataBytes = 16,
-  parameter GmemBytes = 262144   // power of two
+  parameter GmemBytes = 262144,  // power of two
+  // 1: the RAM as ECP5 DP16KD blocks of 16K x 1 with their output register (REGMODE OUTREG;
+  // Yosys infers them without it), for GmemBytes / DataBytes = 16384 words; 0: inferred
+  // (simulation, other sizes). The same two-register read either way.
+  parameter UseEbr    = 0
 ) (
   input  wire                   clk_i,
   input  wire                   rst_ni,
@@ -77,23 +81,61 @@ module board_gmem #(
   localparam Words = GmemBytes / DataBytes;
   localparam AW    = $clog2(Words);
 
-  // ---- The RAM (inputs from the flops ram_*_q) ----
-  reg  [DW-1:0]        mem [0:Words-1];
-  reg  [DW-1:0]        ram_rdata_q, ram_rdata2_q;
+  // ---- The RAM (inputs from the flops ram_*_q; ram_out_w two clocks after the address) ----
   reg  [AW-1:0]        ram_addr, ram_addr_q;
   reg  [DataBytes-1:0] ram_we, ram_we_q;
   reg  [DW-1:0]        ram_wdata, ram_wdata_q;
+  wire [DW-1:0]        ram_out_w;
   integer              i;
 
   always @(posedge clk_i) begin
-    for (i = 0; i < DataBytes; i = i + 1) begin
-      if (ram_we_q[i]) mem[ram_addr_q][8*i +: 8] <= ram_wdata_q[8*i +: 8];
-    end
-    ram_rdata_q  <= mem[ram_addr_q];
-    ram_rdata2_q <= ram_rdata_q;
     ram_addr_q  <= ram_addr;
     ram_wdata_q <= ram_wdata;
   end
+
+  generate
+    if (UseEbr != 0 && Words == 16384) begin : g_ebr
+      genvar b;
+      for (b = 0; b < DW; b = b + 1) begin : g_bit
+        DP16KD #(
+          .DATA_WIDTH_A (1),
+          .DATA_WIDTH_B (1),
+          .REGMODE_A    ("OUTREG"),
+          .WRITEMODE_A  ("NORMAL")
+        ) u_ebr (
+          .CLKA  (clk_i),
+          .CEA   (1'b1),
+          .OCEA  (1'b1),
+          .WEA   (ram_we_q[b / 8]),
+          .RSTA  (1'b0),
+          .CSA2  (1'b0), .CSA1 (1'b0), .CSA0 (1'b0),
+          .ADA13 (ram_addr_q[13]), .ADA12 (ram_addr_q[12]), .ADA11 (ram_addr_q[11]),
+          .ADA10 (ram_addr_q[10]), .ADA9 (ram_addr_q[9]), .ADA8 (ram_addr_q[8]),
+          .ADA7 (ram_addr_q[7]), .ADA6 (ram_addr_q[6]), .ADA5 (ram_addr_q[5]),
+          .ADA4 (ram_addr_q[4]), .ADA3 (ram_addr_q[3]), .ADA2 (ram_addr_q[2]),
+          .ADA1 (ram_addr_q[1]), .ADA0 (ram_addr_q[0]),
+          .DIA0  (ram_wdata_q[b]),
+          .DOA0  (ram_out_w[b]),
+          .CLKB  (1'b0),
+          .CEB   (1'b0),
+          .OCEB  (1'b0),
+          .WEB   (1'b0),
+          .RSTB  (1'b0)
+        );
+      end
+    end else begin : g_infer
+      reg [DW-1:0] mem [0:Words-1];
+      reg [DW-1:0] rd_q, rd2_q;
+      always @(posedge clk_i) begin
+        for (i = 0; i < DataBytes; i = i + 1) begin
+          if (ram_we_q[i]) mem[ram_addr_q][8*i +: 8] <= ram_wdata_q[8*i +: 8];
+        end
+        rd_q  <= mem[ram_addr_q];
+        rd2_q <= rd_q;
+      end
+      assign ram_out_w = rd2_q;
+    end
+  endgenerate
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ram_we_q <= {DataBytes{1'b0}};
@@ -252,7 +294,7 @@ module board_gmem #(
         HRd1: hst_q <= HRd2;  // the address flop, the RAM's registered read, the data flop
         HRd2: hst_q <= HRd3;
         HRd3: begin
-          h_rdata_o <= h_rresp_o == 2'b00 ? ram_rdata2_q[32*hlane_q +: 32] : 32'd0;
+          h_rdata_o <= h_rresp_o == 2'b00 ? ram_out_w[32*hlane_q +: 32] : 32'd0;
           hst_q     <= HROut;
         end
         HROut: if (h_rready_i) hst_q <= HIdle;
@@ -271,7 +313,7 @@ module board_gmem #(
       fl3_last_q <= fl2_last_q;
       if (fl3_q) begin
         rf_q[rf_wr_w] <=
-            {fl3_last_q, fl3_err_q ? 2'b10 : 2'b00, fl3_err_q ? {DW{1'b0}} : ram_rdata2_q};
+            {fl3_last_q, fl3_err_q ? 2'b10 : 2'b00, fl3_err_q ? {DW{1'b0}} : ram_out_w};
       end
       if (r_pop_w) rf_rd_q <= rf_rd_q + 1'b1;
       rf_cnt_q <= rf_cnt_q + {3'b000, fl3_q} - {3'b000, r_pop_w};

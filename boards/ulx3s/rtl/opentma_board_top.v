@@ -248,7 +248,7 @@ module opentma_board_top #(
   wire [63:0] gmem_base;
   wire [31:0] gmem_limit;
   wire        gmem_err;
-  board_gmem #(.DataBytes(DataBytes), .GmemBytes(GmemBytes)) u_gmem (
+  board_gmem #(.DataBytes(DataBytes), .GmemBytes(GmemBytes), .UseEbr(UsePll)) u_gmem (
     .clk_i       (clk),
     .rst_ni      (rst_n),
     .base_i      (gmem_base),
