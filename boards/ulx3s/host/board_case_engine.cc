@@ -201,6 +201,8 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
     ok &= Upload(kSocBase + kSmemWindow + kSmemStride * cta, Words(want), 0, &smem_[cta],
                  &smem_known_[cta]);
   }
+  // The map changed in global memory: the proxy fence (the descriptor cache forgets it).
+  drv.DescInvalidate();
   const std::vector<int> dst = c.op == m::Op::kLoad ? m::DestinationCtas(c) : std::vector<int>{};
   for (int d : dst) {
     drv.MbarOperate(d, 0, fw::SocDriver::kMbarInit, 1, in.mbar_addr);
