@@ -125,9 +125,18 @@ module board_shell_tb;
     end
   endtask
 
+  // Polls the stub's STATUS until done (bit 0), 50 reads at most.
+  task stub_wait(output [31:0] st);
+    integer k;
+    begin
+      st = 0;
+      for (k = 0; k < 50 && !(st & 1); k = k + 1) rd(32'h10, st);
+    end
+  endtask
+
   localparam [31:0] Csr = 32'h2000_0000, Gmem = 32'h1000_0000;
   reg [31:0] v, v2;
-  integer    i, n;
+  integer    i;
 
   initial begin
     repeat (20) @(posedge clk);
@@ -188,12 +197,7 @@ module board_shell_tb;
     wr(32'h08, 32'h0000_0100);
     wr(32'h0c, 32'h0000_7000);
     wr(32'h04, 32'd4);
-    n = 0;
-    v = 0;
-    while (!(v & 1) && n < 50) begin
-      rd(32'h10, v);
-      n = n + 1;
-    end
+    stub_wait(v);
     expect_eq(v, 32'h1, "stub copy status (done, no error)");
     for (i = 0; i < 16; i = i + 1) begin
       rd(Gmem + 32'h1100 + 4 * i, v);
@@ -204,23 +208,13 @@ module board_shell_tb;
 
     // A read burst held unanswered while a write burst goes first (GO2): both complete.
     wr(32'h14, 32'd4);
-    n = 0;
-    v = 0;
-    while (!(v & 1) && n < 50) begin
-      rd(32'h10, v);
-      n = n + 1;
-    end
+    stub_wait(v);
     expect_eq(v, 32'h1, "write burst while a read burst waits");
 
     // The window ends 8 bytes into the destination: the write burst gets SLVERR.
     wr(Csr + 32'h10, 32'h1108);
     wr(32'h04, 32'd4);
-    n = 0;
-    v = 0;
-    while (!(v & 1) && n < 50) begin
-      rd(32'h10, v);
-      n = n + 1;
-    end
+    stub_wait(v);
     expect_eq(v, 32'h3, "stub copy status (done, error)");
     rd(Csr + 32'h14, v);
     expect_eq(v & 32'h7, 32'h1, "STATUS after a beat past the window");
@@ -230,12 +224,7 @@ module board_shell_tb;
     wr(32'h08, 32'hffff_ff00);
     wr(32'h0c, 32'h0000_6fff);
     wr(32'h04, 32'd1);
-    n = 0;
-    v = 0;
-    while (!(v & 1) && n < 50) begin
-      rd(32'h10, v);
-      n = n + 1;
-    end
+    stub_wait(v);
     expect_eq(v, 32'h3, "stub read below the window");
 
     // The host port past GMEM_BYTES: SLVERR (STATUS bit 1).
