@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # tma_verilate(<target> TOP <module> [SYSTEMC] [PREFIX <Vname>] [FILELIST <file.f>]
-#              [ARGS <extra verilator args>...])
+#              [ARGS <extra verilator args>...] [EXTRA_SOURCES <absolute paths>...])
 #   Verilates <module> from the RTL file list (default rtl/tma.f) into <target> with the house
 #   flags: -Wall --assert, x-randomisation, the lint waivers; FST tracing with TMA_WAVES and
 #   coverage with TMA_COVERAGE. With SYSTEMC, builds a SystemC model and links SystemC.
+#   EXTRA_SOURCES come after the file list and its checkers (a board top and its binds).
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 
 # Debian ships SystemC without a CMake package: tell Verilator's helper where it is.
@@ -62,7 +63,7 @@ function(tma_verilate_refresh target prefix)
 endfunction()
 
 function(tma_verilate target)
-  cmake_parse_arguments(ARG "SYSTEMC" "TOP;PREFIX;FILELIST" "ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "SYSTEMC" "TOP;PREFIX;FILELIST" "ARGS;EXTRA_SOURCES" ${ARGN})
   if(NOT ARG_FILELIST)
     set(ARG_FILELIST ${TMA_RTL_DIR}/tma.f)
   endif()
@@ -75,6 +76,7 @@ function(tma_verilate target)
     tma_read_filelist(sva_srcs ${TMA_RTL_DIR}/sva/tma_sva.f)
     list(APPEND srcs ${sva_srcs})
   endif()
+  list(APPEND srcs ${ARG_EXTRA_SOURCES})
   # -fno-reloop: Verilator 5.006 re-loops the __Vsampled copies of a $past() of an unpacked
   # array into _eval without declaring the loop variable (__Vilp), which does not compile.
   set(vargs -Wall --assert --x-assign unique --x-initial unique -O3 -fno-reloop

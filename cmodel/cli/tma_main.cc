@@ -38,7 +38,7 @@ constexpr const char* kVersion = "0.1.0";
 // CaseEngine (golden_replay.h) and are constructed here. "rtl" is the Verilated RTL: `tma` is
 // built without Verilator, so that engine lives in the `tma-rtl` executable (tb/golden/),
 // which prints the same report with the same exit codes; `tma run --engine rtl` hands over to it.
-const char* const kEngineNames[] = {"model", "rtl", "soc"};
+const char* const kEngineNames[] = {"model", "rtl", "soc", "board"};
 
 std::unique_ptr<CaseEngine> MakeEngine(const std::string& name) {
   if (name == "model") {
@@ -57,6 +57,7 @@ struct RunArgs {
   std::string junit;
   bool fail_on_skip = false;
   GoldenLimits limits;
+  std::string link;  // --engine board: uart:PATH[@BAUD]
 };
 
 // The folder of this executable (its sibling tools live there).
@@ -81,14 +82,20 @@ void ExecProgram(std::vector<std::string>& args) {
   execv(args[0].c_str(), argv.data());
 }
 
-// `tma run --engine rtl|soc ...`: replace this process by `tma-rtl run ...` (the Verilated
-// engine) or `tma-soc run ...` (the Verilated SoC top driven through its registers,
-// sim/soc/) from the same folder.
+// `tma run --engine rtl|soc|board ...`: replace this process by `tma-rtl run ...` (the
+// Verilated engine), `tma-soc run ...` (the Verilated SoC top driven through its registers,
+// sim/soc/) or `tma-board run ... --link SPEC` (the ULX3S board top over its UART, the board or
+// its Verilated model; boards/ulx3s/) from the same folder.
 int ExecRtlEngine(const RunArgs& a) {
   const std::string dir = SelfDir();
-  const std::string rtl = dir + (a.engine == "soc" ? "/tma-soc" : "/tma-rtl");
+  const std::string rtl = dir + (a.engine == "soc"     ? "/tma-soc"
+                                 : a.engine == "board" ? "/tma-board"
+                                                       : "/tma-rtl");
   std::vector<std::string> args = {rtl, "run"};
   args.insert(args.end(), a.files.begin(), a.files.end());
+  if (!a.link.empty()) {
+    args.insert(args.end(), {"--link", a.link});
+  }
   if (!a.filter.empty()) {
     args.insert(args.end(), {"--filter", a.filter});
   }
@@ -126,7 +133,7 @@ int ExecCosim(const std::vector<std::string>& rest) {
 }
 
 int CmdRun(const RunArgs& a) {
-  if (a.engine == "rtl" || a.engine == "soc") {
+  if (a.engine == "rtl" || a.engine == "soc" || a.engine == "board") {
     return ExecRtlEngine(a);
   }
   std::unique_ptr<CaseEngine> engine = MakeEngine(a.engine);
@@ -787,8 +794,12 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   run_cmd->add_option(
       "--engine", run.engine,
-      "Engine to replay on: model, rtl (the Verilated RTL, via tma-rtl) or soc (the "
-      "Verilated SoC top through its registers, via tma-soc)");
+      "Engine to replay on: model, rtl (the Verilated RTL, via tma-rtl), soc (the "
+      "Verilated SoC top through its registers, via tma-soc) or board (the ULX3S board top "
+      "over its UART, via tma-board; needs --link)");
+  run_cmd->add_option("--link", run.link,
+                      "--engine board: the board's UART, uart:PATH[@BAUD] (default 3000000 "
+                      "baud; PATH /dev/ttyUSB0 or the pty tma-board-sim prints)");
   run_cmd->add_option("--filter", run.filter, "Only cases whose id matches this ECMAScript regex");
   run_cmd->add_flag("-v,--verbose", run.verbose, "Print every case and every failed check");
   run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");

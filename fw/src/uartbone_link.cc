@@ -65,6 +65,33 @@ LinkStatus Header(std::vector<uint8_t>* v, uint8_t cmd, size_t n, uint64_t addr)
 
 }  // namespace
 
+bool ParseUartSpec(const std::string& spec, std::string* path, uint32_t* baud, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error != nullptr)
+      *error = "link '" + spec + "': " + why + " (want uart:PATH[@BAUD])";
+    return false;
+  };
+  const std::string kPrefix = "uart:";
+  if (spec.compare(0, kPrefix.size(), kPrefix) != 0)
+    return fail("not a uart: link");
+  std::string rest = spec.substr(kPrefix.size());
+  uint32_t b = kDefaultBaud;
+  const size_t at = rest.rfind('@');
+  if (at != std::string::npos) {
+    const std::string digits = rest.substr(at + 1);
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      return fail("the baud rate is not a number");
+    b = static_cast<uint32_t>(std::stoul(digits));
+    rest.resize(at);
+  }
+  if (rest.empty())
+    return fail("no device path");
+  *path = rest;
+  *baud = b;
+  return true;
+}
+
 std::unique_ptr<UartBoneLink> UartBoneLink::Open(const std::string& tty, uint32_t baud,
                                                  std::string* error) {
   const speed_t sp = Speed(baud);

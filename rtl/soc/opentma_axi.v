@@ -18,7 +18,8 @@ module opentma_axi #(
   parameter DESC_CACHE_ENTRIES = 4,       // descriptor cache entries, 1 .. 16
   parameter MAX_OUTSTANDING    = 512,     // engine read bursts in flight, 1 .. 1024
   parameter MAX_BURST_LEN      = 16,      // beats per AXI4 burst, 1 .. 256
-  parameter ROW_FIFO_DEPTH     = 512      // engine rows in flight, >= 2
+  parameter ROW_FIFO_DEPTH     = 512,     // engine rows in flight, >= 2
+  parameter ARCH               = 90       // newest architecture the engine obeys: 90, 100, 103
 ) (
   (* X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK" *)
   (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axil:m_axi, ASSOCIATED_RESET aresetn" *)
@@ -108,7 +109,8 @@ module opentma_axi #(
     .DescCacheEntries (DESC_CACHE_ENTRIES),
     .MaxOutstanding   (MAX_OUTSTANDING),
     .MaxBurstLen      (MAX_BURST_LEN),
-    .RowFifoDepth     (ROW_FIFO_DEPTH)
+    .RowFifoDepth     (ROW_FIFO_DEPTH),
+    .Arch             (ARCH)
   ) u_core (
     .clk_i            (aclk),
     .rst_ni           (aresetn),

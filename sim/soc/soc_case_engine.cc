@@ -78,7 +78,7 @@ bool SocCaseEngine::UploadWindow(int cta, const std::vector<uint8_t>& want) {
     uint32_t v;
     std::memcpy(&v, &want[i], 4);
     if (!known_[cta][i / 4] || shadow_[cta][i / 4] != v) {
-      ok &= h_->Write32(0x100000u + 0x10000u * cta + static_cast<uint32_t>(i), v);
+      ok &= h_->AxilWrite(0x100000u + 0x10000u * cta + static_cast<uint32_t>(i), v);
       shadow_[cta][i / 4] = v;
       known_[cta][i / 4] = true;
     }
@@ -91,7 +91,7 @@ bool SocCaseEngine::ReadWindow(int cta, uint32_t bytes, std::vector<uint8_t>* go
   bool ok = true;
   for (uint32_t i = 0; i + 4 <= bytes; i += 4) {
     uint32_t v = 0;
-    ok &= h_->Read32(0x100000u + 0x10000u * cta + i, &v);
+    ok &= h_->AxilRead(0x100000u + 0x10000u * cta + i, &v);
     std::memcpy(&(*got)[i], &v, 4);
     shadow_[cta][i / 4] = v;
     known_[cta][i / 4] = true;
@@ -156,7 +156,7 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   const bool grouped = c.op == m::Op::kStore || c.op == m::Op::kReduce;
 
   SocHarness& h = *h_;
-  fw::SocDriver drv(&h);
+  fw::SocDriver drv(&h, SocHarness::kGmemLinkBase);
   const bool use_ring = runs_++ % 2 == 0;
   h.ClearPages();
   h.set_backing(&global);

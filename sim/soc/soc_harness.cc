@@ -13,6 +13,8 @@
 
 namespace tma::sim {
 
+namespace fw = tma::fw;
+
 struct SocHarness::Model {
   VerilatedContext ctx;
   std::unique_ptr<Vtma_soc_top> top;
@@ -218,7 +220,7 @@ void SocHarness::Step(int n) {
 }
 
 // ---- AXI-Lite manager ----
-bool SocHarness::Write32(uint32_t addr, uint32_t value) {
+bool SocHarness::AxilWrite(uint32_t addr, uint32_t value) {
   Vtma_soc_top& t = *m_->top;
   awv_ = wv_ = true;
   awaddr_ = addr;
@@ -242,7 +244,7 @@ bool SocHarness::Write32(uint32_t addr, uint32_t value) {
   return false;
 }
 
-bool SocHarness::Read32(uint32_t addr, uint32_t* value) {
+bool SocHarness::AxilRead(uint32_t addr, uint32_t* value) {
   Vtma_soc_top& t = *m_->top;
   arv_ = true;
   araddr_ = addr;
@@ -272,6 +274,53 @@ bool SocHarness::WaitIrq(uint64_t cycles) {
     Edge();
   }
   return irq();
+}
+
+// ---- fw::Link ----
+namespace {
+constexpr uint64_t kAxilSpan = uint64_t{1} << 32;
+}  // namespace
+
+fw::LinkStatus SocHarness::Read32(uint64_t addr, uint32_t* value) {
+  if (addr % 4 != 0) {
+    return fw::LinkStatus::kBadArgument;
+  }
+  if (addr < kAxilSpan) {
+    const bool ok = AxilRead(static_cast<uint32_t>(addr), value);
+    return ok ? fw::LinkStatus::kOk : hung_ ? fw::LinkStatus::kTimeout : fw::LinkStatus::kBusError;
+  }
+  if (addr < kGmemLinkBase) {
+    return fw::LinkStatus::kBadArgument;
+  }
+  uint8_t b[4];
+  bool ok = true;
+  for (int i = 0; i < 4; ++i) {
+    ok &= ByteRead(addr - kGmemLinkBase + i, &b[i]);
+  }
+  *value = b[0] | b[1] << 8 | b[2] << 16 | static_cast<uint32_t>(b[3]) << 24;
+  return ok ? fw::LinkStatus::kOk : fw::LinkStatus::kBusError;
+}
+
+fw::LinkStatus SocHarness::Write32(uint64_t addr, uint32_t value) {
+  if (addr % 4 != 0) {
+    return fw::LinkStatus::kBadArgument;
+  }
+  if (addr < kAxilSpan) {
+    const bool ok = AxilWrite(static_cast<uint32_t>(addr), value);
+    return ok ? fw::LinkStatus::kOk : hung_ ? fw::LinkStatus::kTimeout : fw::LinkStatus::kBusError;
+  }
+  if (addr < kGmemLinkBase) {
+    return fw::LinkStatus::kBadArgument;
+  }
+  const uint8_t b[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+  MemWrite(addr - kGmemLinkBase, b, 4);
+  return fw::LinkStatus::kOk;
+}
+
+fw::LinkStatus SocHarness::WaitInterrupt(uint32_t timeout_us) {
+  return WaitIrq(uint64_t{timeout_us} * kCyclesPerUs) ? fw::LinkStatus::kOk
+                                                      : fw::LinkStatus::kTimeout;
 }
 
 }  // namespace tma::sim

@@ -10,8 +10,11 @@
 //     checks count as assertion failures). Memory: sparse pages the host writes (rings,
 //     tensor maps) over an optional tma::model::GlobalMemoryIf (a golden case's buffer);
 //   * the irq line.
-// It is the fw::SocLink of the register-level driver (fw/src/soc/), so tests and
-// `tma run --engine soc` use the SoC top only through its CSRs, its AXI memories and irq.
+// It is a fw::Link (tma/fw/link.h), the firmware's one link interface, for the register-level
+// driver (fw/src/soc/): link addresses below 2^32 are s_axil accesses, link address
+// kGmemLinkBase + a is global address a (the subordinate's memory, written as host pages), and
+// WaitInterrupt waits kCyclesPerUs cycles per microsecond. So tests and `tma run --engine soc`
+// use the SoC top only through its CSRs, its AXI memories and irq.
 // An RTL assertion failure is recorded (TakeAssertFailure), not fatal; an AXI-Lite access that
 // gets no response within the timeout is a hang (hung()).
 #ifndef TMA_SIM_SOC_SOC_HARNESS_H_
@@ -24,10 +27,10 @@
 #include <string>
 #include <vector>
 
-#include "fw/src/soc/tma_soc_driver.h"
 #include "sim/axi_write_slave.h"
 #include "sim/common.h"
 #include "sim/pins.h"
+#include "tma/fw/link.h"
 #include "tma/types.h"
 
 namespace tma::sim {
@@ -37,8 +40,11 @@ constexpr int kSocDataBytes = 16;
 constexpr int kSocNumCtas = 16;
 constexpr uint32_t kSocSmemBytes = 65536;
 
-class SocHarness : public tma::fw::SocLink {
+class SocHarness : public tma::fw::Link {
  public:
+  // Link address of global address 0, and the clock the link's microseconds are counted in.
+  static constexpr uint64_t kGmemLinkBase = uint64_t{1} << 56;
+  static constexpr uint64_t kCyclesPerUs = 100;
   SocHarness();
   ~SocHarness() override;
 
@@ -50,12 +56,19 @@ class SocHarness : public tma::fw::SocLink {
   bool hung() const { return hung_; }
   bool TakeAssertFailure();
 
-  // ---- fw::SocLink ----
-  bool Read32(uint32_t addr, uint32_t* value) override;
-  bool Write32(uint32_t addr, uint32_t value) override;
-  bool WaitIrq(uint64_t cycles) override;
-  void MemWrite(uint64_t addr, const uint8_t* src, size_t n) override;
-  void MemRead(uint64_t addr, uint8_t* dst, size_t n) override;
+  // ---- One AXI4-Lite access (false: SLVERR or no response), waiting on irq ----
+  bool AxilRead(uint32_t addr, uint32_t* value);
+  bool AxilWrite(uint32_t addr, uint32_t value);
+  // Waits until irq is high or `cycles` passed; true: irq is high.
+  bool WaitIrq(uint64_t cycles);
+  // Global memory as the engine sees it (host pages; reads fall through to the backing).
+  void MemWrite(uint64_t addr, const uint8_t* src, size_t n);
+  void MemRead(uint64_t addr, uint8_t* dst, size_t n);
+
+  // ---- fw::Link ----
+  tma::fw::LinkStatus Read32(uint64_t addr, uint32_t* value) override;
+  tma::fw::LinkStatus Write32(uint64_t addr, uint32_t value) override;
+  tma::fw::LinkStatus WaitInterrupt(uint32_t timeout_us) override;
 
   // ---- Global memory ----
   // Reads fall through to `g` where no host page covers the byte; writes of the engine go to

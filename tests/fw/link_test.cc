@@ -237,5 +237,22 @@ TEST(UartBoneLink, OverAPty) {
   l.reset();  // closing the slave ends the responder's read on the master
 }
 
+// The runner's `--link uart:PATH[@BAUD]` argument.
+TEST(UartBoneLink, ParseUartSpec) {
+  std::string path, err;
+  uint32_t baud = 0;
+  ASSERT_TRUE(ParseUartSpec("uart:/dev/ttyUSB0", &path, &baud, &err)) << err;
+  EXPECT_EQ(path, "/dev/ttyUSB0");
+  EXPECT_EQ(baud, 3000000u);
+  ASSERT_TRUE(ParseUartSpec("uart:/dev/pts/7@115200", &path, &baud, &err)) << err;
+  EXPECT_EQ(path, "/dev/pts/7");
+  EXPECT_EQ(baud, 115200u);
+  EXPECT_FALSE(ParseUartSpec("tty:/dev/ttyUSB0", &path, &baud, &err));
+  EXPECT_FALSE(ParseUartSpec("uart:", &path, &baud, &err));
+  EXPECT_FALSE(ParseUartSpec("uart:/dev/ttyUSB0@", &path, &baud, &err));
+  EXPECT_FALSE(ParseUartSpec("uart:/dev/ttyUSB0@3M", &path, &baud, &err));
+  EXPECT_NE(err.find("uart:PATH[@BAUD]"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace tma::fw

@@ -108,7 +108,7 @@ class SocTest : public ::testing::Test {
   }
 
   SocHarness h_;
-  fw::SocDriver drv_{&h_};
+  fw::SocDriver drv_{&h_, SocHarness::kGmemLinkBase};
   uint32_t box_w_ = 0, box_h_ = 0;
 };
 
@@ -155,15 +155,15 @@ TEST_F(SocTest, CsrAccessSequences) {
 
 TEST_F(SocTest, IllegalAccessesAnswerSlverr) {
   uint32_t v = 0;
-  EXPECT_FALSE(h_.Read32(0x3fc, &v));     // no register there
-  EXPECT_FALSE(h_.Write32(0x018, 1));     // a hole in the map
-  EXPECT_FALSE(h_.Read32(0x000400, &v));  // above the register block
-  EXPECT_FALSE(h_.Read32(0x0ffffc, &v));  // below the window
-  EXPECT_FALSE(h_.Write32(0x080000, 1));
-  EXPECT_FALSE(h_.Write32(TMA_OFF(ID), 0));  // read-only register
-  EXPECT_FALSE(h_.Write32(TMA_OFF(STATUS), 0));
-  EXPECT_FALSE(h_.Read32(TMA_OFF(CMD_DOORBELL), &v));  // write-only register
-  EXPECT_FALSE(h_.Read32(TMA_OFF(INTR_TEST), &v));
+  EXPECT_FALSE(h_.AxilRead(0x3fc, &v));     // no register there
+  EXPECT_FALSE(h_.AxilWrite(0x018, 1));     // a hole in the map
+  EXPECT_FALSE(h_.AxilRead(0x000400, &v));  // above the register block
+  EXPECT_FALSE(h_.AxilRead(0x0ffffc, &v));  // below the window
+  EXPECT_FALSE(h_.AxilWrite(0x080000, 1));
+  EXPECT_FALSE(h_.AxilWrite(TMA_OFF(ID), 0));  // read-only register
+  EXPECT_FALSE(h_.AxilWrite(TMA_OFF(STATUS), 0));
+  EXPECT_FALSE(h_.AxilRead(TMA_OFF(CMD_DOORBELL), &v));  // write-only register
+  EXPECT_FALSE(h_.AxilRead(TMA_OFF(INTR_TEST), &v));
   EXPECT_FALSE(h_.hung());
   // The port still works, and nothing happened.
   EXPECT_TRUE(drv_.Probe());
@@ -171,17 +171,17 @@ TEST_F(SocTest, IllegalAccessesAnswerSlverr) {
 }
 
 TEST_F(SocTest, SharedMemoryWindow) {
-  ASSERT_TRUE(h_.Write32(0x100000, 0x11223344));
-  ASSERT_TRUE(h_.Write32(0x100000 + 15 * 0x10000 + 0xfffc, 0xa5a55a5a));
-  ASSERT_TRUE(h_.Write32(0x100000 + 7 * 0x10000 + 0x1234, 0x01020304));
+  ASSERT_TRUE(h_.AxilWrite(0x100000, 0x11223344));
+  ASSERT_TRUE(h_.AxilWrite(0x100000 + 15 * 0x10000 + 0xfffc, 0xa5a55a5a));
+  ASSERT_TRUE(h_.AxilWrite(0x100000 + 7 * 0x10000 + 0x1234, 0x01020304));
   uint32_t v = 0;
-  ASSERT_TRUE(h_.Read32(0x100000, &v));
+  ASSERT_TRUE(h_.AxilRead(0x100000, &v));
   EXPECT_EQ(v, 0x11223344u);
-  ASSERT_TRUE(h_.Read32(0x100000 + 15 * 0x10000 + 0xfffc, &v));
+  ASSERT_TRUE(h_.AxilRead(0x100000 + 15 * 0x10000 + 0xfffc, &v));
   EXPECT_EQ(v, 0xa5a55a5au);
-  ASSERT_TRUE(h_.Read32(0x100000 + 7 * 0x10000 + 0x1234, &v));
+  ASSERT_TRUE(h_.AxilRead(0x100000 + 7 * 0x10000 + 0x1234, &v));
   EXPECT_EQ(v, 0x01020304u);
-  ASSERT_TRUE(h_.Read32(0x100000 + 7 * 0x10000 + 0x1238, &v));  // neighbour word untouched
+  ASSERT_TRUE(h_.AxilRead(0x100000 + 7 * 0x10000 + 0x1238, &v));  // neighbour word untouched
   EXPECT_EQ(v, 0u);
 }
 

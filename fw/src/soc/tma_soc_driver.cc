@@ -4,6 +4,7 @@
 #include "fw/src/soc/tma_soc_driver.h"
 
 #include <cstddef>
+#include <vector>
 
 #include "fw/include/tma/autogen/tma_rec.h"
 #include "fw/include/tma/autogen/tma_regs.h"
@@ -88,6 +89,26 @@ uint32_t SocDriver::Reg(uint32_t off) {
   return v;
 }
 
+bool SocDriver::BytesOut(uint64_t link_addr, const uint8_t* src, size_t n) {
+  std::vector<uint32_t> w(n / 4);
+  for (size_t i = 0; i < w.size(); ++i) {
+    w[i] = src[4 * i] | src[4 * i + 1] << 8 | src[4 * i + 2] << 16 |
+           static_cast<uint32_t>(src[4 * i + 3]) << 24;
+  }
+  return l_->WriteBlock(link_addr, w.data(), w.size()) == LinkStatus::kOk;
+}
+
+bool SocDriver::BytesIn(uint64_t link_addr, uint8_t* dst, size_t n) {
+  std::vector<uint32_t> w(n / 4);
+  const bool ok = l_->ReadBlock(link_addr, w.data(), w.size()) == LinkStatus::kOk;
+  for (size_t i = 0; i < w.size(); ++i) {
+    for (unsigned b = 0; b < 4; ++b) {
+      dst[4 * i + b] = static_cast<uint8_t>(w[i] >> (8 * b));
+    }
+  }
+  return ok;
+}
+
 bool SocDriver::Probe() {
   return Reg(TMA_OFF(ID)) == TMA_REGS__ID__MAGIC_reset &&
          (Reg(TMA_OFF(VERSION)) & TMA_REGS__VERSION__MAJOR_bm) >> TMA_REGS__VERSION__MAJOR_bp ==
@@ -161,7 +182,7 @@ bool SocDriver::SubmitRing(const std::vector<SocCommand>& cmds) {
         bytes[4 * i + b] = static_cast<uint8_t>(w[i] >> (8 * b));
       }
     }
-    l_->MemWrite(cmdr_base_ + TMA_CMD_REC_BYTES * (cmdr_tail_ & (n - 1)), bytes, sizeof(bytes));
+    BytesOut(gmem_ + cmdr_base_ + TMA_CMD_REC_BYTES * (cmdr_tail_ & (n - 1)), bytes, sizeof(bytes));
     cmdr_tail_ = (cmdr_tail_ + 1) & mask2;
   }
   return Wr(TMA_OFF(CMDR_TAIL), cmdr_tail_);
@@ -183,7 +204,7 @@ void SocDriver::SetupCplRing(uint64_t base, unsigned log2) {
   cplr_log2_ = log2;
   // Zeroed records carry lap 0: none looks written on the first pass (lap 1).
   const std::vector<uint8_t> zero(size_t{TMA_CPL_REC_BYTES} << log2, 0);
-  l_->MemWrite(base, zero.data(), zero.size());
+  BytesOut(gmem_ + base, zero.data(), zero.size());
   Wr(TMA_OFF(CPLR_BASE_LO), static_cast<uint32_t>(base));
   Wr(TMA_OFF(CPLR_BASE_HI), static_cast<uint32_t>(base >> 32));
   Wr(TMA_OFF(CPLR_SIZE), log2);
@@ -203,7 +224,7 @@ bool SocDriver::DrainCplRing(std::vector<SocCompletion>* out) {
   bool ok = true;
   while (cplr_head_ != tail) {
     uint8_t b[TMA_CPL_REC_BYTES];
-    l_->MemRead(cplr_base_ + TMA_CPL_REC_BYTES * (cplr_head_ & (n - 1)), b, sizeof(b));
+    BytesIn(gmem_ + cplr_base_ + TMA_CPL_REC_BYTES * (cplr_head_ & (n - 1)), b, sizeof(b));
     uint32_t w[4];
     for (unsigned i = 0; i < 4; ++i) {
       w[i] = b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 |
@@ -242,25 +263,11 @@ SocDriver::MbarState SocDriver::MbarRead(unsigned cta, unsigned slot) {
 }
 
 bool SocDriver::SmemWrite(unsigned cta, uint32_t addr, const uint8_t* src, size_t n) {
-  bool ok = true;
-  for (size_t i = 0; i + 4 <= n; i += 4) {
-    const uint32_t v =
-        src[i] | src[i + 1] << 8 | src[i + 2] << 16 | static_cast<uint32_t>(src[i + 3]) << 24;
-    ok &= Wr(kSmemWindow + kSmemCtaStride * cta + addr + static_cast<uint32_t>(i), v);
-  }
-  return ok;
+  return BytesOut(kSmemWindow + kSmemCtaStride * cta + addr, src, n);
 }
 
 bool SocDriver::SmemRead(unsigned cta, uint32_t addr, uint8_t* dst, size_t n) {
-  bool ok = true;
-  for (size_t i = 0; i + 4 <= n; i += 4) {
-    uint32_t v = 0;
-    ok &= Rd(kSmemWindow + kSmemCtaStride * cta + addr + static_cast<uint32_t>(i), &v);
-    for (unsigned b = 0; b < 4; ++b) {
-      dst[i + b] = static_cast<uint8_t>(v >> (8 * b));
-    }
-  }
-  return ok;
+  return BytesIn(kSmemWindow + kSmemCtaStride * cta + addr, dst, n);
 }
 
 }  // namespace tma::fw

@@ -6,8 +6,13 @@
 // ring records from fw/include/tma/autogen/tma_rec.h (from tma_numbering.json). It submits
 // through the register window or the command ring, collects completions from the FIFO
 // registers or the completion ring, operates the mbarrier units and moves shared memory
-// through the window. Global memory (tensor maps, ring storage) is the caller's: the driver
-// writes and reads ring records through the link's memory callbacks.
+// through the window. It talks to the SoC through the firmware's one link interface
+// (tma/fw/link.h): the CSRs and shared-memory windows at link addresses 0 .. 0x1fffff (the
+// s_axil port's map), global memory as the engine sees it (ring storage, tensor maps) at link
+// address gmem_link_base + global address (modulo 2^64, so a board whose memory window answers
+// the engine at an address of its choosing maps it with one constant). Links: the Verilated
+// SocHarness (sim/soc/), the UARTBone link to the ULX3S board (boards/ulx3s/, docs/board.md),
+// MmioLink on a board with a CPU.
 #ifndef TMA_FW_SOC_TMA_SOC_DRIVER_H_
 #define TMA_FW_SOC_TMA_SOC_DRIVER_H_
 
@@ -17,21 +22,9 @@
 #include <functional>
 #include <vector>
 
-namespace tma::fw {
+#include "tma/fw/link.h"
 
-// The link to one tma_soc_top.
-class SocLink {
- public:
-  virtual ~SocLink() = default;
-  // One AXI4-Lite access; false: the port answered SLVERR.
-  virtual bool Read32(uint32_t addr, uint32_t* value) = 0;
-  virtual bool Write32(uint32_t addr, uint32_t value) = 0;
-  // Waits until irq is high or `cycles` (link time units) passed; true: irq is high.
-  virtual bool WaitIrq(uint64_t cycles) = 0;
-  // Global memory as the engine sees it (ring storage, tensor maps).
-  virtual void MemWrite(uint64_t addr, const uint8_t* src, size_t n) = 0;
-  virtual void MemRead(uint64_t addr, uint8_t* dst, size_t n) = 0;
-};
+namespace tma::fw {
 
 // One command: the fields of a command-ring record (soc_records.cmd).
 struct SocCommand {
@@ -66,11 +59,12 @@ SocCompletion DecodeCompletionRecord(const uint32_t w[3]);
 
 class SocDriver {
  public:
-  explicit SocDriver(SocLink* link) : l_(link) {}
+  SocDriver(Link* link, uint64_t gmem_link_base) : l_(link), gmem_(gmem_link_base) {}
 
-  // Register access by offset (tma_regs_t member offsets); false on SLVERR.
-  bool Rd(uint32_t off, uint32_t* v) { return l_->Read32(off, v); }
-  bool Wr(uint32_t off, uint32_t v) { return l_->Write32(off, v); }
+  // Register access by offset (tma_regs_t member offsets); false when the link reports a
+  // failure (SLVERR, a transport error).
+  bool Rd(uint32_t off, uint32_t* v) { return l_->Read32(off, v) == LinkStatus::kOk; }
+  bool Wr(uint32_t off, uint32_t v) { return l_->Write32(off, v) == LinkStatus::kOk; }
   uint32_t Reg(uint32_t off);
 
   // ID and VERSION match this header's generation.
@@ -124,7 +118,12 @@ class SocDriver {
   bool SmemRead(unsigned cta, uint32_t addr, uint8_t* dst, size_t n);
 
  private:
-  SocLink* l_;
+  // n bytes at a link address as little-endian words (block transfers); `n` a multiple of 4.
+  bool BytesOut(uint64_t link_addr, const uint8_t* src, size_t n);
+  bool BytesIn(uint64_t link_addr, uint8_t* dst, size_t n);
+
+  Link* l_;
+  uint64_t gmem_;
   uint64_t cmdr_base_ = 0, cplr_base_ = 0;
   unsigned cmdr_log2_ = 0, cplr_log2_ = 0;
   uint32_t cmdr_tail_ = 0, cplr_head_ = 0;

@@ -13,8 +13,9 @@
 // global-memory window, ...); tma/fw/device.h says which window the driver uses for what.
 // Links: MockLink (tma/fw/mock_link.h, records and scripts accesses), MmioLink
 // (tma/fw/mmio_link.h: Linux /dev/mem or UIO, mmap), UartBoneLink (tma/fw/uartbone_link.h:
-// LiteX UARTBone framing over a serial port or pty). The in-process Verilated SoC top link
-// (fw/src/soc/) implements the same interface. Contract for every implementation:
+// LiteX UARTBone framing over a serial port or pty: the ULX3S board or its Verilated board top)
+// and the in-process Verilated SoC top (sim/soc/soc_harness.h); the SoC's register-level
+// driver (fw/src/soc/) runs over any of them. Contract for every implementation:
 //   - no timing assumptions: a link never sleeps except inside WaitInterrupt;
 //   - WaitInterrupt returns kOk when the line is (or becomes) asserted, kTimeout after
 //     timeout_us without it, kUnsupported when the link has no interrupt (the driver then

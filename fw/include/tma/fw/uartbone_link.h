@@ -37,6 +37,12 @@ inline constexpr size_t kMaxWriteWords = 8;
 inline constexpr size_t kMaxReadWords = 255;
 }  // namespace uartbone
 
+// The runner's link argument `uart:PATH[@BAUD]` (`tma run --link`): the tty and the baud rate
+// (kDefaultBaud without @BAUD). False, and a sentence in *error, when it is not of that form.
+inline constexpr uint32_t kDefaultBaud = 3000000;
+bool ParseUartSpec(const std::string& spec, std::string* path, uint32_t* baud,
+                   std::string* error = nullptr);
+
 class UartBoneLink : public Link {
  public:
   // A serial device in raw 8N1 mode at `baud` (e.g. 3000000); nullptr (and *error) on failure.

