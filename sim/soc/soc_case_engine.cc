@@ -7,6 +7,7 @@
 
 #include "fw/src/soc/tma_soc_driver.h"
 #include "sim/cmd_port.h"
+#include "sim/soc/soc_command.h"
 #include "sim/soc/soc_harness.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
@@ -33,32 +34,6 @@ constexpr uint32_t kIrqMask =
 
 #define TMA_OFF(reg) static_cast<uint32_t>(offsetof(tma_regs_t, reg))
 
-fw::SocCommand ToSoc(const pkg::cmd_t& k) {
-  fw::SocCommand c;
-  c.op = k.op;
-  c.mode = k.mode;
-  c.redop = k.redop;
-  c.dim = k.dim;
-  c.multicast = k.multicast;
-  c.cta_group = k.cta_group;
-  c.tag = k.tag;
-  c.issuer = k.issuer;
-  c.dst_cta = k.dst_cta;
-  c.cta_mask = k.cta_mask;
-  c.smem_cta = k.smem_cta;
-  c.mbar_remote = k.mbar_remote;
-  c.mbar_cta = k.mbar_cta;
-  c.desc_addr = k.desc_addr;
-  for (int i = 0; i < 5; ++i) {
-    c.coords[i] = static_cast<int32_t>(k.coords.v[i]);
-  }
-  for (int i = 0; i < 3; ++i) {
-    c.im2col[i] = static_cast<int16_t>(k.im2col.v[i]);
-  }
-  c.smem_addr = k.smem_addr;
-  c.mbar_addr = k.mbar_addr;
-  return c;
-}
 }  // namespace
 
 SocCaseEngine::SocCaseEngine()
@@ -185,7 +160,7 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   drv.Wr(TMA_OFF(INTR_STATE), ~0u);
   drv.Wr(TMA_OFF(INTR_ENABLE), kIrqMask);
-  const fw::SocCommand cmd = ToSoc(CmdCodec::Encode(ec));
+  const fw::SocCommand cmd = ToSocCommand(CmdCodec::Encode(ec));
   std::vector<fw::SocCommand> cmds = {cmd};
   if (grouped) {
     cmds.push_back(fw::CommitGroupCommand(cmd.issuer));

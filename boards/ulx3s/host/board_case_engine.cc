@@ -9,6 +9,7 @@
 
 #include "fw/src/soc/tma_soc_driver.h"
 #include "sim/cmd_port.h"
+#include "sim/soc/soc_command.h"
 #include "tma/descriptor.h"
 #include "tma/golden.h"
 
@@ -35,33 +36,6 @@ constexpr unsigned kCmdRingLog2 = 2, kCplRingLog2 = 5;
 constexpr uint64_t kSmemWindow = 0x100000, kSmemStride = 0x10000;
 constexpr uint8_t kTag = 0x5a;
 constexpr uint32_t kIrqMask = TMA_REGS__INTR_STATE__CPL_bm | TMA_REGS__INTR_STATE__ERR_bm;
-
-fw::SocCommand ToSoc(const pkg::cmd_t& k) {
-  fw::SocCommand c;
-  c.op = k.op;
-  c.mode = k.mode;
-  c.redop = k.redop;
-  c.dim = k.dim;
-  c.multicast = k.multicast;
-  c.cta_group = k.cta_group;
-  c.tag = k.tag;
-  c.issuer = k.issuer;
-  c.dst_cta = k.dst_cta;
-  c.cta_mask = k.cta_mask;
-  c.smem_cta = k.smem_cta;
-  c.mbar_remote = k.mbar_remote;
-  c.mbar_cta = k.mbar_cta;
-  c.desc_addr = k.desc_addr;
-  for (int i = 0; i < 5; ++i) {
-    c.coords[i] = static_cast<int32_t>(k.coords.v[i]);
-  }
-  for (int i = 0; i < 3; ++i) {
-    c.im2col[i] = static_cast<int16_t>(k.im2col.v[i]);
-  }
-  c.smem_addr = k.smem_addr;
-  c.mbar_addr = k.mbar_addr;
-  return c;
-}
 
 // Little-endian words of bytes (the tail zero-padded).
 std::vector<uint32_t> Words(const std::vector<uint8_t>& b) {
@@ -213,7 +187,7 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
   ec.instr = in;
   ec.desc_addr = gbase + kDescOff;
   ec.tag = kTag;
-  const fw::SocCommand cmd = ToSoc(sim::CmdCodec::Encode(ec));
+  const fw::SocCommand cmd = sim::ToSocCommand(sim::CmdCodec::Encode(ec));
   if (use_ring) {
     drv.SetupCplRing(gbase + kCplRingOff, kCplRingLog2);
     drv.SetupCmdRing(gbase + kCmdRingOff, kCmdRingLog2);
