@@ -125,8 +125,7 @@ module tma_bulk_group #(
   logic               sel_err;
   logic [SeqW-1:0]    open_d  [NumIssuers];
   logic [SeqW-1:0]    dhead_d [NumIssuers];
-  logic [NumIssuers-1:0] full_d, full_q;        // a group of the issuer is at 2^CntW - 1
-  logic                  any_full_q;            // ... of any issuer
+  logic                  any_full_d, any_full_q;  // a group of any issuer is at 2^CntW - 1
   // the events, registered
   logic            rd_v_q, rd_err_q, wr_v_q, wr_err_q;
   logic [IssW-1:0] rd_iss_q, wr_iss_q;
@@ -264,29 +263,25 @@ module tma_bulk_group #(
     end
   end
 
-  // Request readiness of the next cycle, per issuer.
+  // Request readiness of the next cycle: commits per issuer, operations for all issuers.
   always_comb begin : proc_ready_next
     for (int i = 0; i < NumIssuers; i++) begin
       open_d[i]  = open_q[i] + SeqW'(req_cm && 32'(req_issuer_i) == i);
       dhead_d[i] = dhead_q[i] + SeqW'(push && pick_done && 32'(pick_iss) == i);
       cm_full_d[i] = SeqW'(open_d[i] - dhead_d[i]) >= SeqW'(MaxGroups - 1);
-      full_d[i]    = 1'b0;
-      for (int g = 0; g < MaxGroups; g++) begin
-        if (rcnt_d[i * MaxGroups + g] == '1 || wcnt_d[i * MaxGroups + g] == '1) begin
-          full_d[i] = 1'b1;
-        end
-      end
+    end
+    any_full_d = 1'b0;
+    for (int s = 0; s < NumSlots; s++) begin
+      if (rcnt_d[s] == '1 || wcnt_d[s] == '1) any_full_d = 1'b1;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ready
     if (!rst_ni) begin
-      full_q     <= '0;
       any_full_q <= 1'b0;
       cm_full_q  <= '0;
     end else begin
-      full_q     <= full_d;
-      any_full_q <= |full_d;
+      any_full_q <= any_full_d;
       cm_full_q  <= cm_full_d;
     end
   end
@@ -365,16 +360,15 @@ module tma_bulk_group #(
   end
   // The registered readiness equals its definition on the present state; a waiting choice
   // is still a candidate.
-  for (genvar i = 0; i < NumIssuers; i++) begin : gen_ready_sva
-    logic full_now;
-    always_comb begin : proc_full_now
-      full_now = 1'b0;
-      for (int g = 0; g < MaxGroups; g++) begin
-        if (rcnt_q[i * MaxGroups + g] == '1 || wcnt_q[i * MaxGroups + g] == '1) full_now = 1'b1;
-      end
+  logic full_now;
+  always_comb begin : proc_full_now
+    full_now = 1'b0;
+    for (int s = 0; s < NumSlots; s++) begin
+      if (rcnt_q[s] == '1 || wcnt_q[s] == '1) full_now = 1'b1;
     end
-    `TMA_ASSERT_COPY(FullReg_A, full_q[i], full_now)
-    `TMA_ASSERT_IMPLY(AnyFull_A, full_q[i], any_full_q)
+  end
+  `TMA_ASSERT_COPY(AnyFullReg_A, any_full_q, full_now)
+  for (genvar i = 0; i < NumIssuers; i++) begin : gen_ready_sva
     `TMA_ASSERT_COPY(CommitFullReg_A, cm_full_q[i],
                      SeqW'(open_q[i] - dhead_q[i]) >= SeqW'(MaxGroups - 1))
   end
