@@ -79,7 +79,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="work directory (created)")
-    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--seeds", default="1,2,3",
+                    help="comma-separated placement seeds; empty: synthesis only")
     ap.add_argument("-P", "--param", action="append", default=[], metavar="NAME=VALUE",
                     help="board-top parameter")
     ap.add_argument("--stub-engine", action="store_true",
@@ -120,6 +121,9 @@ def main():
     print(f"ulx3s: synthesis {synth_s} s")
 
     seeds = [int(s) for s in args.seeds.split(",") if s]
+    if not seeds:   # --seeds "": synthesis only (the netlist for a place and route elsewhere)
+        print(f"ulx3s: {json_path} (synthesis only)")
+        return 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         results = list(ex.map(lambda s: place_and_route(out, json_path, s, mhz, args), seeds))
 

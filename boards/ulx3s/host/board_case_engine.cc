@@ -256,19 +256,7 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
     note("error completion and complete-tx for one command");
   }
   if (errors == 0) {
-    for (int d : dst) {
-      const fw::SocDriver::MbarState s0 = drv.MbarRead(d, 0);
-      if (!s0.valid || s0.phase || s0.tx != -static_cast<int32_t>(bytes_to[d])) {
-        note("mbarrier of CTA " + std::to_string(d) + ": tx " + std::to_string(s0.tx) +
-             ", the completions reported " + std::to_string(bytes_to[d]) + " bytes");
-        continue;
-      }
-      drv.MbarOperate(d, 0, fw::SocDriver::kMbarArriveExpectTx, bytes_to[d], in.mbar_addr);
-      const fw::SocDriver::MbarState s1 = drv.MbarRead(d, 0);
-      if (!s1.phase || s1.tx != 0 || s1.pending != 1) {
-        note("mbarrier of CTA " + std::to_string(d) + ": the phase did not complete");
-      }
-    }
+    tma::sim::CheckMbarPhases(drv, dst, bytes_to, in.mbar_addr, note);
   }
   // Shared memory back, and the buffer when the engine writes it.
   for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {

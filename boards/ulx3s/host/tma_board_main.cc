@@ -4,8 +4,9 @@
 // the UARTBone link), with the report and exit code of `tma run` (`tma run --engine board`
 // hands over to it):
 //   tma-board run FILE... --link uart:PATH[@BAUD] [--filter REGEX] [-v|--verbose]
-//                 [--junit FILE] [--fail-on-skip] [--sample N] [--max-polls N]
-//                 [--reply-timeout-ms MS]
+//                 [--junit FILE] [--fail-on-skip] [--sample N] [--max-case-bytes N]
+//                 [--max-line-bytes N] [--max-polls N] [--reply-timeout-ms MS]
+// (the replay options of sim/run_args.h, every number range-checked, and the board's own).
 // PATH is the board's serial port (/dev/ttyUSB0 at 3000000 baud, the default) or the pty the
 // Verilated board top prints (tma-board-sim). A case that does not fit the board's memories is
 // SKIP and listed at the end; a replay that broke a rule (hang, a host access answered with an
@@ -16,12 +17,13 @@
 // 2 usage, file or link error.
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "boards/ulx3s/host/board_case_engine.h"
+#include "sim/run_args.h"
 #include "tma/case_runner.h"
 #include "tma/fw/uartbone_link.h"
 
@@ -32,63 +34,44 @@ namespace m = tma::model;
 int Usage() {
   std::cerr << "usage: tma-board run FILE... --link uart:PATH[@BAUD] [--filter REGEX]\n"
                "                 [-v|--verbose] [--junit FILE] [--fail-on-skip] [--sample N]\n"
-               "                 [--max-polls N] [--reply-timeout-ms MS]\n";
+               "                 [--max-case-bytes N] [--max-line-bytes N] [--max-polls N]\n"
+               "                 [--reply-timeout-ms MS]\n";
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) != "run") {
-    return Usage();
-  }
-  std::vector<std::string> files;
-  m::RunOptions opt;
-  opt.program = "tma-board run";
+  // The replay options every tool takes (sim/run_args.h), plus the board's own.
+  tma::sim::RunArgs args;
   std::string link_spec;
   uint64_t max_polls = 20000;
-  int reply_ms = 60000;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string* v) {
-      const size_t eq = a.find('=');
-      if (eq != std::string::npos) {
-        *v = a.substr(eq + 1);
-        return true;
-      }
-      if (i + 1 < argc) {
-        *v = argv[++i];
-        return true;
-      }
-      return false;
-    };
+  uint64_t reply_ms = 60000;
+  const tma::sim::RunArgParser parser("tma-board");
+  const auto board_option = [&](const std::string& name,
+                                const std::function<bool(std::string*)>& value) {
     std::string v;
-    if (a == "-v" || a == "--verbose") {
-      opt.verbose = true;
-    } else if (a == "--fail-on-skip") {
-      opt.fail_on_skip = true;
-    } else if (a.rfind("--filter", 0) == 0 && value(&v)) {
-      opt.filter = v;
-    } else if (a.rfind("--junit", 0) == 0 && value(&v)) {
-      opt.junit = v;
-    } else if (a.rfind("--sample", 0) == 0 && value(&v)) {
-      opt.sample = std::max(1, std::atoi(v.c_str()));
-    } else if (a.rfind("--link", 0) == 0 && value(&v)) {
-      link_spec = v;
-    } else if (a.rfind("--reply-timeout-ms", 0) == 0 && value(&v)) {
-      reply_ms = std::max(1, std::atoi(v.c_str()));
-    } else if (a.rfind("--max-polls", 0) == 0 && value(&v)) {
-      max_polls = std::strtoull(v.c_str(), nullptr, 10);
-    } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "tma-board run: unknown option " << a << "\n";
-      return Usage();
-    } else {
-      files.push_back(a);
+    if (name == "--link") {
+      return value(&link_spec) ? 1 : -1;
     }
-  }
-  if (files.empty() || link_spec.empty()) {
+    if (name == "--max-polls") {
+      return value(&v) && parser.Number(name, v, 1, uint64_t{1} << 40, &max_polls) ? 1 : -1;
+    }
+    if (name == "--reply-timeout-ms") {
+      return value(&v) && parser.Number(name, v, 1, 3600000, &reply_ms) ? 1 : -1;
+    }
+    return 0;
+  };
+  if (!parser.Parse(argc, argv, &args, board_option) || link_spec.empty()) {
     return Usage();
   }
+  if (args.limit != 0) {
+    std::cerr << "tma-board run: --limit counts simulated cycles; the board is polled "
+                 "(--max-polls)\n";
+    return Usage();
+  }
+  const std::vector<std::string>& files = args.files;
+  m::RunOptions& opt = args.opt;
   std::string path, err;
   uint32_t baud = 0;
   if (!tma::fw::ParseUartSpec(link_spec, &path, &baud, &err)) {
@@ -100,7 +83,7 @@ int main(int argc, char** argv) {
     std::cerr << "tma-board run: " << err << "\n";
     return 2;
   }
-  link->set_reply_timeout_ms(reply_ms);
+  link->set_reply_timeout_ms(static_cast<int>(reply_ms));
   tma::board::BoardCaseEngine engine(link.get());
   engine.set_max_polls(max_polls);
   if (!engine.Probe(&err)) {

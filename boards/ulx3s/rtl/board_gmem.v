@@ -12,7 +12,9 @@
 //     is a bus error);
 //   * the host's AXI4-Lite port (32-bit): RAM byte (address mod 2^28), SLVERR past GmemBytes.
 // Each clock the RAM port serves an engine write beat, else a host access, else an engine
-// read beat.
+// read beat. A host access is first taken into a request register (address, data, byte
+// enables and the window verdict), so the port's arbitration sees only flops and the engine's
+// W valid: one LUT level from the grant to the RAM's input flops.
 
 `default_nettype none
 
@@ -142,15 +144,28 @@ module board_gmem #(
     else ram_we_q <= ram_we;
   end
 
+  // ---- The window: a beat at RAM byte offset o (o = address - base_i) lies in it when
+  // o + DataBytes <= limit_i and o + DataBytes <= GmemBytes. The bound limit_i - DataBytes
+  // is kept in a register (limit_i is a host setting, written before the case's commands), so
+  // each beat's check is one compare, without an adder in front of the RAM's write enables.
+  reg  [32:0] wlim_q;   // limit_i - DataBytes; negative (bit 32): no beat fits
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wlim_q <= {33{1'b1}};
+    else wlim_q <= {1'b0, limit_i} - DataBytes;
+  end
+
+  function in_window(input [63:0] o);
+    in_window = o[63:32] == 32'd0 && !wlim_q[32] && o[31:0] <= wlim_q[31:0] &&
+                o[31:0] <= GmemBytes - DataBytes;
+  endfunction
+
   // ---- Write burst machine (the burst ends with the W beat marked WLAST) ----
   localparam [1:0] WIdle = 2'd0, WOff = 2'd1, WData = 2'd2, WResp = 2'd3;
   reg [1:0]  wst_q;
   reg [3:0]  wid_q;
   reg [63:0] waddr_q, woff_q;
   reg        werr_q;
-  wire [32:0] wend_w = {1'b0, woff_q[31:0]} + DataBytes;
-  wire        win_w  = woff_q[63:32] == 32'd0 && wend_w <= {1'b0, limit_i} &&
-                       wend_w <= GmemBytes;
+  wire        win_w  = in_window(woff_q);
   wire        wbeat_w = wst_q == WData && e_wvalid_i;   // a W beat takes the port
 
   assign e_awready_o = wst_q == WIdle;
@@ -159,19 +174,24 @@ module board_gmem #(
   assign e_bid_o     = wid_q;
   assign e_bresp_o   = werr_q ? 2'b10 : 2'b00;
 
-  // ---- Host machine ----
+  // ---- Host machine: HIdle takes a request into the h*_q registers, HReq waits for the port
   localparam [2:0] HIdle = 3'd0, HRd1 = 3'd1, HRd2 = 3'd2, HROut = 3'd3, HB = 3'd4,
-                   HRd3 = 3'd5;
+                   HRd3 = 3'd5, HReq = 3'd6;
   reg [2:0]  hst_q;
   reg [OffW-3:0] hlane_q;   // the 32-bit lane of the host's word
-  wire       host_wr_w = h_awvalid_i && h_wvalid_i;
-  wire       host_go_w = hst_q == HIdle && (host_wr_w || h_arvalid_i) && !wbeat_w;
+  reg            hwr_q;     // the request is a write
+  reg [AW-1:0]   hword_q;   // its RAM word
+  reg [DW-1:0]   hwdata_q;  // its data in every lane
+  reg [DataBytes-1:0] hwe_q;  // its byte enables (none for a read or outside the RAM)
+  wire       host_wr_w   = h_awvalid_i && h_wvalid_i;
+  wire       host_take_w = hst_q == HIdle && (host_wr_w || h_arvalid_i);
+  wire       host_go_w   = hst_q == HReq && !wbeat_w;   // the request has the RAM port
   wire [27:0] h_off_w  = host_wr_w ? h_awaddr_i[27:0] : h_araddr_i[27:0];
   wire        h_in_w   = h_off_w < GmemBytes;
 
-  assign h_awready_o = host_go_w && host_wr_w;
-  assign h_wready_o  = host_go_w && host_wr_w;
-  assign h_arready_o = host_go_w && !host_wr_w;
+  assign h_awready_o = host_take_w && host_wr_w;
+  assign h_wready_o  = host_take_w && host_wr_w;
+  assign h_arready_o = host_take_w && !host_wr_w;
   assign h_bvalid_o  = hst_q == HB;
   assign h_rvalid_o  = hst_q == HROut;
 
@@ -186,9 +206,7 @@ module board_gmem #(
   reg [2:0]      rf_rd_q;
   reg            fl1_q, fl1_err_q, fl1_last_q, fl2_q, fl2_err_q, fl2_last_q;
   reg            fl3_q, fl3_err_q, fl3_last_q;
-  wire [32:0]    rend_w    = {1'b0, roff_q[31:0]} + DataBytes;
-  wire           rin_w     = roff_q[63:32] == 32'd0 && rend_w <= {1'b0, limit_i} &&
-                             rend_w <= GmemBytes;
+  wire           rin_w     = in_window(roff_q);
   wire           r_pop_w   = rf_cnt_q != 4'd0 && e_rready_i;
   wire           r_issue_w = rst_q == RData && !wbeat_w && !host_go_w &&
                              (rf_cnt_q + {3'b000, fl1_q} + {3'b000, fl2_q} +
@@ -212,11 +230,9 @@ module board_gmem #(
       ram_addr = woff_q[AW+OffW-1:OffW];
       if (win_w) ram_we = e_wstrb_i;
     end else if (host_go_w) begin
-      ram_addr  = h_off_w[AW+OffW-1:OffW];
-      ram_wdata = {(DataBytes / 4){h_wdata_i}};
-      if (host_wr_w && h_in_w) begin
-        ram_we = {{(DataBytes - 4){1'b0}}, h_wstrb_i} << (4 * h_off_w[OffW-1:2]);
-      end
+      ram_addr  = hword_q;
+      ram_wdata = hwdata_q;
+      ram_we    = hwe_q;
     end
   end
 
@@ -229,6 +245,10 @@ module board_gmem #(
       werr_q     <= 1'b0;
       hst_q      <= HIdle;
       hlane_q    <= {(OffW - 2){1'b0}};
+      hwr_q      <= 1'b0;
+      hword_q    <= {AW{1'b0}};
+      hwdata_q   <= {DW{1'b0}};
+      hwe_q      <= {DataBytes{1'b0}};
       h_bresp_o  <= 2'b00;
       h_rdata_o  <= 32'd0;
       h_rresp_o  <= 2'b00;
@@ -280,17 +300,20 @@ module board_gmem #(
       // Host accesses
       case (hst_q)
         HIdle: begin
-          if (host_go_w) begin
-            hlane_q <= h_off_w[OffW-1:2];
-            if (host_wr_w) begin
-              h_bresp_o <= h_in_w ? 2'b00 : 2'b10;
-              hst_q     <= HB;
-            end else begin
-              h_rresp_o <= h_in_w ? 2'b00 : 2'b10;
-              hst_q     <= HRd1;
-            end
+          if (host_take_w) begin
+            hlane_q  <= h_off_w[OffW-1:2];
+            hwr_q    <= host_wr_w;
+            hword_q  <= h_off_w[AW+OffW-1:OffW];
+            hwdata_q <= {(DataBytes / 4){h_wdata_i}};
+            hwe_q    <= host_wr_w && h_in_w ?
+                        {{(DataBytes - 4){1'b0}}, h_wstrb_i} << (4 * h_off_w[OffW-1:2]) :
+                        {DataBytes{1'b0}};
+            if (host_wr_w) h_bresp_o <= h_in_w ? 2'b00 : 2'b10;
+            else h_rresp_o <= h_in_w ? 2'b00 : 2'b10;
+            hst_q <= HReq;
           end
         end
+        HReq: if (host_go_w) hst_q <= hwr_q ? HB : HRd1;
         HRd1: hst_q <= HRd2;  // the address flop, the RAM's registered read, the data flop
         HRd2: hst_q <= HRd3;
         HRd3: begin
