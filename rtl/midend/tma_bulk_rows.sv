@@ -77,10 +77,15 @@ module tma_bulk_rows #(
   logic        is_load, is_store, is_red, is_pf;
   logic        half, global_red_ok, cluster_red_ok;
   logic        s2s, s2s_cp, s2s_red;  // shared::cta -> shared::cluster (copy / reduction)
-  logic [32:0] smem_end;           // smem_addr + moved bytes (> 2^32: outside the window)
-  logic [64:0] dst_end;            // shared::cluster destination + moved bytes
+  logic [32:0] smem_end;           // smem_addr + moved bytes
+  logic        smem_over;          // smem_end > 2^32: outside the window
+  logic [32:0] dst_end;            // the shared::cluster destination's low half + moved bytes
+  logic        dst_over;           // destination + moved bytes > 2^32
   logic [15:0] dst_mask;           // the load's destination CTAs
-  logic [3:0]  err_d;              // first failing check (ErrNone: none)
+  logic [3:0]  err_c;              // first failing check (ErrNone: none) of cmd_i ...
+  logic [3:0]  err_q;              // ... registered: the checks of the command on cmd_i while
+  logic        chk_q;              // chk_q (it was there in the previous cycle, not taken)
+  logic [3:0]  err_d;              // the command's error as it is taken (err_q)
   logic [3:0]  elem;               // the reduction's element type (Elem*)
 
   // coords[1] and coords[2] as plain vectors: Yosys 0.23 crashes on a bit select of an element
@@ -102,8 +107,14 @@ module tma_bulk_rows #(
   assign s2s        = (is_store || is_red) && to_cluster;
   assign s2s_cp     = is_store && to_cluster;
   assign s2s_red    = is_red && to_cluster;
+  // Window ends: one 33-bit add each; "> 2^32" is its carry with a non-zero low part (an OR
+  // after the add, no second carry chain). The 64-bit destination's upper half h: h >= 2 is
+  // over, h == 1 is over unless the low half plus the bytes is 0.
   assign smem_end   = {1'b0, cmd_i.smem_addr} + {1'b0, size_eff};
-  assign dst_end    = {1'b0, cmd_i.desc_addr} + 65'(size_eff);
+  assign smem_over  = smem_end[32] && smem_end[31:0] != '0;
+  assign dst_end    = {1'b0, cmd_i.desc_addr[31:0]} + {1'b0, size_eff};
+  assign dst_over   = cmd_i.desc_addr[63:33] != '0 ||
+                      (cmd_i.desc_addr[32] ? dst_end != '0 : dst_end[32] && dst_end[31:0] != '0);
   assign dst_mask   = cmd_i.multicast ? cmd_i.cta_mask : (16'd1 << cmd_i.dst_cta);
 
   // The cp.reduce.async.bulk .global table (seed 004 lines 340-349; BulkReduceSupported).
@@ -152,46 +163,46 @@ module tma_bulk_rows #(
   // the direction's CTA and window rules; a shared::cluster reduction checks its source window
   // before its mbarrier and destination (CheckBulkReduce) ----
   always_comb begin : proc_check
-    err_d = tma_pkg::ErrNone;
+    err_c = tma_pkg::ErrNone;
     if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
-      err_d = tma_pkg::ErrInvalidInstr;
+      err_c = tma_pkg::ErrInvalidInstr;
     end else if (cmd_i.multicast && !(is_load && to_cluster)) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // .multicast::cluster: shared::cluster.global
+      err_c = tma_pkg::ErrInvalidInstr;        // .multicast::cluster: shared::cluster.global
     end else if (has_mask && !(is_store && !to_cluster)) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // .cp_mask: global.shared::cta only
+      err_c = tma_pkg::ErrInvalidInstr;        // .cp_mask: global.shared::cta only
     end else if (is_red && !(to_cluster ? cluster_red_ok : global_red_ok)) begin
-      err_d = tma_pkg::ErrUnsupportedRed;
+      err_c = tma_pkg::ErrUnsupportedRed;
     end else if (is_red && (noftz != (cmd_i.redop == tma_pkg::RedAdd && half))) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // .noftz: exactly the .add.f16 / .add.bf16
+      err_c = tma_pkg::ErrInvalidInstr;        // .noftz: exactly the .add.f16 / .add.bf16
     end else if (size[3:0] != 4'd0 && SizeStrict != 0) begin
-      err_d = tma_pkg::ErrInvalidInstr;
+      err_c = tma_pkg::ErrInvalidInstr;
     end else if ((is_load ? cmd_i.smem_addr[3:0] : cmd_i.desc_addr[3:0]) != 4'd0 && !is_pf) begin
-      err_d = tma_pkg::ErrMisaligned;          // dstMem
+      err_c = tma_pkg::ErrMisaligned;          // dstMem
     end else if ((is_load || is_pf ? cmd_i.desc_addr[3:0] : cmd_i.smem_addr[3:0]) != 4'd0) begin
-      err_d = tma_pkg::ErrMisaligned;          // srcMem
+      err_c = tma_pkg::ErrMisaligned;          // srcMem
     end else if ((is_load || s2s_cp) && cmd_i.mbar_addr[2:0] != 3'd0) begin
-      err_d = tma_pkg::ErrMisaligned;          // mbar
+      err_c = tma_pkg::ErrMisaligned;          // mbar
     end else if (is_load && !to_cluster && cmd_i.dst_cta != cmd_i.issuer) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // .shared::cta: the executing CTA's window
+      err_c = tma_pkg::ErrInvalidInstr;        // .shared::cta: the executing CTA's window
     end else if (is_load && to_cluster && cmd_i.multicast && NumCtas < 16 &&
                  (cmd_i.cta_mask >> NumCtas) != '0) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // ctaMask beyond the cluster
+      err_c = tma_pkg::ErrInvalidInstr;        // ctaMask beyond the cluster
     end else if (is_load && to_cluster && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas) begin
-      err_d = tma_pkg::ErrInvalidInstr;
+      err_c = tma_pkg::ErrInvalidInstr;
     end else if (s2s_cp && 32'(cmd_i.dst_cta) >= NumCtas) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
+      err_c = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
     end else if (s2s_cp && cmd_i.dst_cta == cmd_i.issuer) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // the destination must be another CTA
-    end else if (!is_pf && smem_end > 33'h1_0000_0000) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // + size overflows the 32-bit shared window
+      err_c = tma_pkg::ErrInvalidInstr;        // the destination must be another CTA
+    end else if (!is_pf && smem_over) begin
+      err_c = tma_pkg::ErrInvalidInstr;        // + size overflows the 32-bit shared window
     end else if (s2s_red && cmd_i.mbar_addr[2:0] != 3'd0) begin
-      err_d = tma_pkg::ErrMisaligned;          // mbar
+      err_c = tma_pkg::ErrMisaligned;          // mbar
     end else if (s2s_red && 32'(cmd_i.dst_cta) >= NumCtas) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
-    end else if (s2s && dst_end > 65'h1_0000_0000) begin
-      err_d = tma_pkg::ErrInvalidInstr;        // dstMem + size overflows the shared window
+      err_c = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
+    end else if (s2s && dst_over) begin
+      err_c = tma_pkg::ErrInvalidInstr;        // dstMem + size overflows the shared window
     end else if (s2s_red) begin
-      err_d = tma_pkg::ErrUnsupported;         // no shared read-modify-write (see above)
+      err_c = tma_pkg::ErrUnsupported;         // no shared read-modify-write (see above)
     end
   end
 
@@ -206,7 +217,10 @@ module tma_bulk_rows #(
   logic [15:0]            bmask_q;
   tma_pkg::cpl_info_t     cpl_d, cpl_q;
   logic [RbW-1:0]         row_len;
+  logic                   row_last_q; // the next row is the command's last (registered a row
+                                      // ahead: left_q <= RowMax as the row before is taken)
   logic                   row_last, take_cmd, take_row;
+  logic                   bytes_d;
 
   always_comb begin : proc_cpl
     cpl_d           = '0;
@@ -234,11 +248,27 @@ module tma_bulk_rows #(
     cpl_d.bg_seq = bg_seq_i;
   end
 
-  assign cmd_ready_o = !active_q && !s2s_q;
+  // A command is taken once its checks are registered (a cycle on cmd_i: one cycle more for
+  // a command that finds the block idle, none for one that waits behind another), so the
+  // check ladder and the window-end adds do not reach cpl_q, bytes_q and the flags.
+  assign err_d       = err_q;
+  assign cmd_ready_o = !active_q && !s2s_q && chk_q;
   assign take_cmd    = cmd_valid_i && cmd_ready_o;
   assign take_row    = row_valid_o && row_ready_i;
-  assign row_last    = !bytes_q || (left_q <= 32'(RowMax));
+  assign row_last    = row_last_q;
+  assign bytes_d     = err_d == tma_pkg::ErrNone && size_eff != '0 &&
+                       !(has_mask && coord1[15:0] == '0);
   assign row_len     = row_last ? RbW'(left_q) : RbW'(RowMax);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_chk
+    if (!rst_ni) begin
+      chk_q <= 1'b0;
+      err_q <= '0;
+    end else begin
+      chk_q <= cmd_valid_i && !take_cmd;
+      err_q <= err_c;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_active
     if (!rst_ni) begin
@@ -263,8 +293,8 @@ module tma_bulk_rows #(
   always_ff @(posedge clk_i) begin : proc_cmd
     if (take_cmd) begin
       // (a .cp_mask of 0 writes nothing: one completion-only row, no W beat without strobes)
-      bytes_q  <= err_d == tma_pkg::ErrNone && size_eff != '0 &&
-                  !(has_mask && coord1[15:0] == '0);
+      bytes_q  <= bytes_d;
+      row_last_q <= !bytes_d || size_eff <= 32'(RowMax);
       gaddr_q <= cmd_i.desc_addr;
       saddr_q <= is_pf ? 32'd0 : cmd_i.smem_addr;
       left_q  <= size_eff;
@@ -275,6 +305,8 @@ module tma_bulk_rows #(
       gaddr_q <= gaddr_q + 64'(row_len);
       saddr_q <= saddr_q + 32'(row_len);
       left_q  <= left_q - 32'(row_len);
+      // after a row that is not the last, left_q - RowMax <= RowMax makes the next one last
+      row_last_q <= left_q <= 32'(2 * RowMax);
     end
   end
 
@@ -321,6 +353,8 @@ module tma_bulk_rows #(
   // A masked store writes some byte of every beat (whole 16-byte chunks, a mask not 0).
   `TMA_ASSERT_IMPLY(MaskNotEmpty_A, row_valid_o && bytes_q && bmask_en_q, bmask_q != '0)
   `TMA_ASSERT_NEVER(RowsOrCopy_A, active_q && s2s_q)
+  `TMA_ASSERT_IMPLY(ErrReg_A, chk_q, err_q == err_c && cmd_valid_i)
+  `TMA_ASSERT_IMPLY(LastFlag_A, active_q, row_last_q == (!bytes_q || left_q <= 32'(RowMax)))
   `TMA_ASSERT_STABLE(S2sHeld_A, s2s_valid_o, s2s_ready_i, {s2s_src_o, s2s_dst_o, s2s_cpl_o})
 
 endmodule

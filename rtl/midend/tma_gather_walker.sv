@@ -12,10 +12,11 @@
 // row's complete-tx bytes (job_t.tx_row).
 //
 // Pipeline: S (row k's fields, its address as a carry-save pair of gaddr + astart + head and
-// its bound compare, registered) -> tma_row_resolve (the pair resolved by a carry-select add,
-// the output spill register). The job is accepted when its last row enters S, so job_i (held by
-// valid/ready) feeds S for all four rows. Marker jobs (errors, prefetch) never come here
-// (tma_engine sends them to the N-D walker).
+// its read flag, registered; the four bound compares run side by side and only the flag
+// depends on them) -> tma_row_resolve (the pair resolved by a carry-select add, head / dend
+// zeroed for a row without a read, the output spill register). The job is accepted when its
+// last row enters S, so job_i (held by valid/ready) feeds S for all four rows. Marker jobs
+// (errors, prefetch) never come here (tma_engine sends them to the N-D walker).
 
 `default_nettype none
 
@@ -47,24 +48,25 @@ module tma_gather_walker (
   logic          o_ready;               // the output register takes S's row
 
   // ---- The next row from the job: bound compare, carry-save address ----
-  logic [33:0]   pos;
-  logic [31:0]   dim_m1;
+  logic [3:0]    inb_k;                 // row k's coordinate is in bounds
   logic [63:0]   astart, head64, s3, c3;
   logic          inb;
   tma_pkg::row_t r_d;
 
+  // The four rows' bound compares side by side, the row's flag selected after them.
+  always_comb begin : proc_inb
+    for (int k = 0; k < 4; k++) begin
+      inb_k[k] = job_i.coord.v[k + 1][33:32] == 2'b00 &&
+                 job_i.coord.v[k + 1][31:0] <= job_i.dim_m1.v[k + 1];
+    end
+  end
+
   always_comb begin : proc_next
-    pos    = '0;
-    dim_m1 = '0;
     astart = '0;
     for (int k = 0; k < 4; k++) begin
-      if (k_q == 2'(k)) begin
-        pos    = job_i.coord.v[k + 1];
-        dim_m1 = job_i.dim_m1.v[k + 1];
-        astart = job_i.astart.v[k + 1];
-      end
+      if (k_q == 2'(k)) astart = job_i.astart.v[k + 1];
     end
-    inb    = !pos[33] && !pos[32] && pos[31:0] <= dim_m1;
+    inb    = inb_k[k_q];
     head64 = 64'(job_i.head);
     s3     = job_i.gaddr ^ astart ^ head64;
     c3     = {(job_i.gaddr[62:0] & astart[62:0]) | (job_i.gaddr[62:0] & head64[62:0]) |
@@ -80,10 +82,8 @@ module tma_gather_walker (
     r_d.pk        = job_i.pk;
     r_d.cpl       = job_i.cpl;
     r_d.cpl.bytes = ((k_q == 2'd0) ? 32'd0 : tx_q) + 32'(job_i.tx_row);
-    if (inb && job_i.dend > job_i.head) begin
-      r_d.head = job_i.head;
-      r_d.dend = job_i.dend;
-    end
+    r_d.head      = job_i.head;          // (zeroed by tma_row_resolve without a read)
+    r_d.dend      = job_i.dend;
   end
 
   assign s_ce        = job_valid_i && (!s_valid_q || o_ready);

@@ -3,8 +3,9 @@
 // tma_row_resolve: the output stage of the gather and W128 walkers. A row arrives with its
 // global address as a carry-save pair (sum, carry) from a register stage; the pair is resolved
 // by a carry-select add (two 32-bit halves: both upper sums while the lower half's carry
-// ripples), zeroed for a row without a read, and the row goes out through a spill register,
-// so the walker's ready is a flop's output.
+// ripples); a row without a read gets address, head and dend 0 (the walker's S stage carries
+// the job's head and dend and the registered read flag, so no bound compare selects them), and
+// the row goes out through a spill register, so the walker's ready is a flop's output.
 
 `default_nettype none
 
@@ -36,6 +37,8 @@ module tma_row_resolve (
     hi1       = sum_i[63:32] + carry_i[63:32] + 32'd1;
     row       = row_i;
     row.gaddr = {(lo[32] ? hi1 : hi0), lo[31:0]} & {64{read_i}};
+    row.head  = row_i.head & {tma_pkg::RowBytesW{read_i}};
+    row.dend  = row_i.dend & {tma_pkg::RowBytesW{read_i}};
   end
 
   tma_spill_reg #(

@@ -19,14 +19,20 @@
 // (128 + 4 wHalo) x tx_row bytes. The job holds wHalo in nrows_m1 (job_t.w128). The job is
 // accepted with its last row, so job_i (held by valid/ready) is read for the whole walk.
 //
-// Timing structure (one carry chain per register stage):
+// Timing structure (one carry chain per register stage; every walk-step decision is a flop):
 //   I  four set-up cycles when a job arrives: the constant part of the address, gaddr + head
-//      plus one fixed dim's contribution per cycle; the W distance to the upper corner
-//      (hi - pos) and its restart value (hi - lo); the N dim; the fixed dims' bounds.
-//   W  the walk state: W's position and distance to its upper corner (a wrap is es > the
-//      distance: one compare of flops), a[W] and a[N] (one 64-bit add each), the kept state.
+//      plus one fixed dim's contribution per cycle; W's distance to its upper corner minus es
+//      (hi - pos - es: W wraps after this row when it is negative) and its restart value
+//      (hi - lo - es); the fixed dims' bounds; N (the dim with hi = 2^33 - 1) found in the
+//      first cycle, its position, step, address and bound taken by that flag in the second.
+//   W  the walk state: W's position and that difference (the wrap is its sign bit, a flop),
+//      a[W] and a[N] (one 64-bit add each), the kept state. The group-end, 32nd-step and
+//      last-row flags are registered a step ahead; the step enable is the AND of two flops,
+//      "the walk runs" and "S or the output register has room" (an occupancy count of S and
+//      the output spill register), held in one kept copy per register group.
 //   S  the row: fields, in-bounds flag, the address as a carry-save pair (base, a[W], a[N]).
-//   O  tma_row_resolve: the pair resolved by a carry-select add, the output spill register.
+//   O  tma_row_resolve: the pair resolved by a carry-select add, head / dend zeroed for a row
+//      without a read, the output spill register.
 
 `default_nettype none
 
@@ -47,12 +53,18 @@ module tma_w128_walker (
   output logic           busy_o
 );
 
+  // Kept copies of the step enable's two flops: the walk state, a[W], a[N], the S stage.
+  localparam int unsigned NumEn = 4;
+  localparam int unsigned EnW   = 0;
+  localparam int unsigned EnAw  = 1;
+  localparam int unsigned EnAn  = 2;
+  localparam int unsigned EnS   = 3;
+
   // ---- The job's constants (read from job_i: held until the last row) ----
   logic [4:0]   halo;
-  logic [33:0]  es_w, es_n, lo_w;
-  logic [31:0]  dim_w, dim_n;
-  logic [63:0]  step_w, step_n, alo_w;
-  logic [2:0]   nsel_q;                 // walker dim 2 + i is N
+  logic [33:0]  es_w, lo_w;
+  logic [31:0]  dim_w;
+  logic [63:0]  step_w, alo_w;
 
   always_comb begin : proc_consts
     halo   = job_i.nrows_m1[4:0];
@@ -61,146 +73,242 @@ module tma_w128_walker (
     dim_w  = job_i.dim_m1.v[1];
     step_w = job_i.step.v[1];
     alo_w  = job_i.alo.v[1];
-    es_n   = '0;
-    dim_n  = '0;
-    step_n = '0;
-    for (int i = 0; i < 3; i++) begin
-      if (nsel_q[i]) begin
-        es_n   = 34'(job_i.es.v[i + 2]);
-        dim_n  = job_i.dim_m1.v[i + 2];
-        step_n = job_i.step.v[i + 2];
-      end
-    end
   end
 
   // ---- I: set-up ----
   logic [2:0]   ph_q;                   // set-up cycle 1..4 (0: none)
   logic         act_q;                  // the walk runs (set-up done)
+  logic [2:0]   nsel_q;                 // walker dim 2 + i is N
+  logic [33:0]  es_n_q;                 // N's position step
+  logic [31:0]  dim_n_q;                // N's bound
+  logic [63:0]  step_n_q;               // N's address step
+  logic         hnz_q;                  // wHalo != 0
+  logic         rdok_q;                 // dend > head: the in-bounds rows read
   logic [63:0]  base_q;                 // gaddr + head + the fixed dims' contributions
   logic [2:0]   fix_oob_q;              // fixed dim 2 + i is out of bounds
-  logic [33:0]  hl_q;                   // hi - lo of W: the distance after a restart
+  logic [34:0]  hlm_q;                  // hi - lo - es of W: the difference after a restart
   logic         start;                  // a job waits and the walker is idle
-  logic [63:0]  add_d;                  // this set-up cycle's fixed contribution
+  logic [63:0]  op_q;                   // the next set-up cycle's fixed contribution
+  logic [63:0]  op_d;
+  logic         nsel0_d;                // walker dim 2 is N (the job's first cycle)
+  logic [5:0]   kt_q;                   // 30 + wHalo: k_q before the group's last row
+  logic [33:0]  wd0, hl0;               // hi - coord, hi - lo of W (the job's start)
 
   assign start = job_valid_i && !act_q && ph_q == 3'd0;
+  assign wd0   = job_i.hi.v[1] - job_i.coord.v[1];
+  assign hl0   = job_i.hi.v[1] - lo_w;
 
-  always_comb begin : proc_setup_add
-    add_d = '0;
-    for (int i = 0; i < 3; i++) begin
-      if (ph_q == 3'(i + 1) && !nsel_q[i]) add_d = job_i.astart.v[i + 2];
+  // The fixed dims' contributions enter base_q one per set-up cycle from op_q, which loads
+  // in every cycle the next one's (dim 2 outside the set-up, so at the start; dim 3 in cycle
+  // 2, dim 4 in cycle 3; 0 for N), so each add is flop to flop.
+  assign nsel0_d = job_i.hi.v[2] == {1'b0, {33{1'b1}}};
+  always_comb begin : proc_setup_op
+    op_d = '0;
+    if (ph_q == 3'd0) begin
+      if (!nsel0_d) op_d = job_i.astart.v[2];
+    end else if (ph_q == 3'd1) begin
+      if (!nsel_q[1]) op_d = job_i.astart.v[3];
+    end else if (!nsel_q[2]) begin
+      op_d = job_i.astart.v[4];
     end
   end
 
   // ---- W: walk state ----
   logic [1:0]   g_q;                    // group 0..3
   logic [5:0]   k_q;                    // row of the group: 0..31 main, 32.. halo
+  logic         kend_q;                 // k_q is the group's last row (31 + wHalo)
+  logic         rs_q;                   // ... and the group has halo: restore the kept state
+  logic         k31_q;                  // k_q == 31: the group's 32nd step
+  logic         last_q;                 // the current row is the command's last
   logic [33:0]  w_q, ws_q;              // W position (ws: kept for the next group)
-  logic [33:0]  wd_q, wds_q;            // hi - W: W wraps after this row when es > wd
+  logic [34:0]  wm_q, wms_q;            // hi - W - es (signed): W wraps after this row when < 0
   logic [63:0]  aw_q, aws_q;            // W's address contribution
   logic [33:0]  n_q, ns_q;              // N position
   logic [63:0]  an_q, ans_q;            // N's address contribution
   logic [31:0]  smem_q, tx_q;           // the next row's shared address, bytes before it
-  logic         last_row;               // the current row is the command's last
-  logic         s_free;                 // S takes a row this cycle
+  logic [1:0]   occ_q;                  // rows in S and the output spill register (0..3)
+  logic [NumEn-1:0] emit_c;             // the step enable, one copy per register group
   logic         emit;                   // a row leaves the walk state this cycle
   logic         wrap;                   // W passes its upper corner: restart, N steps
-  logic [33:0]  w_nx, wd_nx, n_nx;
+  logic         kend_nx;                // the row after this one ends its group
+  logic [33:0]  w_nx, n_nx;
+  logic [34:0]  wm_nx;
   logic [63:0]  aw_nx, an_nx;
 
   always_comb begin : proc_step
-    wrap  = signed'(es_w) > signed'(wd_q);
-    w_nx  = wrap ? lo_w : w_q + es_w;
-    wd_nx = wrap ? hl_q : wd_q - es_w;
-    aw_nx = wrap ? alo_w : aw_q + step_w;
-    n_nx  = wrap ? n_q + es_n : n_q;
-    an_nx = wrap ? an_q + step_n : an_q;
+    wrap    = wm_q[34];
+    w_nx    = wrap ? lo_w : w_q + es_w;
+    wm_nx   = wrap ? hlm_q : wm_q - 35'(es_w);
+    aw_nx   = wrap ? alo_w : aw_q + step_w;
+    n_nx    = wrap ? n_q + es_n_q : n_q;
+    an_nx   = wrap ? an_q + step_n_q : an_q;
+    kend_nx = k_q == kt_q;
   end
 
-  assign last_row    = g_q == 2'd3 && k_q == 6'd31 + 6'(halo);
-  assign emit        = act_q && s_free;
-  assign job_ready_o = emit && last_row;
+  assign job_ready_o = emit && last_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk
+  // Set-up registers and the walk's control: job start, set-up cycles, row and group count.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ctrl
     if (!rst_ni) begin
       ph_q      <= '0;
       act_q     <= 1'b0;
+      nsel_q    <= '0;
+      es_n_q    <= '0;
+      dim_n_q   <= '0;
+      step_n_q  <= '0;
+      hnz_q     <= 1'b0;
+      kt_q      <= '0;
+      rs_q      <= 1'b0;
+      rdok_q    <= 1'b0;
       base_q    <= '0;
       fix_oob_q <= '0;
-      hl_q      <= '0;
-      nsel_q    <= '0;
+      hlm_q     <= '0;
       g_q       <= '0;
       k_q       <= '0;
-      w_q       <= '0;
-      ws_q      <= '0;
-      wd_q      <= '0;
-      wds_q     <= '0;
-      aw_q      <= '0;
-      aws_q     <= '0;
-      n_q       <= '0;
-      ns_q      <= '0;
-      an_q      <= '0;
-      ans_q     <= '0;
+      kend_q    <= 1'b0;
+      k31_q     <= 1'b0;
+      last_q    <= 1'b0;
       smem_q    <= '0;
       tx_q      <= '0;
     end else if (start) begin
-      // set-up cycle 1: the walk's start, the distances, N, the bounds of the other dims
+      // set-up cycle 1: the walk's start, N, the bounds of the other dims
       ph_q   <= 3'd1;
       base_q <= job_i.gaddr + 64'(job_i.head);
-      hl_q   <= job_i.hi.v[1] - lo_w;
-      w_q    <= job_i.coord.v[1];
-      wd_q   <= job_i.hi.v[1] - job_i.coord.v[1];
-      aw_q   <= job_i.astart.v[1];
+      kt_q   <= 6'd30 + 6'(halo);
+      rs_q   <= 1'b0;
+      hlm_q  <= {hl0[33], hl0};
+      hnz_q  <= halo != 5'd0;
+      rdok_q <= job_i.dend > job_i.head;
       g_q    <= '0;
       k_q    <= '0;
+      kend_q <= 1'b0;
+      k31_q  <= 1'b0;
+      last_q <= 1'b0;
       smem_q <= job_i.smem_addr;
       tx_q   <= '0;
       for (int i = 0; i < 3; i++) begin
         nsel_q[i]    <= job_i.hi.v[i + 2] == {1'b0, {33{1'b1}}};   // N: never wraps
         fix_oob_q[i] <= job_i.coord.v[i + 2][33:32] != 2'b00 ||
                         job_i.coord.v[i + 2][31:0] > job_i.dim_m1.v[i + 2];
-        if (job_i.hi.v[i + 2] == {1'b0, {33{1'b1}}}) begin
-          n_q  <= job_i.coord.v[i + 2];
-          an_q <= job_i.astart.v[i + 2];
-        end
       end
     end else if (ph_q != 3'd0) begin
-      // set-up cycles 2..4: one fixed dim's contribution each (N's position is not fixed)
-      base_q <= base_q + add_d;
+      // set-up cycles 2..4: one fixed dim's contribution each (N's position is not fixed);
+      // cycle 2 also takes N's step and bound, selected by the registered nsel_q
+      base_q <= base_q + op_q;
+      if (ph_q == 3'd1) hlm_q <= hlm_q - 35'(es_w);
       for (int i = 0; i < 3; i++) begin
         if (ph_q == 3'(i + 1) && nsel_q[i]) fix_oob_q[i] <= 1'b0;
+        if (ph_q == 3'd1 && nsel_q[i]) begin
+          es_n_q   <= 34'(job_i.es.v[i + 2]);
+          dim_n_q  <= job_i.dim_m1.v[i + 2];
+          step_n_q <= job_i.step.v[i + 2];
+        end
       end
       ph_q  <= (ph_q == 3'd3) ? 3'd0 : ph_q + 3'd1;
       act_q <= ph_q == 3'd3;
-    end else if (emit) begin
+    end else if (emit_c[EnW]) begin
       smem_q <= smem_q + 32'(job_i.pitch);
       tx_q   <= tx_q + 32'(job_i.tx_row);
-      // keep seq[32 (g + 1)]: the state after this group's 32nd step
-      if (k_q == 6'd31) begin
-        ws_q  <= w_nx;
-        wds_q <= wd_nx;
-        aws_q <= aw_nx;
-        ns_q  <= n_nx;
-        ans_q <= an_nx;
-      end
-      if (last_row) begin
+      if (last_q) begin
         act_q <= 1'b0;
-      end else if (k_q == 6'd31 + 6'(halo)) begin
-        // the group ends: the next one starts at the kept state (without halo: the next step)
-        g_q  <= g_q + 2'd1;
-        k_q  <= '0;
-        w_q  <= (halo != 5'd0) ? ws_q : w_nx;
-        wd_q <= (halo != 5'd0) ? wds_q : wd_nx;
-        aw_q <= (halo != 5'd0) ? aws_q : aw_nx;
-        n_q  <= (halo != 5'd0) ? ns_q : n_nx;
-        an_q <= (halo != 5'd0) ? ans_q : an_nx;
+      end else if (kend_q) begin
+        g_q    <= g_q + 2'd1;
+        k_q    <= '0;
+        kend_q <= 1'b0;
+        rs_q   <= 1'b0;
+        k31_q  <= 1'b0;
+        last_q <= 1'b0;
       end else begin
-        k_q  <= k_q + 6'd1;
-        w_q  <= w_nx;
-        wd_q <= wd_nx;
-        aw_q <= aw_nx;
-        n_q  <= n_nx;
-        an_q <= an_nx;
+        k_q    <= k_q + 6'd1;
+        kend_q <= kend_nx;
+        rs_q   <= kend_nx && hnz_q;
+        k31_q  <= k_q == 6'd30;
+        last_q <= g_q == 2'd3 && kend_nx;
       end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_op
+    if (!rst_ni) begin
+      op_q <= '0;
+    end else begin
+      op_q <= op_d;
+    end
+  end
+
+  // W's position and wrap difference, N's position (start, then every step; a group that
+  // ends restarts from the kept state, without halo from the next step). The step comes
+  // first in each block (it never meets the start or the set-up, which need act_q low), and
+  // the kept state has blocks of its own, so their enables are a kept copy and one flag.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk_pos
+    if (!rst_ni) begin
+      w_q  <= '0;
+      wm_q <= '0;
+      n_q  <= '0;
+    end else if (emit_c[EnW]) begin
+      // (after the last row these are unused: the next job loads them before its walk)
+      w_q  <= rs_q ? ws_q : w_nx;
+      wm_q <= rs_q ? wms_q : wm_nx;
+      n_q  <= rs_q ? ns_q : n_nx;
+    end else if (start) begin
+      w_q  <= job_i.coord.v[1];
+      wm_q <= {wd0[33], wd0};
+    end else if (ph_q == 3'd1) begin
+      wm_q <= wm_q - 35'(es_w);
+      for (int i = 0; i < 3; i++) begin
+        if (nsel_q[i]) n_q <= job_i.coord.v[i + 2];
+      end
+    end
+  end
+
+  // keep seq[32 (g + 1)]: the state after each group's 32nd step
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_keep_pos
+    if (!rst_ni) begin
+      ws_q  <= '0;
+      wms_q <= '0;
+      ns_q  <= '0;
+    end else if (emit_c[EnW] && k31_q) begin
+      ws_q  <= w_nx;
+      wms_q <= wm_nx;
+      ns_q  <= n_nx;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk_aw
+    if (!rst_ni) begin
+      aw_q <= '0;
+    end else if (emit_c[EnAw]) begin
+      aw_q <= rs_q ? aws_q : aw_nx;
+    end else if (start) begin
+      aw_q <= job_i.astart.v[1];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_keep_aw
+    if (!rst_ni) begin
+      aws_q <= '0;
+    end else if (emit_c[EnAw] && k31_q) begin
+      aws_q <= aw_nx;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk_an
+    if (!rst_ni) begin
+      an_q <= '0;
+    end else if (emit_c[EnAn]) begin
+      an_q <= rs_q ? ans_q : an_nx;
+    end else if (ph_q == 3'd1) begin
+      for (int i = 0; i < 3; i++) begin
+        if (nsel_q[i]) an_q <= job_i.astart.v[i + 2];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_keep_an
+    if (!rst_ni) begin
+      ans_q <= '0;
+    end else if (emit_c[EnAn] && k31_q) begin
+      ans_q <= an_nx;
     end
   end
 
@@ -209,23 +317,59 @@ module tma_w128_walker (
   tma_pkg::row_t s_row_q;
   logic [63:0]   s_s_q, s_c_q;
   logic          o_ready;               // the output register takes S's row
+  logic          out_valid;
+  logic          out_take;              // a row leaves the output register
+  logic          act_d;                 // act_q's next value
+  logic [1:0]    occ_d;
   tma_pkg::row_t r_d;
   logic          rd;
   logic [63:0]   s3, c3;
 
-  assign s_free = !s_valid_q || o_ready;
+  // The step enable a cycle ahead: the walk runs and S or the output register has room
+  // (occupancy below 3: S empty, or S full and the output register able to take its row).
+  assign out_take = out_valid && row_ready_i;
+  assign emit     = act_q && occ_q != 2'd3;
+  assign occ_d    = occ_q + 2'(emit) - 2'(out_take);
+  always_comb begin : proc_act_d
+    act_d = act_q;
+    if (!start && ph_q != 3'd0) act_d = ph_q == 3'd3;
+    else if (!start && emit && last_q) act_d = 1'b0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_occ
+    if (!rst_ni) begin
+      occ_q <= '0;
+    end else begin
+      occ_q <= occ_d;
+    end
+  end
+
+  logic [2*NumEn-1:0] en_q;             // copy k: {act_q, occ_q != 3}
+  tma_dup_reg #(
+    .Width    (2),
+    .Copies   (NumEn),
+    .ResetVal (1)                       // {act, room}: idle, room
+  ) u_en (
+    .clk_i,
+    .rst_ni,
+    .d_i    ({act_d, occ_d != 2'd3}),
+    .q_o    (en_q)
+  );
+  for (genvar k = 0; k < NumEn; k++) begin : gen_en
+    assign emit_c[k] = en_q[2*k+1] && en_q[2*k];
+  end
 
   always_comb begin : proc_row
     logic w_oob, n_oob;
     w_oob = w_q[33:32] != 2'b00 || w_q[31:0] > dim_w;
-    n_oob = n_q[33:32] != 2'b00 || n_q[31:0] > dim_n;
-    rd    = !w_oob && !n_oob && fix_oob_q == '0 && job_i.dend > job_i.head;
+    n_oob = n_q[33:32] != 2'b00 || n_q[31:0] > dim_n_q;
+    rd    = !w_oob && !n_oob && fix_oob_q == '0 && rdok_q;
     s3    = base_q ^ aw_q ^ an_q;
     c3    = {(base_q[62:0] & aw_q[62:0]) | (base_q[62:0] & an_q[62:0]) |
              (aw_q[62:0] & an_q[62:0]), 1'b0};
     r_d           = '0;
     r_d.has_data  = 1'b1;
-    r_d.last      = last_row;
+    r_d.last      = last_q;
     r_d.smem_addr = smem_q;
     r_d.row_bytes = job_i.row_bytes;
     r_d.fill_nan  = job_i.fill_nan;
@@ -234,10 +378,8 @@ module tma_w128_walker (
     r_d.pk        = job_i.pk;
     r_d.cpl       = job_i.cpl;
     r_d.cpl.bytes = tx_q + 32'(job_i.tx_row);
-    if (rd) begin
-      r_d.head = job_i.head;
-      r_d.dend = job_i.dend;
-    end
+    r_d.head      = job_i.head;          // (zeroed by tma_row_resolve without a read)
+    r_d.dend      = job_i.dend;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_s
@@ -247,7 +389,7 @@ module tma_w128_walker (
       s_row_q   <= '0;
       s_s_q     <= '0;
       s_c_q     <= '0;
-    end else if (emit) begin
+    end else if (emit_c[EnS]) begin
       s_valid_q <= 1'b1;
       s_rd_q    <= rd;
       s_row_q   <= r_d;
@@ -258,8 +400,7 @@ module tma_w128_walker (
     end
   end
 
-  // ---- S -> O: the address resolved, the output spill register ----
-  logic out_valid;
+// ---- S -> O: the address resolved, the output spill register ----
   tma_row_resolve u_out (
     .clk_i,
     .rst_ni,
@@ -282,9 +423,19 @@ module tma_w128_walker (
                         job_i.coord.v[0], job_i.dim_m1.v[0], job_i.astart.v[0]};
 
   // ---- Assertions ----
+  logic [33:0] wd_chk;                  // hi - W
+  assign wd_chk = job_i.hi.v[1] - w_q;
   `TMA_ASSERT_IMPLY(W128Job_A, job_valid_i, job_i.w128 && !job_i.marker)
   `TMA_ASSERT_IMPLY(OneN_A, act_q, $onehot(nsel_q))
-  `TMA_ASSERT_IMPLY(WrapDistance_A, act_q, wd_q == job_i.hi.v[1] - w_q)
+  `TMA_ASSERT_IMPLY(WrapDistance_A, act_q, wm_q == {wd_chk[33], wd_chk} - 35'(es_w))
+  `TMA_ASSERT_IMPLY(GroupEndFlag_A, act_q, kend_q == (k_q == 6'd31 + 6'(halo)))
+  `TMA_ASSERT_IMPLY(RestoreFlag_A, act_q, rs_q == (kend_q && hnz_q))
+  `TMA_ASSERT_IMPLY(Step32Flag_A, act_q, k31_q == (k_q == 6'd31))
+  `TMA_ASSERT_IMPLY(LastFlag_A, act_q, last_q == (g_q == 2'd3 && k_q == 6'd31 + 6'(halo)))
+  // The occupancy count stands for S's valid and the output register's two entries.
+  `TMA_ASSERT_COPY(RoomCount_A, occ_q != 2'd3, !s_valid_q || o_ready)
+  `TMA_ASSERT_COPY(EmptyCount_A, occ_q == 2'd0, !s_valid_q && !out_valid)
+  `TMA_ASSERT_COPY(EnCopy_A, en_q[1:0], {act_q, occ_q != 2'd3})
   `TMA_ASSERT_STABLE(JobHeld_A, job_valid_i, job_ready_o, job_i)
 
 endmodule
