@@ -49,6 +49,9 @@ backend/tma_wr_engine.sv
 backend/tma_bulk_group.sv
 backend/tma_s2s_copy.sv
 # ---- top ----
+top/tma_walkers.sv
+top/tma_load_path.sv
+top/tma_store_path.sv
 top/tma_engine.sv
 top/tma_sim_top.sv
 # ---- SoC top (rtl/soc/, docs/soc.md): generated register block and record codecs ----

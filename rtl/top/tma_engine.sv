@@ -5,31 +5,20 @@
 // stream):
 //   frontend  tma_frontend     commands (through a command register) -> walker jobs;
 //                              descriptor fetch through the read engine
-//   midend    tma_nd_walker    job -> box rows
-//             tma_gather_walker  tile::gather4 job -> its four rows
-//             tma_w128_walker  im2col::w::128 job -> its four groups of 32 + wHalo rows
+//   midend    tma_walkers      job -> box rows (N-D, gather4 and im2col::w::128 walkers)
 //             tma_bulk_rows    non-tensor bulk commands (cmd_t.mode == BulkMode) -> 1-D rows
 //             tma_row_merge    walker rows + bulk rows, a command at a time
-//             tma_row_fork     rows -> aligner row entries, read requests, unpack items and
-//                              command completion information (with their FIFOs)
-//             tma_burst_split  read requests -> AXI4 bursts
+//   load path tma_load_path    rows -> read bursts (row fork, burst splitter); beats ->
+//                              unpacker, aligner, swizzle, shared-memory write port; its own
+//                              file lists its blocks
 //   backend   tma_rd_engine    AXI4 read manager: AR arbitration, credits, R routing by ID
-//             tma_unpack       packed sub-byte beats -> shared-memory layout (SubByte)
-//             tma_row_aligner  row entries + global beats -> logical shared-memory beats
-//             tma_smem_wr      swizzle, shared-memory write port, command end
 //             tma_cpl_unit     finished commands -> completions
 //             tma_bulk_group   bulk async-groups: stores and reductions join their issuer's
 //                              open group at intake, commit_group closes it, their ends
 //                              complete it; group completions in order per issuer
-//   store direction (rows of store jobs leave the walker for it; docs/architecture.md):
-//             tma_wr_fork      store rows -> shared reads, realignments, global writes,
-//                              command completion information
-//             tma_smem_rd      shared-memory read port (swizzled), the stores' source
-//             tma_wr_align     shared beats -> global beats with strobes
-//             tma_wr_red       write data: reductions read-modify-write through tma_red_alu
-//                              (old data read back with AXI ID AxiIdRed), stores pass
-//             tma_wr_engine    AXI4 write manager: bursts (tma_burst_split), AW / W / B, B
-//                              accounting, command end
+//   store direction  tma_store_path  rows of store and reduction commands -> shared-memory
+//                              reads -> AXI4 writes (reductions read-modify-write); its own
+//                              file lists its blocks
 // Every row in flight (read requested, not yet written) holds a row-FIFO entry, so sustained
 // throughput needs RowFifoDepth and MaxOutstanding of about memory latency / beats per row
 // (docs/performance.md).
@@ -124,9 +113,6 @@ module tma_engine #(
   // command controller -> walker
   logic                 job_valid, job_ready;
   tma_pkg::job_t        job;
-  // ... -> the N-D walker, or the gather walker (gather4 jobs)
-  logic                 is_gather, nd_job_valid, nd_job_ready, g_job_valid, g_job_ready;
-  logic                 is_w128, w_job_valid, w_job_ready;
   // walker -> row fork (loads) or store fork (rows of store jobs)
   logic                 walk_valid, walk_ready;
   tma_pkg::row_t        walk_row;
@@ -136,8 +122,6 @@ module tma_engine #(
   tma_pkg::row_t        bk_row;
   logic                 m_row_valid, m_row_ready;
   tma_pkg::row_t        row;
-  logic                 nd_row_valid, g_row_valid, w_row_valid;
-  tma_pkg::row_t        nd_row, g_row, w_row;
   // bulk async-groups: a command's group request, the group of each tensor command (queued
   // from intake to its job), the frontend's job with it
   logic [31:0]          cmd_coord2;   // the command's coords[2] (commit_group flag, bit 6)
@@ -156,73 +140,27 @@ module tma_engine #(
   logic                 bg_ev_valid, bg_rd_ready, bg_wr_ready;
   logic                 row_valid, row_ready;
   logic                 st_row_valid, st_row_ready, is_store_row;
-  // row fork -> aligner, burst splitter, unpacker, write port
-  logic                 al_row_valid, al_row_ready;
-  tma_pkg::al_row_t     al_row;
-  logic                 rd_req_valid, rd_req_ready;
-  tma_pkg::rd_req_t     rd_req;
-  logic                 up_row_valid, up_row_ready;
-  tma_pkg::up_row_t     up_row;
-  logic                 info_valid, info_ready;
-  tma_pkg::cpl_info_t   info;
-  // burst splitter -> read engine
+  // load direction -> read engine: data bursts; read engine -> load direction: their beats
   logic                 data_ar_valid, data_ar_ready;
   tma_pkg::ar_t         data_ar;
-  // read engine -> unpacker (data beats as read)
   logic                 rd_beat_valid, rd_beat_ready, rd_beat_err;
   logic [DW-1:0]        rd_beat_data;
-  // unpacker -> aligner (data beats in the shared-memory layout)
-  logic                 al_beat_valid, al_beat_ready, al_beat_err;
-  logic [DW-1:0]        al_beat_data;
-  // aligner -> write port
-  logic                 smem_beat_valid, smem_beat_ready;
-  tma_pkg::smem_beat_t  smem_beat;
-  logic [DW-1:0]        smem_beat_data;
-  logic [DataBytes-1:0] smem_beat_strb;
-  // write port -> completion unit
+  // load direction -> completion unit
   logic                 done_valid, done_ready;
   tma_pkg::cpl_info_t   done;
-  // store fork -> shared read port, aligner, write engine
-  logic                  st_rd_valid, st_rd_ready;
-  tma_pkg::smem_rd_job_t st_rd;
-  logic                  st_al_valid, st_al_ready;
-  tma_pkg::wr_al_t       st_al;
-  logic                  st_wr_valid, st_wr_ready;
-  tma_pkg::wr_req_t      st_wr;
-  logic                  st_info_valid, st_info_ready;
-  tma_pkg::cpl_info_t    st_info;
-  logic                  st_wd_valid, st_wd_ready;
-  tma_pkg::wr_red_t      st_wd;
-  logic                  st_rr_valid, st_rr_ready;
-  tma_pkg::rd_req_t      st_rr;
   // reductions' old-data bursts -> read engine -> write data
   logic                  red_ar_valid, red_ar_ready;
   tma_pkg::ar_t          red_ar;
   logic                  red_beat_valid, red_beat_ready, red_beat_err;
-  // shared read port -> store aligner -> write data (tma_wr_red) -> write engine
-  logic                  st_beat_valid, st_beat_ready;
-  logic [DW-1:0]         st_beat_data;
-  logic                  st_nbeat_valid, st_nbeat_ready;
-  logic [DW-1:0]         st_nbeat_data;
-  logic [DataBytes-1:0]  st_nbeat_strb;
-  logic                  st_wbeat_valid, st_wbeat_ready, st_wbeat_err;
-  logic [DW-1:0]         st_wbeat_data;
-  logic [DataBytes-1:0]  st_wbeat_strb;
-  // write engine -> completion unit
+  // store direction -> completion unit
   logic                  st_done_valid, st_done_ready;
   tma_pkg::cpl_info_t    st_done;
   // both directions' finished commands -> completion unit
   logic                  fin_valid, fin_ready;
   tma_pkg::cpl_info_t    fin;
   // block status
-  logic ctrl_busy, walker_busy, fork_busy, split_busy, rd_busy, unpack_busy, al_busy;
-  logic nd_busy, g_busy, w_busy;
-  logic wr_busy, st_fork_busy, st_rd_busy, st_al_busy, st_wr_busy, st_red_busy, red_split_busy;
-  logic st_idle;
-  logic st_idle_q;   // st_idle of the previous cycle
-  // walker -> store fork, through a spill register
-  logic                  fk_row_valid, fk_row_ready;
-  tma_pkg::row_t         fk_row;
+  logic ctrl_busy, walker_busy, ld_busy, rd_busy;
+  logic st_busy;
   // shared::cta -> shared::cluster bulk copies (tma_s2s_copy): the command, the hold on later
   // commands, the rest of the engine empty, and the ports it borrows
   logic                  s2s_valid, s2s_ready, s2s_busy, s2s_active, s2s_hold, s2s_go_q;
@@ -347,58 +285,18 @@ module tma_engine #(
     .busy_o      (ctrl_busy)
   );
 
-  // ---- Midend: N-D walker, gather walker, row fork, burst splitter ----
-  // A gather4 job (not a marker) goes to the gather walker, an im2col::w::128 job to the W128
-  // walker, every other job to the N-D walker; a job waits until the other walkers are idle
-  // (their last row has left), so rows leave in job order and one walker drives the row
-  // stream at a time.
-  assign is_gather    = job.gather && !job.marker;
-  assign is_w128      = job.w128 && !job.marker;
-  assign nd_job_valid = job_valid && !is_gather && !is_w128 && !g_busy && !w_busy;
-  assign g_job_valid  = job_valid && is_gather && !nd_busy && !w_busy;
-  assign w_job_valid  = job_valid && is_w128 && !nd_busy && !g_busy;
-  assign job_ready    = is_gather ? g_job_ready && g_job_valid :
-                        is_w128   ? w_job_ready && w_job_valid : nd_job_ready && nd_job_valid;
-
-  tma_nd_walker u_walker (
+  // ---- Midend: the walkers (tma_walkers), bulk rows, the merge and the class split ----
+  tma_walkers u_walkers (
     .clk_i,
     .rst_ni,
-    .job_valid_i (nd_job_valid),
-    .job_ready_o (nd_job_ready),
+    .job_valid_i (job_valid),
+    .job_ready_o (job_ready),
     .job_i       (job),
-    .row_valid_o (nd_row_valid),
+    .row_valid_o (walk_valid),
     .row_ready_i (walk_ready),
-    .row_o       (nd_row),
-    .busy_o      (nd_busy)
+    .row_o       (walk_row),
+    .busy_o      (walker_busy)
   );
-
-  tma_gather_walker u_gather (
-    .clk_i,
-    .rst_ni,
-    .job_valid_i (g_job_valid),
-    .job_ready_o (g_job_ready),
-    .job_i       (job),
-    .row_valid_o (g_row_valid),
-    .row_ready_i (walk_ready),
-    .row_o       (g_row),
-    .busy_o      (g_busy)
-  );
-
-  tma_w128_walker u_w128 (
-    .clk_i,
-    .rst_ni,
-    .job_valid_i (w_job_valid),
-    .job_ready_o (w_job_ready),
-    .job_i       (job),
-    .row_valid_o (w_row_valid),
-    .row_ready_i (walk_ready),
-    .row_o       (w_row),
-    .busy_o      (w_busy)
-  );
-
-  assign walk_valid  = nd_row_valid || g_row_valid || w_row_valid;
-  assign walk_row    = g_row_valid ? g_row : w_row_valid ? w_row : nd_row;
-  assign walker_busy = nd_busy || g_busy || w_busy;
 
   tma_bulk_rows #(
     .NumCtas    (NumCtas),
@@ -444,45 +342,35 @@ module tma_engine #(
   assign st_row_valid = m_row_valid && is_store_row;
   assign m_row_ready  = is_store_row ? st_row_ready : row_ready;
 
-  tma_row_fork #(
+  // ---- Load direction (tma_load_path): rows -> read bursts; beats -> shared memory ----
+  tma_load_path #(
     .DataBytes    (DataBytes),
     .NumCtas      (NumCtas),
+    .MaxBurstLen  (MaxBurstLen),
     .RowFifoDepth (RowFifoDepth),
     .SubByte      (SubByte)
-  ) u_fork (
+  ) u_load (
     .clk_i,
     .rst_ni,
-    .row_valid_i    (row_valid),
-    .row_ready_o    (row_ready),
-    .row_i          (row),
-    .al_row_valid_o (al_row_valid),
-    .al_row_ready_i (al_row_ready),
-    .al_row_o       (al_row),
-    .rd_req_valid_o (rd_req_valid),
-    .rd_req_ready_i (rd_req_ready),
-    .rd_req_o       (rd_req),
-    .up_row_valid_o (up_row_valid),
-    .up_row_ready_i (up_row_ready),
-    .up_row_o       (up_row),
-    .info_valid_o   (info_valid),
-    .info_ready_i   (info_ready),
-    .info_o         (info),
-    .busy_o         (fork_busy)
-  );
-
-  tma_burst_split #(
-    .DataBytes   (DataBytes),
-    .MaxBurstLen (MaxBurstLen)
-  ) u_split (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i (rd_req_valid),
-    .req_ready_o (rd_req_ready),
-    .req_i       (rd_req),
-    .ar_valid_o  (data_ar_valid),
-    .ar_ready_i  (data_ar_ready),
-    .ar_o        (data_ar),
-    .busy_o      (split_busy)
+    .row_valid_i  (row_valid),
+    .row_ready_o  (row_ready),
+    .row_i        (row),
+    .ar_valid_o   (data_ar_valid),
+    .ar_ready_i   (data_ar_ready),
+    .ar_o         (data_ar),
+    .beat_valid_i (rd_beat_valid),
+    .beat_ready_o (rd_beat_ready),
+    .beat_data_i  (rd_beat_data),
+    .beat_err_i   (rd_beat_err),
+    .smem_valid_o (pr_wr_valid),
+    .smem_ready_i (smem_wr_ready_i && !s2s_active),
+    .smem_o       (pr_wr),
+    .smem_data_o  (pr_wr_data),
+    .smem_strb_o  (pr_wr_strb),
+    .done_valid_o (done_valid),
+    .done_ready_i (done_ready),
+    .done_o       (done),
+    .busy_o       (ld_busy)
   );
 
   // ---- Backend: read engine, unpacker, aligner, write port, completion unit ----
@@ -518,251 +406,38 @@ module tma_engine #(
     .busy_o          (rd_busy)
   );
 
-  // Sub-byte unpacker (docs/rtl-unpack.md): one unpack item per read, in read order; the data
-  // beats pass through it. Without it the data beats go straight to the aligner.
-  if (SubByte != 0) begin : gen_unpack
-    tma_unpack #(
-      .DataBytes (DataBytes)
-    ) u_unpack (
-      .clk_i,
-      .rst_ni,
-      .row_valid_i    (up_row_valid),
-      .row_ready_o    (up_row_ready),
-      .row_mode_i     (up_row.pk),
-      .row_goff_i     (up_row.goff[$clog2(DataBytes)-1:0]),
-      .row_in_beats_i (up_row.in_beats),
-      .row_units_i    (up_row.units),
-      .in_valid_i     (rd_beat_valid),
-      .in_ready_o     (rd_beat_ready),
-      .in_data_i      (rd_beat_data),
-      .in_err_i       (rd_beat_err),
-      .out_valid_o    (al_beat_valid),
-      .out_ready_i    (al_beat_ready),
-      .out_data_o     (al_beat_data),
-      .out_err_o      (al_beat_err),
-      .busy_o         (unpack_busy)
-    );
-    logic unused_up_row;
-    assign unused_up_row = ^up_row.goff;   // (its bits above log2(DataBytes) are zero)
-  end else begin : gen_no_unpack
-    assign up_row_ready  = 1'b1;
-    assign al_beat_valid = rd_beat_valid;
-    assign rd_beat_ready = al_beat_ready;
-    assign al_beat_data  = rd_beat_data;
-    assign al_beat_err   = rd_beat_err;
-    assign unpack_busy   = 1'b0;
-    logic unused_up_row;
-    assign unused_up_row = ^{up_row_valid, up_row};
-  end
-
-  tma_row_aligner #(
-    .DataBytes (DataBytes)
-  ) u_aligner (
+  // ---- Store direction (tma_store_path): store rows -> shared reads -> global writes ----
+  tma_store_path #(
+    .DataBytes        (DataBytes),
+    .MaxBurstLen      (MaxBurstLen),
+    .MaxWrOutstanding (MaxWrOutstanding),
+    .WrWatchdog       (WrWatchdog)
+  ) u_store (
     .clk_i,
     .rst_ni,
-    .row_valid_i  (al_row_valid),
-    .row_ready_o  (al_row_ready),
-    .row_i        (al_row),
-    .beat_valid_i (al_beat_valid),
-    .beat_ready_o (al_beat_ready),
-    .beat_data_i  (al_beat_data),
-    .beat_err_i   (al_beat_err),
-    .out_valid_o  (smem_beat_valid),
-    .out_ready_i  (smem_beat_ready),
-    .out_o        (smem_beat),
-    .out_data_o   (smem_beat_data),
-    .out_strb_o   (smem_beat_strb),
-    .busy_o       (al_busy)
-  );
-
-  tma_smem_wr #(
-    .DataBytes (DataBytes),
-    .NumCtas   (NumCtas)
-  ) u_smem_wr (
-    .clk_i,
-    .rst_ni,
-    .beat_valid_i (smem_beat_valid),
-    .beat_ready_o (smem_beat_ready),
-    .beat_i       (smem_beat),
-    .beat_data_i  (smem_beat_data),
-    .beat_strb_i  (smem_beat_strb),
-    .info_valid_i (info_valid),
-    .info_ready_o (info_ready),
-    .info_i       (info),
-    .smem_valid_o (pr_wr_valid),
-    .smem_ready_i (smem_wr_ready_i && !s2s_active),
-    .smem_o       (pr_wr),
-    .smem_data_o  (pr_wr_data),
-    .smem_strb_o  (pr_wr_strb),
-    .done_valid_o (done_valid),
-    .done_ready_i (done_ready),
-    .done_o       (done),
-    .busy_o       (wr_busy)
-  );
-
-  // ---- Store direction: fork, shared-memory read port, aligner, write engine ----
-  // The store rows enter the fork through a spill register: the walker's ready for them comes
-  // from flops, and the fork's take (which enables its six queues) starts at flops beside it.
-  tma_spill_reg #(
-    .Width  (tma_pkg::RowWidth),
-    .Copies (4)
-  ) u_st_row (
-    .clk_i,
-    .rst_ni,
-    .in_valid_i  (st_row_valid),
-    .in_ready_o  (st_row_ready),
-    .in_data_i   (row),
-    .out_valid_o (fk_row_valid),
-    .out_ready_i (fk_row_ready),
-    .out_data_o  (fk_row)
-  );
-
-  tma_wr_fork #(
-    .DataBytes (DataBytes)
-  ) u_wr_fork (
-    .clk_i,
-    .rst_ni,
-    .row_valid_i  (fk_row_valid),
-    .row_ready_o  (fk_row_ready),
-    .row_i        (fk_row),
-    .rd_valid_o   (st_rd_valid),
-    .rd_ready_i   (st_rd_ready),
-    .rd_o         (st_rd),
-    .al_valid_o   (st_al_valid),
-    .al_ready_i   (st_al_ready),
-    .al_o         (st_al),
-    .wr_valid_o   (st_wr_valid),
-    .wr_ready_i   (st_wr_ready),
-    .wr_o         (st_wr),
-    .wd_valid_o   (st_wd_valid),
-    .wd_ready_i   (st_wd_ready),
-    .wd_o         (st_wd),
-    .rr_valid_o   (st_rr_valid),
-    .rr_ready_i   (st_rr_ready),
-    .rr_o         (st_rr),
-    .idle_i       (st_idle_q),
-    .info_valid_o (st_info_valid),
-    .info_ready_i (st_info_ready),
-    .info_o       (st_info),
-    .busy_o       (st_fork_busy)
-  );
-
-  tma_smem_rd #(
-    .DataBytes (DataBytes)
-  ) u_smem_rd (
-    .clk_i,
-    .rst_ni,
-    .job_valid_i   (st_rd_valid),
-    .job_ready_o   (st_rd_ready),
-    .job_i         (st_rd),
-    .smem_valid_o  (pr_rd_valid),
-    .smem_ready_i  (smem_rd_ready_i && !s2s_active),
-    .smem_o        (pr_rd),
-    .smem_rvalid_i (smem_rd_rvalid_i && !s2s_active),
-    .smem_rdata_i  (smem_rd_rdata_i),
-    .beat_valid_o  (st_beat_valid),
-    .beat_ready_i  (st_beat_ready),
-    .beat_data_o   (st_beat_data),
-    .busy_o        (st_rd_busy)
-  );
-
-  tma_wr_align #(
-    .DataBytes (DataBytes)
-  ) u_wr_align (
-    .clk_i,
-    .rst_ni,
-    .row_valid_i  (st_al_valid),
-    .row_ready_o  (st_al_ready),
-    .row_i        (st_al),
-    .beat_valid_i (st_beat_valid),
-    .beat_ready_o (st_beat_ready),
-    .beat_data_i  (st_beat_data),
-    .out_valid_o  (st_nbeat_valid),
-    .out_ready_i  (st_nbeat_ready),
-    .out_data_o   (st_nbeat_data),
-    .out_strb_o   (st_nbeat_strb),
-    .busy_o       (st_al_busy)
-  );
-
-  // Reductions' old data: the rows' global bytes read back in bursts (ID AxiIdRed).
-  tma_burst_split #(
-    .DataBytes   (DataBytes),
-    .MaxBurstLen (MaxBurstLen)
-  ) u_red_split (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i (st_rr_valid),
-    .req_ready_o (st_rr_ready),
-    .req_i       (st_rr),
-    .ar_valid_o  (red_ar_valid),
-    .ar_ready_i  (red_ar_ready),
-    .ar_o        (red_ar),
-    .busy_o      (red_split_busy)
-  );
-
-  tma_wr_red #(
-    .DataBytes (DataBytes)
-  ) u_wr_red (
-    .clk_i,
-    .rst_ni,
-    .row_valid_i  (st_wd_valid),
-    .row_ready_o  (st_wd_ready),
-    .row_i        (st_wd),
-    .new_valid_i  (st_nbeat_valid),
-    .new_ready_o  (st_nbeat_ready),
-    .new_data_i   (st_nbeat_data),
-    .new_strb_i   (st_nbeat_strb),
-    .old_valid_i  (red_beat_valid),
-    .old_ready_o  (red_beat_ready),
-    .old_data_i   (axi_r_data_i),
-    .old_err_i    (red_beat_err),
-    .out_valid_o  (st_wbeat_valid),
-    .out_ready_i  (st_wbeat_ready),
-    .out_data_o   (st_wbeat_data),
-    .out_strb_o   (st_wbeat_strb),
-    .out_err_o    (st_wbeat_err),
-    .busy_o       (st_red_busy)
-  );
-
-  // The store direction behind the fork is empty (a reduction may start reading). The fork
-  // reads it a cycle late, from a flop (its ordering rule: tma_wr_fork, StIdleLate_A below).
-  assign st_idle = !(st_rd_busy || st_al_busy || st_red_busy || st_wr_busy || red_split_busy);
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_st_idle
-    if (!rst_ni) begin
-      st_idle_q <= 1'b0;
-    end else begin
-      st_idle_q <= st_idle;
-    end
-  end
-
-  tma_wr_engine #(
-    .DataBytes      (DataBytes),
-    .MaxBurstLen    (MaxBurstLen),
-    .MaxOutstanding (MaxWrOutstanding),
-    .Watchdog       (WrWatchdog)
-  ) u_wr (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i  (st_wr_valid),
-    .req_ready_o  (st_wr_ready),
-    .req_i        (st_wr),
-    .beat_valid_i (st_wbeat_valid),
-    .beat_ready_o (st_wbeat_ready),
-    .beat_data_i  (st_wbeat_data),
-    .beat_strb_i  (st_wbeat_strb),
-    .beat_err_i   (st_wbeat_err),
-    .info_valid_i (st_info_valid),
-    .info_ready_o (st_info_ready),
-    .info_i       (st_info),
-    .axi_req_o    (axi_wr_req_o),
-    .axi_rsp_i    (axi_wr_rsp_i),
+    .row_valid_i      (st_row_valid),
+    .row_ready_o      (st_row_ready),
+    .row_i            (row),
+    .smem_rd_valid_o  (pr_rd_valid),
+    .smem_rd_ready_i  (smem_rd_ready_i && !s2s_active),
+    .smem_rd_o        (pr_rd),
+    .smem_rd_rvalid_i (smem_rd_rvalid_i && !s2s_active),
+    .smem_rd_rdata_i,
+    .red_ar_valid_o   (red_ar_valid),
+    .red_ar_ready_i   (red_ar_ready),
+    .red_ar_o         (red_ar),
+    .red_valid_i      (red_beat_valid),
+    .red_ready_o      (red_beat_ready),
+    .red_data_i       (axi_r_data_i),
+    .red_err_i        (red_beat_err),
+    .axi_wr_req_o,
+    .axi_wr_rsp_i,
     .axi_w_data_o,
     .axi_w_strb_o,
-    .done_valid_o (st_done_valid),
-    .done_ready_i (st_done_ready),
-    .done_o       (st_done),
-    .busy_o       (st_wr_busy)
+    .done_valid_o     (st_done_valid),
+    .done_ready_i     (st_done_ready),
+    .done_o           (st_done),
+    .busy_o           (st_busy)
   );
 
   // ---- shared::cta -> shared::cluster bulk copies: alone in the engine (s2s_go_q: every other
@@ -772,10 +447,8 @@ module tma_engine #(
     if (!rst_ni) begin
       s2s_go_q <= 1'b0;
     end else begin
-      s2s_go_q <= !(ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
-                    unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
-                    st_al_busy || st_wr_busy || st_red_busy || red_split_busy ||
-                    fk_row_valid || m_row_valid);
+      s2s_go_q <= !(ctrl_busy || walker_busy || bk_busy || ld_busy || rd_busy || st_busy ||
+                    m_row_valid);
     end
   end
 
@@ -890,10 +563,8 @@ module tma_engine #(
   );
 
   // ---- Status ----
-  assign busy_o = ctrl_busy || walker_busy || bk_busy || fork_busy || split_busy || rd_busy ||
-                  unpack_busy || al_busy || wr_busy || st_fork_busy || st_rd_busy ||
-                  st_al_busy || st_wr_busy || st_red_busy || red_split_busy || cpl_valid_o ||
-                  fk_row_valid || c_valid || m_row_valid || s2s_busy;
+  assign busy_o = ctrl_busy || walker_busy || bk_busy || ld_busy || rd_busy || st_busy ||
+                  cpl_valid_o || c_valid || m_row_valid || s2s_busy;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -908,20 +579,15 @@ module tma_engine #(
   `TMA_ASSERT_INIT(MaxWrOutstandingLegal_A, MaxWrOutstanding >= 2)
   `TMA_ASSERT_INIT(WrWatchdogLegal_A, WrWatchdog == 0 || WrWatchdog >= 2)
   `TMA_ASSERT_INIT(RdWatchdogLegal_A, RdWatchdog == 0 || RdWatchdog >= 2)
-  // The blocks behind the store fork receive items only from its queues: when they were
-  // empty in the previous cycle and the fork's queues held nothing then, they are empty now
-  // (the one-cycle-late idle the fork's reduction ordering relies on).
-  `TMA_ASSERT_IMPLY(StIdleLate_A, st_idle_q && !$past(st_fork_busy), st_idle)
   `TMA_ASSERT_INIT(ArchLegal_A, Arch <= 32'(tma_pkg::ArchSm103))
-  `TMA_ASSERT_NEVER(OneWalker_A, 2'(nd_row_valid) + 2'(g_row_valid) + 2'(w_row_valid) > 2'd1)
   `TMA_ASSERT_INIT(BulkSizeStrictLegal_A, BulkSizeStrict <= 1)
   // Every job of the frontend has its command's group entry (one job per command).
   `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
   // The group unit takes every event at once (no event is lost at a command's end).
   `TMA_ASSERT_IMPLY(BgEventTaken_A, bg_ev_valid, bg_rd_ready && bg_wr_ready)
   // While the copy owns the shared-memory ports the engine's own users are silent.
-  `TMA_ASSERT_IMPLY(S2sAlone_A, s2s_active, !pr_rd_valid && !pr_wr_valid && !st_rd_busy &&
-                                            !wr_busy)
+  `TMA_ASSERT_IMPLY(S2sAlone_A, s2s_active, !pr_rd_valid && !pr_wr_valid && !st_busy &&
+                                            !ld_busy)
 
 endmodule
 
