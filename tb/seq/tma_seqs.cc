@@ -644,6 +644,16 @@ void RandomMixSeq::Body() {
     const int kind = Rand(0, 99);
     if (kind < sm100_pct) {
       ok = MakeSm100(&t, &in);
+      const bool wide = in.mode == m::LoadMode::kIm2colW || in.mode == m::LoadMode::kIm2colW128;
+      m::TensorMap t2;
+      m::TensorInstr in2;
+      if (ok && wide && arch == m::Arch::kSm90 && Chance(50) && MakeIm2col(&t2, &in2)) {
+        // A wide mode on an im2col map that sm_90 accepts: the mode itself is refused
+        // (unsupported), not the map (an im2col-wide map is invalid_descriptor at sm_90).
+        t = t2;
+        in.dim = t2.rank;
+        in.coords = in2.coords;
+      }
     } else if (kind < sm100_pct + interleave_pct) {
       ok = MakeInterleaved(&t, &in, Chance(50));
     } else if (kind < sm100_pct + interleave_pct + im2col_pct) {
