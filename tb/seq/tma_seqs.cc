@@ -543,6 +543,17 @@ bool RandomMixSeq::MakeSm100(m::TensorMap* mp, m::TensorInstr* ip) {
 // legal for it), else stays .im2col (invalid_instruction: no store mode). Coordinates are
 // made non-negative most of the time (F3 otherwise).
 void RandomMixSeq::ToStoreOrReduce(m::TensorMap* t, m::TensorInstr* in, bool reduce) {
+  // Rows of a store's destination must not overlap in global memory (the order of two writes
+  // to one byte is not defined; RandomTileSeq's interleaved maps count dims[0] in chunks but
+  // space rows by elements): each stride at least the extent of the dimension below it.
+  const uint64_t unit = t->interleave == m::Interleave::kNone
+                            ? static_cast<uint64_t>(m::ElementBytes(t->dtype))
+                            : (t->interleave == m::Interleave::k32B ? 32u : 16u);
+  uint64_t extent = (t->dims[0] * unit + 15) / 16 * 16;
+  for (int d = 1; d < t->rank; ++d) {
+    t->strides[d - 1] = std::max<uint64_t>(t->strides[d - 1], extent);
+    extent = t->strides[d - 1] * t->dims[d];
+  }
   in->op = reduce ? m::Op::kReduce : m::Op::kStore;
   in->redop = static_cast<m::RedOp>(Rand(0, 7));
   in->multicast = false;
