@@ -628,9 +628,11 @@ void RandomMixSeq::Spoil(m::TensorMap* t, m::TensorInstr* in, IssueOpts* o) {
         }
       }
       break;
-    case 5:  // mode / op form the arch does not have (unsupported at sm_90) or a bad .cta_group
+    case 5:  // a form the arch does not have (unsupported at sm_90) or a bad .cta_group
       if (in->op == m::Op::kLoad) {
         in->cta_group = arch == m::Arch::kSm90 ? 2 : 3;
+      } else if (arch == m::Arch::kSm90 && Chance(50)) {
+        in->mode = m::LoadMode::kTileScatter4;  // the sm_100 store form at sm_90: unsupported
       } else {
         in->cta_group = 1;  // only loads take .cta_group
       }
