@@ -174,8 +174,8 @@ TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
   // the store form, out of scope), a load / prefetch of .im2col_no_offs.
   x_op_mode_ = cg_.AddCross("op_x_mode", op_, mode_);
   cg_.cross(x_op_mode_).Ignore([](int op, int md) {
-    const bool to_global = op == static_cast<int>(m::Op::kStore) ||
-                           op == static_cast<int>(m::Op::kReduce);
+    const bool to_global =
+        op == static_cast<int>(m::Op::kStore) || op == static_cast<int>(m::Op::kReduce);
     if (md == m::num::kModeTileScatter4) {
       return true;
     }
@@ -743,8 +743,7 @@ void TmaScoreboard::report_phase() {
   std::ostringstream os;
   os << "commands checked " << checked << " (errors expected " << errors_expected << ", skipped "
      << skipped << "), bytes checked " << bytes_checked << " (global " << global_bytes_checked_
-     << "), smem beats " << smem_beats_
-     << ", mismatches " << mismatches;
+     << "), smem beats " << smem_beats_ << ", mismatches " << mismatches;
   Info("SCB", os.str(), uvm::kLow);
 }
 

@@ -265,8 +265,8 @@ void RandomTileSeq::Body() {
 // ---- every mode and op ------------------------------------------------------------------
 namespace {
 constexpr m::DType kWholeByteTypes[] = {
-    m::DType::kU8,  m::DType::kU16,  m::DType::kU32,  m::DType::kS32,    m::DType::kU64,
-    m::DType::kS64, m::DType::kF16,  m::DType::kF32,  m::DType::kF64,    m::DType::kBF16,
+    m::DType::kU8,     m::DType::kU16,  m::DType::kU32,    m::DType::kS32, m::DType::kU64,
+    m::DType::kS64,    m::DType::kF16,  m::DType::kF32,    m::DType::kF64, m::DType::kBF16,
     m::DType::kF32Ftz, m::DType::kTF32, m::DType::kTF32Ftz};
 constexpr uint64_t kTensorSpan = 1ull << 32;  // NewTensorBase spacing
 }  // namespace
@@ -452,13 +452,14 @@ bool RandomMixSeq::MakeSm100(m::TensorMap* mp, m::TensorInstr* ip) {
     const int e = m::ElementBytes(t.dtype);
     if (kind == 0 || kind == 3) {  // gather4 (2-D, box[1] 1), or a 128B-atom tile
       t.rank = kind == 0 ? 2 : Rand(2, 3);
-      t.swizzle = kind == 3 ? static_cast<m::Swizzle>(Rand(4, 6))
-                            : (Chance(50) ? m::Swizzle::kNone : static_cast<m::Swizzle>(Rand(1, 6)));
+      t.swizzle = kind == 3
+                      ? static_cast<m::Swizzle>(Rand(4, 6))
+                      : (Chance(50) ? m::Swizzle::kNone : static_cast<m::Swizzle>(Rand(1, 6)));
       const int span = t.swizzle == m::Swizzle::kNone ? 256 : 128;
       t.box[0] = static_cast<uint32_t>(16 * Rand(1, std::min(span, 256 * e) / 16) / e);
       if (t.swizzle >= m::Swizzle::k32B && t.swizzle <= m::Swizzle::k64B) {
-        t.box[0] =
-            std::min<uint32_t>(t.box[0], static_cast<uint32_t>((16 << static_cast<int>(t.swizzle)) / e));
+        t.box[0] = std::min<uint32_t>(
+            t.box[0], static_cast<uint32_t>((16 << static_cast<int>(t.swizzle)) / e));
       }
       t.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(t.box[0]) * 2 + 16 / e));
       uint64_t stride = (t.dims[0] * e + 15) / 16 * 16 + 16 * static_cast<uint64_t>(Rand(0, 2));
@@ -594,7 +595,7 @@ void RandomMixSeq::Spoil(m::TensorMap* t, m::TensorInstr* in, IssueOpts* o) {
     case 2:  // .Nd does not match the rank
       in->dim = t->rank == 5 ? 4 : t->rank + 1;
       break;
-    case 3:  // invalid_coordinate of the mode
+    case 3:                                    // invalid_coordinate of the mode
       if (i2c && t->rank > 3 && Chance(50)) {  // F4: an offset out of range for the rank
         in->im2col_info.assign(static_cast<size_t>(t->rank - 2), 0);
         in->im2col_info[0] = static_cast<uint16_t>(t->rank == 4 ? Rand(256, 65535) : Rand(32, 300));
@@ -608,7 +609,8 @@ void RandomMixSeq::Spoil(m::TensorMap* t, m::TensorInstr* in, IssueOpts* o) {
           in->im2col_info[1] = static_cast<uint16_t>(Rand(32, 100));
         }
       } else if (global_write) {  // F3: a negative coordinate
-        in->coords[static_cast<size_t>(Rand(0, static_cast<int>(in->coords.size()) - 1))] = -Rand(1, 8);
+        in->coords[static_cast<size_t>(Rand(0, static_cast<int>(in->coords.size()) - 1))] =
+            -Rand(1, 8);
       } else {  // the mode does not match the map (invalid_instruction)
         in->mode = in->mode == m::LoadMode::kTile ? m::LoadMode::kIm2col : m::LoadMode::kTile;
       }
@@ -680,8 +682,7 @@ void RandomMixSeq::Body() {
     in.op = m::Op::kLoad;
     const int op = Rand(0, 99);
     const bool sm100_form = in.cta_group == 2 || in.mode == m::LoadMode::kTileGather4 ||
-                            in.mode == m::LoadMode::kIm2colW ||
-                            in.mode == m::LoadMode::kIm2colW128;
+                            in.mode == m::LoadMode::kIm2colW || in.mode == m::LoadMode::kIm2colW128;
     if (!sm100_form && op < store_pct + reduce_pct) {
       ToStoreOrReduce(&t, &in, op >= store_pct);
     } else if (op >= 100 - prefetch_pct) {

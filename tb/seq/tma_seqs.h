@@ -8,6 +8,9 @@
 //                   swizzles, interleave, element strides, OOB on every side, multicast),
 //                   with `illegal_pct` percent mutated into errors (misaligned coordinate,
 //                   misaligned dstMem, invalid descriptor, bus error on data/descriptor).
+//   RandomMixSeq    every load mode and op the RTL has (tile, im2col, interleaved, gather4,
+//                   im2col::w, im2col::w::128, .cta_group::2; stores, reductions,
+//                   prefetches), `illegal_pct` percent spoiled by a fault of the mode.
 //   DirectedSeq     named feature lists: "tile2d" (the H100 vectors V1..V9 of
 //                   tensor-semantics.md 14b), "ranks", "dtypes", "swizzle", "multicast",
 //                   "errors" (also a multicast with ctaMask 0), "bus_error", "desc_cache";
@@ -120,8 +123,7 @@ class RandomMixSeq : public RandomTileSeq {
  private:
   int Rand(int lo, int hi);  // inclusive; lo when hi <= lo
   bool Chance(int pct) { return Rand(0, 99) < pct; }
-  void RandomTileCoords(tma::model::TensorInstr& ins, const tma::model::TensorMap& m,
-                        bool inside);
+  void RandomTileCoords(tma::model::TensorInstr& ins, const tma::model::TensorMap& m, bool inside);
   void RandomDestination(tma::model::TensorInstr& ins);
   bool MakeIm2col(tma::model::TensorMap* m, tma::model::TensorInstr* in);
   bool MakeInterleaved(tma::model::TensorMap* m, tma::model::TensorInstr* in, bool im2col);
