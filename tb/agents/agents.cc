@@ -145,9 +145,17 @@ void AxiSlaveAgent::build_phase() {
   // overtake each other across IDs.
   rc.SetLatency(k.min_latency, k.max_latency, /*split=*/true);
   rd_ = std::make_unique<tma::sim::AxiReadSlave>(&src_, rng_.get(), Errors(this), rc);
+  // The store / reduction path writes into the same memory (PatternMemory::written() keeps
+  // the ranges for the scoreboard); its ready / valid draws and latencies follow the read
+  // channel's knobs.
   tma::sim::AxiWriteConfig wc;
-  wc.enabled = false;  // a load engine
-  wr_ = std::make_unique<tma::sim::AxiWriteSlave>(nullptr, rng_.get(), Errors(this), wc);
+  wc.awready_pct = k.arready_pct;
+  wc.wready_pct = k.smem_ready_pct;
+  wc.bvalid_pct = k.rvalid_pct;
+  for (auto& l : wc.latency) {
+    l = {k.min_latency, k.max_latency};
+  }
+  wr_ = std::make_unique<tma::sim::AxiWriteSlave>(mem, rng_.get(), Errors(this), wc);
 }
 
 void AxiSlaveAgent::Tick() {

@@ -10,7 +10,8 @@
 //   AxiSlaveAgent  AXI4 read slave over a PatternMemory (sim::AxiReadSlave): per-ID latency
 //                ranges, random ready/valid, out-of-order responses across IDs (in order
 //                within an ID), SLVERR/DECERR on the memory's error ranges, protocol checks;
-//                the write channels must stay idle (sim::AxiWriteSlave, disabled).
+//                and the AXI4 write slave of stores and reductions into the same memory
+//                (sim::AxiWriteSlave: random ready / valid, per-ID B latency, checks).
 //   SmemAgent    the cluster's shared windows (sim::SmemPort): random smem_wr_ready, every
 //                write beat applied to each CTA of its mask and published; read port answered
 //                in order.

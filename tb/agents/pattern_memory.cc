@@ -80,6 +80,11 @@ bool PatternMemory::Write(uint64_t addr, const uint8_t* src, size_t n) {
     return false;
   }
   ++writes_;
+  if (!written_.empty() && written_.back().first + written_.back().second == addr) {
+    written_.back().second += n;
+  } else {
+    written_.emplace_back(addr, n);
+  }
   WriteRaw(addr, src, n);
   return true;
 }

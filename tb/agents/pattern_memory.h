@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tma/types.h"
@@ -39,6 +40,9 @@ class PatternMemory : public tma::model::GlobalMemoryIf {
   const std::vector<ErrorRange>& error_ranges() const { return errors_; }
   uint64_t seed() const { return seed_; }
   uint64_t writes() const { return writes_; }
+  // The ranges [addr, addr + n) written through Write() (the DUT's AXI writes), adjacent
+  // writes merged: the scoreboard checks every byte of them against the model.
+  const std::vector<std::pair<uint64_t, uint64_t>>& written() const { return written_; }
 
  private:
   uint8_t* Page(uint64_t index);
@@ -48,6 +52,7 @@ class PatternMemory : public tma::model::GlobalMemoryIf {
   uint64_t last_index_ = ~0ull;
   uint8_t* last_page_ = nullptr;
   uint64_t writes_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> written_;
 };
 
 // A copy-on-write view of a GlobalMemoryIf-like PatternMemory with the same error ranges:

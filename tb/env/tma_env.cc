@@ -85,6 +85,30 @@ class RecordingSmem : public m::SharedMemoryIf {
   m::SharedMemoryIf* base_;
   Expectation* e_;
 };
+// Recording view of the shadow global memory: forwards every write and appends it to the
+// expectation's global spans (stores, reductions).
+class RecordingGlobal : public m::GlobalMemoryIf {
+ public:
+  RecordingGlobal(m::GlobalMemoryIf* base, Expectation* e) : base_(base), e_(e) {}
+  bool Read(uint64_t addr, uint8_t* dst, size_t n) override { return base_->Read(addr, dst, n); }
+  bool Write(uint64_t addr, const uint8_t* src, size_t n) override {
+    if (!base_->Write(addr, src, n)) {
+      return false;
+    }
+    auto& sp = e_->gspans;
+    if (!sp.empty() && sp.back().addr + sp.back().len == addr) {
+      sp.back().len += static_cast<uint32_t>(n);
+    } else {
+      sp.push_back({addr, static_cast<uint32_t>(n), static_cast<uint32_t>(e_->gdata.size())});
+    }
+    e_->gdata.insert(e_->gdata.end(), src, src + n);
+    return true;
+  }
+
+ private:
+  m::GlobalMemoryIf* base_;
+  Expectation* e_;
+};
 }  // namespace
 
 int Expectation::ExpectedByte(int cta, uint32_t addr) const {
@@ -115,6 +139,7 @@ TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
   for (int i = 0; i <= static_cast<int>(m::ErrorClass::kBusError); ++i) {
     errs.push_back(m::ToString(static_cast<m::ErrorClass>(i)));
   }
+  op_ = cg_.AddPoint("op", {"load", "store", "reduce", "prefetch"});
   mode_ = cg_.AddPoint("mode", modes);
   rank_ = cg_.AddPoint("rank", {"1d", "2d", "3d", "4d", "5d"});
   dtype_ = cg_.AddPoint("dtype", dtypes);
@@ -145,6 +170,20 @@ TmaCoverage::TmaCoverage(const std::string& name, uvm::Component* parent)
   cg_.cross(x_dtype_swz_).Ignore([](int t, int s) {
     return t >= kFirstSubByte || s >= kFirst128BAtom;
   });
+  // No such instruction: a store / reduce of .im2col, gather4 or the wide modes (scatter4 is
+  // the store form, out of scope), a load / prefetch of .im2col_no_offs.
+  x_op_mode_ = cg_.AddCross("op_x_mode", op_, mode_);
+  cg_.cross(x_op_mode_).Ignore([](int op, int md) {
+    const bool to_global =
+        op == static_cast<int>(m::Op::kStore) || op == static_cast<int>(m::Op::kReduce);
+    if (md == m::num::kModeTileScatter4) {
+      return true;
+    }
+    if (to_global) {
+      return md != m::num::kModeTile && md != m::num::kModeIm2colNoOffs;
+    }
+    return md == m::num::kModeIm2colNoOffs;
+  });
   x_mode_err_ = cg_.AddCross("mode_x_error", mode_, err_);
   cg_.cross(x_mode_err_).Ignore([](int md, int e) {
     return md == m::num::kModeTileScatter4 || md == m::num::kModeIm2colNoOffs ||
@@ -156,6 +195,8 @@ void TmaCoverage::Sample(const Expectation& e) {
   const m::TensorInstr& in = e.cmd.instr;
   int md = static_cast<int>(in.mode);
   int err = static_cast<int>(e.res.status.cls);
+  cg_.point(op_).Sample(static_cast<int>(in.op));
+  cg_.cross(x_op_mode_).Sample(static_cast<int>(in.op), md);
   cg_.point(mode_).Sample(md);
   cg_.point(err_).Sample(err);
   cg_.cross(x_mode_err_).Sample(md, err);
@@ -231,6 +272,8 @@ void TmaScoreboard::build_phase() {
     Fatal("NOMEM", "scoreboard needs 'gmem' and 'smem'");
   }
   idle_limit_ = ConfigDb::Get().GetOr<uint64_t>(this, "idle_limit", 20000);
+  arch_ = static_cast<m::Arch>(
+      ConfigDb::Get().GetOr<int>(this, "arch", static_cast<int>(m::Arch::kSm90)));
 }
 
 void TmaScoreboard::WaitRetired() {
@@ -274,7 +317,7 @@ bool TmaScoreboard::ClaimedByDut(const Expectation& e) const {
   k.op = e.cmd.instr.op;
   k.mode = e.cmd.instr.mode;
   k.dtype = e.map_ok ? e.map.dtype : m::DType::kU8;
-  k.arch = m::Arch::kSm90;
+  k.arch = arch_;
   k.cta_group = e.cmd.instr.cta_group;
   return e.map_ok && sim::RtlUnclaimed(k, sim::RtlBuild::Default(
                                               ConfigDb::Get().GetOr<int>(this, "data_bytes", 16)))
@@ -293,8 +336,14 @@ void TmaScoreboard::WriteCmd(const TmaCommand& c) {
   uint8_t raw[m::kDescriptorBytes];
   gmem_->ReadRaw(c.desc_addr, raw, sizeof raw);
   e.map_ok = m::DecodeDescriptor(raw, &e.map).ok();
+  if (c.instr.op == m::Op::kStore || c.instr.op == m::Op::kReduce) {
+    SettleDontCare();  // the source bytes as the DUT will read them
+  }
   RecordingSmem rec(shadow_s_.get(), &e);
-  e.res = m::ExecuteTensorAt(c.desc_addr, c.instr, *shadow_g_, rec);
+  RecordingGlobal grec(shadow_g_.get(), &e);
+  m::ExecOptions opt;
+  opt.arch = arch_;
+  e.res = m::ExecuteTensorAt(c.desc_addr, c.instr, grec, rec, opt);
   e.pending_tx = e.res.complete_tx;
   ClearDontCare(e);
   if (!e.res.status.ok()) {
@@ -309,8 +358,14 @@ void TmaScoreboard::WriteCmd(const TmaCommand& c) {
     Info("SCB", "  map of tag " + std::to_string(c.tag) + ": " + MapToString(e.map), uvm::kDebug);
   }
   if (cpl_agent != nullptr) {
+    // One arrive.expect_tx per mbarrier with the bytes of every complete-tx it receives (a
+    // .cta_group::2 multicast routes two destinations' complete-tx to one mbarrier).
+    std::map<std::pair<int, uint32_t>, uint32_t> per_bar;
     for (const auto& tx : e.res.complete_tx) {
-      cpl_agent->ExpectTx(tx.cta, tx.mbar_addr, tx.bytes);
+      per_bar[{tx.cta, tx.mbar_addr}] += tx.bytes;
+    }
+    for (const auto& [bar, bytes] : per_bar) {
+      cpl_agent->ExpectTx(bar.first, bar.second, bytes);
     }
   }
   if (coverage != nullptr) {
@@ -407,6 +462,51 @@ bool TmaScoreboard::CheckCtaBytes(const Expectation& e, int cta, const char* whe
   return true;
 }
 
+bool TmaScoreboard::CheckGlobalBytes(const Expectation& e) {
+  std::vector<uint8_t> got;
+  for (const Expectation::GSpan& sp : e.gspans) {
+    got.resize(sp.len);
+    gmem_->ReadRaw(sp.addr, got.data(), sp.len);
+    global_bytes_checked_ += sp.len;
+    bytes_checked += sp.len;
+    const uint8_t* want = e.gdata.data() + sp.off;
+    if (std::memcmp(got.data(), want, sp.len) == 0) {
+      continue;
+    }
+    uint32_t k = 0;
+    while (got[k] == want[k]) {
+      ++k;
+    }
+    ++mismatches;
+    std::ostringstream os;
+    os << "at completion: global memory at 0x" << std::hex << sp.addr + k << std::dec
+       << ": expected 0x" << Hex(want + k, 1) << ", DUT wrote 0x" << Hex(&got[k], 1)
+       << "\n    instruction: " << e.cmd.ToString();
+    if (e.map_ok) {
+      os << "\n    tensor map: " << MapToString(e.map);
+    }
+    os << "\n    seed " << ConfigDb::Get().GetOr<uint64_t>(this, "seed", 0)
+       << "; replay: " << Replay();
+    Error("GMEM_MISMATCH", os.str());
+    return false;
+  }
+  return true;
+}
+
+void TmaScoreboard::SettleDontCare() {
+  for (size_t c = 0; c < dont_care_.size(); ++c) {
+    const auto& actual = smem_->Window(static_cast<int>(c));
+    auto& d = dont_care_[c];
+    for (uint32_t a = 0; a < d.size(); ++a) {
+      if (d[a]) {
+        shadow_s_->Write(static_cast<int>(c), a, &actual[a], 1);
+        d[a] = 0;
+      }
+    }
+  }
+  dont_care_.clear();
+}
+
 void TmaScoreboard::WriteCpl(const Completion& c) {
   last_activity_ = Cycle();
   auto it = open_.find(c.tag);
@@ -495,6 +595,7 @@ void TmaScoreboard::WriteCpl(const Completion& c) {
     return;
   }
   if (c.kind == tma::pkg::CplDone && e.res.status.ok() && e.cmd.instr.op != m::Op::kLoad) {
+    CheckGlobalBytes(e);  // a store's or reduction's bytes are in global memory at its end
     Retire(c.tag);
     return;
   }
@@ -564,14 +665,7 @@ void TmaScoreboard::ClearDontCare(const Expectation& e) {
 
 void TmaScoreboard::check_phase() {
   // Bytes of bus_error destinations take whatever the DUT left there (MarkBusErrorRegion).
-  for (size_t c = 0; c < dont_care_.size(); ++c) {
-    const auto& actual = smem_->Window(static_cast<int>(c));
-    for (uint32_t a = 0; a < dont_care_[c].size(); ++a) {
-      if (dont_care_[c][a]) {
-        shadow_s_->Write(static_cast<int>(c), a, &actual[a], 1);
-      }
-    }
-  }
+  SettleDontCare();
   for (const auto& [tag, e] : open_) {
     Error("HANG", "command never completed: " + e.cmd.ToString() + " (" +
                       std::to_string(e.pending_tx.size()) +
@@ -609,16 +703,47 @@ void TmaScoreboard::check_phase() {
                             Hex(&*mm.second, 1) + "); replay: " + Replay());
     }
   }
-  if (gmem_->writes() != 0) {
-    Error("GMEM", "global memory was written by a load");
+  // Global memory: every byte the DUT wrote is one the model wrote, with the model's value,
+  // and every byte the model wrote is in place (a missing or stray write).
+  const auto& ov = shadow_g_->overlay();
+  int reported = 0;
+  for (const auto& [addr, len] : gmem_->written()) {
+    for (uint64_t a = addr; a < addr + len && reported < 4; ++a) {
+      uint8_t got = 0;
+      gmem_->ReadRaw(a, &got, 1);
+      auto it = ov.find(a);
+      if (it == ov.end() || it->second != got) {
+        ++mismatches;
+        ++reported;
+        std::ostringstream os;
+        os << "end of test: the DUT wrote global 0x" << std::hex << a << std::dec << " = 0x"
+           << Hex(&got, 1)
+           << (it == ov.end() ? std::string(", a byte no command should write")
+                              : ", the model wrote 0x" + Hex(&it->second, 1))
+           << "; replay: " << Replay();
+        Error("GMEM", os.str());
+      }
+    }
+  }
+  for (const auto& [a, want] : ov) {
+    uint8_t got = 0;
+    gmem_->ReadRaw(a, &got, 1);
+    if (got != want && reported < 8) {
+      ++mismatches;
+      ++reported;
+      std::ostringstream os;
+      os << "end of test: global 0x" << std::hex << a << std::dec << " holds 0x" << Hex(&got, 1)
+         << ", the model wrote 0x" << Hex(&want, 1) << "; replay: " << Replay();
+      Error("GMEM", os.str());
+    }
   }
 }
 
 void TmaScoreboard::report_phase() {
   std::ostringstream os;
   os << "commands checked " << checked << " (errors expected " << errors_expected << ", skipped "
-     << skipped << "), smem bytes checked " << bytes_checked << ", smem beats " << smem_beats_
-     << ", mismatches " << mismatches;
+     << skipped << "), bytes checked " << bytes_checked << " (global " << global_bytes_checked_
+     << "), smem beats " << smem_beats_ << ", mismatches " << mismatches;
   Info("SCB", os.str(), uvm::kLow);
 }
 

@@ -4,12 +4,14 @@
 //   TmaScoreboard  runs the C++ model (ExecuteTensorAt) for every command seen at the
 //                  command port on shadow copies of global and shared memory, then checks
 //                  each completion (complete-tx per CTA and mbarrier, or the error class),
-//                  that a CTA's bytes are all in place when its complete-tx arrives, and at
-//                  the end that every shared window equals the model's. The first mismatch
+//                  that a CTA's bytes are all in place when its complete-tx arrives, that a
+//                  store's or reduction's global bytes are in place at its completion, and at
+//                  the end that every shared window equals the model's and every global byte
+//                  the DUT wrote is one the model wrote, with its value. The first mismatch
 //                  names the instruction, the element (coordinates, box index), the bytes,
 //                  the seed and the replay command.
-//   TmaCoverage    mode x rank x type x swizzle x interleave x OOB side x element stride x
-//                  multicast mask size x error class, as a table with % hit.
+//   TmaCoverage    op x mode x rank x type x swizzle x interleave x OOB side x element
+//                  stride x multicast mask size x error class, as a table with % hit.
 #ifndef TMA_TB_ENV_TMA_ENV_H_
 #define TMA_TB_ENV_TMA_ENV_H_
 
@@ -43,6 +45,14 @@ struct Expectation {
   };
   std::vector<Span> spans;
   std::vector<uint8_t> data, prior;
+  // Global bytes the model wrote (stores, reductions): runs [addr, addr + len) at
+  // gdata[off..off+len).
+  struct GSpan {
+    uint64_t addr;
+    uint32_t len, off;
+  };
+  std::vector<GSpan> gspans;
+  std::vector<uint8_t> gdata;
   uint64_t accept_cycle = 0;
   // The byte the model wrote at (cta, addr), or -1 (the last write wins).
   int ExpectedByte(int cta, uint32_t addr) const;
@@ -62,8 +72,8 @@ class TmaCoverage : public uvm::Component {
 
  private:
   uvm::CoverGroup cg_{"tma_load"};
-  int mode_, rank_, dtype_, swz_, il_, oob_, es_, mc_, err_;
-  int x_rank_swz_, x_dtype_swz_, x_mode_err_;
+  int op_, mode_, rank_, dtype_, swz_, il_, oob_, es_, mc_, err_;
+  int x_rank_swz_, x_dtype_swz_, x_mode_err_, x_op_mode_;
 };
 
 class TmaScoreboard : public uvm::Scoreboard {
@@ -99,6 +109,11 @@ class TmaScoreboard : public uvm::Scoreboard {
  private:
   void Retire(uint8_t tag);
   bool CheckCtaBytes(const Expectation& e, int cta, const char* when);
+  // A store's or reduction's global bytes against the model's, at its completion.
+  bool CheckGlobalBytes(const Expectation& e);
+  // The bytes of bus_error destinations take what the DUT left there (in the shadow too),
+  // before a command reads shared memory (a store's source) or at the end of the test.
+  void SettleDontCare();
   void ReportMismatch(const Expectation& e, int cta, uint32_t addr, uint8_t want, uint8_t got,
                       const char* when);
   std::string Replay() const;
@@ -121,6 +136,8 @@ class TmaScoreboard : public uvm::Scoreboard {
   std::vector<std::vector<uint8_t>> dont_care_;  // per CTA window: 1 = byte not compared
   uint64_t last_activity_ = 0;
   uint64_t idle_limit_ = 20000;
+  tma::model::Arch arch_ = tma::model::Arch::kSm90;  // config "arch": the model's rules
+  uint64_t global_bytes_checked_ = 0;
 };
 
 class TmaEnv : public uvm::Component {

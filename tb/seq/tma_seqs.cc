@@ -262,6 +262,452 @@ void RandomTileSeq::Body() {
   WaitAllRetired();
 }
 
+// ---- every mode and op ------------------------------------------------------------------
+namespace {
+constexpr m::DType kWholeByteTypes[] = {
+    m::DType::kU8,     m::DType::kU16,  m::DType::kU32,    m::DType::kS32, m::DType::kU64,
+    m::DType::kS64,    m::DType::kF16,  m::DType::kF32,    m::DType::kF64, m::DType::kBF16,
+    m::DType::kF32Ftz, m::DType::kTF32, m::DType::kTF32Ftz};
+constexpr uint64_t kTensorSpan = 1ull << 32;  // NewTensorBase spacing
+}  // namespace
+
+int RandomMixSeq::Rand(int lo, int hi) {
+  if (hi <= lo) {
+    return lo;  // an empty range (e.g. an im2col bounding box with upper < lower - dim + 1)
+  }
+  return lo + static_cast<int>(rng_() % static_cast<uint64_t>(static_cast<int64_t>(hi) - lo + 1));
+}
+
+void RandomMixSeq::RandomTileCoords(m::TensorInstr& ins, const m::TensorMap& t, bool inside) {
+  for (int d = 1; d < t.rank; ++d) {
+    const int b = static_cast<int>(t.box[d]);
+    const int dim = static_cast<int>(t.dims[d]);
+    ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
+  }
+}
+
+void RandomMixSeq::RandomDestination(m::TensorInstr& ins) {
+  const int n = ctx_.num_ctas;
+  ins.issuer_cta = Rand(0, n - 1);
+  ins.dst_cta = Rand(0, n - 1);
+  if (n > 1 && Chance(multicast_pct)) {
+    ins.multicast = true;
+    ins.cta_mask = static_cast<uint16_t>(Rand(1, (1 << n) - 1));
+    ins.dst_cta = ins.issuer_cta;
+  }
+}
+
+// A random legal im2col load (rank 3..5): channels per pixel from c0, pixels per column,
+// corners, offsets, element strides of the spatial dims, OOB in every dimension.
+bool RandomMixSeq::MakeIm2col(m::TensorMap* mp, m::TensorInstr* ip) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    m::TensorMap t;
+    t.mode = m::MapMode::kIm2col;
+    t.rank = Rand(3, 5);
+    t.dtype = kWholeByteTypes[Rand(0, 12)];
+    const int e = m::ElementBytes(t.dtype);
+    t.swizzle = Chance(50) ? m::Swizzle::kNone : static_cast<m::Swizzle>(Rand(1, 3));
+    const int span = t.swizzle == m::Swizzle::kNone ? 512 : (16 << static_cast<int>(t.swizzle));
+    const int max_chunks = std::min(span / 16, 256 * e / 16);
+    t.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, max_chunks) / e);
+    t.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(t.channels_per_pixel) * 2 + 4));
+    uint64_t stride = (t.dims[0] * e + 15) / 16 * 16 + 16 * static_cast<uint64_t>(Rand(0, 2));
+    const int lim = t.rank == 3 ? 32768 : (t.rank == 4 ? 128 : 16);
+    for (int d = 1; d < t.rank; ++d) {
+      t.dims[d] = static_cast<uint64_t>(Rand(1, t.rank == 5 ? 5 : 8));
+      t.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+      t.strides[d - 1] = stride;
+      stride = stride * t.dims[d] + 16 * static_cast<uint64_t>(Rand(0, 1));
+    }
+    for (int k = 0; k < t.rank - 2; ++k) {
+      t.lower[k] = Chance(10) ? -lim : Rand(-3, 2);
+      t.upper[k] = Chance(10) ? lim - 1 - Rand(0, 2) : Rand(-3, 3);
+    }
+    t.element_strides[0] = static_cast<uint32_t>(Chance(80) ? 1 : Rand(1, 8));  // ignored
+    t.pixels_per_column = static_cast<uint32_t>(Chance(20) ? Rand(1, 256) : Rand(1, 40));
+    if (stride > kTensorSpan) {
+      continue;
+    }
+    t.global_address = NewTensorBase() + 16 * static_cast<uint64_t>(Rand(0, 16));
+    t.oob_fill = (m::IsFloat(t.dtype) && Chance(50)) ? m::OobFill::kNan : m::OobFill::kZero;
+    if (!m::ValidateTensorMap(t).ok()) {
+      continue;
+    }
+    m::TensorInstr in;
+    in.mode = m::LoadMode::kIm2col;
+    in.dim = t.rank;
+    const int step0 = 16 / e;
+    const int b0 = static_cast<int>(t.channels_per_pixel);
+    const int d0 = static_cast<int>(t.dims[0]);
+    const bool inside = Chance(50);
+    in.coords.push_back(inside ? step0 * Rand(0, std::max(0, d0 - b0) / step0)
+                               : step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    // Start pixel inside the bounding box [lower, dim - 1 + upper] of every spatial dim (F4).
+    for (int k = 0; k < t.rank - 2; ++k) {
+      const int lo = t.lower[k];
+      const int hi = static_cast<int>(t.dims[k + 1]) - 1 + t.upper[k];
+      in.coords.push_back(Chance(15) ? (Chance(50) ? lo : hi) : Rand(std::max(lo, hi - 12), hi));
+    }
+    in.coords.push_back(inside ? 0 : Rand(-1, static_cast<int>(t.dims[t.rank - 1])));
+    if (Chance(70)) {
+      const int max_off = t.rank == 3 ? 65535 : (t.rank == 4 ? 255 : 31);
+      for (int k = 0; k < t.rank - 2; ++k) {
+        in.im2col_info.push_back(static_cast<uint16_t>(Chance(10) ? Rand(0, max_off) : Rand(0, 3)));
+      }
+    }
+    RandomDestination(in);
+    *mp = t;
+    *ip = in;
+    return true;
+  }
+  return false;
+}
+
+// A random legal interleaved (16B / 32B) load, tile or im2col (silicon D5 / D8): dim 0 counts
+// chunks of C bytes, every shared-memory row is C bytes per chunk, unpadded.
+bool RandomMixSeq::MakeInterleaved(m::TensorMap* mp, m::TensorInstr* ip, bool im2col) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    m::TensorMap t;
+    t.mode = im2col ? m::MapMode::kIm2col : m::MapMode::kTiled;
+    t.rank = Rand(3, 5);
+    t.dtype = kWholeByteTypes[Rand(0, 12)];
+    t.interleave = Chance(50) ? m::Interleave::k16B : m::Interleave::k32B;
+    const uint64_t chunk = t.interleave == m::Interleave::k32B ? 32 : 16;
+    const int e = m::ElementBytes(t.dtype);
+    t.swizzle = Chance(50) ? m::Swizzle::kNone : static_cast<m::Swizzle>(Rand(1, 3));
+    const int small = t.rank >= 4 ? 3 : 5;
+    t.dims[0] = static_cast<uint64_t>(Rand(1, 24));
+    uint64_t stride = t.dims[0] * chunk + chunk * static_cast<uint64_t>(Rand(0, 2));
+    for (int d = 1; d < t.rank; ++d) {
+      t.dims[d] = static_cast<uint64_t>(Rand(1, small + 2));
+      t.strides[d - 1] = stride;
+      stride = stride * t.dims[d] + chunk * static_cast<uint64_t>(Rand(0, 1));
+    }
+    for (int d = 0; d < t.rank; ++d) {
+      t.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+    }
+    if (im2col) {
+      t.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, 8) / e);
+      const int lim = t.rank == 3 ? 32768 : (t.rank == 4 ? 128 : 16);
+      for (int k = 0; k < t.rank - 2; ++k) {
+        t.lower[k] = Chance(10) ? -lim : Rand(-3, 2);
+        t.upper[k] = Rand(-3, 3);
+      }
+      t.pixels_per_column = static_cast<uint32_t>(Rand(1, 200));
+    } else {
+      t.box[0] = static_cast<uint32_t>(16 * Rand(1, 16) / e);
+      if (t.box[0] > 256) {
+        continue;
+      }
+      for (int d = 1; d < t.rank; ++d) {
+        t.box[d] = static_cast<uint32_t>(Rand(1, small));
+      }
+    }
+    if (stride > kTensorSpan) {
+      continue;
+    }
+    t.global_address = NewTensorBase() + chunk * static_cast<uint64_t>(Rand(0, 8));
+    t.oob_fill = (m::IsFloat(t.dtype) && Chance(50)) ? m::OobFill::kNan : m::OobFill::kZero;
+    if (!m::ValidateTensorMap(t).ok()) {
+      continue;
+    }
+    m::TensorInstr in;
+    in.mode = im2col ? m::LoadMode::kIm2col : m::LoadMode::kTile;
+    in.dim = t.rank;
+    const bool inside = Chance(50);
+    for (int d = 0; d < t.rank; ++d) {
+      const int dim = static_cast<int>(t.dims[d]);
+      if (im2col && d >= 1 && d < t.rank - 1) {
+        // Spatial dims: start inside the bounding box (F4).
+        const int lo = t.lower[d - 1];
+        const int hi = dim - 1 + t.upper[d - 1];
+        in.coords.push_back(Rand(std::max(lo, hi - 12), hi));
+      } else {
+        const int b = im2col ? 1 : static_cast<int>(t.box[d]);
+        in.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
+      }
+    }
+    if (im2col && Chance(70)) {
+      for (int k = 0; k < t.rank - 2; ++k) {
+        in.im2col_info.push_back(static_cast<uint16_t>(Rand(0, 3)));
+      }
+    }
+    RandomDestination(in);
+    *mp = t;
+    *ip = in;
+    return true;
+  }
+  return false;
+}
+
+// A random legal sm_100 load: tile::gather4 (four rows, some out of bounds), im2col::w or
+// im2col::w::128 (a wide map, wHalo, wOffset), or a tile load with a 128B-atom swizzle; a
+// third of them .cta_group::2 with the mbarrier in a CTA of the destination's pair.
+bool RandomMixSeq::MakeSm100(m::TensorMap* mp, m::TensorInstr* ip) {
+  const int kind = Rand(0, 3);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    m::TensorMap t;
+    m::TensorInstr in;
+    t.dtype = kWholeByteTypes[Rand(0, 12)];
+    const int e = m::ElementBytes(t.dtype);
+    if (kind == 0 || kind == 3) {  // gather4 (2-D, box[1] 1), or a 128B-atom tile
+      t.rank = kind == 0 ? 2 : Rand(2, 3);
+      t.swizzle = kind == 3
+                      ? static_cast<m::Swizzle>(Rand(4, 6))
+                      : (Chance(50) ? m::Swizzle::kNone : static_cast<m::Swizzle>(Rand(1, 6)));
+      const int span = t.swizzle == m::Swizzle::kNone ? 256 : 128;
+      t.box[0] = static_cast<uint32_t>(16 * Rand(1, std::min(span, 256 * e) / 16) / e);
+      if (t.swizzle >= m::Swizzle::k32B && t.swizzle <= m::Swizzle::k64B) {
+        t.box[0] = std::min<uint32_t>(
+            t.box[0], static_cast<uint32_t>((16 << static_cast<int>(t.swizzle)) / e));
+      }
+      t.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(t.box[0]) * 2 + 16 / e));
+      uint64_t stride = (t.dims[0] * e + 15) / 16 * 16 + 16 * static_cast<uint64_t>(Rand(0, 2));
+      for (int d = 1; d < t.rank; ++d) {
+        t.box[d] = kind == 0 ? 1u : static_cast<uint32_t>(Rand(1, 6));
+        t.dims[d] = static_cast<uint64_t>(Rand(1, 40));
+        t.strides[d - 1] = stride;
+        stride = stride * t.dims[d] + 16 * static_cast<uint64_t>(Rand(0, 1));
+      }
+      if (stride > kTensorSpan) {
+        continue;
+      }
+      in.mode = kind == 0 ? m::LoadMode::kTileGather4 : m::LoadMode::kTile;
+    } else {  // im2col::w (kind 1) / im2col::w::128 (kind 2)
+      t.mode = m::MapMode::kIm2colWide;
+      t.wide_mode = kind == 1 ? m::WideMode::kW : m::WideMode::kW128;
+      t.rank = Rand(3, 5);
+      const m::Swizzle sw[3] = {m::Swizzle::k64B, m::Swizzle::k128B, m::Swizzle::k128BAtom32B};
+      t.swizzle = sw[Rand(0, 2)];
+      const int span = t.swizzle == m::Swizzle::k64B ? 64 : 128;
+      t.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, span / 16) / e);
+      t.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(t.channels_per_pixel) * 2 + 4));
+      uint64_t stride = (t.dims[0] * e + 15) / 16 * 16 + 16 * static_cast<uint64_t>(Rand(0, 2));
+      for (int d = 1; d < t.rank; ++d) {
+        t.dims[d] = static_cast<uint64_t>(Rand(1, d == 1 ? 40 : 5));
+        t.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
+        t.strides[d - 1] = stride;
+        stride = stride * t.dims[d] + 16 * static_cast<uint64_t>(Rand(0, 1));
+      }
+      t.lower[0] = Rand(-3, 2);
+      t.upper[0] = Rand(-3, 3);
+      t.pixels_per_column = kind == 1 ? static_cast<uint32_t>(Rand(1, 60)) : 128u;
+      if (stride > kTensorSpan) {
+        continue;
+      }
+      in.mode = kind == 1 ? m::LoadMode::kIm2colW : m::LoadMode::kIm2colW128;
+      in.im2col_info = {static_cast<uint16_t>(Rand(0, kind == 1 ? 20 : 6)),
+                        static_cast<uint16_t>(Rand(0, 4))};
+    }
+    t.global_address = NewTensorBase() + 16 * static_cast<uint64_t>(Rand(0, 16));
+    t.oob_fill = (m::IsFloat(t.dtype) && Chance(50)) ? m::OobFill::kNan : m::OobFill::kZero;
+    if (!m::ValidateTensorMap(t, m::Arch::kSm100).ok()) {
+      continue;
+    }
+    in.dim = t.rank;
+    const int step0 = 16 / e;
+    const int b0 = static_cast<int>(t.mode == m::MapMode::kTiled ? t.box[0] : t.channels_per_pixel);
+    const int d0 = static_cast<int>(t.dims[0]);
+    in.coords.push_back(step0 * Rand((-b0 - step0) / step0, (d0 + step0) / step0));
+    if (in.mode == m::LoadMode::kTileGather4) {
+      for (int k = 0; k < 4; ++k) {
+        in.coords.push_back(Rand(-2, static_cast<int>(t.dims[1]) + 1));
+      }
+    } else if (in.mode == m::LoadMode::kTile) {
+      RandomTileCoords(in, t, Chance(50));
+    } else {
+      in.coords.push_back(Rand(t.lower[0] - 2, static_cast<int>(t.dims[1]) + t.upper[0]));
+      for (int d = 2; d < t.rank; ++d) {
+        in.coords.push_back(Rand(-1, static_cast<int>(t.dims[d])));
+      }
+    }
+    RandomDestination(in);
+    if (Chance(33)) {
+      in.cta_group = 2;
+      const int n = ctx_.num_ctas;
+      const int dst = in.multicast ? Rand(0, n - 1) : in.dst_cta;
+      if (!in.multicast) {
+        in.mbar_cta = std::min(n - 1, (dst & ~1) | Rand(0, 1));
+      } else if (Chance(50)) {
+        in.mbar_cta = Rand(0, n - 1);
+      }
+    }
+    *mp = t;
+    *ip = in;
+    return true;
+  }
+  return false;
+}
+
+// A load's box as a store or reduction: the same map, srcMem in the issuer's window, no
+// multicast; an im2col load mostly becomes an im2col_no_offs store (no offsets, corners made
+// legal for it), else stays .im2col (invalid_instruction: no store mode). Coordinates are
+// made non-negative most of the time (F3 otherwise).
+void RandomMixSeq::ToStoreOrReduce(m::TensorMap* t, m::TensorInstr* in, bool reduce) {
+  // Rows of a store's destination must not overlap in global memory (the order of two writes
+  // to one byte is not defined; RandomTileSeq's interleaved maps count dims[0] in chunks but
+  // space rows by elements): each stride at least the extent of the dimension below it.
+  const uint64_t unit = t->interleave == m::Interleave::kNone
+                            ? static_cast<uint64_t>(m::ElementBytes(t->dtype))
+                            : (t->interleave == m::Interleave::k32B ? 32u : 16u);
+  uint64_t extent = (t->dims[0] * unit + 15) / 16 * 16;
+  for (int d = 1; d < t->rank; ++d) {
+    t->strides[d - 1] = std::max<uint64_t>(t->strides[d - 1], extent);
+    extent = t->strides[d - 1] * t->dims[d];
+  }
+  in->op = reduce ? m::Op::kReduce : m::Op::kStore;
+  in->redop = static_cast<m::RedOp>(Rand(0, 7));
+  in->multicast = false;
+  in->cta_mask = 0;
+  in->cta_group = 0;
+  in->mbar_cta = -1;
+  if (in->mode == m::LoadMode::kIm2col && Chance(85)) {
+    in->mode = m::LoadMode::kIm2colNoOffs;
+    in->im2col_info.clear();
+    for (int k = 0; k < t->rank - 2; ++k) {
+      t->lower[k] = std::max(0, t->lower[k]);
+      t->upper[k] = std::min(0, t->upper[k]);
+      const int hi = static_cast<int>(t->dims[k + 1]) - 1 + t->upper[k];
+      int& c = in->coords[k + 1];
+      c = std::min(std::max(c, t->lower[k]), std::max(t->lower[k], hi));
+    }
+  }
+  if (Chance(90)) {
+    for (auto& c : in->coords) {
+      c = std::max(c, 0);
+    }
+  }
+}
+
+void RandomMixSeq::Spoil(m::TensorMap* t, m::TensorInstr* in, IssueOpts* o) {
+  const bool i2c = in->mode == m::LoadMode::kIm2col || in->mode == m::LoadMode::kIm2colNoOffs;
+  const bool wide = in->mode == m::LoadMode::kIm2colW || in->mode == m::LoadMode::kIm2colW128;
+  const bool global_write = in->op == m::Op::kStore || in->op == m::Op::kReduce;
+  switch (Rand(0, global_write ? 6 : 7)) {
+    case 0:  // F2: misaligned shared address
+      o->fixed_smem = 16 * static_cast<int64_t>(Rand(1, 7));
+      break;
+    case 1:  // F1: c0 x E not a multiple of 16
+      if (t->interleave == m::Interleave::kNone && m::ElementBytes(t->dtype) < 16) {
+        in->coords[0] += 1;
+      }
+      break;
+    case 2:  // .Nd does not match the rank
+      in->dim = t->rank == 5 ? 4 : t->rank + 1;
+      break;
+    case 3:                                    // invalid_coordinate of the mode
+      if (i2c && t->rank > 3 && Chance(50)) {  // F4: an offset out of range for the rank
+        in->im2col_info.assign(static_cast<size_t>(t->rank - 2), 0);
+        in->im2col_info[0] = static_cast<uint16_t>(t->rank == 4 ? Rand(256, 65535) : Rand(32, 300));
+      } else if (i2c) {  // F4: the start pixel outside the bounding box of spatial dim 1
+        const int hi = static_cast<int>(t->dims[1]) - 1 + t->upper[0];
+        in->coords[1] = Chance(50) ? t->lower[0] - Rand(1, 3) : hi + Rand(1, 3);
+      } else if (wide) {  // wHalo / wOffset out of range
+        if (Chance(50)) {
+          in->im2col_info[0] = static_cast<uint16_t>(in->mode == m::LoadMode::kIm2colW ? 512 : 32);
+        } else {
+          in->im2col_info[1] = static_cast<uint16_t>(Rand(32, 100));
+        }
+      } else if (global_write) {  // F3: a negative coordinate
+        in->coords[static_cast<size_t>(Rand(0, static_cast<int>(in->coords.size()) - 1))] =
+            -Rand(1, 8);
+      } else {  // the mode does not match the map (invalid_instruction)
+        in->mode = in->mode == m::LoadMode::kTile ? m::LoadMode::kIm2col : m::LoadMode::kTile;
+      }
+      break;
+    case 4:  // a map the driver refuses (invalid_descriptor)
+      if (t->mode == m::MapMode::kTiled) {
+        t->box[0] += 1;
+        if (m::ValidateTensorMap(*t).ok()) {
+          t->box[0] -= 1;
+          t->dims[0] = 0;
+        }
+      } else {
+        t->channels_per_pixel += 1;
+        if (m::ValidateTensorMap(*t).ok()) {
+          t->channels_per_pixel -= 1;
+          t->pixels_per_column = 0;
+        }
+      }
+      break;
+    case 5:  // a form the arch does not have (unsupported at sm_90) or a bad .cta_group
+      if (in->op == m::Op::kLoad) {
+        in->cta_group = arch == m::Arch::kSm90 ? 2 : 3;
+      } else if (arch == m::Arch::kSm90 && Chance(50)) {
+        in->mode = m::LoadMode::kTileScatter4;  // the sm_100 store form at sm_90: unsupported
+      } else {
+        in->cta_group = 1;  // only loads take .cta_group
+      }
+      break;
+    case 6:  // DECERR on the descriptor
+      o->desc_err = 3;
+      break;
+    default:  // SLVERR on the tensor data (loads and prefetches only)
+      o->data_err = 2;
+      if (in->multicast && Chance(30)) {
+        in->cta_mask = 0;  // a multicast to no CTA: invalid_instruction before any read
+      }
+      break;
+  }
+}
+
+void RandomMixSeq::Body() {
+  for (int i = 0; i < count; ++i) {
+    m::TensorMap t;
+    m::TensorInstr in;
+    bool ok = false;
+    const int kind = Rand(0, 99);
+    if (kind < sm100_pct) {
+      ok = MakeSm100(&t, &in);
+      const bool wide = in.mode == m::LoadMode::kIm2colW || in.mode == m::LoadMode::kIm2colW128;
+      m::TensorMap t2;
+      m::TensorInstr in2;
+      if (ok && wide && arch == m::Arch::kSm90 && Chance(50) && MakeIm2col(&t2, &in2)) {
+        // A wide mode on an im2col map that sm_90 accepts: the mode itself is refused
+        // (unsupported), not the map (an im2col-wide map is invalid_descriptor at sm_90).
+        t = t2;
+        in.dim = t2.rank;
+        in.coords = in2.coords;
+      }
+    } else if (kind < sm100_pct + interleave_pct) {
+      ok = MakeInterleaved(&t, &in, Chance(50));
+    } else if (kind < sm100_pct + interleave_pct + im2col_pct) {
+      ok = MakeIm2col(&t, &in);
+    } else {
+      ok = RandomMap(&t, &in);
+    }
+    if (!ok) {
+      continue;
+    }
+    in.op = m::Op::kLoad;
+    const int op = Rand(0, 99);
+    const bool sm100_form = in.cta_group == 2 || in.mode == m::LoadMode::kTileGather4 ||
+                            in.mode == m::LoadMode::kIm2colW || in.mode == m::LoadMode::kIm2colW128;
+    if (!sm100_form && op < store_pct + reduce_pct) {
+      ToStoreOrReduce(&t, &in, op >= store_pct);
+    } else if (op >= 100 - prefetch_pct) {
+      in.op = m::Op::kPrefetch;
+      in.multicast = false;
+      in.cta_mask = 0;
+      in.cta_group = 0;
+      in.mbar_cta = -1;
+    }
+    IssueOpts o;
+    if (Rand(0, 99) < illegal_pct) {
+      Spoil(&t, &in, &o);
+    }
+    if (o.data_err || o.desc_err) {
+      WaitAllRetired();  // error ranges must not hit commands already in flight
+    }
+    IssueLoad(t, in, o);
+    if (o.data_err || o.desc_err) {
+      WaitAllRetired();
+      ctx_.gmem->ClearErrorRanges();
+    }
+  }
+  WaitAllRetired();
+}
+
 // ---- directed ---------------------------------------------------------------------------
 namespace {
 // T16 of tensor-semantics.md 14b: u16, dims {200, 50}, row stride 400 bytes.

@@ -8,6 +8,9 @@
 //                   swizzles, interleave, element strides, OOB on every side, multicast),
 //                   with `illegal_pct` percent mutated into errors (misaligned coordinate,
 //                   misaligned dstMem, invalid descriptor, bus error on data/descriptor).
+//   RandomMixSeq    every load mode and op the RTL has (tile, im2col, interleaved, gather4,
+//                   im2col::w, im2col::w::128, .cta_group::2; stores, reductions,
+//                   prefetches), `illegal_pct` percent spoiled by a fault of the mode.
 //   DirectedSeq     named feature lists: "tile2d" (the H100 vectors V1..V9 of
 //                   tensor-semantics.md 14b), "ranks", "dtypes", "swizzle", "multicast",
 //                   "errors" (also a multicast with ctaMask 0), "bus_error", "desc_cache";
@@ -92,9 +95,43 @@ class RandomTileSeq : public TmaBaseSeq {
 
  protected:
   void Body() override;
+  // A random legal tile load (kept if ValidateTensorMap and CheckInstruction at sm_90 accept).
+  bool RandomMap(tma::model::TensorMap* m, tma::model::TensorInstr* in);
+};
+
+// Every load mode the RTL has and the store / reduction / prefetch ops, with errors of every
+// class the mode can raise: tile loads (RandomTileSeq's space), im2col (rank 3..5, corners,
+// offsets, pixels per column), interleaved tile and im2col, and at sm_100+ (`arch`)
+// tile::gather4, im2col::w, im2col::w::128, 128B-atom swizzles and .cta_group::2; at sm_90
+// those forms are issued too (`unsupported`). Stores and reductions (`store_pct`,
+// `reduce_pct`; random .redop) reuse a load's map and box with srcMem in the issuer's window;
+// prefetches (`prefetch_pct`). `illegal_pct` percent are spoiled by a fault of the mode (F1,
+// F2, F3, F4, .Nd, mode / map mismatch, bad descriptor, ctaMask 0, SLVERR / DECERR on the
+// tensor or the descriptor).
+class RandomMixSeq : public RandomTileSeq {
+ public:
+  int im2col_pct = 30;
+  int sm100_pct = 30;  // gather4 / im2col::w / im2col::w::128 / 128B-atom tile (any arch)
+  int store_pct = 15;
+  int reduce_pct = 15;
+  int prefetch_pct = 5;
+  tma::model::Arch arch = tma::model::Arch::kSm90;
+
+ protected:
+  void Body() override;
 
  private:
-  bool RandomMap(tma::model::TensorMap* m, tma::model::TensorInstr* in);
+  int Rand(int lo, int hi);  // inclusive; lo when hi <= lo
+  bool Chance(int pct) { return Rand(0, 99) < pct; }
+  void RandomTileCoords(tma::model::TensorInstr& ins, const tma::model::TensorMap& m, bool inside);
+  void RandomDestination(tma::model::TensorInstr& ins);
+  bool MakeIm2col(tma::model::TensorMap* m, tma::model::TensorInstr* in);
+  bool MakeInterleaved(tma::model::TensorMap* m, tma::model::TensorInstr* in, bool im2col);
+  bool MakeSm100(tma::model::TensorMap* m, tma::model::TensorInstr* in);
+  void ToStoreOrReduce(tma::model::TensorMap* m, tma::model::TensorInstr* in, bool reduce);
+  // Spoils a command with a fault its mode can raise; returns the AXI error code to put on
+  // the descriptor (desc_err) or the tensor (data_err) through `o`.
+  void Spoil(tma::model::TensorMap* m, tma::model::TensorInstr* in, IssueOpts* o);
 };
 
 class DirectedSeq : public TmaBaseSeq {

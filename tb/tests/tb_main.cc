@@ -2,10 +2,13 @@
 //
 // tma-tb: runs one bench test.
 //   tma-tb --test=NAME [--seed=N] [--count=N] [--dut=rtl|model] [--data-bytes=16|32|64]
-//          [--stub-bug] [--directed=LIST] [--ctas=N] [--verbosity=low|medium|high|debug]
+//          [--stub-bug] [--directed=LIST] [--ctas=N] [--arch=sm_90|sm_100a|sm_103a]
+//          [--verbosity=low|medium|high|debug]
 //          [--timeout-ns=N] [--waves=FILE]
 //          [--list]
 // --data-bytes picks the width of the DUT (the Verilated top of sim/tops.h, or the stand-in).
+// --ctas is the cluster size (1..16: the shared windows, the DUT's cluster_i and the model's
+// cluster), --arch the target architecture (the DUT's arch_i and the model's rules).
 // Prints the report summary, a "TB-STATS ..." and a final "TB-RESULT ..." line; exits 0 on
 // pass, 1 on any error. TMA_WAVES=<file> in the environment works like --waves.
 #include <chrono>
@@ -14,6 +17,7 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <systemc>
@@ -22,6 +26,7 @@
 #include "agents/tma_items.h"
 #include "stub/tma_behavioral_dut.h"
 #include "tb_if.h"
+#include "tma/encoder.h"
 #include "tma/memory.h"
 #include "uvm/uvm.h"
 #ifdef TMA_TB_HAVE_RTL
@@ -46,7 +51,7 @@ bool Arg(const std::string& a, const char* key, std::string* v) {
 int sc_main(int argc, char** argv) {
   using namespace tma::tb;
   namespace uvm = tma::tb::uvm;
-  std::string test = "smoke", dut_kind, verb = "low", waves, v, directed;
+  std::string test = "smoke", dut_kind, verb = "low", waves, v, directed, arch_name = "sm_90";
   uint64_t seed = 1;
   int count = -1, ctas = 4, data_bytes = 16;
   bool stub_bug = false;
@@ -77,6 +82,8 @@ int sc_main(int argc, char** argv) {
       directed = v;
     } else if (Arg(a, "ctas", &v)) {
       ctas = std::stoi(v);
+    } else if (Arg(a, "arch", &v)) {
+      arch_name = v;
     } else if (Arg(a, "verbosity", &v)) {
       verb = v;
     } else if (Arg(a, "timeout-ns", &v)) {
@@ -100,6 +107,15 @@ int sc_main(int argc, char** argv) {
                                      : uvm::kLow);
   rs.SetMaxQuitCount(20);
 
+  const std::optional<tma::model::Arch> arch = tma::model::ParseArch(arch_name);
+  if (!arch) {
+    std::cerr << "tma-tb: unknown --arch " << arch_name << "\n";
+    return 2;
+  }
+  if (ctas < 1 || ctas > kNumCtas) {
+    std::cerr << "tma-tb: --ctas must be 1.." << kNumCtas << "\n";
+    return 2;
+  }
   TmaIf vif;
   PatternMemory gmem(seed);
   tma::model::ClusterSharedMemory smem(ctas, 65536, 0xA5);
@@ -121,6 +137,9 @@ int sc_main(int argc, char** argv) {
     std::cerr << "tma-tb: no DUT '" << dut_kind << "' in this build\n";
     return 2;
   }
+  // The DUT judges at the bench's arch and cluster size (cluster_i 0 = 16 CTAs).
+  dut->pins.arch = static_cast<uint8_t>(*arch);
+  dut->pins.cluster = static_cast<uint8_t>(ctas & 15);
   dut->Settle();
   vif.dut = dut.get();
   std::string replay =
@@ -128,13 +147,14 @@ int sc_main(int argc, char** argv) {
       " --dut=" + dut_kind + (count >= 0 ? " --count=" + std::to_string(count) : "") +
       (data_bytes != 16 ? " --data-bytes=" + std::to_string(data_bytes) : "") +
       (stub_bug ? " --stub-bug" : "") + (directed.empty() ? "" : " --directed=" + directed) +
-      " --ctas=" + std::to_string(ctas);
+      " --ctas=" + std::to_string(ctas) + (arch_name != "sm_90" ? " --arch=" + arch_name : "");
   auto& db = uvm::ConfigDb::Get();
   db.Set<TmaIf*>("*", "vif", &vif);
   db.Set<PatternMemory*>("*", "gmem", &gmem);
   db.Set<tma::model::ClusterSharedMemory*>("*", "smem", &smem);
   db.Set<uint64_t>("uvm_test_top*", "seed", seed);
   db.Set<int>("*", "data_bytes", data_bytes);
+  db.Set<int>("*", "arch", static_cast<int>(*arch));
   db.Set<bool>("*", "dut_claims", dut_kind == "rtl");  // the RTL's claims (skip policy)
   db.Set<std::string>("uvm_test_top*", "replay_cmd", replay);
   if (count >= 0) {

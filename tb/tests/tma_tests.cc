@@ -44,6 +44,16 @@ void TmaBaseTest::RunRandom(int count, int illegal_pct) {
   s.Start(env->cmd->sequencer);
 }
 
+void TmaBaseTest::RunMixed(int count, int illegal_pct) {
+  RandomMixSeq s;
+  s.count = count;
+  s.illegal_pct = illegal_pct;
+  s.arch = static_cast<tma::model::Arch>(
+      ConfigDb::Get().GetOr<int>(this, "arch", static_cast<int>(tma::model::Arch::kSm90)));
+  s.SetContext(Context());
+  s.Start(env->cmd->sequencer);
+}
+
 void TmaBaseTest::run_phase() {
   RaiseObjection("test");
   TmaIf* vif = nullptr;
@@ -128,6 +138,30 @@ class perf : public TmaBaseTest {
   void SetKnobs() override { ConfigDb::Get().Set<int>("*", "max_outstanding", 8); }
   void RunSequences() override { RunRandom(ConfigDb::Get().GetOr<int>(this, "count", 2000), 0); }
 };
+// Every load mode, stores, reductions and prefetches (RandomMixSeq), a tenth spoiled, under
+// moderate back-pressure on every port; run at each arch and cluster size (--arch, --ctas).
+class mixed : public TmaBaseTest {
+ public:
+  using TmaBaseTest::TmaBaseTest;
+  void SetKnobs() override {
+    auto& db = ConfigDb::Get();
+    db.Set<int>("*", "cmd_valid_pct", 80);
+    db.Set<int>("*", "arready_pct", 70);
+    db.Set<int>("*", "rvalid_pct", 80);
+    db.Set<int>("*", "smem_ready_pct", 70);
+    db.Set<int>("*", "cpl_ready_pct", 70);
+    db.Set<int>("*", "max_latency", 24);
+    db.Set<int>("*", "max_outstanding", 6);
+  }
+  void RunSequences() override { RunMixed(ConfigDb::Get().GetOr<int>(this, "count", 200), 10); }
+};
+// The same space with 45 % of the commands spoiled: every error class of every mode.
+class mixed_errors : public TmaBaseTest {
+ public:
+  using TmaBaseTest::TmaBaseTest;
+  void SetKnobs() override { ConfigDb::Get().Set<int>("*", "cpl_ready_pct", 60); }
+  void RunSequences() override { RunMixed(ConfigDb::Get().GetOr<int>(this, "count", 150), 45); }
+};
 // No stimulus: `count` idle cycles after reset (the bench's per-cycle cost, tools/regress).
 class idle : public TmaBaseTest {
  public:
@@ -144,6 +178,8 @@ const uvm::ComponentRegistrar<random> kRegRandom("random");
 const uvm::ComponentRegistrar<stress> kRegStress("stress");
 const uvm::ComponentRegistrar<errors> kRegErrors("errors");
 const uvm::ComponentRegistrar<perf> kRegPerf("perf");
+const uvm::ComponentRegistrar<mixed> kRegMixed("mixed");
+const uvm::ComponentRegistrar<mixed_errors> kRegMixedErrors("mixed_errors");
 }  // namespace
 
 }  // namespace tma::tb

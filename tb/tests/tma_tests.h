@@ -37,6 +37,8 @@ class TmaBaseTest : public uvm::Component {
   SeqContext Context() const;
   void RunDirected(const std::string& which);
   void RunRandom(int count, int illegal_pct);
+  // Every mode and op (RandomMixSeq) at the bench's arch (config "arch").
+  void RunMixed(int count, int illegal_pct);
   mutable SeqAlloc alloc_;  // shared by all sequences of the test
 };
 

@@ -26,6 +26,10 @@ if(TMA_TB_HAVE_RTL)
   tma_tb_run(rtl/random --dut=rtl --test=random --seed=3 --count=150)
   tma_tb_run(rtl/stress --dut=rtl --test=stress --seed=4 --count=100)
   tma_tb_run(rtl/errors --dut=rtl --test=errors --seed=5 --count=60)
+  # Every load mode, stores, reductions and prefetches (RandomMixSeq), at sm_90 on 4 CTAs and
+  # at sm_100a on 16 CTAs.
+  tma_tb_run(rtl/mixed --dut=rtl --test=mixed --seed=7 --count=60)
+  tma_tb_run(rtl/mixed_sm100 --dut=rtl --test=mixed --seed=8 --count=60 --arch=sm_100a --ctas=16)
   # A load that ends in bus_error after fill-only beats: one bus_error completion, no hang, no
   # write outside the command's destination (the bench's bus_error rule, docs/verification.md).
   tma_tb_run(rtl/buserr_fill --dut=rtl --test=directed --directed=rtl_buserr_fill)
