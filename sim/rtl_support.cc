@@ -57,36 +57,12 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
 }
 
 namespace {
-// Whether the model's checks (CheckBulkReduce) reject a shared::cta -> shared::cluster
-// reduction: the RTL implements those checks, not the reduction.
-bool ClusterReduceRejected(const m::GoldenCase& c) {
-  const m::GoldenBulk& k = *c.bulk;
-  m::BulkReduceInstr in;
-  in.dir = k.dir;
-  in.redop = c.redop;
-  in.type = k.type.value_or(m::BulkType::kU32);
-  in.noftz = k.noftz;
-  in.dst = k.dst;
-  in.src = static_cast<uint32_t>(k.src);
-  in.size = k.size;
-  in.mbar_addr = c.Mbar();
-  in.issuer_cta = c.Issuer();
-  in.dst_cta = c.dst_cta ? *c.dst_cta : -1;
-  in.ptx_size_check = k.ptx_size_check;
-  return !m::CheckBulkReduce(in, c.NumCtas()).ok();
-}
-
-// The bulk operations the RTL runs (tma_bulk_rows, tma_s2s_copy): every copy direction; the
-// shared::cta -> shared::cluster reduction only as far as its checks (a case the model's checks
-// reject runs; one that reduces is declined with `unsupported` and skipped here).
+// The bulk operations the RTL runs (tma_bulk_rows, tma_s2s_copy): every copy and reduction
+// direction and the prefetch.
 std::string BulkSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   const m::GoldenBulk& k = *c.bulk;
   if (!b.bulk) {
     return "this top does not take the non-tensor bulk commands";
-  }
-  if (c.op == m::Op::kReduce && k.dir == m::BulkDir::kSharedCtaToSharedCluster &&
-      !ClusterReduceRejected(c)) {
-    return "the RTL does not implement the shared::cta -> shared::cluster bulk reduction";
   }
   if (k.ptx_size_check != b.bulk_size_strict) {
     return std::string("bulk size check \"") + (k.ptx_size_check ? "ptx" : "silicon") +

@@ -10,7 +10,9 @@
 // prefetches in tile, im2col, im2col::w, im2col::w::128 and tile::gather4 mode (multicast,
 // remote destinations and .cta_group::2 included). Element types: every whole-byte type and
 // b4x16 (a byte copy); b4x16_p64 / b6x16_p32 only in a top built with SubByte = 1
-// (tma_sim_top's default for DataBytes <= 32).
+// (tma_sim_top's default for DataBytes <= 32). Non-tensor bulk operations: every one
+// (cp.async.bulk in each direction, cp.reduce.async.bulk to global and to shared::cluster,
+// cp.async.bulk.prefetch), in a top built with the bulk commands and the case's size check.
 //
 // The skip policy (docs/verification.md): a case outside the claims is SKIP with the reason;
 // a case inside them runs, and an `unsupported` answer to it is a FAIL. A case that expects
@@ -77,7 +79,7 @@ bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 // Whether the RTL claims to run `c` completely: then an `unsupported` answer from the RTL is a
 // failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores and
-// reductions RtlSkipReason lets through.
+// reductions and the bulk operations RtlSkipReason lets through.
 bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 // The 128 tensor-map bytes a harness puts in global memory for case `c` (its descriptor_hex,
 // else EncodeDescriptor of the case's map), or why no engine sees the case (empty: `desc`

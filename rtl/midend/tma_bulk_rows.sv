@@ -13,12 +13,10 @@
 //     the element type of the seed's .type; f32 add flushes subnormals, ElemF32Ftz);
 //   * prefetch: load rows with no destination CTA (cpl.kind CplDone, cpl.cta_mask 0): the
 //     bytes are read from global memory and dropped; a done completion ends it;
-//   * shared::cta -> shared::cluster copy: no rows; the command (source and destination
-//     offsets, the complete-tx of its bytes on the destination CTA) goes out on the s2s port
-//     to tma_s2s_copy, which moves it between the shared-memory ports;
-//   * shared::cta -> shared::cluster reduction: checked in full (CheckBulkReduce), then
-//     declined: a command that passes every check ends with one `unsupported` error row (the
-//     engine has no shared-memory read-modify-write path).
+//   * shared::cta -> shared::cluster copy and reduction: no rows; the command (source and
+//     destination offsets, the complete-tx of its bytes on the destination CTA, a reduction's
+//     Red* and Elem* in cpl.red / redop / elem) goes out on the s2s port to tma_s2s_copy,
+//     which moves (or reads, reduces and writes back) it between the shared-memory ports.
 // Both shared::cluster forms are mbarrier operations, not bulk-group ones: their completions
 // never join a bulk async-group.
 // Silicon finding B1 (docs/silicon-notes.md): a size that is not a multiple of 16 moves
@@ -35,8 +33,8 @@
 // as for tensor commands.
 //
 // Streams: bulk commands in (cmd_t), rows out (row_t, one command's rows in order, the last
-// with `last` and the completion information), shared::cta -> shared::cluster copies out
-// (offsets and cpl_info_t).
+// with `last` and the completion information), shared::cta -> shared::cluster copies and
+// reductions out (offsets and cpl_info_t).
 
 `default_nettype none
 
@@ -57,7 +55,7 @@ module tma_bulk_rows #(
   output logic               row_valid_o,
   input  logic               row_ready_i,
   output tma_pkg::row_t      row_o,
-  // shared::cta -> shared::cluster copies (to tma_s2s_copy)
+  // shared::cta -> shared::cluster copies and reductions (to tma_s2s_copy)
   output logic               s2s_valid_o,
   input  logic               s2s_ready_i,
   output logic [31:0]        s2s_src_o,   // source offset in the issuer's window
@@ -201,14 +199,12 @@ module tma_bulk_rows #(
       err_c = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
     end else if (s2s && dst_over) begin
       err_c = tma_pkg::ErrInvalidInstr;        // dstMem + size overflows the shared window
-    end else if (s2s_red) begin
-      err_c = tma_pkg::ErrUnsupported;         // no shared read-modify-write (see above)
     end
   end
 
   // ---- Command register and row generator ----
   logic                   active_q;   // a command's rows are being sent
-  logic                   s2s_q;      // a shared::cta -> shared::cluster copy waits on s2s
+  logic                   s2s_q;      // a shared::cta -> shared::cluster command waits on s2s
   logic                   bytes_q;    // its rows carry bytes (else one completion-only row)
   logic [63:0]            gaddr_q;    // global address of the next row
   logic [31:0]            saddr_q;    // shared address of the next row
@@ -231,9 +227,12 @@ module tma_bulk_rows #(
     if (err_d != tma_pkg::ErrNone) begin
       cpl_d.kind = tma_pkg::CplError;
       cpl_d.err  = err_d;
-    end else if (is_load || s2s_cp) begin
-      cpl_d.kind     = tma_pkg::CplTx;         // (s2s_cp: no multicast, the one dst_cta)
+    end else if (is_load || s2s) begin
+      cpl_d.kind     = tma_pkg::CplTx;         // (s2s: no multicast, the one dst_cta)
       cpl_d.cta_mask = dst_mask;
+      cpl_d.red      = s2s_red;                // (tma_s2s_copy's read-modify-write)
+      cpl_d.redop    = s2s_red ? cmd_i.redop : '0;
+      cpl_d.elem     = s2s_red ? elem : '0;
     end else begin
       // Stores and reductions name the issuer (a store row has a destination CTA); a prefetch
       // has none, so its rows are read and dropped on the load path.
@@ -276,8 +275,8 @@ module tma_bulk_rows #(
       s2s_q    <= 1'b0;
     end else begin
       if (take_cmd) begin
-        active_q <= !(err_d == tma_pkg::ErrNone && s2s_cp);
-        s2s_q    <= err_d == tma_pkg::ErrNone && s2s_cp;
+        active_q <= !(err_d == tma_pkg::ErrNone && s2s);
+        s2s_q    <= err_d == tma_pkg::ErrNone && s2s;
       end else begin
         if (take_row && row_last) begin
           active_q <= 1'b0;

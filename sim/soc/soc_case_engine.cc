@@ -125,10 +125,12 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   }
   const m::TensorInstr& in = ec.instr;
   const int ctas = c.NumCtas();
-  // A store or reduction joins its issuer's bulk async-group: commit_group follows it, and the
-  // group's read-done and done completions (CplGroup, sequence 0 after the soft reset) are
-  // waited for too.
-  const bool grouped = c.op == m::Op::kStore || c.op == m::Op::kReduce;
+  // A store or reduction to global joins its issuer's bulk async-group: commit_group follows
+  // it, and the group's read-done and done completions (CplGroup, sequence 0 after the soft
+  // reset) are waited for too. A shared::cta -> shared::cluster copy or reduction is an
+  // mbarrier operation instead: one complete-tx on its destination CTA.
+  const bool s2s = c.bulk && c.bulk->dir == m::BulkDir::kSharedCtaToSharedCluster;
+  const bool grouped = (c.op == m::Op::kStore || c.op == m::Op::kReduce) && !s2s;
 
   SocHarness& h = *h_;
   fw::SocDriver drv(&h, SocHarness::kGmemLinkBase);
@@ -154,7 +156,9 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
     h.MemWrite(desc_addr, desc, m::kDescriptorBytes);
   }
   // Barriers: slot 0 of each destination CTA, one arrival, bound to the command's mbar.
-  const std::vector<int> dst = c.op == m::Op::kLoad ? m::DestinationCtas(c) : std::vector<int>{};
+  // (the CTAs whose shared memory the command writes: a load's, a shared::cluster copy's or
+  // reduction's destination)
+  const std::vector<int> dst = m::DestinationCtas(c);
   for (int d : dst) {
     drv.MbarOperate(d, 0, fw::SocDriver::kMbarInit, 1, in.mbar_addr);
   }

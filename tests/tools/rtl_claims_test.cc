@@ -9,6 +9,7 @@
 // sm_100 map runs.
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -153,6 +154,35 @@ TEST(RtlClaims, PtxReadingsNeedThePtxTop) {
   bulk.bulk->ptx_size_check = false;
   EXPECT_EQ(RtlSkipReason(bulk, RtlBuild::Default(16)), "");
   EXPECT_NE(RtlSkipReason(bulk, RtlBuild::PtxReadings(16)), "");
+}
+
+// Every non-tensor bulk operation is claimed, the shared::cta -> shared::cluster reduction
+// (tma_s2s_copy's read-modify-write) included: an `unsupported` answer to one fails the replay.
+TEST(RtlClaims, BulkOperationsAreClaimed) {
+  m::GoldenCase c = TileCase("u16", "none", "sm_90");
+  c.bulk = m::GoldenBulk{};
+  c.bulk->size = 64;
+  c.cluster = m::GoldenCluster{};
+  c.cluster->ctas = 2;
+  c.dst_cta = 1;
+  const RtlBuild b16 = RtlBuild::Default(16);
+  const std::pair<m::Op, m::BulkDir> ops[] = {
+      {m::Op::kLoad, m::BulkDir::kGlobalToSharedCta},
+      {m::Op::kLoad, m::BulkDir::kGlobalToSharedCluster},
+      {m::Op::kStore, m::BulkDir::kSharedCtaToGlobal},
+      {m::Op::kStore, m::BulkDir::kSharedCtaToSharedCluster},
+      {m::Op::kReduce, m::BulkDir::kSharedCtaToGlobal},
+      {m::Op::kReduce, m::BulkDir::kSharedCtaToSharedCluster}};
+  for (const auto& [op, d] : ops) {
+    c.op = op;
+    c.bulk->dir = d;
+    if (op == m::Op::kReduce) {
+      c.redop = m::RedOp::kMax;
+      c.bulk->type = m::BulkType::kS32;
+    }
+    EXPECT_EQ(RtlSkipReason(c, b16), "") << m::ToString(op) << " " << m::ToString(d);
+    EXPECT_TRUE(RtlClaims(c, b16)) << m::ToString(op) << " " << m::ToString(d);
+  }
 }
 
 // A map with no 128-byte encoding: the host encoder's verdict (rule 9, a stride that is not a

@@ -1290,12 +1290,16 @@ TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
 
 // Stores (tile, interleaved, im2col_no_offs) mixed with loads; each store runs on an idle
 // engine (EngineBench::NextCommand), with random AW / W / B readiness and B latency.
-// Bulk shared::cta -> shared::cluster copies (tma_s2s_copy) offered back to back with bulk
-// loads in flight: each copy waits for the engine to drain, borrows both shared-memory ports
-// and completes with one complete-tx on its destination CTA; a copy of size 8 moves nothing
-// (B1) and still completes; one to the issuer's own window is invalid_instruction. Every
-// window must equal the model's (ExecuteBulkCopy in command order; the copies' bytes are
-// apart from the loads', so the order between them does not matter).
+// Bulk shared::cta -> shared::cluster copies and reductions (tma_s2s_copy) offered back to back
+// with bulk loads in flight: each waits for the engine to drain, borrows both shared-memory
+// ports and completes with one complete-tx on its destination CTA; a copy of size 8 moves
+// nothing (B1) and still completes; a copy to the issuer's own window is invalid_instruction.
+// The reductions: one per kind of walk (a peer CTA; the issuer's own window with overlapping
+// ranges, the destination above the source (walked downward), below it, and equal to it), a
+// B1 size, the destination CTA left to the issuer, a pair outside the .shared::cluster table
+// (unsupported_reduction). Every window must equal the model's (ExecuteBulkCopy /
+// ExecuteBulkReduce in command order; the copies' and reductions' bytes are apart from the
+// loads', so the order between them does not matter).
 template <class Model, int kDataBytes>
 void RunSharedToCluster(uint32_t seed, int ready_percent) {
   EngineBench<Model, kDataBytes> bench(seed);
@@ -1341,26 +1345,61 @@ void RunSharedToCluster(uint32_t seed, int ready_percent) {
   cmds.push_back(op(false, 1, 3, 0x40c00, 0x3000, 256, 5));
   cmds.push_back(op(true, 2, 2, 0x100, 0x9000, 64, 6));  // to the issuer: invalid
   cmds.push_back(op(true, 1, 3, 0x8020, 0xA030, 4096, 7));
+  auto red = [&](model::RedOp redop, model::BulkType type, int issuer, int dst_cta, uint32_t src,
+                 uint32_t dst, uint32_t size, uint8_t tag) {
+    Command c = op(true, issuer, dst_cta, src, dst, size, tag);
+    c.ins.op = model::Op::kReduce;
+    c.ins.redop = redop;
+    c.bulk->type = static_cast<uint8_t>(type);
+    return c;
+  };
+  using model::BulkType;
+  using model::RedOp;
+  cmds.push_back(red(RedOp::kAdd, BulkType::kU32, 2, 1, 0xC000, 0xC400, 528, 8));
+  cmds.push_back(red(RedOp::kMin, BulkType::kS32, 3, 3, 0xD000, 0xD040, 256, 9));   // above
+  cmds.push_back(red(RedOp::kXor, BulkType::kB32, 0, 0, 0xD840, 0xD800, 256, 10));  // below
+  cmds.push_back(red(RedOp::kAdd, BulkType::kU64, 1, 1, 0xE000, 0xE000, 64, 11));   // equal
+  cmds.push_back(red(RedOp::kDec, BulkType::kU32, 0, 3, 0xE400, 0xE800, 24, 12));   // B1: 16
+  cmds.push_back(red(RedOp::kInc, BulkType::kU32, 2, -1, 0xB800, 0xB900, 96, 13));
+  cmds.push_back(red(RedOp::kMax, BulkType::kU32, 1, 2, 0x9100, 0x9600, 1024, 14));
+  cmds.push_back(red(RedOp::kAnd, BulkType::kB64, 1, 2, 0x9100, 0x9600, 64, 15));
   const auto cpls = bench.Run(cmds, 400000);
 
+  std::vector<int> failed;  // tags of the commands the model fails
   for (size_t k = 0; k < cmds.size(); ++k) {
     const Command& c = cmds[k];
-    model::BulkCopyInstr in;
-    const bool s2s = c.ins.op == model::Op::kStore;
-    in.dir = s2s                  ? model::BulkDir::kSharedCtaToSharedCluster
-             : c.bulk->to_cluster ? model::BulkDir::kGlobalToSharedCluster
-                                  : model::BulkDir::kGlobalToSharedCta;
-    in.src = s2s ? c.bulk->saddr : c.bulk->gaddr;
-    in.dst = s2s ? c.bulk->gaddr : c.bulk->saddr;
-    in.size = c.bulk->size;
-    in.mbar_addr = c.ins.mbar_addr;
-    in.issuer_cta = c.ins.issuer_cta;
-    in.dst_cta = c.ins.dst_cta;
-    const model::BulkResult r = model::ExecuteBulkCopy(in, ref_g, ref);
+    model::BulkResult r;
+    if (c.ins.op == model::Op::kReduce) {
+      model::BulkReduceInstr in;
+      in.dir = model::BulkDir::kSharedCtaToSharedCluster;
+      in.redop = c.ins.redop;
+      in.type = static_cast<model::BulkType>(c.bulk->type);
+      in.src = c.bulk->saddr;
+      in.dst = c.bulk->gaddr;
+      in.size = c.bulk->size;
+      in.mbar_addr = c.ins.mbar_addr;
+      in.issuer_cta = c.ins.issuer_cta;
+      in.dst_cta = c.ins.dst_cta;
+      r = model::ExecuteBulkReduce(in, ref_g, ref);
+    } else {
+      model::BulkCopyInstr in;
+      const bool s2s = c.ins.op == model::Op::kStore;
+      in.dir = s2s                  ? model::BulkDir::kSharedCtaToSharedCluster
+               : c.bulk->to_cluster ? model::BulkDir::kGlobalToSharedCluster
+                                    : model::BulkDir::kGlobalToSharedCta;
+      in.src = s2s ? c.bulk->saddr : c.bulk->gaddr;
+      in.dst = s2s ? c.bulk->gaddr : c.bulk->saddr;
+      in.size = c.bulk->size;
+      in.mbar_addr = c.ins.mbar_addr;
+      in.issuer_cta = c.ins.issuer_cta;
+      in.dst_cta = c.ins.dst_cta;
+      r = model::ExecuteBulkCopy(in, ref_g, ref);
+    }
     auto it = cpls.find(c.tag);
     ASSERT_TRUE(it != cpls.end() && it->second.size() == 1) << "command " << k;
     const Cpl& got = it->second[0];
     if (!r.status.ok()) {
+      failed.push_back(c.tag);
       EXPECT_EQ(got.kind, pkg::CplError) << k;
       EXPECT_EQ(got.err, static_cast<int>(r.status.cls)) << k;
       continue;
@@ -1371,6 +1410,8 @@ void RunSharedToCluster(uint32_t seed, int ready_percent) {
     EXPECT_EQ(got.mbar, r.complete_tx[0].mbar_addr) << k;
     EXPECT_EQ(got.bytes, r.complete_tx[0].bytes) << k;
   }
+  // (the copy to its own window; and.b64, not in the .shared::cluster table)
+  EXPECT_EQ(failed, (std::vector<int>{6, 15}));
   for (int cta = 0; cta < kNumCtas; ++cta) {
     EXPECT_EQ(bench.Window(cta), ref.Window(cta)) << "CTA " << cta << "'s window";
   }

@@ -2034,6 +2034,67 @@ def bulk_cases():
                                                                              dst=8),
                           "misaligned", redop="add"))
     out.extend(bulk_s2s_error_cases())
+    out.extend(bulk_s2s_cases())
+    return out
+
+
+def bulk_s2s(cid, op, size, src, dst, ctas, issuer, dst_cta, redop=None, btype=None, sseed=9):
+    """cp.async.bulk / cp.reduce.async.bulk .shared::cluster.shared::cta (seed 004): the moved
+    bytes (B1) of the issuer's window at src copied to, or reduced element by element (PTX atom
+    semantics, D9) into, CTA dst_cta's window at dst; one complete-tx of the moved bytes on the
+    destination CTA. Every CTA's window starts with the same fill. The PTX text says nothing of
+    overlapping ranges, so no case has them."""
+    d = "shared::cluster.shared::cta"
+    bulk = {"size": size, "dir": d, "src": src, "dst": dst}
+    kw = {}
+    if op == "reduce":
+        bulk["type"] = btype
+        ptx = "cp.reduce.async.bulk.%s.mbarrier::complete_tx::bytes.%s.%s" % (d, redop, btype)
+        kw["redop"] = redop
+    else:
+        ptx = "cp.async.bulk.%s.mbarrier::complete_tx::bytes" % d
+    n = bulk_moved(size)
+    assert dst_cta != issuer or src + n <= dst or dst + n <= src, "overlap: the PTX is silent"
+    sbytes = max(src, dst) + max(size, 16)
+    c = bulk_base(cid, op, bulk, 256, sbytes, src, ptx=ptx,
+                  cluster={"ctas": ctas, "issuer": issuer}, dst_cta=dst_cta,
+                  sseed=sseed, **kw)
+    fill_t = {"b32": "u32"}.get(btype, btype) if btype else "u8"
+    s0 = gen_fill(c["smem"], sbytes, fill_t)
+    win = bytearray(s0)
+    if op == "store":
+        win[dst:dst + n] = s0[src:src + n]
+    else:
+        e = BULK_BYTES[btype]
+        dt = {"b32": "u32"}.get(btype, btype)
+        for i in range(0, n - e + 1, e):
+            win[dst + i:dst + i + e] = reduce_one(redop, dt, bytes(s0[dst + i:dst + i + e]),
+                                                  bytes(s0[src + i:src + i + e]))
+    c["expect"] = {"complete_tx_bytes": n,
+                   "smem": [hexs(win) if k == dst_cta else "" for k in range(ctas)]}
+    return c
+
+
+def bulk_s2s_cases():
+    """shared::cta -> shared::cluster operations that execute: a copy to a peer CTA (offsets
+    at different positions in a 64-byte beat) and one of size 8 (B1: nothing moves, complete-tx
+    0); a reduction for every pair of the .shared::cluster table (seed 004 lines 340-349), into
+    a peer CTA and into the issuer's own window (destination above and below the source), and
+    one of size 40 (B1: 32 bytes reduced)."""
+    out = []
+    out.append(bulk_s2s("bulk-hand-s2s-copy-peer", "store", 1040, 48, 2080, 2, 0, 1))
+    out.append(bulk_s2s("bulk-hand-s2s-copy-size8", "store", 8, 64, 256, 3, 2, 0))
+    pairs = [("add", "u32"), ("add", "s32"), ("add", "u64"), ("min", "u32"), ("min", "s32"),
+             ("max", "u32"), ("max", "s32"), ("inc", "u32"), ("dec", "u32"), ("and", "b32"),
+             ("or", "b32"), ("xor", "b32")]
+    # (size, src, dst, ctas, issuer, dst_cta): a peer, the issuer above, the issuer below
+    shapes = [(272, 32, 400, 2, 0, 1), (96, 16, 1040, 4, 3, 3), (160, 720, 48, 3, 1, 1)]
+    for k, (op, t) in enumerate(pairs):
+        size, src, dst, ctas, issuer, dcta = shapes[k % 3]
+        out.append(bulk_s2s("bulk-hand-s2s-red-%s-%s" % (op, t), "reduce", size, src, dst, ctas,
+                            issuer, dcta, op, t, sseed=20 + k))
+    out.append(bulk_s2s("bulk-hand-s2s-red-add-u64-size40", "reduce", 40, 64, 0, 2, 1, 0, "add",
+                        "u64"))
     return out
 
 
