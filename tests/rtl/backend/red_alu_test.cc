@@ -384,8 +384,8 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
         }
       } else {
         const Beat& e = inflight.front();
-        const bool ok = got == e.exp && GetMask(dut->out_mask_o, db) == e.mask &&
-                        dut->out_user_o == e.user;
+        const bool ok =
+            got == e.exp && GetMask(dut->out_mask_o, db) == e.mask && dut->out_user_o == e.user;
         if (!ok) {
           ++st.mismatches;
           if (st.first.empty()) {

@@ -917,12 +917,12 @@ int ForkEntries(int db, uint32_t seed, int nrows) {
       } else {
         const AlRow e = Fork(sent.front(), db);
         const bool rd = e.has_read;
-        const bool ok = a.has_data == e.has_data && a.last == e.last &&
-                        a.has_read == e.has_read && a.beat == e.beat && a.xh16 == e.xh16 &&
-                        a.xd1 == e.xd1 && a.xl1 == e.xl1 && a.s16 == e.s16 &&
-                        a.rot16 == e.rot16 && a.h_at0 == e.h_at0 && a.d_at0 == e.d_at0 &&
-                        a.l_at0 == e.l_at0 && a.fill_nan == e.fill_nan && a.swz == e.swz &&
-                        a.cta_mask == e.cta_mask && (!rd || (a.lo_ok == e.lo_ok && a.hi_ok == e.hi_ok));
+        const bool ok = a.has_data == e.has_data && a.last == e.last && a.has_read == e.has_read &&
+                        a.beat == e.beat && a.xh16 == e.xh16 && a.xd1 == e.xd1 && a.xl1 == e.xl1 &&
+                        a.s16 == e.s16 && a.rot16 == e.rot16 && a.h_at0 == e.h_at0 &&
+                        a.d_at0 == e.d_at0 && a.l_at0 == e.l_at0 && a.fill_nan == e.fill_nan &&
+                        a.swz == e.swz && a.cta_mask == e.cta_mask &&
+                        (!rd || (a.lo_ok == e.lo_ok && a.hi_ok == e.hi_ok));
         if (!ok && mismatches < 3) {
           ADD_FAILURE() << "DataBytes " << db << " row " << checked << ": smem 0x" << std::hex
                         << sent.front().smem_addr << " gaddr 0x" << sent.front().gaddr << std::dec
