@@ -43,11 +43,12 @@ struct RtlBuild {
   // BulkSizeStrict: a bulk size that is not a multiple of 16 is invalid_instruction (else it
   // moves size & ~15 bytes, silicon B1)
   bool bulk_size_strict = false;
-  // tma_sim_top's defaults for a DataBytes (SubByte = DataBytes <= 32).
+  // The sim/tops.h top of a DataBytes: tma_sim_top's defaults (SubByte = DataBytes <= 32),
+  // except that DataBytes 128 is built with SubByte = 1 (sim/CMakeLists.txt).
   static RtlBuild Default(int data_bytes) {
     RtlBuild b;
     b.data_bytes = data_bytes;
-    b.sub_byte = data_bytes <= 32;
+    b.sub_byte = data_bytes <= 32 || data_bytes == 128;
     return b;
   }
   // The PTX-readings top of sim/tops.h (SimTopVariant::kPtxReadings): the defaults with

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The Verilated tma_sim_top of each DataBytes (16, 32, 64, 128; every other parameter its
-// default), for the bench and the golden replay: MakeSimTop(data_bytes) returns nullptr for
-// a width that is not built. The PTX-readings variant (SimTopVariant::kPtxReadings) is the same
-// top built with the PTX text's readings where silicon differs (StoreClipElem = 1: stores clip
-// along dim 0 to elements; BulkSizeStrict = 1: a bulk size not a multiple of 16 is
-// invalid_instruction); by default it is built at DataBytes 16 only (TMA_SIM_TOP_PTX_WIDTHS).
+// default, except SubByte = 1 at DataBytes 128), for the bench and the golden replay:
+// MakeSimTop(data_bytes) returns nullptr for a width that is not built. The PTX-readings variant
+// (SimTopVariant::kPtxReadings) is the same top built with the PTX text's readings where silicon
+// differs (StoreClipElem = 1: stores clip along dim 0 to elements; BulkSizeStrict = 1: a bulk
+// size not a multiple of 16 is invalid_instruction); by default it is built at DataBytes 16 and
+// 128 (TMA_SIM_TOP_PTX_WIDTHS).
 #ifndef TMA_SIM_TOPS_H_
 #define TMA_SIM_TOPS_H_
 

@@ -268,7 +268,7 @@ module tma_red_alu #(
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesValid_A, DataBytes == 8 || DataBytes == 16 || DataBytes == 32 ||
-                                     DataBytes == 64)
+                                     DataBytes == 64 || DataBytes == 128)
   `TMA_ASSERT_INIT(UserWidthValid_A, UserWidth >= 1)
   // Input stream contract, required of the source.
   `TMA_ASSERT_STABLE(InStable_A, in_valid_i, in_ready_o,

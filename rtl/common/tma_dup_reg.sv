@@ -13,6 +13,8 @@
 // attribute, or with the copies as bits of one always block, they become one). The input d_i
 // is shared: its logic sits in front of all copies, one LUT level or less is expected there.
 // Invert = 1 stores ~d_i (a copy of the opposite polarity, for a consumer that wants it).
+// Copies goes up to 256 (the reduction ALU at DataBytes 128 keeps 80: five adder kinds x 16
+// slots); d_i then drives one flop per copy, a fan-out the placer spreads like any other net.
 
 `default_nettype none
 
@@ -48,7 +50,7 @@ module tma_dup_reg #(
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(WidthRange_A, Width >= 1)
-  `TMA_ASSERT_INIT(CopiesRange_A, Copies >= 1 && Copies <= 64)
+  `TMA_ASSERT_INIT(CopiesRange_A, Copies >= 1 && Copies <= 256)
   `TMA_ASSERT_INIT(ResetValFits_A, Width >= 32 || ResetVal < (1 << Width))
 
 endmodule

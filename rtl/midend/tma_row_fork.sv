@@ -88,7 +88,8 @@ module tma_row_fork #(
   logic [2:0]  gaddr_grp;       // group of the row's first global byte in its beat
   logic [2:0]  head_grp;        // group of the row's first in-bounds byte
   logic [2:0]  rot_grp;         // realignment rotation (gaddr - head - s) mod DataBytes, / 16
-  logic [2:0]  split_grp;       // groups of a shifted beat taken from the lower global beat
+  logic [3:0]  split_grp;       // groups of a shifted beat taken from the lower global beat,
+                                // 1 .. Groups (Groups = 8 at DataBytes 128: four bits)
   logic [11:0] xhead;           // head + s (bits [3:0] are zero)
   // The fork register's input ...
   logic                          fork_in_valid, fork_in_ready;
@@ -123,7 +124,7 @@ module tma_row_fork #(
   assign gaddr_grp = row_i.gaddr[6:4] & GroupMask;
   assign head_grp  = row_i.head[6:4] & GroupMask;
   assign rot_grp   = (gaddr_grp - head_grp - smem_grp) & GroupMask;
-  assign split_grp = 3'(Groups) - rot_grp;
+  assign split_grp = 4'(Groups) - {1'b0, rot_grp};
   assign xhead     = row_i.head + {5'd0, smem_grp, 4'd0};
   assign read_d    = row_i.has_data && (row_i.dend > row_i.head);
 
@@ -138,8 +139,8 @@ module tma_row_fork #(
     al_row_d.xl1      = row_i.row_bytes + s16_m1(smem_grp);
     al_row_d.s16      = smem_grp;
     al_row_d.rot16    = rot_grp;
-    al_row_d.lo_ok    = ((head_grp + smem_grp) & GroupMask) < split_grp;
-    al_row_d.hi_ok    = (al_row_d.xd1[6:4] & GroupMask) >= split_grp;
+    al_row_d.lo_ok    = {1'b0, (head_grp + smem_grp) & GroupMask} < split_grp;
+    al_row_d.hi_ok    = {1'b0, al_row_d.xd1[6:4] & GroupMask} >= split_grp;
     al_row_d.h_at0    = (xhead[11:SizeLog2] == '0);
     al_row_d.d_at0    = (al_row_d.xd1[11:SizeLog2] == '0);
     al_row_d.l_at0    = (al_row_d.xl1[11:SizeLog2] == '0);

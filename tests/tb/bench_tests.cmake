@@ -48,6 +48,22 @@ if(TMA_TB_HAVE_RTL)
   endif()
   add_test(NAME tb/golden/hand COMMAND tma-rtl run ${_hand} ${_no_skip})
   set_tests_properties(tb/golden/hand PROPERTIES LABELS tb TIMEOUT 120)
+  # The same hand vectors on the widest bus, DataBytes 128 (one beat is a whole 128-byte
+  # swizzle span, eight 16-byte groups of realignment, 16 ALU slots; the top has the
+  # unpacker), and a sample of the silicon tile loads (every 20th case).
+  if("128" IN_LIST TMA_SIM_TOP_WIDTHS)
+    set(_no_skip128)
+    if("128" IN_LIST TMA_SIM_TOP_PTX_WIDTHS)
+      set(_no_skip128 --fail-on-skip)
+    endif()
+    add_test(NAME tb/golden/hand_db128
+             COMMAND tma-rtl run ${_hand} --data-bytes 128 ${_no_skip128})
+    set_tests_properties(tb/golden/hand_db128 PROPERTIES LABELS tb TIMEOUT 300)
+    add_test(NAME tb/golden/silicon_tile_db128
+             COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/silicon/tile.jsonl.gz
+                     --data-bytes 128 --sample 20)
+    set_tests_properties(tb/golden/silicon_tile_db128 PROPERTIES LABELS tb TIMEOUT 300)
+  endif()
   foreach(f tile multicast im2col faults prefetch)
     add_test(NAME tb/golden/silicon_${f}
              COMMAND tma-rtl run ${CMAKE_SOURCE_DIR}/tests/vectors/silicon/${f}.jsonl.gz)

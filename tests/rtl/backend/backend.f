@@ -7,6 +7,7 @@ common/tma_fifo_ram.sv
 common/tma_spill_reg.sv
 common/tma_stream_arb.sv
 common/tma_dup_reg.sv
+midend/tma_row_fork.sv
 backend/tma_row_aligner.sv
 backend/tma_cpl_unit.sv
 backend/tma_wr_align.sv

@@ -12,7 +12,8 @@
 // near cancellation (a few ulps apart), exact ties (s = half an ulp of d, or an odd multiple),
 // every exponent distance up to past the guard bits, sums that overflow; integers at 0, 1,
 // the extremes, equal and adjacent values (inc/dec wrap points). Random idle cycles on the
-// input, random backpressure on the output. DataBytes 16 and 64.
+// input, random backpressure on the output. DataBytes 16, 64 and 128 (the widest bus: 16 8-byte
+// slots, 80 kept copies of the stage enable).
 // The comparison can fail: hand vectors (from IEEE 754 and PTX, not from the code under test)
 // check the reference, and deliberately wrong references (ties away from zero, no flush for
 // f32.ftz, dec without its wrap) must each be caught by the same stimulus. The pair table of
@@ -28,6 +29,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -35,6 +37,7 @@
 #include "tma/reduce.h"
 #include "tma/types.h"
 
+#include "Vtma_red_alu_db128.h"
 #include "Vtma_red_alu_db16.h"
 #include "Vtma_red_alu_db64.h"
 #include "Vtma_red_atop.h"
@@ -243,7 +246,7 @@ struct Beat {
   RedOp op = RedOp::kAdd;
   DType t = DType::kU32;
   std::vector<uint8_t> old_b, new_b, exp;
-  uint64_t mask = 0;
+  std::vector<uint8_t> mask;  // 1: byte i takes part (one entry per byte of the beat)
   uint32_t user = 0;
 };
 
@@ -251,7 +254,7 @@ void Expect(const ElemRef& ref, Beat* b, int db) {
   b->exp = b->old_b;
   const int n = model::ElementBytes(b->t);
   for (int k = 0; k < db; k += n) {
-    if (b->mask >> k & 1) {
+    if (b->mask[k] != 0) {
       ref(b->op, b->t, &b->exp[k], &b->new_b[k]);
     }
   }
@@ -264,6 +267,39 @@ void SetWide(uint32_t* words, const std::vector<uint8_t>& bytes) {
     std::memcpy(&v, &bytes[4 * w], 4);
     words[w] = v;
   }
+}
+
+// A byte mask port: an integer up to DataBytes 64, a VlWide at 128 (bit i = byte i).
+template <class Port>
+void SetMask(Port* port, const std::vector<uint8_t>& m) {
+  if constexpr (std::is_integral_v<Port>) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < m.size(); ++i) {
+      v |= static_cast<uint64_t>(m[i] != 0) << i;
+    }
+    *port = static_cast<Port>(v);
+  } else {
+    for (size_t w = 0; w < m.size() / 32; ++w) {
+      uint32_t v = 0;
+      for (size_t i = 0; i < 32; ++i) {
+        v |= static_cast<uint32_t>(m[32 * w + i] != 0) << i;
+      }
+      (*port)[w] = v;
+    }
+  }
+}
+
+template <class Port>
+std::vector<uint8_t> GetMask(const Port& port, int db) {
+  std::vector<uint8_t> m(db);
+  for (int i = 0; i < db; ++i) {
+    if constexpr (std::is_integral_v<Port>) {
+      m[i] = static_cast<uint8_t>(static_cast<uint64_t>(port) >> i & 1);
+    } else {
+      m[i] = static_cast<uint8_t>(port[i / 32] >> (i % 32) & 1);
+    }
+  }
+  return m;
 }
 
 struct RunStats {
@@ -309,13 +345,13 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
       cur.old_b.assign(db, 0);
       cur.new_b.assign(db, 0);
       const int n = model::ElementBytes(p.t);
-      cur.mask = 0;
+      cur.mask.assign(db, 0);
       const int mask_mode = gen.Uni(0, 9);  // mostly all, some random, some none
       for (int k = 0; k < db; k += n) {
         gen.Element(p.t, &cur.old_b[k], &cur.new_b[k]);
         const bool on = mask_mode < 6 || (mask_mode < 9 && gen.Chance(50));
-        if (on) {
-          cur.mask |= ((n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << k);
+        for (int i = 0; i < n; ++i) {
+          cur.mask[k + i] = on ? 1 : 0;
         }
       }
       cur.user = user++;
@@ -328,7 +364,7 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
       dut->in_elem_i = static_cast<uint8_t>(cur.t);
       SetWide(dut->in_old_i.data(), cur.old_b);
       SetWide(dut->in_new_i.data(), cur.new_b);
-      dut->in_mask_i = cur.mask;
+      SetMask(&dut->in_mask_i, cur.mask);
       dut->in_user_i = cur.user;
     }
     dut->out_ready_i = gen.Chance(ready_pct);
@@ -348,8 +384,8 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
         }
       } else {
         const Beat& e = inflight.front();
-        const bool ok = got == e.exp && static_cast<uint64_t>(dut->out_mask_o) == e.mask &&
-                        dut->out_user_o == e.user;
+        const bool ok =
+            got == e.exp && GetMask(dut->out_mask_o, db) == e.mask && dut->out_user_o == e.user;
         if (!ok) {
           ++st.mismatches;
           if (st.first.empty()) {
@@ -361,7 +397,7 @@ RunStats RunAlu(int db, uint32_t seed, uint64_t nbeats, const std::vector<Pair>&
         if (model::ReductionSupported(e.op, e.t)) {
           const int n = model::ElementBytes(e.t);
           for (int k = 0; k < db; k += n) {
-            st.elements += e.mask >> k & 1;
+            st.elements += e.mask[k];
           }
         }
         ++st.per_pair[std::string(model::ToString(e.op)) + "." + model::ToString(e.t)];
@@ -544,9 +580,18 @@ TEST(RedAlu, MatchesModelDb64Backpressure) {
   CheckAgainstModel<Vtma_red_alu_db64>(64, 4, 30000, 50, 40);
 }
 
+TEST(RedAlu, MatchesModelDb128FullRate) {
+  CheckAgainstModel<Vtma_red_alu_db128>(128, 6, 60000, 100, 100);
+}
+
+TEST(RedAlu, MatchesModelDb128Backpressure) {
+  CheckAgainstModel<Vtma_red_alu_db128>(128, 7, 15000, 50, 40);
+}
+
 // ---- Full throughput: one beat per cycle, latency 10 (eight stages, the output FIFO) ----
-TEST(RedAlu, OneBeatPerCycle) {
-  VerilatedDut<Vtma_red_alu_db16> dut(5);
+template <class Model>
+void OneBeatPerCycle(int db) {
+  VerilatedDut<Model> dut(5);
   dut->in_valid_i = 0;
   dut->out_ready_i = 1;
   dut.Reset();
@@ -556,7 +601,7 @@ TEST(RedAlu, OneBeatPerCycle) {
     dut->in_valid_i = c < 100;
     dut->in_redop_i = static_cast<uint8_t>(RedOp::kAdd);
     dut->in_elem_i = static_cast<uint8_t>(DType::kF64);
-    dut->in_mask_i = 0xFFFF;
+    SetMask(&dut->in_mask_i, std::vector<uint8_t>(db, 1));
     dut.Settle();
     if (c < 100) {
       EXPECT_TRUE(dut->in_ready_o) << c;
@@ -570,6 +615,11 @@ TEST(RedAlu, OneBeatPerCycle) {
   EXPECT_EQ(first_out, 10);
   EXPECT_EQ(outs, 100);
   EXPECT_FALSE(dut.GotError());
+}
+
+TEST(RedAlu, OneBeatPerCycle) {
+  OneBeatPerCycle<Vtma_red_alu_db16>(16);
+  OneBeatPerCycle<Vtma_red_alu_db128>(128);
 }
 
 // ---- The comparison fails on a wrong reference ----

@@ -46,6 +46,10 @@
 #include "Vtma_row_aligner_db16.h"
 #include "Vtma_row_aligner_db32.h"
 #include "Vtma_row_aligner_db64.h"
+#include "Vtma_row_fork_db128.h"
+#include "Vtma_row_fork_db16.h"
+#include "Vtma_row_fork_db32.h"
+#include "Vtma_row_fork_db64.h"
 #include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
 
@@ -853,6 +857,105 @@ TEST(RowAligner, WrongReferencesAreCaught) {
     const Outcome o = RunBench<Vtma_row_aligner_db32, 32>(9, k);
     EXPECT_GT(o.mismatches, 0) << "bug " << static_cast<int>(bug);
   }
+}
+
+// ---- The fork's row entry (tma_row_fork) against the same field definitions ----
+// The aligner's rows above come from Fork(); here tma_row_fork computes them from the
+// walker's row: every field must equal Fork()'s (lo_ok / hi_ok where the row reads). Random
+// rows cover every 16-byte group of the shared address, the global address and the head, so
+// every rotation of the width occurs; rotation 0 at DataBytes 128 (eight groups) is where
+// the first in-bounds beat's lower-beat flag once came out 0.
+template <class M>
+int ForkEntries(int db, uint32_t seed, int nrows) {
+  std::mt19937 rng(seed);
+  VerilatedDut<M> dut(seed);
+  dut->row_valid_i = 0;
+  dut->al_row_ready_i = 1;
+  dut->rd_req_ready_i = 1;
+  dut->up_row_ready_i = 1;
+  dut->info_ready_i = 1;
+  dut.Reset();
+  std::deque<Row> sent;
+  int next = 0, checked = 0, mismatches = 0, rot0_reads = 0;
+  Row cur;
+  bool have = false;
+  for (int cyc = 0; cyc < 20 * nrows && checked < nrows; ++cyc) {
+    if (!have && next < nrows) {
+      cur = Row{};
+      cur.has_data = rng() % 8 != 0;
+      cur.last = true;
+      cur.len = 16 * static_cast<int>(1 + rng() % 24);
+      cur.head = 16 * static_cast<int>(rng() % (cur.len / 16));
+      cur.dend = cur.head + static_cast<int>(rng() % (cur.len - cur.head + 1));
+      cur.smem_addr = 16 * (rng() % 4096);
+      cur.gaddr = 0x100000 + 16 * (rng() % 65536);
+      cur.fill_nan = rng() % 2;
+      cur.swz = static_cast<int>(rng() % 4);
+      cur.cta_mask = 1 + rng() % 0xFFFF;
+      have = true;
+    }
+    dut->row_valid_i = have;
+    if (have) {
+      tma::pkg::row_t w;
+      w.has_data = cur.has_data;
+      w.last = cur.last;
+      w.gaddr = cur.gaddr;
+      w.smem_addr = cur.smem_addr;
+      w.row_bytes = static_cast<uint16_t>(cur.len);
+      w.head = static_cast<uint16_t>(cur.head);
+      w.dend = static_cast<uint16_t>(cur.dend);
+      w.fill_nan = cur.fill_nan;
+      w.swz = static_cast<uint8_t>(cur.swz);
+      w.cpl.cta_mask = static_cast<uint16_t>(cur.cta_mask);
+      tma::pkg::Pack(w, dut->row_i.data());
+    }
+    dut.Settle();
+    if (dut->al_row_valid_o) {
+      const auto a = tma::pkg::Unpack<tma::pkg::al_row_t>(dut->al_row_o.data());
+      if (sent.empty()) {
+        ++mismatches;
+      } else {
+        const AlRow e = Fork(sent.front(), db);
+        const bool rd = e.has_read;
+        const bool ok = a.has_data == e.has_data && a.last == e.last && a.has_read == e.has_read &&
+                        a.beat == e.beat && a.xh16 == e.xh16 && a.xd1 == e.xd1 && a.xl1 == e.xl1 &&
+                        a.s16 == e.s16 && a.rot16 == e.rot16 && a.h_at0 == e.h_at0 &&
+                        a.d_at0 == e.d_at0 && a.l_at0 == e.l_at0 && a.fill_nan == e.fill_nan &&
+                        a.swz == e.swz && a.cta_mask == e.cta_mask &&
+                        (!rd || (a.lo_ok == e.lo_ok && a.hi_ok == e.hi_ok));
+        if (!ok && mismatches < 3) {
+          ADD_FAILURE() << "DataBytes " << db << " row " << checked << ": smem 0x" << std::hex
+                        << sent.front().smem_addr << " gaddr 0x" << sent.front().gaddr << std::dec
+                        << " len " << sent.front().len << " [" << sent.front().head << ","
+                        << sent.front().dend << ") rot16 " << int(a.rot16) << "/" << e.rot16
+                        << " lo_ok " << a.lo_ok << "/" << e.lo_ok << " hi_ok " << a.hi_ok << "/"
+                        << e.hi_ok;
+        }
+        mismatches += !ok;
+        rot0_reads += rd && e.rot16 == 0;
+        sent.pop_front();
+        ++checked;
+      }
+    }
+    const bool take = have && dut->row_ready_o;
+    dut.Cycle();
+    if (take) {
+      sent.push_back(cur);
+      have = false;
+      ++next;
+    }
+  }
+  EXPECT_EQ(checked, nrows) << "DataBytes " << db;
+  EXPECT_GT(rot0_reads, 0) << "DataBytes " << db << ": no reading row of rotation 0";
+  EXPECT_FALSE(dut.GotError());
+  return mismatches;
+}
+
+TEST(RowFork, EntryMatchesFieldDefinitions) {
+  EXPECT_EQ(ForkEntries<Vtma_row_fork_db16>(16, 21, 3000), 0);
+  EXPECT_EQ(ForkEntries<Vtma_row_fork_db32>(32, 22, 3000), 0);
+  EXPECT_EQ(ForkEntries<Vtma_row_fork_db64>(64, 23, 3000), 0);
+  EXPECT_EQ(ForkEntries<Vtma_row_fork_db128>(128, 24, 3000), 0);
 }
 
 }  // namespace
