@@ -16,7 +16,7 @@
 //     command, AR, R, AW, W, B, shared-memory write and read and completion streams;
 //   * shared-memory writes: multicast beats, partial strobes, the 16-byte phase in the
 //     128-byte swizzle atom.
-// The bins and the RTL's unreachable ones (ignored, with the reason) are listed in
+// The bins and those that are no goal (ignored, with the reason) are listed in
 // dut_coverage.cc. WriteBins writes the file format tools/regress merges (one line per bin:
 // kind, item, bin, hits, ignored, name), the items named "dut.*".
 #ifndef TMA_SIM_DUT_COVERAGE_H_
