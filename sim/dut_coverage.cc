@@ -100,7 +100,9 @@ DutCoverage::DutCoverage() {
                "sm_100 swizzles: claimed for sm_100 tile loads only (rtl_claims ops_sm100)");
     if (op != 0)  // only loads may multicast (PTX)
       for (int m = 1; m < 7; ++m)
-        Ignore(opmcast_, op * 7 + m, "only loads take a ctaMask (PTX .multicast::cluster)");
+        Ignore(opmcast_, op * 7 + m,
+               "only loads take a ctaMask (PTX .multicast::cluster); a store, reduction or "
+               "prefetch with one is refused (invalid_instruction), as some bulk cases are");
     Ignore(opswz_, op * 8 + 7, "96B swizzle: sm_103 only");
     if (op != 0)
       for (int t = 13; t < 16; ++t)
@@ -147,7 +149,9 @@ DutCoverage::DutCoverage() {
     Ignore(swzdtype_, sw * 16 + 14, "b4x16_p64 does not allow this swizzle (encoder rule 4)");
   for (int sw : {1, 2, 5})
     Ignore(swzdtype_, sw * 16 + 15, "b6x16_p32 does not allow this swizzle (encoder rule 4)");
-  Ignore(operr_, 3 * 9 + 2, "misaligned (F2) is a shared-memory address rule: a prefetch has none");
+  Ignore(operr_, 3 * 9 + 2,
+         "misaligned (F2) is a shared-memory address rule: a tensor prefetch has none (a "
+         "non-tensor bulk prefetch's misaligned global address lands here)");
   // Prefetches move no data: no bus error from data, no reduction error.
   Ignore(operr_, 3 * 9 + 5, "unsupported_reduction: reductions only");
   Ignore(operr_, 0 * 9 + 5, "unsupported_reduction: reductions only");
