@@ -128,7 +128,12 @@ module tma_addr_mac (
     // Load the next slot when this one is done (one partial product left, or none).
     if (rem == '0 && next_valid_q) begin
       cur_slot_d   = next_slot_q;
-      cur_pieces_d = list_q.pieces[next_slot_q];
+      // (a mux over the slots: an index into the 6-bit fields would elaborate as an
+      // index x 6 multiply, which synthesis maps to a multiplier block)
+      cur_pieces_d = '0;
+      for (int s = 0; s < MacSlots; s++) begin
+        if (next_slot_q == 4'(s)) cur_pieces_d = list_q.pieces[s];
+      end
       cur_small_d  = list_q.one_piece[next_slot_q];
       cur_a_d      = opnd_i.fix_coord;
       cur_s_d      = opnd_i.fix_stride;

@@ -359,7 +359,11 @@ module tma_desc_check (
     view_stride = '0;
     if (kind != tma_pkg::WalkNone) begin
       if (td == 3'd0) view_stride = is_il32 ? 36'd2 : 36'd1;
-      else view_stride = stride[36 * 32'(2'(td - 3'd1)) +: 36];
+      // (a mux over constant offsets: an offset computed as 36 x index would elaborate as a
+      // multiply, which synthesis maps to a multiplier block)
+      for (int k = 0; k < 4; k++) begin
+        if (td != 3'd0 && 2'(td - 3'd1) == 2'(k)) view_stride = stride[36 * k +: 36];
+      end
     end
   endfunction
 

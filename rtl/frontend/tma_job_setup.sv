@@ -124,6 +124,9 @@ module tma_job_setup #(
                     11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
 
   // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz).
+  // (The walker view of tile::gather4 is dim 1's: each select is a mux between two constant
+  // indices; an index computed into the 3- or 36-bit fields would elaborate as an index x
+  // width multiply, which synthesis maps to a multiplier block on the command's path.)
   function automatic logic [5:0] pieces(input logic [1:0] anz, input logic [2:0] snz);
     pieces = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
   endfunction
@@ -173,7 +176,8 @@ module tma_job_setup #(
       end else if (kd == tma_pkg::WalkTile || kd == tma_pkg::WalkN) begin
         slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(d - 1)] = walk_cflags[d][2];
         slots_d.pieces[tma_pkg::MacSlotAstart + 4'(d - 1)] =
-            pieces(walk_cflags[d][1:0], md.walk_stride_nz[gat ? 0 : d-1]);
+            pieces(walk_cflags[d][1:0],
+                   gat ? md.walk_stride_nz[0] : md.walk_stride_nz[d-1]);
       end
       // alo: lower corner x stride (spatial dims): lower (16-bit signed) + offset is small
       if (kd == tma_pkg::WalkSpatial) begin
@@ -263,7 +267,7 @@ module tma_job_setup #(
       job_d.es.v[0] = 4'd1;
       for (int d = 1; d < MaxDims; d++) begin   // the walker view (zero / es 1 when none)
         job_d.step.v[d]   = {21'd0, md.walk_step[d-1], 4'd0};
-        job_d.dim_m1.v[d] = md.walk_dim_m1[gat ? 0 : d-1];
+        job_d.dim_m1.v[d] = gat ? md.walk_dim_m1[0] : md.walk_dim_m1[d-1];
         job_d.es.v[d]     = {1'b0, md.walk_es_m1[d-1]} + 4'd1;
       end
     end
@@ -390,7 +394,9 @@ module tma_job_setup #(
     mac_opnd_o.coord       = job_q.coord;
     mac_opnd_o.lo          = job_q.lo;
     mac_opnd_o.stride.v[0] = '0;
-    for (int d = 1; d < MaxDims; d++) mac_opnd_o.stride.v[d] = md.walk_stride[gat ? 0 : d-1];
+    for (int d = 1; d < MaxDims; d++) begin
+      mac_opnd_o.stride.v[d] = gat ? md.walk_stride[0] : md.walk_stride[d-1];
+    end
     mac_opnd_o.fix_coord  = fix_coord;
     mac_opnd_o.fix_stride = md.fix_stride;
     mac_opnd_o.gaddr      = job_q.gaddr;
