@@ -33,11 +33,11 @@ module tma_addr_mac (
   // Finished slots
   output logic                wb_valid_o,
   output tma_pkg::mac_wb_t    wb_o,
+  output logic [tma_pkg::MacSlots-1:0] wb_sel_o,   // wb_o.slot one-hot (registered)
   output logic                idle_o
 );
 
   localparam int unsigned MacSlots = tma_pkg::MacSlots;
-  localparam int unsigned MaxDims  = tma_pkg::MaxDims;
 
   // ---- Slot list ----
   logic [MacSlots-1:0] req_pend;          // slots of the request with partial products
@@ -48,6 +48,13 @@ module tma_addr_mac (
   logic [MacSlots-1:0]      slots_left_d, slots_left_q;   // slots not yet started
   logic [3:0]               next_slot_d, next_slot_q;     // next slot (prefetched)
   logic                     next_valid_d, next_valid_q;
+  // next_slot_q one-hot, in kept copies: 0 the slot list and the slot number, 1..2 the operand
+  // a (low, high piece), 3..4 the stride (low, high half); each copy selects its part of the
+  // current slot's registers, so no slot decode sits in front of those multiplexers
+  localparam int unsigned NextCopies = 5;
+  logic [MacSlots-1:0]            next_sel_d;
+  logic [NextCopies*MacSlots-1:0] next_sel_q;
+  logic [MacSlots-1:0]            list_le1_q;   // slot s of the list has at most one piece
 
   assign req_go = req_valid_i && req_ready_o;
   always_comb begin : proc_req
@@ -60,6 +67,9 @@ module tma_addr_mac (
   // ---- Current slot and the operand stage ----
   logic [3:0]  cur_slot_d, cur_slot_q;
   logic [5:0]  cur_pieces_d, cur_pieces_q;     // partial products of the current slot left
+  logic        cur_le1_d, cur_le1_q;           // ... at most one (the next slot loads now)
+  logic        cur_load;                       // the current slot takes the next one
+  logic [35:0] ld_list, ld_alo, ld_ahi, ld_slo, ld_shi;   // the next slot's list entry, a, s
   logic [33:0] cur_a_d, cur_a_q;
   logic        cur_small_d, cur_small_q;       // cur_a is small: piece 0 is a[17:0] signed
   logic [35:0] cur_s_d, cur_s_q;
@@ -79,6 +89,8 @@ module tma_addr_mac (
   // ---- Accumulator ----
   logic        acc_valid_d, acc_valid_q;
   logic [3:0]  acc_slot_d, acc_slot_q;
+  logic [MacSlots-1:0] acc_sel_q;              // acc_slot_q one-hot: the job register's
+                                               // write-back enables decode no slot number
   logic [31:0] acc_lo_d, acc_lo_q, acc_hi_d, acc_hi_q;
   logic        acc_carry_d, acc_carry_q;
   logic [32:0] hi_sum;                         // {acc_hi_d, 1} when prod_valid_q
@@ -90,7 +102,22 @@ module tma_addr_mac (
                   !mul_valid_q && !prod_valid_q;
   assign req_ready_o = idle_o;
 
+  function automatic logic [35:0] sel_mux(input logic [MacSlots-1:0] sel,
+                                          input logic [MacSlots*36-1:0] v);
+    sel_mux = '0;
+    for (int s = 0; s < MacSlots; s++) if (sel[s]) sel_mux = sel_mux | v[36 * s +: 36];
+  endfunction
+
+  // The at-most-one-piece tests: of a slot list's slots, and of a current slot with one more
+  function automatic logic le1(input logic [5:0] p);
+    le1 = (p & (p - 6'd1)) == 6'd0;
+  endfunction
+
+  assign cur_load = cur_le1_q && next_valid_q;
+
   always_comb begin : proc_mac
+    logic [MacSlots*36-1:0] va_lo, va_hi, vs;
+    logic [MacSlots*36-1:0] vp;
     logic [5:0]  rem;
     logic [5:0]  pick;
     logic [MacSlots-1:0] plow;
@@ -115,6 +142,9 @@ module tma_addr_mac (
       pick[b] = cur_pieces_q[b] && (6'(cur_pieces_q << (6 - b)) == 6'd0);
     end
     rem = cur_pieces_q & ~pick;
+    // at most one piece after this cycle: the next slot's test when it loads, else at most
+    // two now
+    cur_le1_d = cur_load ? |(next_sel_q[0 +: MacSlots] & list_le1_q) : le1(rem);
     if (cur_pieces_q != '0) begin
       op_valid_d = 1'b1;
       op_slot_d  = cur_slot_q;
@@ -125,24 +155,34 @@ module tma_addr_mac (
       op_shift_d = {pick[2] || pick[4] || pick[5], pick[1] || pick[3] || pick[5]};
     end
     cur_pieces_d = rem;
-    // Load the next slot when this one is done (one partial product left, or none).
-    if (rem == '0 && next_valid_q) begin
+    // Load the next slot when this one is done (one partial product left, or none): AND-OR
+    // multiplexers selected by the copies of the one-hot next slot (slot s: astart of walker
+    // dim s + 1, alo of dim s - 3, gaddr)
+    for (int sl = 0; sl < MacSlots; sl++) begin
+      vp[36 * sl +: 36] = {29'd0, list_q.one_piece[sl], list_q.pieces[sl]};
+      if (sl == int'(tma_pkg::MacSlotGaddr)) begin
+        va_lo[36 * sl +: 36] = 36'(opnd_i.fix_coord[16:0]);
+        va_hi[36 * sl +: 36] = 36'(opnd_i.fix_coord[33:17]);
+        vs[36 * sl +: 36]    = opnd_i.fix_stride;
+      end else begin
+        va_lo[36 * sl +: 36] = {19'd0, sl < 4 ? opnd_i.coord.v[(sl % 4) + 1][16:0] :
+                                                opnd_i.lo.v[(sl % 4) + 1][16:0]};
+        va_hi[36 * sl +: 36] = {19'd0, sl < 4 ? opnd_i.coord.v[(sl % 4) + 1][33:17] :
+                                                opnd_i.lo.v[(sl % 4) + 1][33:17]};
+        vs[36 * sl +: 36]    = opnd_i.stride.v[(sl % 4) + 1];
+      end
+    end
+    ld_list = sel_mux(next_sel_q[0 * MacSlots +: MacSlots], vp);
+    ld_alo  = sel_mux(next_sel_q[1 * MacSlots +: MacSlots], va_lo);
+    ld_ahi  = sel_mux(next_sel_q[2 * MacSlots +: MacSlots], va_hi);
+    ld_slo  = sel_mux(next_sel_q[3 * MacSlots +: MacSlots], vs);
+    ld_shi  = sel_mux(next_sel_q[4 * MacSlots +: MacSlots], vs);
+    if (cur_load) begin
       cur_slot_d   = next_slot_q;
-      // (a mux over the slots: an index into the 6-bit fields would elaborate as an
-      // index x 6 multiply, which synthesis maps to a multiplier block)
-      cur_pieces_d = '0;
-      for (int s = 0; s < MacSlots; s++) begin
-        if (next_slot_q == 4'(s)) cur_pieces_d = list_q.pieces[s];
-      end
-      cur_small_d  = list_q.one_piece[next_slot_q];
-      cur_a_d      = opnd_i.fix_coord;
-      cur_s_d      = opnd_i.fix_stride;
-      for (int d = 1; d < MaxDims; d++) begin
-        if (32'(next_slot_q[1:0]) == d - 1 && !next_slot_q[3]) begin
-          cur_a_d = next_slot_q[2] ? opnd_i.lo.v[d] : opnd_i.coord.v[d];
-          cur_s_d = opnd_i.stride.v[d];
-        end
-      end
+      cur_pieces_d = ld_list[5:0];
+      cur_small_d  = ld_list[6];
+      cur_a_d      = {ld_ahi[16:0], ld_alo[16:0]};
+      cur_s_d      = {ld_shi[35:18], ld_slo[17:0]};
       next_valid_d = 1'b0;
     end
     // Prefetch the next slot (its one-hot and number from slots_left_q alone).
@@ -152,11 +192,14 @@ module tma_addr_mac (
     end
     pnum = '0;
     for (int s = 0; s < MacSlots; s++) if (plow[s]) pnum = pnum | 4'(s);
+    next_sel_d = next_sel_q[0 +: MacSlots];
     if (!next_valid_d && slots_left_q != '0) begin
       next_slot_d  = pnum;
+      next_sel_d   = plow;
       slots_left_d = slots_left_q & ~plow;
       next_valid_d = 1'b1;
     end
+    if (req_go) next_sel_d = req_pend & ~(req_pend - MacSlots'(1));   // the lowest: req_first
     // Multiply.
     prod_d = signed'(mul_a_q) * signed'(mul_s_q);
     // Accumulate.
@@ -188,13 +231,22 @@ module tma_addr_mac (
     acc_gaddr_d = (mul_slot_q == tma_pkg::MacSlotGaddr);
   end
 
+  tma_dup_reg #(.Width (MacSlots), .Copies (NextCopies), .ResetVal (1)) u_next_sel (
+    .clk_i, .rst_ni, .d_i (next_sel_d), .q_o (next_sel_q)
+  );
+  `TMA_ASSERT_COPY(NextSel_A, next_sel_q, {NextCopies{MacSlots'(1) << next_slot_q}})
+  `TMA_ASSERT_COPY(CurLe1_A, cur_le1_q, le1(cur_pieces_q))
+
   assign wb_valid_o = wb;
   assign wb_o.slot  = acc_slot_q;
   assign wb_o.value = {acc_hi_q + 32'(acc_carry_q), acc_lo_q};
+  assign wb_sel_o   = acc_sel_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
       list_q       <= '0;
+      list_le1_q   <= '1;
+      cur_le1_q    <= 1'b1;
       slots_left_q <= '0;
       next_slot_q  <= '0;
       next_valid_q <= 1'b0;
@@ -219,17 +271,22 @@ module tma_addr_mac (
       prod_slot_q  <= '0;
       acc_valid_q  <= 1'b0;
       acc_slot_q   <= '0;
+      acc_sel_q    <= MacSlots'(1);
       acc_lo_q     <= '0;
       acc_hi_q     <= '0;
       acc_carry_q  <= 1'b0;
       acc_first_q  <= 1'b1;
       acc_gaddr_q  <= 1'b0;
     end else begin
-      if (req_go) list_q <= req_i;
+      if (req_go) begin
+        list_q <= req_i;
+        for (int s = 0; s < MacSlots; s++) list_le1_q[s] <= le1(req_i.pieces[s]);
+      end
       if (clr_i) begin
         slots_left_q <= '0;
         next_valid_q <= 1'b0;
         cur_pieces_q <= '0;
+        cur_le1_q    <= 1'b1;
         op_valid_q   <= 1'b0;
         mul_valid_q  <= 1'b0;
         prod_valid_q <= 1'b0;
@@ -239,6 +296,7 @@ module tma_addr_mac (
         slots_left_q <= req_go ? req_rest : slots_left_d;
         next_valid_q <= req_go ? (req_pend != '0) : next_valid_d;
         cur_pieces_q <= cur_pieces_d;
+        cur_le1_q    <= cur_le1_d;
         op_valid_q   <= op_valid_d;
         mul_valid_q  <= op_valid_q;
         prod_valid_q <= mul_valid_q;
@@ -262,6 +320,7 @@ module tma_addr_mac (
       prod_shift_q <= mul_shift_q;
       prod_slot_q  <= mul_slot_q;
       acc_slot_q   <= acc_slot_d;
+      acc_sel_q    <= MacSlots'(1) << acc_slot_d;
       acc_lo_q     <= acc_lo_d;
       acc_hi_q     <= acc_hi_d;
       acc_carry_q  <= acc_carry_d;
@@ -270,13 +329,15 @@ module tma_addr_mac (
   end
 
   logic unused_bits;
-  assign unused_bits = ^{hi_sum[0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0]};
+  assign unused_bits = ^{hi_sum[0], ld_list[35:7], ld_alo[35:17], ld_ahi[35:17], ld_slo[35:18],
+                         ld_shi[17:0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(MacReqWidth_A, tma_pkg::MacReqWidth == $bits(tma_pkg::mac_req_t))
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
   `TMA_ASSERT_NEVER(ReqWhileBusy_A, req_valid_i && !req_ready_o)
+  `TMA_ASSERT_COPY(WbSel_A, acc_sel_q, MacSlots'(1) << acc_slot_q)
 `ifndef SYNTHESIS
   // The operands a running slot list reads hold (the gaddr slot's base, the low 64 bits, aside:
   // its own write-back replaces it) from a cycle in which it runs to the next, unless cleared.

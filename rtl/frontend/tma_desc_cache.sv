@@ -55,7 +55,6 @@ module tma_desc_cache #(
   logic                 valid_d [CacheEntries];
   logic                 valid_q [CacheEntries];
   logic [63:0]          tag_q   [CacheEntries];
-  logic [MapW-1:0]      ram_q   [CacheEntries];
   logic [CacheIdxW-1:0] victim_d, victim_q;       // round-robin victim
   logic [CacheIdxW-1:0] hit_idx_d, hit_idx_q;     // entry that hit
   logic                 fill;                     // fill entry victim_q (tag and valid now)
@@ -65,7 +64,6 @@ module tma_desc_cache #(
   logic                 read_q;                   // map_q takes the entry that hit
   tma_pkg::map_t        ram_rd;                   // the entry that hit (RAM read)
   tma_pkg::map_t        map_d, map_q;
-  assign ram_rd = ram_q[hit_idx_q];
 
   // ---- Lookup ----
   logic [CacheEntries-1:0] tag_match_d, tag_match_q;
@@ -85,6 +83,11 @@ module tma_desc_cache #(
 
   // ---- map_q: one writer, the selected source per slice ----
   logic [NumSlices-1:0] load_q, read_sel_q;
+  logic [NumSlices*CacheIdxW-1:0] rd_idx_q;   // hit_idx_q, one copy per slice's RAM
+  tma_dup_reg #(.Width (CacheIdxW), .Copies (NumSlices)) u_rd_idx (
+    .clk_i, .rst_ni, .d_i (hit_idx_d), .q_o (rd_idx_q)
+  );
+  `TMA_ASSERT_COPY(RdIdx_A, rd_idx_q, {NumSlices{hit_idx_q}})
   tma_dup_reg #(.Copies (NumSlices)) u_load (
     .clk_i, .rst_ni, .d_i ((lookup_i && hit_o) || fill_valid_next_i), .q_o (load_q)
   );
@@ -93,10 +96,17 @@ module tma_desc_cache #(
   );
   `TMA_ASSERT_COPY(MapLoad_A, load_q, {NumSlices{read_q || fill_valid_i}})
   `TMA_ASSERT_COPY(MapReadSel_A, read_sel_q, {NumSlices{read_q}})
-  // Per slice, as whole-slice selects (a per-bit loop would simulate bit by bit).
+  // Per slice, as whole-slice selects (a per-bit loop would simulate bit by bit); each slice
+  // of the cache RAM is read at its own copy of the index, so no read-address net crosses
+  // the spread of map_q.
   for (genvar g = 0; g < NumSlices; g++) begin : gen_map_slice
     localparam int unsigned Lo = g * SliceW;
     localparam int unsigned W  = (Lo + SliceW <= MapW) ? SliceW : MapW - Lo;
+    logic [W-1:0] ram_q [CacheEntries];
+    always_ff @(posedge clk_i) begin : proc_ram
+      if (wr_q) ram_q[wr_idx_q] <= map_q[Lo +: W];
+    end
+    assign ram_rd[Lo +: W] = ram_q[rd_idx_q[g*CacheIdxW +: CacheIdxW]];
     assign map_d[Lo +: W] = !load_q[g]    ? map_q[Lo +: W] :
                             read_sel_q[g] ? ram_rd[Lo +: W] : fill_i[Lo +: W];
   end
@@ -115,9 +125,6 @@ module tma_desc_cache #(
     end
   end
 
-  always_ff @(posedge clk_i) begin : proc_ram
-    if (wr_q) ram_q[wr_idx_q] <= map_q;
-  end
   always_ff @(posedge clk_i) begin : proc_tag_match
     tag_match_q <= tag_match_d;
   end

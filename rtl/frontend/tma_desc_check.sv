@@ -348,6 +348,24 @@ module tma_desc_check (
     `TMA_ASSERT_COPY(SelStep_A, st_j, busy_q && chk_cycle_q == 4'(j + 4))
   end
   `TMA_ASSERT_COPY(SelC0_A, sel_c0, busy_q && chk_cycle_q == 4'd0)
+  // The walker view's kind and tensor dim (der_q's, written in cycle 0), one copy per field
+  // group that cycle 1 selects with them (0 dim, 1 es, 2 box, 3 stride), so each select's net
+  // stays beside its group
+  localparam int unsigned ViewW = 2 * 4 * 3;
+  logic [4*ViewW-1:0] view_q;
+  tma_dup_reg #(.Width (ViewW), .Copies (4)) u_view (
+    .clk_i, .rst_ni,
+    .d_i (sel_c0 ? {w_kind, w_tdim} : {der_q.walk_kind, der_q.walk_tdim}), .q_o (view_q)
+  );
+  `TMA_ASSERT_COPY(ViewCopy_A, view_q, {4{der_q.walk_kind, der_q.walk_tdim}})
+  function automatic logic [2:0] view_kind(input logic [4*ViewW-1:0] v, input int c,
+                                           input int d);
+    view_kind = v[c * ViewW + 12 + 3 * d +: 3];
+  endfunction
+  function automatic logic [2:0] view_tdim(input logic [4*ViewW-1:0] v, input int c,
+                                           input int d);
+    view_tdim = v[c * ViewW + 3 * d +: 3];
+  endfunction
   `TMA_ASSERT_COPY(SelC1_A, sel_c1, {5{busy_q && chk_cycle_q == 4'd1}})
   `TMA_ASSERT_COPY(SelC2_A, sel_c2, busy_q && chk_cycle_q == 4'd2)
   `TMA_ASSERT_COPY(SelC3_A, sel_c3, busy_q && chk_cycle_q == 4'd3)
@@ -405,22 +423,22 @@ module tma_desc_check (
     for (int d = 1; d < MaxDims; d++) begin
       if (sel_c1[(d < 3) ? 0 : 1]) begin
         der_d.walk_dim_m1[d-1] = '0;
-        if (der_q.walk_kind[d-1] != tma_pkg::WalkNone) begin
-          der_d.walk_dim_m1[d-1] = f_dim_m1[der_q.walk_tdim[d-1]];
+        if (view_kind(view_q, 0, d - 1) != tma_pkg::WalkNone) begin
+          der_d.walk_dim_m1[d-1] = f_dim_m1[view_tdim(view_q, 0, d - 1)];
         end
       end
       if (sel_c1[0]) begin
         der_d.walk_es_m1[d-1] = '0;
-        if (der_q.walk_kind[d-1] != tma_pkg::WalkNone) begin
-          der_d.walk_es_m1[d-1] = f_es_m1[der_q.walk_tdim[d-1]];
+        if (view_kind(view_q, 1, d - 1) != tma_pkg::WalkNone) begin
+          der_d.walk_es_m1[d-1] = f_es_m1[view_tdim(view_q, 1, d - 1)];
         end
       end
       // (im2col-wide: H and D have box 1; their box fields hold the corners)
       if (sel_c1[2]) der_d.walk_box_m1[d-1] = der_q.is_wide ? 8'd0 :
-                                                f_box_m1[der_q.walk_tdim[d-1]];
+                                                f_box_m1[view_tdim(view_q, 2, d - 1)];
       if (sel_c1[(d < 3) ? 3 : 4]) begin
-        der_d.walk_stride[d-1] = view_stride(f.stride, der_q.is_il32, der_q.walk_kind[d-1],
-                                             der_q.walk_tdim[d-1]);
+        der_d.walk_stride[d-1] = view_stride(f.stride, der_q.is_il32, view_kind(view_q, 3, d - 1),
+                                             view_tdim(view_q, 3, d - 1));
       end
     end
     if (sel_c1[2]) der_d.fix_stride = f_stride[2'(f.rank_m1 - 3'd2)];

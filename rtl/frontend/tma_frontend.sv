@@ -87,6 +87,7 @@ module tma_frontend #(
   tma_pkg::mac_opnd_t    mac_opnd;
   tma_pkg::mac_wb_t      mac_wb;
   logic                  mac_req_ready, mac_wb_valid, mac_idle;
+  logic [tma_pkg::MacSlots-1:0] mac_wb_sel;
   logic                  job_free, job_stall;
 
   tma_cmd_intake u_intake (
@@ -217,6 +218,7 @@ module tma_frontend #(
     .mac_opnd_o     (mac_opnd),
     .mac_wb_valid_i (mac_wb_valid),
     .mac_wb_i       (mac_wb),
+    .mac_wb_sel_i   (mac_wb_sel),
     .mac_idle_i     (mac_idle),
     .job_valid_o, .job_ready_i, .job_o,
     .job_free_o     (job_free),
@@ -232,6 +234,7 @@ module tma_frontend #(
     .opnd_i      (mac_opnd),
     .wb_valid_o  (mac_wb_valid),
     .wb_o        (mac_wb),
+    .wb_sel_o    (mac_wb_sel),
     .idle_o      (mac_idle)
   );
 

@@ -52,6 +52,7 @@ module tma_job_setup #(
   output tma_pkg::mac_opnd_t    mac_opnd_o,
   input  logic                  mac_wb_valid_i,
   input  tma_pkg::mac_wb_t      mac_wb_i,
+  input  logic [tma_pkg::MacSlots-1:0] mac_wb_sel_i,   // mac_wb_i.slot one-hot
   input  logic                  mac_idle_i,
   // Jobs
   output logic                  job_valid_o,
@@ -103,9 +104,30 @@ module tma_job_setup #(
   logic [11:0] pitch_d, pitch_q;
   logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
   logic [1:0]  job_pk;
-  logic        gat;                    // tile::gather4
-  logic        wmode;                  // im2col::w
-  logic        w128;                   // im2col::w::128
+  // The mode decodes, registered from the command register (valid from W1: the command is
+  // taken at least two cycles before W1), so the command's mode field reaches these flops only
+  logic        gat_d, gat;             // tile::gather4
+  logic        wmode_d, wmode;         // im2col::w
+  logic        w128_d, w128;           // im2col::w::128
+  logic        i2c_d, i2c;             // im2col (offsets on every spatial dim)
+  // Registered from the map and the mode decodes (valid from W1B): walker dim d's kind and
+  // im2col offset, its stride (the MAC's operand), the row bytes of the map
+  logic [2:0]  kind_d [MaxDims];
+  logic [2:0]  kind_q [MaxDims];
+  logic [33:0] off_d  [MaxDims];
+  logic [33:0] off_q  [MaxDims];
+  logic [35:0] stride_d [MaxDims];
+  logic [35:0] stride_q [MaxDims];
+  logic [11:0] rb, rb_q;
+  logic [11:0] head_d, head_q, dend_d, dend_q;   // the row's in-bounds bytes (valid from Mac)
+  // Registered from those (valid from W2; W2 writes them into the job register and they are
+  // the MAC's operands): walker dim d's start position, restart position and last position
+  logic [33:0] pos_coord_d [MaxDims];
+  logic [33:0] pos_coord_q [MaxDims];
+  logic [33:0] pos_lo_d [MaxDims];
+  logic [33:0] pos_lo_q [MaxDims];
+  logic [33:0] pos_hi_d [MaxDims];
+  logic [33:0] pos_hi_q [MaxDims];
   logic [10:0] nrows_d, nrows_q;       // im2col: rows - 1 (ppc - 1, im2col::w plus wHalo)
   logic        to_global;              // a store or reduction
 
@@ -117,9 +139,10 @@ module tma_job_setup #(
   assign chunk16  = md.is_il32 ? 36'd2 : 36'd1;
   assign job_pk   = il ? tma_pkg::PkNone : md.is_b4x16p64 ? tma_pkg::PkG8 :
                     md.is_b6x16p32 ? tma_pkg::PkG12 : tma_pkg::PkNone;
-  assign gat      = cmd_i.mode == tma_pkg::ModeTileGather4;
-  assign wmode    = cmd_i.mode == tma_pkg::ModeIm2colW;
-  assign w128     = cmd_i.mode == tma_pkg::ModeIm2colW128;
+  assign gat_d    = cmd_i.mode == tma_pkg::ModeTileGather4;
+  assign wmode_d  = cmd_i.mode == tma_pkg::ModeIm2colW;
+  assign w128_d   = cmd_i.mode == tma_pkg::ModeIm2colW128;
+  assign i2c_d    = cmd_i.mode == tma_pkg::ModeIm2col;
   assign nrows_d  = w128 ? 11'(cmd_i.im2col.v[0][4:0]) :
                     11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
 
@@ -134,7 +157,6 @@ module tma_job_setup #(
   always_comb begin : proc_operands
     logic [2:0]  kd, td;
     logic [31:0] sdim;
-    logic [11:0] rb;
     for (int k = 0; k < MaxDims - 2; k++) begin
       upper[k] = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b1);
     end
@@ -199,11 +221,11 @@ module tma_job_setup #(
     hi_big   = !hi_diff_q[35] && (hi_diff_q[34:8] != '0 || hi_diff_q[7:0] >= mf.box0_m1);
     elem_lo  = neg_c0_q[35] ? 9'd0 : lo_big ? box0_q : neg_c0_q[8:0];
     elem_end = (hi_diff_q[35] || lo_big) ? elem_lo : hi_big ? box0_q : hi_diff_q[8:0] + 9'd1;
-    // the job's row bytes and pitch
+    // the job's row bytes and pitch (from rb_q: valid from W2)
     rb          = (12'({4'd0, mf.box0_m1} + 12'd1) << esz) >> md.is_b4x16;
-    row_bytes_d = il ? 12'(chunk16) << 4 : rb;
-    tx_row_d    = (job_pk == tma_pkg::PkG8)  ? rb >> 1 :
-                  (job_pk == tma_pkg::PkG12) ? (rb >> 1) + (rb >> 2) : row_bytes_d;
+    row_bytes_d = il ? 12'(chunk16) << 4 : rb_q;
+    tx_row_d    = (job_pk == tma_pkg::PkG8)  ? rb_q >> 1 :
+                  (job_pk == tma_pkg::PkG12) ? (rb_q >> 1) + (rb_q >> 2) : row_bytes_d;
     pitch_d     = (il || mf.swz == tma_pkg::SwzNone) ? row_bytes_d :
                   12'(tma_pkg::swz_span_bytes(mf.swz));
     // c0 in global bytes (one-hot scale, see map_derived_t.c0_scale)
@@ -212,6 +234,57 @@ module tma_job_setup #(
     if (md.c0_scale[6]) c0_bytes = c0_bytes | 64'(signed'(64'(c0)) >>> 1);
     if (md.c0_scale[7]) c0_bytes = c0_bytes | 64'(signed'(c0_3q_q));
     c0_3q_d = 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
+    // the row's in-bounds byte range [head, dend), from the element range of W1B (valid from
+    // W2, written in Mac)
+    if (!il) begin
+      head_d = (12'(elem_lo_q) << esz) >> md.is_b4x16;
+      dend_d = (12'(elem_end_q) << esz) >> md.is_b4x16;
+      // D7: a store or reduction writes the whole 16-byte granule of its last in-bounds
+      // element (row bytes are a multiple of 16, so the rounded end stays inside the row)
+      if (StoreClipElem == 0 && to_global) dend_d = (dend_d + 12'd15) & 12'hFF0;
+    end else begin
+      head_d = '0;
+      dend_d = fix_oob_q ? 12'd0 : 12'(chunk16) << 4;
+    end
+    // walker dim d's kind, im2col offset and stride (im2col_no_offs: no offsets; im2col::w:
+    // wOffset on W only)
+    kind_d[0]   = tma_pkg::WalkNone;
+    off_d[0]    = '0;
+    stride_d[0] = '0;
+    for (int d = 1; d < MaxDims; d++) begin
+      kind_d[d]   = gat ? tma_pkg::WalkTile : md.walk_kind[d-1];
+      off_d[d]    = (d < MaxDims - 1 && i2c) ? 34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
+      if (wmode || w128) off_d[d] = (d == 1) ? 34'(cmd_i.im2col.v[1]) : 34'd0;
+      stride_d[d] = gat ? md.walk_stride[0] : md.walk_stride[d-1];
+    end
+    // positions: the tensor coordinate (spatial: plus the im2col offset); lo: the coordinate
+    // (spatial: the lower corner plus the offset); hi: the coordinate plus the box (spatial:
+    // dim - 1 + upper + offset; N: no wrap)
+    for (int d = 0; d < MaxDims; d++) begin
+      pos_coord_d[d] = '0;
+      pos_lo_d[d]    = '0;
+      pos_hi_d[d]    = '0;
+      if (d >= 1) begin
+        unique case (kind_q[d])
+          tma_pkg::WalkTile, tma_pkg::WalkChunk: begin
+            pos_coord_d[d] = coord_sx[d];
+            pos_lo_d[d]    = coord_sx[d];
+            pos_hi_d[d]    = coord_sx[d] + 34'(md.walk_box_m1[d-1]);
+          end
+          tma_pkg::WalkSpatial: begin
+            pos_coord_d[d] = coord_sx[d] + off_q[d];
+            if (d < MaxDims - 1) pos_lo_d[d] = lower_q[d-1] + off_q[d];
+            if (d < MaxDims - 1) pos_hi_d[d] = far_q[d] + off_q[d];
+          end
+          tma_pkg::WalkN: begin
+            pos_coord_d[d] = coord_sx[d];
+            pos_lo_d[d]    = coord_sx[d];
+            pos_hi_d[d]    = {1'b0, {33{1'b1}}};
+          end
+          default: ;
+        endcase
+      end
+    end
   end
   assign fix_coord = 34'(signed'(fix_coord_q));
 
@@ -223,15 +296,11 @@ module tma_job_setup #(
   assign job_stall_o = job_valid_q && !job_ready_i;
 
   always_comb begin : proc_job
-    logic [2:0]  kd;
-    logic [33:0] off;
     job_d         = job_q;
     job_valid_d   = job_valid_q && !job_ready_i;
     gaddr_carry_d = gaddr_carry_q;
     gaddr_lo      = '0;
     gaddr_hi      = '0;
-    off           = '0;
-    kd            = tma_pkg::WalkNone;
     if (w1_go_i) begin
       // (coord, lo, hi, gaddr, row bytes, pitch, head, dend: W1B and W2 write them all)
       job_d           = '0;
@@ -272,66 +341,30 @@ module tma_job_setup #(
       end
     end
     if (w1b_i) begin
-      job_d.row_bytes   = row_bytes_q;
-      job_d.tx_row      = tx_row_q;
       job_d.nrows_m1    = nrows_q;
-      job_d.pitch       = pitch_q;
       gaddr_lo          = {1'b0, mf.addr[31:0]} + {1'b0, c0_bytes_q[31:0]};
       gaddr_carry_d     = gaddr_lo[32];
       job_d.gaddr[31:0] = gaddr_lo[31:0];
-      // coord: the tensor coordinate (spatial: plus the im2col offset); lo: the coordinate
-      // (spatial: the lower corner plus the offset); hi: the coordinate plus the box (spatial:
-      // dim - 1 + upper + offset; N: no wrap)
-      job_d.coord.v[0] = '0;
-      job_d.lo.v[0]    = '0;
-      job_d.hi.v[0]    = '0;
-      for (int d = 1; d < MaxDims; d++) begin
-        kd  = gat ? tma_pkg::WalkTile : md.walk_kind[d-1];
-        // (im2col_no_offs: no offsets; im2col::w: wOffset on W only)
-        off = (d < MaxDims - 1 && cmd_i.mode == tma_pkg::ModeIm2col) ?
-              34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
-        if (wmode || w128) off = (d == 1) ? 34'(cmd_i.im2col.v[1]) : 34'd0;
-        job_d.coord.v[d] = '0;
-        job_d.lo.v[d]    = '0;
-        job_d.hi.v[d]    = '0;
-        unique case (kd)
-          tma_pkg::WalkTile, tma_pkg::WalkChunk: begin
-            job_d.coord.v[d] = coord_sx[d];
-            job_d.lo.v[d]    = coord_sx[d];
-            job_d.hi.v[d]    = coord_sx[d] + 34'(md.walk_box_m1[d-1]);
-          end
-          tma_pkg::WalkSpatial: begin
-            job_d.coord.v[d] = coord_sx[d] + off;
-            if (d < MaxDims - 1) job_d.lo.v[d] = lower_q[d-1] + off;
-            if (d < MaxDims - 1) job_d.hi.v[d] = far_q[d] + off;
-          end
-          tma_pkg::WalkN: begin
-            job_d.coord.v[d] = coord_sx[d];
-            job_d.lo.v[d]    = coord_sx[d];
-            job_d.hi.v[d]    = {1'b0, {33{1'b1}}};
-          end
-          default: ;
-        endcase
-      end
     end
     if (w2_i) begin
+      // the positions and row geometry, from their registers (no logic in front)
+      job_d.row_bytes = row_bytes_q;
+      job_d.tx_row    = tx_row_q;
+      job_d.pitch     = pitch_q;
+      for (int d = 0; d < MaxDims; d++) begin
+        job_d.coord.v[d] = pos_coord_q[d];
+        job_d.lo.v[d]    = pos_lo_q[d];
+        job_d.hi.v[d]    = pos_hi_q[d];
+      end
       // addr_hi + c0_bytes_hi + carry as one chain: {a, 1} + {b, c} = 2 (a + b) + 1 + c
       gaddr_hi = {mf.addr[63:32], 1'b1} + {{26{c0_bytes_q[37]}}, c0_bytes_q[37:32], gaddr_carry_q};
       job_d.gaddr[63:32] = gaddr_hi[32:1];
-      if (!il) begin
-        job_d.head = (12'(elem_lo_q) << esz) >> md.is_b4x16;
-        job_d.dend = (12'(elem_end_q) << esz) >> md.is_b4x16;
-        // D7: a store or reduction writes the whole 16-byte granule of its last in-bounds
-        // element (row bytes are a multiple of 16, so the rounded end stays inside the row)
-        if (StoreClipElem == 0 && to_global) begin
-          job_d.dend = (((12'(elem_end_q) << esz) >> md.is_b4x16) + 12'd15) & 12'hFF0;
-        end
-      end else begin
-        job_d.head = '0;
-        job_d.dend = fix_oob_q ? 12'd0 : 12'(chunk16) << 4;
-      end
     end
     if (mac_i) begin
+      // the row's in-bounds byte range, from its registers (the job is valid a cycle later at
+      // the earliest)
+      job_d.head = head_q;
+      job_d.dend = dend_q;
       if (instr_err_i != tma_pkg::ErrNone) begin
         job_d.marker    = 1'b1;
         job_d.cpl.kind  = tma_pkg::CplError;
@@ -369,15 +402,15 @@ module tma_job_setup #(
     // corner)
     if (mac_wb_valid_i) begin
       for (int d = 1; d < MaxDims; d++) begin
-        if (mac_wb_i.slot == tma_pkg::MacSlotAstart + 4'(d - 1)) begin
+        if (mac_wb_sel_i[tma_pkg::MacSlotAstart + 4'(d - 1)]) begin
           job_d.astart.v[d] = mac_wb_i.value;
           if (!spatial_q[d] && d < MaxDims - 1) job_d.alo.v[d] = mac_wb_i.value;
         end
-        if (mac_wb_i.slot == tma_pkg::MacSlotAlo + 4'(d - 1) && d < MaxDims - 1) begin
+        if (d < MaxDims - 1 && mac_wb_sel_i[tma_pkg::MacSlotAlo + 4'(d - 1)]) begin
           job_d.alo.v[d] = mac_wb_i.value;
         end
       end
-      if (mac_wb_i.slot == tma_pkg::MacSlotGaddr) job_d.gaddr = mac_wb_i.value;
+      if (mac_wb_sel_i[tma_pkg::MacSlotGaddr]) job_d.gaddr = mac_wb_i.value;
     end
   end
 
@@ -391,11 +424,10 @@ module tma_job_setup #(
   // ---- To the MAC and the instruction checks ----
   assign mac_req_o = slots_q;
   always_comb begin : proc_mac_opnd
-    mac_opnd_o.coord       = job_q.coord;
-    mac_opnd_o.lo          = job_q.lo;
-    mac_opnd_o.stride.v[0] = '0;
-    for (int d = 1; d < MaxDims; d++) begin
-      mac_opnd_o.stride.v[d] = gat ? md.walk_stride[0] : md.walk_stride[d-1];
+    for (int d = 0; d < MaxDims; d++) begin
+      mac_opnd_o.coord.v[d]  = pos_coord_q[d];
+      mac_opnd_o.lo.v[d]     = pos_lo_q[d];
+      mac_opnd_o.stride.v[d] = stride_q[d];
     end
     mac_opnd_o.fix_coord  = fix_coord;
     mac_opnd_o.fix_stride = md.fix_stride;
@@ -412,6 +444,42 @@ module tma_job_setup #(
 
   always_ff @(posedge clk_i) begin : proc_c0_3q
     c0_3q_q <= c0_3q_d;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_stage_regs
+    if (!rst_ni) begin
+      gat   <= 1'b0;
+      wmode <= 1'b0;
+      w128  <= 1'b0;
+      i2c   <= 1'b0;
+      rb_q  <= '0;
+      head_q <= '0;
+      dend_q <= '0;
+      for (int d = 0; d < MaxDims; d++) begin
+        kind_q[d]      <= tma_pkg::WalkNone;
+        off_q[d]       <= '0;
+        stride_q[d]    <= '0;
+        pos_coord_q[d] <= '0;
+        pos_lo_q[d]    <= '0;
+        pos_hi_q[d]    <= '0;
+      end
+    end else begin
+      gat   <= gat_d;
+      wmode <= wmode_d;
+      w128  <= w128_d;
+      i2c   <= i2c_d;
+      rb_q  <= rb;
+      head_q <= head_d;
+      dend_q <= dend_d;
+      for (int d = 0; d < MaxDims; d++) begin
+        kind_q[d]      <= kind_d[d];
+        off_q[d]       <= off_d[d];
+        stride_q[d]    <= stride_d[d];
+        pos_coord_q[d] <= pos_coord_d[d];
+        pos_lo_q[d]    <= pos_lo_d[d];
+        pos_hi_q[d]    <= pos_hi_d[d];
+      end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
@@ -474,15 +542,27 @@ module tma_job_setup #(
   assign unused_bits = ^{cmd_i, coord_flags_i, map_i, mf, md, walk_cflags[0], fix_cflags[3],
                          far_d[0], coord_sx[0], c0_bytes[63:38], chunk16[35:12], gaddr_hi[0],
                          upper[0][33:32],
-                         spatial_q[0], spatial_d[0]};
+                         spatial_q[0], spatial_d[0], kind_q[0], off_q[0]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(StoreClipElemBool_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_NEVER(C0ThreeQuarters_A, w1_go_i && c0_3q_q != c0_3q_d)
+  // the stage registers hold their inputs' values from the step that first reads them
+  `TMA_ASSERT_NEVER(ModeRegs_A, (w1_go_i || w1b_i || w2_i || mac_i) &&
+                                {gat, wmode, w128, i2c} != {gat_d, wmode_d, w128_d, i2c_d})
+  `TMA_ASSERT_NEVER(W1bRegs_A, (w1b_i || w2_i || mac_i) &&
+                               (kind_q != kind_d || off_q != off_d || stride_q != stride_d ||
+                                rb_q != rb))
+  `TMA_ASSERT_NEVER(MacRegs_A, mac_i && (head_q != head_d || dend_q != dend_d))
+  `TMA_ASSERT_NEVER(W2Regs_A, (w2_i || mac_i) &&
+                              (pos_coord_q != pos_coord_d || pos_lo_q != pos_lo_d ||
+                               pos_hi_q != pos_hi_d))
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
                                     (w1b_i && (w2_i || mac_i || err_i)))
   `TMA_ASSERT_NEVER(WbOutsideMac_A, mac_wb_valid_i && !mac_i)
+  `TMA_ASSERT_NEVER(WbSel_A, mac_wb_valid_i &&
+                             mac_wb_sel_i != tma_pkg::MacSlots'(1) << mac_wb_i.slot)
   `TMA_ASSERT_STABLE(JobHeld_A, job_valid_o, job_ready_i, job_q)
 
 endmodule
