@@ -33,7 +33,9 @@ module tma_addr_mac (
   // Finished slots
   output logic                wb_valid_o,
   output tma_pkg::mac_wb_t    wb_o,
-  output logic [tma_pkg::MacSlots-1:0] wb_sel_o,   // wb_o.slot one-hot (registered)
+  // wb_valid_o && wb_o.slot == s, registered, in two copies (0: the low 32 bits of the job
+  // register's fields, 1: the high 32), so no decode sits in front of their enables
+  output logic [2*tma_pkg::MacSlots-1:0] wb_en_o,
   output logic                idle_o
 );
 
@@ -89,8 +91,8 @@ module tma_addr_mac (
   // ---- Accumulator ----
   logic        acc_valid_d, acc_valid_q;
   logic [3:0]  acc_slot_d, acc_slot_q;
-  logic [MacSlots-1:0] acc_sel_q;              // acc_slot_q one-hot: the job register's
-                                               // write-back enables decode no slot number
+  logic [MacSlots-1:0]   wb_en_d;             // the write-back of the next cycle, per slot
+  logic [2*MacSlots-1:0] wb_en_q;
   logic [31:0] acc_lo_d, acc_lo_q, acc_hi_d, acc_hi_q;
   logic        acc_carry_d, acc_carry_q;
   logic [32:0] hi_sum;                         // {acc_hi_d, 1} when prod_valid_q
@@ -199,7 +201,10 @@ module tma_addr_mac (
       slots_left_d = slots_left_q & ~plow;
       next_valid_d = 1'b1;
     end
-    if (req_go) next_sel_d = req_pend & ~(req_pend - MacSlots'(1));   // the lowest: req_first
+    // (req_first: the lowest slot with partial products, slot 0 when there is none)
+    if (req_go) begin
+      next_sel_d = (req_pend == '0) ? MacSlots'(1) : req_pend & ~(req_pend - MacSlots'(1));
+    end
     // Multiply.
     prod_d = signed'(mul_a_q) * signed'(mul_s_q);
     // Accumulate.
@@ -240,7 +245,15 @@ module tma_addr_mac (
   assign wb_valid_o = wb;
   assign wb_o.slot  = acc_slot_q;
   assign wb_o.value = {acc_hi_q + 32'(acc_carry_q), acc_lo_q};
-  assign wb_sel_o   = acc_sel_q;
+  assign wb_en_o    = wb_en_q;
+  // (a cycle ahead: acc_valid_q, prod_valid_q, acc_first_q and acc_slot_q of the next cycle
+  // are acc_valid_d, mul_valid_q, acc_first_d and acc_slot_d, or a clear)
+  assign wb_en_d = (!clr_i && acc_valid_d && (!mul_valid_q || acc_first_d)) ?
+                   MacSlots'(1) << acc_slot_d : '0;
+  tma_dup_reg #(.Width (MacSlots), .Copies (2)) u_wb_en (
+    .clk_i, .rst_ni, .d_i (wb_en_d), .q_o (wb_en_q)
+  );
+  `TMA_ASSERT_COPY(WbEn_A, wb_en_q, {2{wb ? MacSlots'(1) << acc_slot_q : MacSlots'(0)}})
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
@@ -271,7 +284,6 @@ module tma_addr_mac (
       prod_slot_q  <= '0;
       acc_valid_q  <= 1'b0;
       acc_slot_q   <= '0;
-      acc_sel_q    <= MacSlots'(1);
       acc_lo_q     <= '0;
       acc_hi_q     <= '0;
       acc_carry_q  <= 1'b0;
@@ -320,7 +332,6 @@ module tma_addr_mac (
       prod_shift_q <= mul_shift_q;
       prod_slot_q  <= mul_slot_q;
       acc_slot_q   <= acc_slot_d;
-      acc_sel_q    <= MacSlots'(1) << acc_slot_d;
       acc_lo_q     <= acc_lo_d;
       acc_hi_q     <= acc_hi_d;
       acc_carry_q  <= acc_carry_d;
@@ -337,7 +348,6 @@ module tma_addr_mac (
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
   `TMA_ASSERT_NEVER(ReqWhileBusy_A, req_valid_i && !req_ready_o)
-  `TMA_ASSERT_COPY(WbSel_A, acc_sel_q, MacSlots'(1) << acc_slot_q)
 `ifndef SYNTHESIS
   // The operands a running slot list reads hold (the gaddr slot's base, the low 64 bits, aside:
   // its own write-back replaces it) from a cycle in which it runs to the next, unless cleared.

@@ -36,6 +36,7 @@ module tma_desc_cache #(
   output logic                tag_fresh_o,     // the registered compares hold for cmd_addr_i
   output logic                hit_o,           // cmd_addr_i's map is cached
   input  logic                lookup_i,        // the command is taken and needs its map
+  input  logic                idle_i,          // the frontend waits for a command
   // Fill from the descriptor check (the tag is the current command's map address)
   input  logic                fill_valid_i,
   input  logic                fill_valid_next_i,
@@ -83,11 +84,23 @@ module tma_desc_cache #(
 
   // ---- map_q: one writer, the selected source per slice ----
   logic [NumSlices-1:0] load_q, read_sel_q;
-  logic [NumSlices*CacheIdxW-1:0] rd_idx_q;   // hit_idx_q, one copy per slice's RAM
+  // The entry a lookup would hit, one copy per slice's RAM: loaded in every cycle of Idle
+  // from the registered compares (a lookup happens in Idle; the read, the next cycle, is not
+  // in Idle), so the read address does not wait for the intake's take
+  logic [NumSlices*CacheIdxW-1:0] rd_idx_q;
+  logic [CacheIdxW-1:0]           rd_idx_d;
+  always_comb begin : proc_rd_idx
+    rd_idx_d = rd_idx_q[CacheIdxW-1:0];
+    if (idle_i) begin
+      for (int e = 0; e < CacheEntries; e++) begin
+        if (valid_q[e] && tag_match_q[e]) rd_idx_d = CacheIdxW'(e);
+      end
+    end
+  end
   tma_dup_reg #(.Width (CacheIdxW), .Copies (NumSlices)) u_rd_idx (
-    .clk_i, .rst_ni, .d_i (hit_idx_d), .q_o (rd_idx_q)
+    .clk_i, .rst_ni, .d_i (rd_idx_d), .q_o (rd_idx_q)
   );
-  `TMA_ASSERT_COPY(RdIdx_A, rd_idx_q, {NumSlices{hit_idx_q}})
+  `TMA_ASSERT_NEVER(RdIdx_A, read_q && rd_idx_q != {NumSlices{hit_idx_q}})
   tma_dup_reg #(.Copies (NumSlices)) u_load (
     .clk_i, .rst_ni, .d_i ((lookup_i && hit_o) || fill_valid_next_i), .q_o (load_q)
   );
@@ -162,6 +175,7 @@ module tma_desc_cache #(
   `TMA_ASSERT_NEVER(TagCmpFresh_A, tag_fresh_q && cmd_valid_i && tag_match_q != tag_match_d)
   `TMA_ASSERT_NEVER(ReadBeforeWrite_A, wr_q && read_q && hit_idx_q == wr_idx_q)
   `TMA_ASSERT_NEVER(ReadAndFill_A, read_q && fill_valid_i)
+  `TMA_ASSERT_NEVER(LookupInIdle_A, lookup_i && !idle_i)
 
 endmodule
 

@@ -87,7 +87,7 @@ module tma_frontend #(
   tma_pkg::mac_opnd_t    mac_opnd;
   tma_pkg::mac_wb_t      mac_wb;
   logic                  mac_req_ready, mac_wb_valid, mac_idle;
-  logic [tma_pkg::MacSlots-1:0] mac_wb_sel;
+  logic [2*tma_pkg::MacSlots-1:0] mac_wb_en;
   logic                  job_free, job_stall;
 
   tma_cmd_intake u_intake (
@@ -110,6 +110,7 @@ module tma_frontend #(
     .tag_fresh_o       (tag_fresh),
     .hit_o             (hit),
     .lookup_i          (lookup),
+    .idle_i            (idle),
     .fill_valid_i      (chk_valid),
     .fill_valid_next_i (chk_valid_next),
     .fill_i            (chk_map),
@@ -218,7 +219,7 @@ module tma_frontend #(
     .mac_opnd_o     (mac_opnd),
     .mac_wb_valid_i (mac_wb_valid),
     .mac_wb_i       (mac_wb),
-    .mac_wb_sel_i   (mac_wb_sel),
+    .mac_wb_en_i    (mac_wb_en),
     .mac_idle_i     (mac_idle),
     .job_valid_o, .job_ready_i, .job_o,
     .job_free_o     (job_free),
@@ -234,7 +235,7 @@ module tma_frontend #(
     .opnd_i      (mac_opnd),
     .wb_valid_o  (mac_wb_valid),
     .wb_o        (mac_wb),
-    .wb_sel_o    (mac_wb_sel),
+    .wb_en_o     (mac_wb_en),
     .idle_o      (mac_idle)
   );
 

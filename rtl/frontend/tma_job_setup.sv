@@ -52,7 +52,8 @@ module tma_job_setup #(
   output tma_pkg::mac_opnd_t    mac_opnd_o,
   input  logic                  mac_wb_valid_i,
   input  tma_pkg::mac_wb_t      mac_wb_i,
-  input  logic [tma_pkg::MacSlots-1:0] mac_wb_sel_i,   // mac_wb_i.slot one-hot
+  input  logic [2*tma_pkg::MacSlots-1:0] mac_wb_en_i,  // per slot: it writes back now (two
+                                                        // copies: low, high 32 bits)
   input  logic                  mac_idle_i,
   // Jobs
   output logic                  job_valid_o,
@@ -400,17 +401,22 @@ module tma_job_setup #(
     end
     // MAC write-back (the astart slots also give alo of a dim that does not restart at a
     // corner)
-    if (mac_wb_valid_i) begin
+    for (int h = 0; h < 2; h++) begin
       for (int d = 1; d < MaxDims; d++) begin
-        if (mac_wb_sel_i[tma_pkg::MacSlotAstart + 4'(d - 1)]) begin
-          job_d.astart.v[d] = mac_wb_i.value;
-          if (!spatial_q[d] && d < MaxDims - 1) job_d.alo.v[d] = mac_wb_i.value;
+        if (mac_wb_en_i[h * tma_pkg::MacSlots + int'(tma_pkg::MacSlotAstart) + d - 1]) begin
+          job_d.astart.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
+          if (!spatial_q[d] && d < MaxDims - 1) begin
+            job_d.alo.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
+          end
         end
-        if (d < MaxDims - 1 && mac_wb_sel_i[tma_pkg::MacSlotAlo + 4'(d - 1)]) begin
-          job_d.alo.v[d] = mac_wb_i.value;
+        if (d < MaxDims - 1 &&
+            mac_wb_en_i[h * tma_pkg::MacSlots + int'(tma_pkg::MacSlotAlo) + d - 1]) begin
+          job_d.alo.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
         end
       end
-      if (mac_wb_sel_i[tma_pkg::MacSlotGaddr]) job_d.gaddr = mac_wb_i.value;
+      if (mac_wb_en_i[h * tma_pkg::MacSlots + int'(tma_pkg::MacSlotGaddr)]) begin
+        job_d.gaddr[32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
+      end
     end
   end
 
@@ -561,8 +567,9 @@ module tma_job_setup #(
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
                                     (w1b_i && (w2_i || mac_i || err_i)))
   `TMA_ASSERT_NEVER(WbOutsideMac_A, mac_wb_valid_i && !mac_i)
-  `TMA_ASSERT_NEVER(WbSel_A, mac_wb_valid_i &&
-                             mac_wb_sel_i != tma_pkg::MacSlots'(1) << mac_wb_i.slot)
+  `TMA_ASSERT_NEVER(WbEn_A, mac_wb_en_i != {2{mac_wb_valid_i ?
+                                              tma_pkg::MacSlots'(1) << mac_wb_i.slot :
+                                              tma_pkg::MacSlots'(0)}})
   `TMA_ASSERT_STABLE(JobHeld_A, job_valid_o, job_ready_i, job_q)
 
 endmodule

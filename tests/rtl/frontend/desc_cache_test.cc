@@ -97,6 +97,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
   dut->cmd_addr_i = 0;
   dut->desc_inval_i = 0;
   dut->lookup_i = 0;
+  dut->idle_i = 1;
   dut->fill_valid_i = 0;
   dut->fill_valid_next_i = 0;
   dut->fill_addr_i = 0;
@@ -126,6 +127,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
     dut->fill_valid_i = 0;
     dut->fill_valid_next_i = 0;
     const bool in_flight = phase == 1 || phase == 2;
+    dut->idle_i = !in_flight;  // the sequencer's Idle: lookups happen only there
     bool inval = chance(in_flight ? k.p_inval_flight : k.p_inval_idle);
     if (phase == 2 && wait == 1)
       dut->fill_valid_next_i = 1;
