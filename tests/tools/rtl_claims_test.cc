@@ -133,10 +133,25 @@ TEST(RtlClaims, DescriptorHexDecidesTheTypeAndSwizzle) {
 // A case outside the claims that expects `unsupported` runs (the RTL must decline it).
 TEST(RtlClaims, ExpectedUnsupportedRuns) {
   m::GoldenCase c = TileCase("u16", "none", "sm_100a");
-  c.op = m::Op::kStore;
+  c.op = m::Op::kReduce;  // (sm_100 reductions are not claimed)
   EXPECT_NE(RtlSkipReason(c, RtlBuild::Default(16)), "");
   c.expect.error = m::ErrorClass::kUnsupported;
   EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  EXPECT_FALSE(RtlClaims(c, RtlBuild::Default(16)));
+  // A reduction in scatter4 mode is no instruction (seed 003): it runs to be refused.
+  c.mode = m::LoadMode::kTileScatter4;
+  c.expect.error = m::ErrorClass::kInvalidInstruction;
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  EXPECT_FALSE(RtlClaims(c, RtlBuild::Default(16)));
+  // An sm_90 scatter4 store runs to be refused (unsupported), outside the claims.
+  c.op = m::Op::kStore;
+  c.arch = "sm_90";
+  c.expect.error = m::ErrorClass::kUnsupported;
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  EXPECT_FALSE(RtlClaims(c, RtlBuild::Default(16)));
+  c.arch = "sm_100a";
+  c.expect.error.reset();
+  EXPECT_TRUE(RtlClaims(c, RtlBuild::Default(16)));
 }
 
 // The PTX readings where silicon differs (D7 store clip, B1 bulk size) need the PTX-readings
