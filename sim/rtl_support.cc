@@ -48,6 +48,11 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
   if (k.cta_group == 2 && !num::kClaimCtaGroup2) {
     return "the RTL does not claim .cta_group::2 (rtl_claims)";
   }
+  if (k.op == m::Op::kStore && k.dtype == m::DType::kB6x16P32) {
+    // (the model packs each 16-element group to 12 bytes on the way out; the store direction
+    // writes the shared bytes as they are)
+    return "a store of b6x16_p32: the RTL's store direction has no packer (rtl_claims)";
+  }
   if (!RtlImplementsDType(k.dtype, b)) {
     return std::string("element type ") + m::ToString(k.dtype) +
            " needs the unpacker (SubByte = 1), which this top (DataBytes " +
@@ -112,15 +117,14 @@ EngineCommand RtlBulkCommand(const m::GoldenCase& c, uint8_t tag) {
   return e;
 }
 
-std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
-  if (c.bulk) {
-    return BulkSkipReason(c, b);
-  }
+namespace {
+// The kind of a tensor case (nothing when its arch is not known). The element type is the
+// one the engine will see: the descriptor's when the case has one.
+std::optional<RtlCommandKind> TensorCaseKind(const m::GoldenCase& c) {
   const std::optional<m::Arch> arch = m::ParseArch(c.arch);
   if (!arch) {
-    return "arch " + c.arch + " is not known";
+    return std::nullopt;
   }
-  // The element type the engine will see: the descriptor's when the case has one.
   m::DType dtype = c.tensor.dtype;
   if (c.descriptor_hex) {
     m::TensorMap map;
@@ -134,9 +138,24 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   k.dtype = dtype;
   k.arch = *arch;
   k.cta_group = c.cluster ? c.cluster->cta_group : 0;
+  return k;
+}
+}  // namespace
+
+std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
+  if (c.bulk) {
+    return BulkSkipReason(c, b);
+  }
+  const std::optional<RtlCommandKind> k = TensorCaseKind(c);
+  if (!k) {
+    return "arch " + c.arch + " is not known";
+  }
   // A case whose answer is `unsupported` runs whatever the claims: the RTL must decline it.
-  const bool declines = c.expect.error && *c.expect.error == m::ErrorClass::kUnsupported;
-  if (std::string why = RtlUnclaimed(k, b); !why.empty() && !declines) {
+  // So does a reduction in scatter4 mode, which is no instruction (seed 003: .tile and
+  // .im2col_no_offs only): the RTL must refuse it as the model does, whatever the arch.
+  const bool declines = (c.expect.error && *c.expect.error == m::ErrorClass::kUnsupported) ||
+                        (c.op == m::Op::kReduce && c.mode == m::LoadMode::kTileScatter4);
+  if (std::string why = RtlUnclaimed(*k, b); !why.empty() && !declines) {
     return why;
   }
   if ((c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
@@ -151,9 +170,12 @@ bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
   if (c.bulk) {
     return RtlSkipReason(c, b).empty();
   }
+  // (a case the RTL runs only to see it refused, RtlSkipReason's `declines`, is not claimed)
+  const std::optional<RtlCommandKind> k = TensorCaseKind(c);
   return (c.op == m::Op::kStore || c.op == m::Op::kReduce) &&
-         (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs) &&
-         RtlSkipReason(c, b).empty();
+         (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs ||
+          c.mode == m::LoadMode::kTileScatter4) &&
+         k && RtlUnclaimed(*k, b).empty() && RtlSkipReason(c, b).empty();
 }
 
 std::optional<m::Status> RtlHostEncoderRefusal(const m::GoldenCase& c) {

@@ -79,8 +79,8 @@ bool RtlImplementsDType(tma::model::DType t, const RtlBuild& b);
 // is the map's: decoded from descriptor_hex when the case has one.
 std::string RtlSkipReason(const tma::model::GoldenCase& c, const RtlBuild& b);
 // Whether the RTL claims to run `c` completely: then an `unsupported` answer from the RTL is a
-// failure of the replay, not a skip. Claimed: the tile and im2col_no_offs stores and
-// reductions and the bulk operations RtlSkipReason lets through.
+// failure of the replay, not a skip. Claimed: the tile, scatter4 and im2col_no_offs stores,
+// the tile and im2col_no_offs reductions and the bulk operations RtlSkipReason lets through.
 bool RtlClaims(const tma::model::GoldenCase& c, const RtlBuild& b);
 // The 128 tensor-map bytes a harness puts in global memory for case `c` (its descriptor_hex,
 // else EncodeDescriptor of the case's map), or why no engine sees the case (empty: `desc`

@@ -47,7 +47,7 @@
 //   * Claims: an op goes to the RTL only when the RTL claims it (sim::RtlSkipReason, the ONE
 //     list built from rtl/data/tma_numbering.json rtl_claims); any other op answers
 //     OTMA_E_UNSUPPORTED with op_done(FAULT): bulk copies and reductions, tensormap.replace,
-//     scatter4, sm_100+ stores / reductions. The engine's arch and cluster size drive
+//     sm_100+ reductions, b6x16_p32 stores. The engine's arch and cluster size drive
 //     tma_sim_top's arch_i and cluster_i, so the RTL judges CTA numbers beyond the cluster (F6).
 //   * A harness rule broken by the RTL (an AXI or shared-memory protocol error, an RTL
 //     assertion, a completion nobody waits for) is logged and faults the ops in flight with

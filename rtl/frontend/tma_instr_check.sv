@@ -41,18 +41,19 @@ module tma_instr_check #(
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   // The checks in priority order (CheckInstruction), each with its error class.
-  localparam int unsigned NumChecks = 16;
+  localparam int unsigned NumChecks = 15;
   localparam int unsigned ChkMode = 0, ChkModeSm100 = 1, ChkCtaGroup = 2, ChkCtaGroup2 = 3,
                           ChkDims = 4, ChkMulticast = 5, ChkCtas = 6, ChkNoDest = 7,
                           ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10, ChkNegCoord = 11,
-                          ChkArchDesc = 12, ChkModeRtl = 13, ChkGather = 14, ChkMbar = 15;
+                          ChkArchDesc = 12, ChkGather = 13, ChkMbar = 14;
 
   tma_pkg::desc_fields_t mf;
   tma_pkg::map_derived_t md;
   logic [3:0]  rank;
   logic        is_load, sb_pk, sb_any;
   logic        is_store, to_global;   // a store or reduction (writes global memory)
-  logic [MaxDims-1:0] neg_coord;      // F3: coordinate d < rank is negative
+  logic [MaxDims-1:0] neg_coord;      // F3: coordinate d is negative (d < rank; scatter4: all
+                                      // five, the column and the four row coordinates)
   logic        no_offs_corner;        // im2col_no_offs with a lower corner < 0 or upper > 0
   logic [3:0]  map_elem;              // the map's element type (Elem*)
   logic        red_sup;               // the reduction's redOp x type pair executes (F5)
@@ -86,7 +87,7 @@ module tma_instr_check #(
   // packed struct field)
   always_comb begin : proc_neg
     for (int d = 0; d < MaxDims; d++) begin
-      neg_coord[d] = cmd_i.coords.v[d][31:31] != 1'b0 && 4'(d) < rank;
+      neg_coord[d] = cmd_i.coords.v[d][31:31] != 1'b0 && (4'(d) < rank || gs);
     end
   end
   // (the element type as a signal: Yosys 0.23 crashes on a function call in the port list of
@@ -151,8 +152,6 @@ module tma_instr_check #(
     // im2col::w*, gather4, scatter4: sm_100 and later
     cond_d[ChkModeSm100] = sm90 && cmd_i.mode >= tma_pkg::ModeIm2colW &&
                            cmd_i.mode <= tma_pkg::ModeTileScatter4;
-    // the mode of the seeds this engine does not run: scatter4
-    cond_d[ChkModeRtl]   = cmd_i.mode == tma_pkg::ModeTileScatter4;
     cond_d[ChkCtaGroup]  = cmd_i.cta_group == 2'd3 || (cmd_i.cta_group != 2'd0 && !is_load);
     cond_d[ChkCtaGroup2] = sm90 && cmd_i.cta_group == 2'd2;
     // .Nd = rank; the map's mode = the load mode (im2col::w*: a wide map of the same mode)
@@ -195,7 +194,7 @@ module tma_instr_check #(
       pre_d = tma_pkg::ErrInvalidDescriptor;
     end else if (cond_q[ChkMode]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
-    end else if (cond_q[ChkModeSm100] || cond_q[ChkModeRtl]) begin
+    end else if (cond_q[ChkModeSm100]) begin
       pre_d = tma_pkg::ErrUnsupported;
     end else if (cond_q[ChkCtaGroup]) begin
       pre_d = tma_pkg::ErrInvalidInstr;

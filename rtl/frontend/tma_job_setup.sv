@@ -15,9 +15,9 @@
 // instruction error or a prefetch. err_i with err_code_i: a marker for an error found before
 // W1 (the job register is written only when it is empty: a registered condition, not
 // job_ready_i, which would fan out to every job bit's enable).
-// tile::gather4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are the four rows of
-// the 2-D map, each the view of tensor dim 1 (its stride, bound) at the coordinates
-// coords[1..4]; the MAC forms each row's contribution as for a tile dim.
+// tile::gather4 and tile::scatter4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are
+// the four rows of the 2-D map, each the view of tensor dim 1 (its stride, bound) at the
+// coordinates coords[1..4]; the MAC forms each row's contribution as for a tile dim.
 // im2col::w (a wide map, tma_desc_check's view: W spatial, H / D tile dims of box 1, N): wOffset
 // shifts W's start, lower and upper corner alike; the walk ends after ppc + wHalo rows.
 // im2col::w::128 (job_t.w128, for tma_w128_walker): the same walker view and offsets,
@@ -107,7 +107,7 @@ module tma_job_setup #(
   logic [1:0]  job_pk;
   // The mode decodes, registered from the command register (valid from W1: the command is
   // taken at least two cycles before W1), so the command's mode field reaches these flops only
-  logic        gat_d, gat;             // tile::gather4
+  logic        gat_d, gat;             // tile::gather4 / tile::scatter4
   logic        wmode_d, wmode;         // im2col::w
   logic        w128_d, w128;           // im2col::w::128
   logic        i2c_d, i2c;             // im2col (offsets on every spatial dim)
@@ -140,7 +140,8 @@ module tma_job_setup #(
   assign chunk16  = md.is_il32 ? 36'd2 : 36'd1;
   assign job_pk   = il ? tma_pkg::PkNone : md.is_b4x16p64 ? tma_pkg::PkG8 :
                     md.is_b6x16p32 ? tma_pkg::PkG12 : tma_pkg::PkNone;
-  assign gat_d    = cmd_i.mode == tma_pkg::ModeTileGather4;
+  assign gat_d    = cmd_i.mode == tma_pkg::ModeTileGather4 ||
+                    cmd_i.mode == tma_pkg::ModeTileScatter4;
   assign wmode_d  = cmd_i.mode == tma_pkg::ModeIm2colW;
   assign w128_d   = cmd_i.mode == tma_pkg::ModeIm2colW128;
   assign i2c_d    = cmd_i.mode == tma_pkg::ModeIm2col;
@@ -148,9 +149,9 @@ module tma_job_setup #(
                     11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
 
   // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz).
-  // (The walker view of tile::gather4 is dim 1's: each select is a mux between two constant
-  // indices; an index computed into the 3- or 36-bit fields would elaborate as an index x
-  // width multiply, which synthesis maps to a multiplier block on the command's path.)
+  // (The walker view of tile::gather4 / scatter4 is dim 1's: each select is a mux between two
+  // constant indices; an index computed into the 3- or 36-bit fields would elaborate as an
+  // index x width multiply, which synthesis maps to a multiplier block on the command's path.)
   function automatic logic [5:0] pieces(input logic [1:0] anz, input logic [2:0] snz);
     pieces = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
   endfunction

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// tma_gather_walker: expands one tile::gather4 job into its four box rows, one row per cycle
-// (the midend walker beside tma_nd_walker). The job (tma_job_setup, job_t.gather) holds the
-// four row coordinates of the 2-D map as walker dims 1..4: row k (k = 0..3) sits at tensor
-// row coord[k + 1] with address contribution astart[k + 1] (its row coordinate x the stride of
-// dim 1, from the address MAC) and bound dim_m1[k + 1] (dims[1] - 1). Like the N-D walker's
-// rows: the row's global address is gaddr + astart + head, a row whose coordinate is outside
-// [0, dims[1] - 1] carries no read (head == dend == 0; the aligner fills it), row k's shared
-// address is smem_addr + k x pitch (the four rows form one 4-row tile: swizzle and padding as
-// a tile box), and the last row carries the completion with complete-tx bytes = 4 x the
-// row's complete-tx bytes (job_t.tx_row).
+// tma_gather_walker: expands one tile::gather4 or tile::scatter4 job into its four box rows, one
+// row per cycle (the midend walker beside tma_nd_walker). The job (tma_job_setup, job_t.gather)
+// holds the four row coordinates of the 2-D map as walker dims 1..4: row k (k = 0..3) sits at
+// tensor row coord[k + 1] with address contribution astart[k + 1] (its row coordinate x the
+// stride of dim 1, from the address MAC) and bound dim_m1[k + 1] (dims[1] - 1). Like the N-D
+// walker's rows: the row's global address is gaddr + astart + head, a row whose coordinate is
+// outside [0, dims[1] - 1] carries no data (head == dend == 0: a gather4 row the aligner
+// fills, a scatter4 row the store fork drops or, as the command's last, turns into its
+// 0-beat end), row k's shared address is smem_addr + k x pitch (the four rows form one 4-row
+// tile: swizzle and padding as a tile box), and the last row carries the completion with
+// complete-tx bytes = 4 x the row's complete-tx bytes (job_t.tx_row; a scatter4 store ends
+// in a done completion instead). The direction is the job's: a scatter4 job's rows
+// carry its done completion and issuer, so the engine sends them to the store direction
+// (shared reads from the four rows' addresses, global writes of [0, dend): the job setup
+// rounded dend up to the 16-byte granule, D7, unless StoreClipElem).
 //
 // Pipeline: S (row k's fields, its address as a carry-save pair of gaddr + astart + head and
 // its read flag, registered; the four bound compares run side by side and only the flag
@@ -25,11 +30,11 @@
 module tma_gather_walker (
   input  logic           clk_i,
   input  logic           rst_ni,
-  // Job (a gather4 load, from the frontend)
+  // Job (a gather4 load or a scatter4 store, from the frontend)
   input  logic           job_valid_i,
   output logic           job_ready_o,
   input  tma_pkg::job_t  job_i,
-  // Rows (to the row fork)
+  // Rows (to the row fork, or a scatter4 job's to the store fork)
   output logic           row_valid_o,
   input  logic           row_ready_i,
   output tma_pkg::row_t  row_o,

@@ -2,7 +2,7 @@
 //
 // tma_walkers: the midend's job walkers, instances and wires only: a job goes to exactly one
 //   tma_nd_walker      tile / im2col / im2col::w job -> box rows
-//   tma_gather_walker  tile::gather4 job -> its four rows
+//   tma_gather_walker  tile::gather4 / tile::scatter4 job -> its four rows
 //   tma_w128_walker    im2col::w::128 job -> its four groups of 32 + wHalo rows
 // and their rows leave on one stream, in job order.
 
@@ -28,10 +28,10 @@ module tma_walkers (
   tma_pkg::row_t nd_row, g_row, w_row;
   logic          nd_busy, g_busy, w_busy;
 
-  // A gather4 job (not a marker) goes to the gather walker, an im2col::w::128 job to the W128
-  // walker, every other job to the N-D walker; a job waits until the other walkers are idle
-  // (their last row has left), so rows leave in job order and one walker drives the row
-  // stream at a time.
+  // A gather4 or scatter4 job (not a marker) goes to the gather walker, an im2col::w::128 job
+  // to the W128 walker, every other job to the N-D walker; a job waits until the other walkers
+  // are idle (their last row has left), so rows leave in job order and one walker drives the
+  // row stream at a time.
   assign is_gather    = job_i.gather && !job_i.marker;
   assign is_w128      = job_i.w128 && !job_i.marker;
   assign nd_job_valid = job_valid_i && !is_gather && !is_w128 && !g_busy && !w_busy;

@@ -579,6 +579,20 @@ void RandomMixSeq::ToStoreOrReduce(m::TensorMap* t, m::TensorInstr* in, bool red
   }
 }
 
+// A gather4 load's map and coordinates as a tile::scatter4 store (sm_100+): the four shared rows
+// to four global rows. Row coordinates are made distinct (two writes to one row have no
+// defined order); those at or past dims[1] stay (rows not written).
+void RandomMixSeq::ToScatter4(m::TensorMap* t, m::TensorInstr* in) {
+  ToStoreOrReduce(t, in, false);
+  in->mode = m::LoadMode::kTileScatter4;
+  const auto rows = in->coords.begin() + 1;
+  for (int k = 1; k < 4; ++k) {
+    while (std::find(rows, rows + k, rows[k]) != rows + k) {
+      ++rows[k];
+    }
+  }
+}
+
 void RandomMixSeq::Spoil(m::TensorMap* t, m::TensorInstr* in, IssueOpts* o) {
   const bool i2c = in->mode == m::LoadMode::kIm2col || in->mode == m::LoadMode::kIm2colNoOffs;
   const bool wide = in->mode == m::LoadMode::kIm2colW || in->mode == m::LoadMode::kIm2colW128;
@@ -683,7 +697,12 @@ void RandomMixSeq::Body() {
     const int op = Rand(0, 99);
     const bool sm100_form = in.cta_group == 2 || in.mode == m::LoadMode::kTileGather4 ||
                             in.mode == m::LoadMode::kIm2colW || in.mode == m::LoadMode::kIm2colW128;
-    if (!sm100_form && op < store_pct + reduce_pct) {
+    // (a gather4 load drawn as a store or a reduction becomes a scatter4 store: no reduction
+    // has a scatter4 form)
+    if (in.mode == m::LoadMode::kTileGather4 && arch != m::Arch::kSm90 &&
+        op < store_pct + reduce_pct) {
+      ToScatter4(&t, &in);
+    } else if (!sm100_form && op < store_pct + reduce_pct) {
       ToStoreOrReduce(&t, &in, op >= store_pct);
     } else if (op >= 100 - prefetch_pct) {
       in.op = m::Op::kPrefetch;

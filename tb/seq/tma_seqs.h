@@ -104,7 +104,8 @@ class RandomTileSeq : public TmaBaseSeq {
 // offsets, pixels per column), interleaved tile and im2col, and at sm_100+ (`arch`)
 // tile::gather4, im2col::w, im2col::w::128, 128B-atom swizzles and .cta_group::2; at sm_90
 // those forms are issued too (`unsupported`). Stores and reductions (`store_pct`,
-// `reduce_pct`; random .redop) reuse a load's map and box with srcMem in the issuer's window;
+// `reduce_pct`; random .redop) reuse a load's map and box with srcMem in the issuer's window
+// (at sm_100+ `store_pct` + `reduce_pct` of the gather4 loads become tile::scatter4 stores);
 // prefetches (`prefetch_pct`). `illegal_pct` percent are spoiled by a fault of the mode (F1,
 // F2, F3, F4, .Nd, mode / map mismatch, bad descriptor, ctaMask 0, SLVERR / DECERR on the
 // tensor or the descriptor).
@@ -129,6 +130,7 @@ class RandomMixSeq : public RandomTileSeq {
   bool MakeInterleaved(tma::model::TensorMap* m, tma::model::TensorInstr* in, bool im2col);
   bool MakeSm100(tma::model::TensorMap* m, tma::model::TensorInstr* in);
   void ToStoreOrReduce(tma::model::TensorMap* m, tma::model::TensorInstr* in, bool reduce);
+  void ToScatter4(tma::model::TensorMap* m, tma::model::TensorInstr* in);
   // Spoils a command with a fault its mode can raise; returns the AXI error code to put on
   // the descriptor (desc_err) or the tensor (data_err) through `o`.
   void Spoil(tma::model::TensorMap* m, tma::model::TensorInstr* in, IssueOpts* o);

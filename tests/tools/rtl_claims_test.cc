@@ -3,8 +3,9 @@
 // The RTL's claim list (sim/rtl_support.h) and the golden replay's skip decision: expectations
 // from what the RTL implements (docs/architecture.md: sm_90 loads and prefetches in tile and
 // im2col mode, sm_90 stores and reductions in tile and im2col_no_offs mode, sm_100+ loads and
-// prefetches in tile, im2col, im2col::w, im2col::w::128 and gather4 mode, .cta_group::2; no
-// sm_100+ stores / reductions, no scatter4; the packed sub-byte types only with SubByte = 1),
+// prefetches in tile, im2col, im2col::w, im2col::w::128 and gather4 mode, .cta_group::2; sm_100+
+// stores in tile and scatter4 mode but not of b6x16_p32 (no packer); no sm_100+ reductions; the
+// packed sub-byte types only with SubByte = 1),
 // written by hand. The arch's encoder rules are the RTL's (arch_i): an sm_90 case with an
 // sm_100 map runs.
 #include <optional>
@@ -47,7 +48,14 @@ TEST(RtlClaims, WhatTheRtlImplements) {
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm90), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm90), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kIm2colNoOffs, Arch::kSm90), b16), "");
-  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTileScatter4, Arch::kSm100), b16), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTileScatter4, Arch::kSm103), b16), "");
+  EXPECT_NE(RtlUnclaimed(
+                Kind(Op::kStore, LoadMode::kTileScatter4, Arch::kSm100, m::DType::kB6x16P32), b16),
+            "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm100, m::DType::kB6x16P32), b16),
+            "");
   EXPECT_NE(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm100), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTileGather4, Arch::kSm100), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kTileGather4, Arch::kSm103), b16), "");
@@ -58,6 +66,7 @@ TEST(RtlClaims, WhatTheRtlImplements) {
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100, m::DType::kU16, 2), b16),
             "");
   EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTileScatter4, Arch::kSm90), b16), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTileScatter4, Arch::kSm100), b16), "");
   // (sm_90: the RTL refuses the sm_100 modes itself, as the model's sm_90 does)
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kIm2colW, Arch::kSm90), b16), "");
   EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTileGather4, Arch::kSm90), b16), "");
@@ -124,10 +133,25 @@ TEST(RtlClaims, DescriptorHexDecidesTheTypeAndSwizzle) {
 // A case outside the claims that expects `unsupported` runs (the RTL must decline it).
 TEST(RtlClaims, ExpectedUnsupportedRuns) {
   m::GoldenCase c = TileCase("u16", "none", "sm_100a");
-  c.op = m::Op::kStore;
+  c.op = m::Op::kReduce;  // (sm_100 reductions are not claimed)
   EXPECT_NE(RtlSkipReason(c, RtlBuild::Default(16)), "");
   c.expect.error = m::ErrorClass::kUnsupported;
   EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  EXPECT_FALSE(RtlClaims(c, RtlBuild::Default(16)));
+  // A reduction in scatter4 mode is no instruction (seed 003): it runs to be refused.
+  c.mode = m::LoadMode::kTileScatter4;
+  c.expect.error = m::ErrorClass::kInvalidInstruction;
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  EXPECT_FALSE(RtlClaims(c, RtlBuild::Default(16)));
+  // An sm_90 scatter4 store runs to be refused (unsupported), outside the claims.
+  c.op = m::Op::kStore;
+  c.arch = "sm_90";
+  c.expect.error = m::ErrorClass::kUnsupported;
+  EXPECT_EQ(RtlSkipReason(c, RtlBuild::Default(16)), "");
+  EXPECT_FALSE(RtlClaims(c, RtlBuild::Default(16)));
+  c.arch = "sm_100a";
+  c.expect.error.reset();
+  EXPECT_TRUE(RtlClaims(c, RtlBuild::Default(16)));
 }
 
 // The PTX readings where silicon differs (D7 store clip, B1 bulk size) need the PTX-readings

@@ -2157,6 +2157,161 @@ def bulk_s2s_error_cases():
     return out
 
 
+# ---- tile::scatter4 stores (sm_100a; tensor-semantics 7, PTX 5.5.3.4 in seed 001) ----------------
+# From the PTX text: "a single 2-dimensional source tensor is divided into four rows in the
+# 2-dimensional destination tensor", the inverse of gather4: the shared source is a 4-row tile
+# (row k at dstMem + k x pitch, pitch the row bytes or the swizzle span, the swizzle on the
+# absolute shared address as for any tile box), and row k goes to global row coords[1 + k] at
+# column coords[0]. box[1] must be 1, the map 2-D, no interleave; scatter4 exists only on sm_100+
+# and only as a store (cp.reduce.async.bulk.tensor lists .tile and .im2col_no_offs only, seed
+# 003). The tile store rules apply per row: a row whose coordinate is >= dims[1] is not written
+# (out of bounds), along dim 0 whole 16-byte granules holding an in-bounds element are written
+# (silicon D7; "element": in-bounds elements only), and a negative coordinate is
+# invalid_coordinate (silicon F3, found for tile stores; sm_107f's negative scatter4 starts are
+# not modelled). The cases never name one row twice (two writes to one byte have no order).
+def scatter4_store(c):
+    t = c["tensor"]
+    e = DTYPES[t["dtype"]][0]
+    g0 = gen_fill(c["global"], c["global"]["bytes"], t["dtype"])
+    sm = gen_fill(c["smem"], c["smem"]["bytes"], t["dtype"])
+    g = bytearray(g0)
+    sp = SPAN_ALL[t["swizzle"]]
+    row_bytes = t["box"][0] * e
+    pitch = max(row_bytes, sp) if sp else row_bytes
+    col = c["coords"][0]
+    rows = c["coords"][1:]
+    assert len(set(rows)) == 4, "one row twice: no defined order"
+    for k in range(4):
+        row = rows[k]
+        if not 0 <= row < t["dims"][1]:
+            continue
+        for i0 in range(t["box"][0]):
+            x0 = col + i0
+            if c.get("store_clip") == "element":
+                written = x0 < t["dims"][0]
+            else:
+                written = (x0 * e // 16) * 16 // e < t["dims"][0]
+            if not written:
+                continue
+            go = c["global"]["offset"] + x0 * e + row * t["strides"][0]
+            for b in range(e):
+                g[go + b] = sm[swizzle_sm100(c["smem"]["dst"] + k * pitch + i0 * e + b,
+                                             t["swizzle"])]
+    c["expect"] = {"global_diff": runs_diff(g0, g)}
+    return c, g0, g
+
+
+def scatter4_cases():
+    out = []
+
+    def s4(cid, t, coords, sseed, dst=0, sbytes=1024, **kw):
+        kw.setdefault("arch", "sm_100a")
+        smem = {"bytes": sbytes, "dst": dst, "fill": "splitmix64", "seed": sseed}
+        return scatter4_store(base_case(cid, "store", t, coords, mode="tile::scatter4",
+                                        smem=smem, **kw))
+
+    def bad(cid, t, coords, error, op="store", **kw):
+        kw.setdefault("arch", "sm_100a")
+        c = error_case(cid, op, t, coords, error, mode="tile::scatter4", **kw)
+        return c
+
+    # u16 100 x 20, box {32, 1} (64-byte rows): rows 3, 19, 0 written, 25 >= dims[1] not.
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    c, g0, g = s4("scatter4-u16-rows-3-19-0-25", t, [16, 3, 19, 0, 25], 301, gseed=300)
+    for r in (3, 19, 0):
+        assert g[r * 256 + 32:r * 256 + 96] != g0[r * 256 + 32:r * 256 + 96]
+    assert [i // 256 for i in range(len(g)) if g[i] != g0[i]][-1] == 19
+    out.append(c)
+    # Every row coordinate out of bounds (>= dims[1]): nothing written.
+    c, g0, g = s4("scatter4-u16-rows-all-oob", t, [16, 20, 21, 30, 1000], 302, gseed=300)
+    assert c["expect"]["global_diff"] == []
+    out.append(c)
+    # The column past dims[0] (col 112 > 100): nothing written.
+    c, g0, g = s4("scatter4-u16-col-past-dims", t, [112, 1, 2, 3, 4], 303, gseed=300)
+    assert c["expect"]["global_diff"] == []
+    out.append(c)
+    # D7: u16 dims[0] = 37, box 16 at col 32: the granule of elements 32..39 is written whole
+    # (37..39 lie past dims[0]), 40..47 not; rows 5 and 0 written, 6 and 9 out of bounds.
+    t = {"dtype": "u16", "rank": 2, "dims": [37, 6], "strides": [128], "box": [16, 1]}
+    c, g0, g = s4("scatter4-u16-granule-clip", t, [32, 5, 6, 0, 9], 305, gseed=304)
+    assert g[5 * 128 + 74:5 * 128 + 80] != g0[5 * 128 + 74:5 * 128 + 80]
+    assert g[5 * 128 + 80:6 * 128] == g0[5 * 128 + 80:6 * 128]
+    out.append(c)
+    # The same with the PTX text's reading (store_clip "element"): 37..39 stay.
+    c, g0, g = s4("scatter4-u16-element-clip", t, [32, 5, 6, 0, 9], 305, gseed=304,
+                  store_clip="element")
+    assert g[5 * 128 + 74:5 * 128 + 80] == g0[5 * 128 + 74:5 * 128 + 80]
+    out.append(c)
+    # 128B swizzle: u16 rows of 128 bytes at srcMem 128 (the swizzle of the absolute address).
+    t = {"dtype": "u16", "rank": 2, "dims": [64, 12], "strides": [128], "box": [64, 1],
+         "swizzle": "128B"}
+    c, g0, g = s4("scatter4-u16-sw128-src128", t, [0, 11, 2, 5, 8], 307, dst=128, gseed=306)
+    assert sorted({i // 128 for i in range(len(g)) if g[i] != g0[i]}) == [2, 5, 8, 11]
+    out.append(c)
+    # 128B swizzle with 32-byte rows (f32 x 8): pitch 128, rows 9 and 13 out of bounds.
+    t = {"dtype": "f32", "rank": 2, "dims": [24, 9], "strides": [96], "box": [8, 1],
+         "swizzle": "128B"}
+    c, g0, g = s4("scatter4-f32-sw128-narrow-rows", t, [8, 9, 4, 13, 0], 309, dst=256,
+                  gseed=308)
+    out.append(c)
+    # 64B swizzle, u8 rows of 64 bytes, the column partly past dims[0] (100 = 96 + 4).
+    t = {"dtype": "u8", "rank": 2, "dims": [100, 7], "strides": [112], "box": [64, 1],
+         "swizzle": "64B"}
+    c, g0, g = s4("scatter4-u8-sw64-col-partly-oob", t, [48, 6, 1, 3, 0], 311, gseed=310)
+    out.append(c)
+    # 32B swizzle, bf16 rows of 32 bytes, row stride not a multiple of the bus width.
+    t = {"dtype": "bf16", "rank": 2, "dims": [40, 30], "strides": [80], "box": [16, 1],
+         "swizzle": "32B"}
+    c, g0, g = s4("scatter4-bf16-sw32", t, [24, 29, 7, 0, 18], 313, gseed=312)
+    out.append(c)
+    # The sm_100 128B_atom_32B / 128B_atom_64B swizzles (f16, 128-byte rows).
+    for sw, dst, sseed in (("128B_atom_32B", 0, 315), ("128B_atom_64B", 512, 316),
+                           ("128B_atom_32B_flip_8B", 128, 321)):
+        t = {"dtype": "f16", "rank": 2, "dims": [128, 64], "strides": [256], "box": [64, 1],
+             "swizzle": sw}
+        c, g0, g = s4("scatter4-f16-%s-src%d" % (sw.replace("128B_atom_", "128-atom")
+                                                 .replace("_flip_8B", "-flip8"), dst), t,
+                      [64, 63, 0, 32, 1], sseed, dst=dst, gseed=314)
+        out.append(c)
+    # u64 rows of 256 bytes (box 32, no swizzle), row stride 272 (rows start 16 bytes off a
+    # 32-byte line): each row crosses bus beats at every width.
+    t = {"dtype": "u64", "rank": 2, "dims": [34, 8], "strides": [272], "box": [32, 1]}
+    c, g0, g = s4("scatter4-u64-256b-rows-stride272", t, [2, 7, 3, 1, 6], 318, gseed=317)
+    out.append(c)
+    # sm_103a, 96B swizzle: u16 rows of 96 bytes at srcMem 128.
+    t = {"dtype": "u16", "rank": 2, "dims": [64, 16], "strides": [128], "box": [48, 1],
+         "swizzle": "96B"}
+    c, g0, g = s4("scatter4-u16-sw96-src128", t, [16, 3, 15, 7, 0], 320, dst=128, gseed=319,
+                  arch="sm_103a")
+    out.append(c)
+
+    # ---- the restrictions ----
+    t = {"dtype": "u16", "rank": 2, "dims": [100, 20], "strides": [256], "box": [32, 1]}
+    # sm_100+ only.
+    out.append(bad("fault-scatter4-on-sm90", t, [16, 3, 19, 0, 25], "unsupported",
+                   arch="sm_90"))
+    # box[1] must be 1.
+    out.append(bad("fault-scatter4-box1-2", dict(t, box=[32, 2]), [16, 3, 19, 0, 25],
+                   "invalid_instruction"))
+    # A 2-D tensor only (a 3-D map with .3d).
+    t3 = {"dtype": "u16", "rank": 3, "dims": [100, 20, 2], "strides": [256, 5120],
+          "box": [32, 1, 1]}
+    out.append(bad("fault-scatter4-rank3", t3, [16, 3, 19, 0, 1], "invalid_instruction"))
+    # No reduction has a scatter4 form (seed 003: .load_mode = { .tile, .im2col_no_offs }).
+    out.append(bad("fault-scatter4-reduce-add", t, [16, 3, 19, 0, 1], "invalid_instruction",
+                   op="reduce", redop="add"))
+    # F3: a negative row or column coordinate.
+    out.append(bad("fault-scatter4-row-negative", t, [16, 3, -1, 0, 1], "invalid_coordinate"))
+    out.append(bad("fault-scatter4-row3-negative", t, [16, 3, 4, 0, -7], "invalid_coordinate"))
+    out.append(bad("fault-scatter4-col-negative", t, [-16, 3, 4, 0, 1], "invalid_coordinate"))
+    # F1: col x 2 bytes not a multiple of 16.
+    out.append(bad("fault-scatter4-col-misaligned", t, [4, 3, 4, 0, 1], "misaligned_coordinate"))
+    # F2: srcMem not 128-byte aligned.
+    out.append(bad("fault-scatter4-src-misaligned", t, [16, 3, 4, 0, 1], "misaligned",
+                   smem={"bytes": 1024, "dst": 64, "fill": "const", "value": 0xA5}))
+    return out
+
+
 FILES = {
     "tile.jsonl": tile_cases,
     "swizzle.jsonl": swizzle_cases,
@@ -2176,6 +2331,7 @@ FILES = {
     "subbyte_im2col.jsonl": sb_im2col_cases,
     "im2col_w128.jsonl": im2col_w128_cases,
     "bulk.jsonl": bulk_cases,
+    "scatter4.jsonl": scatter4_cases,
 }
 
 
