@@ -1873,6 +1873,13 @@ def bulk_moved(size, ptx=False):
     return size if ptx else size & ~15
 
 
+def bulk_gbytes(end):
+    """The global buffer of a bulk case whose copy ends at byte `end`: 64 bytes past it, and at
+    least up to the end of the 128-byte block holding it (a DataBytes 128 engine reads and
+    writes whole aligned 128-byte beats, which must lie inside the buffer)."""
+    return max(end + 64, round_up(end, 128))
+
+
 def bulk_base(cid, op, bulk, gbytes, sbytes, sdst, **kw):
     c = {"id": cid, "source": SOURCE, "ptx": kw.pop("ptx", ""), "op": op}
     if op == "reduce":
@@ -1904,7 +1911,8 @@ def bulk_load(cid, size, src, dst, ctas=1, issuer=0, dst_cta=None, mask=None, **
     if dst_cta is not None:
         extra["dst_cta"] = dst_cta
     sbytes = dst + max(size, 16)
-    c = bulk_base(cid, "load", bulk, src + size + 64, sbytes, dst, ptx=ptx, **extra, **kw)
+    c = bulk_base(cid, "load", bulk, bulk_gbytes(src + size), sbytes, dst, ptx=ptx, **extra,
+                  **kw)
     n = bulk_moved(size)
     g = gen_fill(c["global"], c["global"]["bytes"], "u8")
     sm0 = gen_fill(c["smem"], sbytes, "u8")
@@ -1937,7 +1945,8 @@ def bulk_s2g(cid, op, size, src, dst, redop=None, btype=None, noftz=False, cp_ma
                                                                  None else "")
     if cp_mask is not None:
         bulk["cp_mask"] = cp_mask
-    c = bulk_base(cid, op, bulk, dst + size + 64, src + max(size, 16), src, ptx=ptx, **kw)
+    c = bulk_base(cid, op, bulk, bulk_gbytes(dst + size), src + max(size, 16), src, ptx=ptx,
+                  **kw)
     n = bulk_moved(size)
     fill_t = {"b32": "u32", "b64": "u64"}.get(btype, btype) if btype else "u8"
     if op == "reduce" and btype in ("f16", "bf16", "f32", "f64"):
