@@ -6,9 +6,14 @@
 // (g: the same for the global address); s and g are multiples of 16. Global beat j (y in
 // [j DataBytes, (j + 1) DataBytes)) is a window of the pair {shared beat j + a, shared beat
 // j + a - 1} (a = 1 when s > g, else 0) starting u = (a ? 0 : DataBytes) + s - g bytes into
-// the lower one. So when s > g the row's first shared beat is taken ahead (one cycle per such
-// row; never at DataBytes 16, where s = g = 0); otherwise each output beat takes at most one
-// shared beat, one output beat per cycle, rows back to back. Strobes: y in [g, g + len).
+// the lower one. So when s > g and the row spans two or more shared beats, the row's first
+// shared beat is taken ahead (one cycle per such row; never at DataBytes 16, where
+// s = g = 0). A row with s > g in one shared beat (a narrow row at an odd offset of a wide
+// beat, e.g. the 32-byte rows of a 32B-swizzled box at DataBytes 64) has one global beat, the
+// window of its one shared beat starting s - g bytes in: that beat is taken with the output
+// beat (the window selects above the pair, u = DataBytes + s - g), no cycle ahead. Otherwise
+// each output beat takes at most one shared beat: one output beat per cycle, rows back to
+// back. Strobes: y in [g, g + len).
 // A row's shared beats beyond its last (the pair's upper beat after the row's end) are never
 // taken: their bytes are beyond the row.
 //
@@ -72,7 +77,7 @@ module tma_wr_align #(
   logic            first_q;       // the next output beat is the row's first
   logic [CntW-1:0] out_left_q;    // output beats left, >= 1 while active
   logic [CntW-1:0] in_left_q;     // shared beats not yet taken
-  logic [3:0]      u16_q;         // window start in 16-byte groups, 0 .. Groups
+  logic [3:0]      u16_q;         // window start in 16-byte groups, 0 .. 2 Groups - 1
   logic [SizeLog2-1:0] g_q;       // first valid byte of the first beat
   logic [SizeLog2-1:0] e_q;       // last valid byte of the last beat: (g + len - 1) mod DB
   logic [DW-1:0]   prev_q;        // the pair's lower shared beat
@@ -83,20 +88,25 @@ module tma_wr_align #(
   logic [RbW:0]        s_end, g_end;   // s + len + DB - 1, g + len + DB - 1
   logic [SizeLog2-1:0] s_b, g_b;
   logic                ahead;          // s > g
+  logic                one_in;         // the row has one shared beat
   logic [3:0]          u16_d;
 
   assign s_b   = SizeLog2'({row.s16, 4'd0});
   assign g_b   = SizeLog2'({row.g16, 4'd0});
   assign s_end = (RbW + 1)'(s_b) + (RbW + 1)'(row.len) + (RbW + 1)'(DataBytes - 1);
   assign g_end = (RbW + 1)'(g_b) + (RbW + 1)'(row.len) + (RbW + 1)'(DataBytes - 1);
-  assign ahead = row.s16 > row.g16;
-  assign u16_d = ahead ? 4'(row.s16 - row.g16) : 4'(Groups) + 4'(row.s16) - 4'(row.g16);
+  assign ahead  = row.s16 > row.g16;
+  assign one_in = (s_end >> SizeLog2) == (RbW + 1)'(1);
+  // s > g: the window starts s - g into the lower beat (shared beat j, taken ahead), or, for
+  // a row of one shared beat, s - g into the upper beat (that beat, taken with the output).
+  assign u16_d  = (ahead && !one_in) ? 4'(row.s16 - row.g16) :
+                  4'(Groups) + 4'(row.s16) - 4'(row.g16);
 
   // ---- Output beat ----
   logic            need_in;       // this output beat takes a shared beat
   logic            take_pre;      // the row's first shared beat is taken ahead now
   logic            out_valid, out_ready, out_fire, row_done;
-  logic [2*DW-1:0] pair;
+  logic [3*DW-1:0] pair;         // {zeros, shared beat j + a, shared beat j + a - 1}
   logic [DW-1:0]   cur, shifted;
   logic [DataBytes-1:0] strb;
 
@@ -108,11 +118,11 @@ module tma_wr_align #(
   assign row_ready    = !active_q || row_done;
   assign beat_ready_o = take_pre || (out_fire && need_in);
   assign cur       = need_in ? beat_data_i : '0;
-  assign pair      = {cur, prev_q};
+  assign pair      = {{DW{1'b0}}, cur, prev_q};
 
   always_comb begin : proc_shift
     shifted = pair[DW-1:0];
-    for (int unsigned k = 0; k <= Groups; k++) begin
+    for (int unsigned k = 0; k < 2 * Groups; k++) begin
       if (u16_q == 4'(k)) shifted = pair[k*128 +: DW];
     end
     for (int unsigned b = 0; b < DataBytes; b++) begin
@@ -136,7 +146,7 @@ module tma_wr_align #(
     end else begin
       if (row_valid && row_ready) begin
         active_q   <= 1'b1;
-        pre_q      <= ahead;
+        pre_q      <= ahead && !one_in;
         first_q    <= 1'b1;
         out_left_q <= CntW'(g_end >> SizeLog2);
         in_left_q  <= CntW'(s_end >> SizeLog2);

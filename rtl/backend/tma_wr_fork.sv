@@ -36,7 +36,8 @@
 
 module tma_wr_fork #(
   parameter  int unsigned DataBytes = 16,   // 16, 32, 64 or 128
-  parameter  int unsigned Depth     = 8,    // entries of each queue, >= 2
+  parameter  int unsigned Depth     = 8,    // entries of each row queue, >= 2
+  parameter  int unsigned CmdDepth  = 128,  // commands between the fork and their end, >= 2
   localparam int unsigned SizeLog2  = $clog2(DataBytes)
 ) (
   input  logic                    clk_i,
@@ -152,7 +153,7 @@ module tma_wr_fork #(
   end
 
   logic [1:0]        rd_usage, rr_usage;
-  logic [UsageW-1:0] al_usage, wr_usage, info_usage, wd_usage;
+  logic [UsageW-1:0] al_usage, wr_usage, wd_usage;
 
   tma_fifo #(
     .Width    (tma_pkg::SmemRdJobWidth),
@@ -205,21 +206,25 @@ module tma_wr_fork #(
     .usage_o     (wr_usage)
   );
 
-  tma_fifo #(
-    .Width    (tma_pkg::CplInfoWidth),
-    .Depth    (Depth),
-    .FlopWrEn (1'b1)
+  // The command information waits here until the command's last B: one entry per store
+  // command in flight (a RAM: CmdDepth x CplInfoWidth, with a staging register in front so
+  // that the take reaches only its valid flop).
+  logic info_nonempty;
+
+  tma_fifo_ram #(
+    .Width (tma_pkg::CplInfoWidth),
+    .Depth (CmdDepth),
+    .InReg (1'b1)
   ) u_info_q (
     .clk_i,
     .rst_ni,
-    .clr_i       (1'b0),
     .in_valid_i  (take && row_i.last),
     .in_ready_o  (info_in_ready),
     .in_data_i   (row_i.cpl),
     .out_valid_o (info_valid_o),
     .out_ready_i (info_ready_i),
     .out_data_o  (info_o),
-    .usage_o     (info_usage)
+    .nonempty_o  (info_nonempty)
   );
 
   tma_fifo #(
@@ -256,7 +261,7 @@ module tma_wr_fork #(
     .usage_o     (rr_usage)
   );
 
-  assign busy_o = rd_usage != '0 || al_usage != '0 || wr_usage != '0 || info_usage != '0 ||
+  assign busy_o = rd_usage != '0 || al_usage != '0 || wr_usage != '0 || info_nonempty ||
                   wd_usage != '0 || rr_usage != '0;
 
   logic unused_bits;
@@ -266,6 +271,7 @@ module tma_wr_fork #(
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(DepthLegal_A, Depth >= 2)
+  `TMA_ASSERT_INIT(CmdDepthLegal_A, CmdDepth >= 2)
   `TMA_ASSERT_INIT(SmemRdJobWidth_A, tma_pkg::SmemRdJobWidth == $bits(tma_pkg::smem_rd_job_t))
   `TMA_ASSERT_INIT(WrAlWidth_A, tma_pkg::WrAlWidth == $bits(tma_pkg::wr_al_t))
   `TMA_ASSERT_INIT(WrReqWidth_A, tma_pkg::WrReqWidth == $bits(tma_pkg::wr_req_t))

@@ -40,7 +40,7 @@ module tma_engine #(
   // Stores along dim 0: 0 write whole 16-byte granules holding an in-bounds element (silicon
   // D7), 1 in-bounds elements only
   parameter  int unsigned StoreClipElem    = 0,
-  parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
+  parameter  int unsigned MaxWrOutstanding = 512,  // write bursts waiting for B, >= 2
   // cycles a written burst waits for its B before its command ends with bus_error (0: forever)
   parameter  int unsigned WrWatchdog       = 0,
   // cycles the R channel may stay silent while a read's beats are owed before every owed beat

@@ -18,7 +18,7 @@ module tma_sim_top #(
   parameter  int unsigned RowFifoDepth     = 512,
   parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,   // tma_engine
   parameter  int unsigned StoreClipElem    = 0,                            // tma_engine
-  parameter  int unsigned MaxWrOutstanding = 64,                           // tma_engine
+  parameter  int unsigned MaxWrOutstanding = 512,                          // tma_engine
   parameter  int unsigned WrWatchdog       = 4096,                         // tma_engine
   parameter  int unsigned RdWatchdog       = 4096,                         // tma_engine
   parameter  int unsigned Arch             = 2,                            // tma_engine

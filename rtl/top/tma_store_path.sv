@@ -20,7 +20,8 @@
 module tma_store_path #(
   parameter  int unsigned DataBytes        = 16,   // 16, 32, 64 or 128
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
-  parameter  int unsigned MaxWrOutstanding = 64,   // write bursts waiting for B, >= 2
+  parameter  int unsigned MaxWrOutstanding = 512,  // write bursts waiting for B, >= 2
+  parameter  int unsigned StCmdDepth       = 128,  // store commands waiting for B, >= 2
   parameter  int unsigned WrWatchdog       = 0,    // cycles a burst waits for B (0: forever)
   localparam int unsigned DW               = DataBytes * 8
 ) (
@@ -105,7 +106,8 @@ module tma_store_path #(
   );
 
   tma_wr_fork #(
-    .DataBytes (DataBytes)
+    .DataBytes (DataBytes),
+    .CmdDepth  (StCmdDepth)
   ) u_wr_fork (
     .clk_i,
     .rst_ni,
