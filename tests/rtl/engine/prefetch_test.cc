@@ -418,14 +418,14 @@ std::vector<Prefetch> RandomPrefetches(int per_map, uint32_t seed) {
       std::vector<uint16_t> i2c;
       const int e = model::ElementBytes(m.dtype);
       // dim 0: a multiple of 16 bytes (F1), in or out of bounds
-      const int c0 = 16 / e * rand(-3, static_cast<int>(m.dims[0] * e / 16) + 1);
+      const int c0 = 16 / e * rand(-2, static_cast<int>(m.dims[0] * e / 16) - 1);
       c.push_back(m.interleave != model::Interleave::kNone ? 0 : c0);
       if (mode == LoadMode::kTileGather4) {
         for (int r = 0; r < 4; ++r)
-          c.push_back(rand(-3, static_cast<int>(m.dims[1]) + 3));
+          c.push_back(rand(-2, static_cast<int>(m.dims[1]) + 1));
       } else {
         for (int d = 1; d < m.rank; ++d)
-          c.push_back(rand(-4, static_cast<int>(m.dims[static_cast<size_t>(d)]) + 1));
+          c.push_back(rand(-2, static_cast<int>(m.dims[static_cast<size_t>(d)]) - 1));
       }
       if (mode == LoadMode::kIm2col)
         for (int d = 0; d < m.rank - 2; ++d)
