@@ -96,6 +96,9 @@ void AxiReadSlave::TakeAr(const TopPins& p, uint64_t now) {
     err_("AXI_4K", os.str());
   }
   ++bursts_;
+  if (record_) {
+    ar_log_.push_back({b.id, b.addr, b.len, b.size, p.arcache});
+  }
   uint64_t release = 0;
   for (const AxiErrorRange& e : silent_) {
     if (first < e.hi && last >= e.lo) {

@@ -14,6 +14,8 @@
 //     their AR instead (a slave that answers late; the ID's later bursts wait behind them).
 //   * Protocol checks: AR held stable while arvalid && !arready, INCR bursts, arsize not wider
 //     than the bus (full_width: exactly the bus, address aligned), no burst across 4 KiB.
+//   * AR log (set_record): every accepted AR (ID, address, length, size) in handshake order,
+//     for tests that check which reads a command issued.
 // BeatSource: the data and RRESP of one beat (lane0: the bus-aligned address of the beat).
 // GlobalMemorySource reads a tma::model::GlobalMemoryIf: a beat none of whose bytes can be
 // read is SLVERR; unreadable bytes of a partly readable beat read zero.
@@ -73,6 +75,15 @@ struct AxiErrorRange {
   uint32_t resp = 2;        // 2 SLVERR, 3 DECERR
 };
 
+// One accepted AR (AxiReadSlave's log).
+struct AxiArRecord {
+  uint32_t id = 0;
+  uint64_t addr = 0;
+  uint32_t len = 0;  // beats - 1
+  uint32_t size = 0;
+  uint32_t cache = 0;  // ARCACHE
+};
+
 struct AxiReadConfig {
   bool in_order = false;
   int arready_pct = 100;
@@ -95,8 +106,12 @@ class AxiReadSlave : public Clocked {
   void AddSilentRange(uint64_t lo, uint64_t hi, uint32_t release = 0) {
     silent_.push_back({lo, hi, release});
   }
-  // Forgets every burst (the DUT is being reset).
+  // Forgets every burst (the DUT is being reset); the AR log is kept.
   void Clear();
+  // Records every accepted AR from now on (or stops); ClearArLog empties the log.
+  void set_record(bool on) { record_ = on; }
+  void ClearArLog() { ar_log_.clear(); }
+  const std::vector<AxiArRecord>& ar_log() const { return ar_log_; }
   void Tick(TopPins& p, uint64_t now) override;
 
   bool idle() const { return outstanding_ == 0; }
@@ -139,6 +154,8 @@ class AxiReadSlave : public Clocked {
   uint32_t ar_prev_id_ = 0, ar_prev_len_ = 0, ar_prev_size_ = 0;
   uint64_t outstanding_ = 0;
   uint64_t bursts_ = 0, beats_ = 0, error_beats_ = 0, silent_bursts_ = 0;
+  bool record_ = false;
+  std::vector<AxiArRecord> ar_log_;
 };
 
 }  // namespace tma::sim

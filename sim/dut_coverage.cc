@@ -72,6 +72,8 @@ DutCoverage::DutCoverage() {
   stall_ = Add("dut.backpressure", {"cmd", "ar", "r", "aw", "w", "b", "smem_wr", "smem_rd", "cpl"});
   smem_ = Add("dut.smem_beat", {"full_strobes", "partial_strobes", "multicast", "read"});
   phase_ = Add("dut.smem_phase", {"0", "1", "2", "3", "4", "5", "6", "7"});
+  pfrd_ =
+      Add("dut.prefetch_reads", {"tile", "im2col", "im2col_w", "im2col_w128", "gather4", "bulk"});
   opmode_ = AddCross("dut.op_x_mode", op_, mode_);
   operr_ = AddCross("dut.op_x_error", op_, err_);
   moderr_ = AddCross("dut.mode_x_error", mode_, err_);
@@ -294,6 +296,20 @@ void DutCoverage::Tick(TopPins& p, uint64_t now) {
   // AXI read: bursts, order, responses.
   if (p.arvalid && p.arready) {
     Hit(arlen_, LenBin(p.arlen));
+    // A data read while every open command is a prefetch of one mode is that prefetch's.
+    if (p.arid == pkg::AxiIdData) {
+      int pf_mode = -1;
+      bool only_pf = true;
+      for (const Open& o : open_) {
+        if (!o.valid)
+          continue;
+        const int m = o.mode == pkg::BulkMode ? 5 : o.mode;
+        only_pf = only_pf && o.op == pkg::OpPrefetch && m <= 5 && (pf_mode < 0 || pf_mode == m);
+        pf_mode = m;
+      }
+      if (only_pf && pf_mode >= 0)
+        Hit(pfrd_, pf_mode);
+    }
     const uint64_t bytes = static_cast<uint64_t>(p.arlen + 1) << p.arsize;
     if (((p.araddr + bytes) & 0xFFF) == 0)
       Hit(page_, 0);

@@ -9,6 +9,9 @@
 //     map it had cached from an earlier fetch of that address: a descriptor-cache hit);
 //   * each command's first completion: its kind and error class and the cycles from the
 //     command handshake (latency class), crossed with op, mode, type and swizzle;
+//   * prefetch reads: a data-read AR while every open command is a prefetch of one mode
+//     (tensor tile, im2col, im2col::w, im2col::w::128, gather4, or the non-tensor bulk
+//     prefetch): the engine read that prefetch's box (PrefetchReads = 1);
 //   * the AXI4 ports: read and write burst lengths, bursts ending on a 4 KiB page boundary,
 //     R responses out of AR order (ID reordering), RRESP / BRESP classes and the position of
 //     an error beat in its burst, descriptor invalidations;
@@ -74,6 +77,7 @@ class DutCoverage : public Clocked {
   int op_, mode_, redop_, rank_, mcast_, dtype_, swz_, il_, err_, kind_, lat_, opmode_, operr_,
       moderr_, opdtype_, opswz_, modeil_, swzdtype_, opmcast_, cache_, arlen_, awlen_, page_,
       rresp_, bresp_, errpos_, order_, stall_, smem_, phase_;
+  int pfrd_;                                          // dut.prefetch_reads
   std::array<Open, 256> open_{};                      // by tag
   std::unordered_map<uint64_t, uint8_t> desc_bytes_;  // every byte read on the descriptor ID
   std::deque<std::pair<uint64_t, int>> cmd_maps_;     // commands: map address, read (1) or not (-1)

@@ -46,6 +46,7 @@ struct TopPins {
   // AXI4 read address / data.
   bool arvalid = false, arready = false;
   uint8_t arid = 0, arlen = 0, arsize = 0, arburst = 0;
+  uint8_t arcache = 0;  // ARCACHE (tma::pkg::AxiCache*)
   uint64_t araddr = 0;
   bool rvalid = false, rready = false, rlast = false;
   uint8_t rid = 0, rresp = 0;

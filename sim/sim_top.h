@@ -245,6 +245,7 @@ class VerilatedTop : public SimTop {
     p.arlen = t.m_axi_arlen_o;
     p.arsize = t.m_axi_arsize_o;
     p.arburst = t.m_axi_arburst_o;
+    p.arcache = t.m_axi_arcache_o;
     p.rready = t.m_axi_rready_o;
     p.awvalid = t.m_axi_awvalid_o;
     p.awid = t.m_axi_awid_o;

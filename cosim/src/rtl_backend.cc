@@ -369,7 +369,9 @@ uint64_t VerilatedBackend::GateRequest(bool write, uint32_t id, uint64_t addr, u
     return h;
   }
   const uint64_t rb = e_->req_bytes;
-  const uint32_t kind = write ? OTMA_REQ_WRITE : OTMA_REQ_READ;
+  // (a tensor prefetch's data reads: PREFETCH requests, as otma_expand lists them)
+  const bool pf = k >= 0 && ops_[static_cast<size_t>(k)]->kind == OTMA_OP_TENSOR_PREFETCH;
+  const uint32_t kind = write ? OTMA_REQ_WRITE : pf ? OTMA_REQ_PREFETCH : OTMA_REQ_READ;
   for (uint64_t a = addr & ~(rb - 1); a < addr + bytes; a += rb) {
     SendReq(otma_mem_req{0, a, static_cast<uint32_t>(rb), kind, op}, h);
   }

@@ -186,6 +186,10 @@ module tma_rd_engine #(
     axi_req_o.ar_len   = ar.len;
     axi_req_o.ar_size  = 3'($clog2(DataBytes));
     axi_req_o.ar_burst = tma_pkg::AxiBurstIncr;
+    // ARCACHE: a prefetch's data burst asks a system cache to allocate; every other read is
+    // Normal Non-cacheable Bufferable (docs/interfaces.md)
+    axi_req_o.ar_cache = (arb_idx == 2'd0 && ar.pf) ? tma_pkg::AxiCachePrefetch :
+                                                      tma_pkg::AxiCacheNormal;
     axi_req_o.r_ready  = r_is_desc ? (desc_drop || !desc_inj) :
                          r_is_red  ? (red_drop || (!red_inj && red_ready_i)) :
                                      (data_drop || (!data_inj && beat_ready_i));

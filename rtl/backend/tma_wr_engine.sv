@@ -125,6 +125,7 @@ module tma_wr_engine #(
   assign req_ready_o = trk_in_ready && (split_in_ready || !has_beats);
   assign split_req.addr   = req_i.addr;
   assign split_req.nbeats = req_i.nbeats;
+  assign split_req.pf     = 1'b0;
 
   logic         burst_valid, burst_ready;
   tma_pkg::ar_t burst;
@@ -392,7 +393,7 @@ module tma_wr_engine #(
                   done_usage != '0 || info_valid;
 
   logic unused_bits;
-  assign unused_bits = ^{axi_rsp_i.b_id, beat_valid_i};
+  assign unused_bits = ^{axi_rsp_i.b_id, beat_valid_i, burst.pf};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||

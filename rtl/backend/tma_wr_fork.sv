@@ -120,6 +120,7 @@ module tma_wr_fork #(
     wd_d.bmask    = row_i.bmask;
     rr_d.addr   = wr_d.addr;
     rr_d.nbeats = wd_d.nbeats;
+    rr_d.pf     = 1'b0;
   end
 
   // ---- Synchronous fork into the queues ----

@@ -107,6 +107,7 @@ module tma_desc_fetch #(
   end
   assign ar_o.addr = {ar_hi_q, ar_lo_q};
   assign ar_o.len  = 8'd0;
+  assign ar_o.pf   = 1'b0;
 
   assign beat_idx_o  = beat_q;
   assign chunk_off_o = chunk_off_q;

@@ -2,7 +2,8 @@
 //
 // tma_frontend: the engine's frontend, wiring only: takes one command at a time, finds its
 // map (descriptor cache, or fetch, decode and check), and hands the walker one job per command
-// (a tile or im2col job, or a completion-only marker for errors and prefetch).
+// (a tile or im2col job, a prefetch's job walked like a load's, or a completion-only marker for
+// errors and, with PrefetchReads = 0, prefetches).
 //
 //   cmd_* -> tma_cmd_intake -> (tag compares) tma_desc_cache -hit-> map register
 //                                   | miss
@@ -28,6 +29,8 @@ module tma_frontend #(
   parameter  int unsigned SubByte       = 1,   // 0: b4x16_p64 / b6x16_p32 give `unsupported`
   // stores along dim 0: 0 write whole 16-byte granules (silicon D7), 1 in-bounds elements only
   parameter  int unsigned StoreClipElem = 0,
+  // 1: tensor prefetches walk their box and read it (data dropped); 0: check-only
+  parameter  int unsigned PrefetchReads = 1,
   localparam int unsigned SizeLog2      = $clog2(DataBytes),
   localparam int unsigned NumChunks     = DataBytes / 16,
   localparam int unsigned CacheIdxW     = (CacheEntries > 1) ? $clog2(CacheEntries) : 1
@@ -187,7 +190,11 @@ module tma_frontend #(
     .busy_o         (seq_busy)
   );
 
-  tma_instr_check #(.NumCtas (NumCtas), .SubByte (SubByte)) u_instr_check (
+  tma_instr_check #(
+    .NumCtas       (NumCtas),
+    .SubByte       (SubByte),
+    .PrefetchReads (PrefetchReads)
+  ) u_instr_check (
     .clk_i, .rst_ni,
     .cmd_i    (cmd),
     .arch_i,
@@ -201,7 +208,8 @@ module tma_frontend #(
   );
 
   tma_job_setup #(
-    .StoreClipElem (StoreClipElem)
+    .StoreClipElem (StoreClipElem),
+    .PrefetchReads (PrefetchReads)
   ) u_job_setup (
     .clk_i, .rst_ni,
     .cmd_i          (cmd),
@@ -249,8 +257,10 @@ module tma_frontend #(
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(SizeLog2Chunks_A, NumChunks == (1 << (SizeLog2 - 4)) && CacheIdxW >= 1)
   `TMA_ASSERT_NEVER(MacReqReady_A, w1b && !mac_req_ready)
+  `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
   `TMA_ASSERT_NEVER(MacAbortFlag_A, in_mac &&
-                    instr_abort != (instr_err != tma_pkg::ErrNone || cmd.op == tma_pkg::OpPrefetch))
+                    instr_abort != (instr_err != tma_pkg::ErrNone ||
+                                    (PrefetchReads == 0 && cmd.op == tma_pkg::OpPrefetch)))
 
 endmodule
 

@@ -12,7 +12,8 @@
 //   W1     waits until the job register is empty (w1_go_q: registered, it selects every job
 //          bit); a map that breaks a descriptor rule ends in Err
 //   W1B, W2  the job setup's next two steps
-//   Mac    until the MAC is idle, or at once for a marker (instruction error, prefetch)
+//   Mac    until the MAC is idle, or at once for a marker (instruction error, check-only
+//          prefetch)
 //   Err    an error marker, once the job register is empty
 // The error class of Err (err_code_o): the command's own class, a bus error, or an invalid
 // descriptor; the instruction errors are the instruction check's (they end in Mac).

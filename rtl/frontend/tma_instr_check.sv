@@ -7,8 +7,9 @@
 // W1 on: valid in W1B); W1B registers their priority (w1b_i) and one registered compare per
 // F4 flag (the im2col offsets in range, the start pixel inside [lower, dim - 1 + upper] of
 // each spatial dim, from the job setup's walk bounds); W2 (w2_i) registers the error class:
-// the first failing check, F4 and F5 last. err_o / abort_o (the error, or a prefetch: the job
-// ends in a marker) hold from the cycle after W2 until the next W2.
+// the first failing check, F4 and F5 last. err_o / abort_o (the error, or a check-only
+// prefetch, PrefetchReads = 0: the job ends in a marker) hold from the cycle after W2 until the
+// next W2.
 //
 // arch_i (tma_pkg::Arch*, the engine's effective architecture) gates what the model's Arch
 // gates: on sm_90 a sub-byte type, a swizzle above 128B or an im2col-wide map is
@@ -23,7 +24,10 @@
 
 module tma_instr_check #(
   parameter int unsigned NumCtas = 16,
-  parameter int unsigned SubByte = 1    // 0: b4x16_p64 / b6x16_p32 give `unsupported`
+  parameter int unsigned SubByte = 1,   // 0: b4x16_p64 / b6x16_p32 give `unsupported`
+  // 1: a tensor prefetch walks its box like a load (its address products are needed); 0: it
+  // is check-only and ends in a marker (the MAC is cut short as for an error)
+  parameter int unsigned PrefetchReads = 1
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -254,7 +258,8 @@ module tma_instr_check #(
       if (w1b_i) pre_q <= pre_d;
       if (w2_i) begin
         err_q   <= err_d;
-        abort_q <= err_d != tma_pkg::ErrNone || cmd_i.op == tma_pkg::OpPrefetch;
+        abort_q <= err_d != tma_pkg::ErrNone ||
+                   (PrefetchReads == 0 && cmd_i.op == tma_pkg::OpPrefetch);
       end
     end
   end

@@ -22,6 +22,9 @@
 // shifts W's start, lower and upper corner alike; the walk ends after ppc + wHalo rows.
 // im2col::w::128 (job_t.w128, for tma_w128_walker): the same walker view and offsets,
 // nrows_m1 = wHalo (the walker forms the four groups of 32 + wHalo pixels).
+// A tensor prefetch (PrefetchReads = 1) is the load job of its mode with no destination: a
+// done completion naming the issuer with no CTA in cpl.cta_mask (its rows are read and dropped
+// on the load path, as a bulk prefetch's) and shared address 0.
 
 `default_nettype none
 
@@ -30,7 +33,10 @@
 module tma_job_setup #(
   // Stores along dim 0: 0 write whole 16-byte granules that hold an in-bounds element (silicon
   // D7, the model's default), 1 in-bounds elements only (the model's element_exact_store_clip)
-  parameter int unsigned StoreClipElem = 0
+  parameter int unsigned StoreClipElem = 0,
+  // 1: a tensor prefetch is walked and read like a load, its data dropped; 0: check-only (a
+  // done marker after the checks)
+  parameter int unsigned PrefetchReads = 1
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -335,6 +341,12 @@ module tma_job_setup #(
       job_d.cpl.peer      = cmd_i.cta_group == 2'd2 && cmd_i.mbar_remote;
       job_d.cpl.mbar_par  = cmd_i.mbar_cta[0];
       job_d.cpl.tag       = cmd_i.tag;
+      if (cmd_i.op == tma_pkg::OpPrefetch) begin
+        job_d.smem_addr    = '0;
+        job_d.cpl.kind     = tma_pkg::CplDone;
+        job_d.cpl.cta_mask = '0;
+        job_d.cpl.elem     = '0;
+      end
       job_d.es.v[0] = 4'd1;
       for (int d = 1; d < MaxDims; d++) begin   // the walker view (zero / es 1 when none)
         job_d.step.v[d]   = {21'd0, md.walk_step[d-1], 4'd0};
@@ -375,7 +387,7 @@ module tma_job_setup #(
         job_d.cpl.redop = '0;
         job_d.cpl.elem  = '0;
         job_valid_d     = 1'b1;
-      end else if (cmd_i.op == tma_pkg::OpPrefetch) begin
+      end else if (PrefetchReads == 0 && cmd_i.op == tma_pkg::OpPrefetch) begin
         job_d.marker    = 1'b1;
         job_d.cpl.kind  = tma_pkg::CplDone;
         job_d.cpl.red   = 1'b0;

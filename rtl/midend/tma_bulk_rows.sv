@@ -12,7 +12,8 @@
 //   * cp.reduce.async.bulk to global: reduction rows (read-modify-write through tma_red_alu,
 //     the element type of the seed's .type; f32 add flushes subnormals, ElemF32Ftz);
 //   * prefetch: load rows with no destination CTA (cpl.kind CplDone, cpl.cta_mask 0): the
-//     bytes are read from global memory and dropped; a done completion ends it;
+//     bytes are read from global memory and dropped; a done completion ends it (PrefetchReads
+//     = 0: one completion-only row, no read);
 //   * shared::cta -> shared::cluster copy and reduction: no rows; the command (source and
 //     destination offsets, the complete-tx of its bytes on the destination CTA, a reduction's
 //     Red* and Elem* in cpl.red / redop / elem) goes out on the s2s port to tma_s2s_copy,
@@ -42,7 +43,8 @@
 
 module tma_bulk_rows #(
   parameter int unsigned NumCtas    = 16,  // 1 .. 16: CTA numbers at or above are invalid
-  parameter int unsigned SizeStrict = 0    // 1: size % 16 != 0 is invalid_instruction (PTX)
+  parameter int unsigned SizeStrict = 0,   // 1: size % 16 != 0 is invalid_instruction (PTX)
+  parameter int unsigned PrefetchReads = 1 // 0: a prefetch reads nothing (check-only)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -256,7 +258,7 @@ module tma_bulk_rows #(
   assign take_row    = row_valid_o && row_ready_i;
   assign row_last    = row_last_q;
   assign bytes_d     = err_d == tma_pkg::ErrNone && size_eff != '0 &&
-                       !(has_mask && coord1[15:0] == '0);
+                       !(has_mask && coord1[15:0] == '0) && !(is_pf && PrefetchReads == 0);
   assign row_len     = row_last ? RbW'(left_q) : RbW'(RowMax);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_chk
@@ -340,6 +342,7 @@ module tma_bulk_rows #(
   // ---- Assertions ----
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
   `TMA_ASSERT_INIT(SizeStrictLegal_A, SizeStrict <= 1)
+  `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
   `TMA_ASSERT_IMPLY(BulkOnly_A, cmd_valid_i, cmd_i.mode == tma_pkg::BulkMode)
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
   // Rows with bytes are 16-byte aligned in both memories and at most RowMax long.

@@ -75,6 +75,7 @@ module tma_burst_split #(
   logic              flags_ok_d, flags_ok_q;  // the flags below hold for the current registers
   logic              fits_d, fits_q;          // one burst takes the rest of the request
   logic              to_page_end_d, to_page_end_q;  // (else) the burst ends at the page end
+  logic              pf_d, pf_q;             // the current request is a prefetch's
   logic              emit_ok_d, emit_ok_q;    // cur_valid_q && flags_ok_q && !cross_q &&
                                               // !cross2_q, a flop: a burst may be emitted
   // ---- AR output spill register ----
@@ -104,6 +105,7 @@ module tma_burst_split #(
     assign in_page_le_max = (32'(in_page_left) <= MaxBurstLen);
   end
 
+  assign pf_d            = take ? in_req.pf : pf_q;   // (every burst of a request has it)
   assign page_left_m1    = ~beat_off_q;
   assign cur_fits        = (beats_left_m1_q <= CntW'(MaxBurstLen - 1)) &&
                            (beats_left_m1_q <= CntW'(page_left_m1));
@@ -222,6 +224,7 @@ module tma_burst_split #(
   );
 
   always_ff @(posedge clk_i) begin : proc_data
+    pf_q            <= pf_d;
     page_q          <= page_d;
     beat_off_q      <= beat_off_d;
     beats_left_m1_q <= beats_left_m1_d;
@@ -235,17 +238,17 @@ module tma_burst_split #(
   end
 
   tma_spill_reg #(
-    .Width  (72),
+    .Width  (73),
     .Bypass (0)
   ) u_ar (
     .clk_i,
     .rst_ni,
     .in_valid_i  (emit),
     .in_ready_o  (ar_room),
-    .in_data_i   ({page_q, beat_off_q, SizeLog2'(0), burst_len}),
+    .in_data_i   ({page_q, beat_off_q, SizeLog2'(0), burst_len, pf_q}),
     .out_valid_o (ar_valid_o),
     .out_ready_i (ar_ready_i),
-    .out_data_o  ({ar_o.addr, ar_o.len})
+    .out_data_o  ({ar_o.addr, ar_o.len, ar_o.pf})
   );
 
   assign busy_o = in_valid || cur_valid_q || ar_valid_o;

@@ -21,7 +21,8 @@
 // depends on them) -> tma_row_resolve (the pair resolved by a carry-select add, head / dend
 // zeroed for a row without a read, the output spill register). The job is accepted when its
 // last row enters S, so job_i (held by valid/ready) feeds S for all four rows. Marker jobs
-// (errors, prefetch) never come here (tma_engine sends them to the N-D walker).
+// (errors, check-only prefetch) never come here (tma_walkers sends them to the N-D walker); a
+// gather4 prefetch that reads is walked as its load, with no destination CTA.
 
 `default_nettype none
 

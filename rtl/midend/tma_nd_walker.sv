@@ -12,7 +12,7 @@
 // [0, dim_m1[d]]; such a row carries no read (head == dend == 0) and is filled by the
 // aligner. The last row of a job carries the completion, with complete-tx bytes = rows x
 // job_t.tx_row (the row bytes, silicon D1; the packed payload of b4x16_p64 / b6x16_p32, B1).
-// A marker job (error, prefetch) becomes one completion-only entry.
+// A marker job (error, check-only prefetch) becomes one completion-only entry.
 //
 // Timing structure (one carry chain per stage, no compare of a sum in the row loop):
 //   P  the walk state of the current row. Per dim: pos; the wrap flag w (pos + es > hi) and

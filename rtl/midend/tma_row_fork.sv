@@ -63,7 +63,7 @@ module tma_row_fork #(
   localparam int unsigned RowEntryW    = tma_pkg::AlRowWidth - 16 + NumCtas;
   // Fork register entry, packed and unpacked in the same field order below.
   localparam int unsigned ForkW        = RowEntryW + 2 + (64 - SizeLog2) + tma_pkg::RowBytesW +
-                                         LaneEndW + 2 + 4 + SizeLog2;
+                                         LaneEndW + 2 + 4 + SizeLog2 + 1;
   // Unpack FIFO entry: up_row_t with only the SizeLog2 low bits of goff.
   localparam int unsigned UpEntryW     = 2 + SizeLog2 + tma_pkg::BeatCntW + 4;
 
@@ -110,6 +110,7 @@ module tma_row_fork #(
   logic [1:0]                    pk_q;          // packed sub-byte row (tma_pkg::Pk*)
   logic [3:0]                    units_q;
   logic [SizeLog2-1:0]           goff_q;        // gaddr mod DataBytes
+  logic                          pf_d, pf_q;    // a prefetch's row
   // Eager fork: which destinations already have the row in the fork register
   logic sent_row_d, sent_req_d, sent_up_d;
   logic sent_row_q, sent_req_q, sent_up_q;
@@ -127,6 +128,9 @@ module tma_row_fork #(
   assign split_grp = 4'(Groups) - {1'b0, rot_grp};
   assign xhead     = row_i.head + {5'd0, smem_grp, 4'd0};
   assign read_d    = row_i.has_data && (row_i.dend > row_i.head);
+  // A prefetch's row (tensor or bulk): a done with no destination CTA (stores and reductions
+  // do not come here); its read carries ARCACHE AxiCachePrefetch.
+  assign pf_d      = row_i.cpl.kind == tma_pkg::CplDone && row_i.cpl.cta_mask == '0;
 
   always_comb begin : proc_al_row
     al_row_d          = '0;
@@ -193,11 +197,11 @@ module tma_row_fork #(
     .in_ready_o  (fork_in_ready),
     .in_data_i   ({al_row_d[tma_pkg::AlRowWidth-1:16], al_row_d.cta_mask[NumCtas-1:0], read_d,
                    !read_d, row_i.gaddr[63:SizeLog2], span_d, lane_end_d, row_i.pk, units_d,
-                   row_i.gaddr[SizeLog2-1:0]}),
+                   row_i.gaddr[SizeLog2-1:0], pf_d}),
     .out_valid_o (fork_valid),
     .out_ready_i (fork_ready),
     .out_data_o  ({row_entry_q, read_q, no_read_q, gaddr_beat_q, span_q, lane_end_q, pk_q,
-                   units_q, goff_q})
+                   units_q, goff_q, pf_q})
   );
 
   // ---- Eager fork ----
@@ -233,6 +237,7 @@ module tma_row_fork #(
                                                 SizeLog2);
   assign rd_req_o.addr     = {gaddr_beat_q, SizeLog2'(0)};
   assign rd_req_o.nbeats   = in_beats;
+  assign rd_req_o.pf       = pf_q;
 
   // ---- Row FIFO (RAM) and row slice ----
   logic                 row_fifo_out_valid, row_fifo_out_ready, row_fifo_nonempty;

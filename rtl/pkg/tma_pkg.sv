@@ -466,11 +466,13 @@ package tma_pkg;
   typedef struct packed {
     logic [63:0]         addr;    // DataBytes-aligned
     logic [BeatCntW-1:0] nbeats;  // >= 1
+    logic                pf;      // a prefetch's read (ARCACHE AxiCachePrefetch)
   } rd_req_t;
 
   typedef struct packed {
     logic [63:0] addr;
     logic [7:0]  len;   // beats - 1
+    logic        pf;    // a prefetch's burst (ARCACHE AxiCachePrefetch)
   } ar_t;
 
   // The width of every struct above, generated (tools/gen_numbering.py parses the structs).
@@ -489,8 +491,8 @@ package tma_pkg;
   localparam int unsigned JobWidth           = 1945;  // $bits(job_t)
   localparam int unsigned RowWidth           = 275;   // $bits(row_t)
   localparam int unsigned AlRowWidth         = 95;    // $bits(al_row_t)
-  localparam int unsigned RdReqWidth         = 74;    // $bits(rd_req_t)
-  localparam int unsigned ArWidth            = 72;    // $bits(ar_t)
+  localparam int unsigned RdReqWidth         = 75;    // $bits(rd_req_t)
+  localparam int unsigned ArWidth            = 73;    // $bits(ar_t)
   // DescFieldsWidth: written by hand above (448 bits, checked)
   // DescChkFieldsWidth: written by hand above (72 bits, checked)
   // MapDerivedWidth: written by hand above (572 bits, checked)
@@ -500,7 +502,7 @@ package tma_pkg;
   // MacReqWidth: written by hand above (63 bits, checked)
   // MacOpndWidth: written by hand above (654 bits, checked)
   // MacWbWidth: written by hand above (68 bits, checked)
-  // AxiRdReqWidth: written by hand above (83 bits, checked)
+  // AxiRdReqWidth: written by hand above (87 bits, checked)
   // AxiRdRspWidth: written by hand above (9 bits, checked)
   // UpRowWidth: written by hand above (23 bits, checked)
   // SmemBeatWidth: written by hand above (58 bits, checked)
@@ -712,9 +714,10 @@ package tma_pkg;
     logic [7:0]  ar_len;    // beats - 1
     logic [2:0]  ar_size;   // log2(DataBytes)
     logic [1:0]  ar_burst;  // AxiBurstIncr
+    logic [3:0]  ar_cache;  // AxiCacheNormal, or AxiCachePrefetch for a prefetch's data burst
     logic        r_ready;
   } axi_rd_req_t;
-  localparam int unsigned AxiRdReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 1;
+  localparam int unsigned AxiRdReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 4 + 1;
 
   typedef struct packed {
     logic        ar_ready;
@@ -726,6 +729,11 @@ package tma_pkg;
   localparam int unsigned AxiRdRspWidth = 1 + 1 + 4 + 2 + 1;
 
   localparam logic [1:0] AxiBurstIncr  = 2'b01;
+  // ARCACHE (AXI4 memory types, docs/interfaces.md): descriptor fetches, load data and
+  // reductions' old data are Normal Non-cacheable Bufferable; a prefetch's data bursts are
+  // Write-back Read- and Write-allocate, so a system cache may allocate the lines they read.
+  localparam logic [3:0] AxiCacheNormal   = 4'b0011;
+  localparam logic [3:0] AxiCachePrefetch = 4'b1111;
   localparam logic [1:0] AxiRespOkay   = 2'b00;
   localparam logic [1:0] AxiRespSlvErr = 2'b10;
   localparam logic [1:0] AxiRespDecErr = 2'b11;

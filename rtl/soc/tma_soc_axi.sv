@@ -136,7 +136,8 @@ module tma_soc_axi #(
   assign drained_o = !m_arvalid_o && !slice_in_valid && rd_out_q == '0;
 
   logic unused_arb_idx;
-  assign unused_arb_idx = ^{arb_idx, eng_req_i.ar_size, eng_req_i.ar_burst};
+  // (ar_cache: the SoC port's ARCACHE is the wrapper's constant, opentma_axi.v)
+  assign unused_arb_idx = ^{arb_idx, eng_req_i.ar_size, eng_req_i.ar_burst, eng_req_i.ar_cache};
 
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes >= 4 && DataBytes <= 128)
   `TMA_ASSERT_NEVER(EngineUsesRingId_A, eng_req_i.ar_valid && eng_req_i.ar_id == RingId)

@@ -33,6 +33,7 @@ module tma_soc_top #(
   parameter  int unsigned MaxBurstLen      = 16,
   parameter  int unsigned RowFifoDepth     = 512,
   parameter  int unsigned Arch             = 90,      // BUILD0.arch: the sm number (90, 100, 103)
+  parameter  int unsigned PrefetchReads    = 1,       // tma_engine: 0 prefetches are check-only
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,
@@ -395,7 +396,8 @@ module tma_soc_top #(
     .DescCacheEntries (DescCacheEntries),
     .MaxBurstLen      (MaxBurstLen),
     .RowFifoDepth     (RowFifoDepth),
-    .Arch             (EngineArch)
+    .Arch             (EngineArch),
+    .PrefetchReads    (PrefetchReads)
   ) u_engine (
     .clk_i,
     .rst_ni          (core_rst_n),
@@ -740,6 +742,7 @@ module tma_soc_top #(
 
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64)
   `TMA_ASSERT_INIT(CplFifoDepthLegal_A, CplFifoDepth >= 2 && CplFifoDepth <= 255)
+  `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
   `TMA_ASSERT_INIT(CplWidth_A, tma_pkg::CplWidth == $bits(tma_pkg::cpl_t))
 
 endmodule

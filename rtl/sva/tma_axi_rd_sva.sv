@@ -83,7 +83,8 @@ module tma_axi_rd_sva #(
 
   // ---- AR channel (manager) ----
   `TMA_ASSERT_STABLE(ArHeld_A, req_i.ar_valid, rsp_i.ar_ready,
-                     {req_i.ar_id, req_i.ar_addr, req_i.ar_len, req_i.ar_size, req_i.ar_burst})
+                     {req_i.ar_id, req_i.ar_addr, req_i.ar_len, req_i.ar_size, req_i.ar_burst,
+                      req_i.ar_cache})
   `TMA_ASSERT_IMPLY(ArIncr_A, req_i.ar_valid,
                     req_i.ar_burst == tma_pkg::AxiBurstIncr &&
                     req_i.ar_size == 3'($clog2(DataBytes)))

@@ -110,7 +110,7 @@ bind tma_soc_top tma_axi_rd_sva #(
   .clk_i,
   .rst_ni,
   .req_i    ({m_axi_arvalid_o, m_axi_arid_o, m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o,
-              m_axi_arburst_o, m_axi_rready_o}),
+              m_axi_arburst_o, tma_pkg::AxiCacheNormal, m_axi_rready_o}),
   .rsp_i    ({m_axi_arready_i, m_axi_rvalid_i, m_axi_rid_i, m_axi_rresp_i, m_axi_rlast_i}),
   .r_data_i (m_axi_rdata_i)
 );

@@ -52,6 +52,10 @@ module tma_engine #(
   // Bulk copies whose size is not a multiple of 16: 0 move size & ~15 bytes (silicon B1),
   // 1 invalid_instruction (the PTX text)
   parameter  int unsigned BulkSizeStrict   = 0,
+  // Prefetches (cp.async.bulk.prefetch.tensor, cp.async.bulk.prefetch.L2): 1 walk and read
+  // their bytes like the matching load, the data dropped (no shared-memory write), and end
+  // with a done completion; 0 check-only: the checks, then the done completion, no reads
+  parameter  int unsigned PrefetchReads    = 1,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -263,7 +267,8 @@ module tma_engine #(
     .CacheEntries (DescCacheEntries),
     .NumCtas      (NumCtas),
     .SubByte       (SubByte),
-    .StoreClipElem (StoreClipElem)
+    .StoreClipElem (StoreClipElem),
+    .PrefetchReads (PrefetchReads)
   ) u_frontend (
     .clk_i,
     .rst_ni,
@@ -299,8 +304,9 @@ module tma_engine #(
   );
 
   tma_bulk_rows #(
-    .NumCtas    (NumCtas),
-    .SizeStrict (BulkSizeStrict)
+    .NumCtas       (NumCtas),
+    .SizeStrict    (BulkSizeStrict),
+    .PrefetchReads (PrefetchReads)
   ) u_bulk_rows (
     .clk_i,
     .rst_ni,
@@ -581,6 +587,7 @@ module tma_engine #(
   `TMA_ASSERT_INIT(RdWatchdogLegal_A, RdWatchdog == 0 || RdWatchdog >= 2)
   `TMA_ASSERT_INIT(ArchLegal_A, Arch <= 32'(tma_pkg::ArchSm103))
   `TMA_ASSERT_INIT(BulkSizeStrictLegal_A, BulkSizeStrict <= 1)
+  `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
   // Every job of the frontend has its command's group entry (one job per command).
   `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
   // The group unit takes every event at once (no event is lost at a command's end).

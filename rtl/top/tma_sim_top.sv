@@ -23,6 +23,7 @@ module tma_sim_top #(
   parameter  int unsigned RdWatchdog       = 4096,                         // tma_engine
   parameter  int unsigned Arch             = 2,                            // tma_engine
   parameter  int unsigned BulkSizeStrict   = 0,                            // tma_engine
+  parameter  int unsigned PrefetchReads    = 1,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -59,6 +60,7 @@ module tma_sim_top #(
   output logic [7:0]            m_axi_arlen_o,
   output logic [2:0]            m_axi_arsize_o,
   output logic [1:0]            m_axi_arburst_o,
+  output logic [3:0]            m_axi_arcache_o,   // tma_pkg::AxiCache*
   input  logic                  m_axi_rvalid_i,
   output logic                  m_axi_rready_o,
   input  logic [AxiIdWidth-1:0] m_axi_rid_i,
@@ -162,7 +164,8 @@ module tma_sim_top #(
     .WrWatchdog       (WrWatchdog),
     .RdWatchdog       (RdWatchdog),
     .Arch             (Arch),
-    .BulkSizeStrict   (BulkSizeStrict)
+    .BulkSizeStrict   (BulkSizeStrict),
+    .PrefetchReads    (PrefetchReads)
   ) u_engine (
     .clk_i,
     .rst_ni,
@@ -206,6 +209,7 @@ module tma_sim_top #(
   assign m_axi_arlen_o   = axi_rd_req.ar_len;
   assign m_axi_arsize_o  = axi_rd_req.ar_size;
   assign m_axi_arburst_o = axi_rd_req.ar_burst;
+  assign m_axi_arcache_o = axi_rd_req.ar_cache;
   assign m_axi_rready_o  = axi_rd_req.r_ready;
 
   always_comb begin : proc_axi_rd_rsp

@@ -262,8 +262,8 @@ inline constexpr uint32_t Dim4Width = 20;
 inline constexpr uint32_t JobWidth = 1945;
 inline constexpr uint32_t RowWidth = 275;
 inline constexpr uint32_t AlRowWidth = 95;
-inline constexpr uint32_t RdReqWidth = 74;
-inline constexpr uint32_t ArWidth = 72;
+inline constexpr uint32_t RdReqWidth = 75;
+inline constexpr uint32_t ArWidth = 73;
 inline constexpr uint8_t WalkNone = 0;
 inline constexpr uint8_t WalkTile = 1;
 inline constexpr uint8_t WalkChunk = 2;
@@ -283,9 +283,11 @@ inline constexpr uint8_t MacSlotGaddr = 8;
 inline constexpr uint32_t MacReqWidth = 63;
 inline constexpr uint32_t MacOpndWidth = 654;
 inline constexpr uint32_t MacWbWidth = 68;
-inline constexpr uint32_t AxiRdReqWidth = 83;
+inline constexpr uint32_t AxiRdReqWidth = 87;
 inline constexpr uint32_t AxiRdRspWidth = 9;
 inline constexpr uint8_t AxiBurstIncr = 1;
+inline constexpr uint8_t AxiCacheNormal = 3;
+inline constexpr uint8_t AxiCachePrefetch = 15;
 inline constexpr uint8_t AxiRespOkay = 0;
 inline constexpr uint8_t AxiRespSlvErr = 2;
 inline constexpr uint8_t AxiRespDecErr = 3;
@@ -928,50 +930,58 @@ inline void UnpackAt(const uint32_t* w, int pos, al_row_t* s) {
   s->cta_mask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
 }
 
-// tma_pkg::rd_req_t, 74 bits.
+// tma_pkg::rd_req_t, 75 bits.
 struct rd_req_t {
   uint64_t addr{};
   uint16_t nbeats{};
-  static constexpr int kBits = 74;
+  bool pf{};
+  static constexpr int kBits = 75;
   static constexpr int kWords = 3;
 };
 inline bool operator==(const rd_req_t& a, const rd_req_t& b) {
   return a.addr == b.addr &&
-         a.nbeats == b.nbeats;
+         a.nbeats == b.nbeats &&
+         a.pf == b.pf;
 }
 inline bool operator!=(const rd_req_t& a, const rd_req_t& b) {
   return !(a == b);
 }
 inline void PackAt(const rd_req_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 10, 64, static_cast<uint64_t>(s.addr));
-  detail::Put(w, pos + 0, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 11, 64, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 1, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.pf));
 }
 inline void UnpackAt(const uint32_t* w, int pos, rd_req_t* s) {
-  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 10, 64));
-  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 0, 10));
+  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 11, 64));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 1, 10));
+  s->pf = detail::Get(w, pos + 0, 1) != 0;
 }
 
-// tma_pkg::ar_t, 72 bits.
+// tma_pkg::ar_t, 73 bits.
 struct ar_t {
   uint64_t addr{};
   uint8_t len{};
-  static constexpr int kBits = 72;
+  bool pf{};
+  static constexpr int kBits = 73;
   static constexpr int kWords = 3;
 };
 inline bool operator==(const ar_t& a, const ar_t& b) {
   return a.addr == b.addr &&
-         a.len == b.len;
+         a.len == b.len &&
+         a.pf == b.pf;
 }
 inline bool operator!=(const ar_t& a, const ar_t& b) {
   return !(a == b);
 }
 inline void PackAt(const ar_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 8, 64, static_cast<uint64_t>(s.addr));
-  detail::Put(w, pos + 0, 8, static_cast<uint64_t>(s.len));
+  detail::Put(w, pos + 9, 64, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 1, 8, static_cast<uint64_t>(s.len));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.pf));
 }
 inline void UnpackAt(const uint32_t* w, int pos, ar_t* s) {
-  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 8, 64));
-  s->len = static_cast<uint8_t>(detail::Get(w, pos + 0, 8));
+  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 9, 64));
+  s->len = static_cast<uint8_t>(detail::Get(w, pos + 1, 8));
+  s->pf = detail::Get(w, pos + 0, 1) != 0;
 }
 
 // tma_pkg::desc_fields_t, 448 bits.
@@ -1387,7 +1397,7 @@ inline void UnpackAt(const uint32_t* w, int pos, mac_wb_t* s) {
   s->value = static_cast<uint64_t>(detail::Get(w, pos + 0, 64));
 }
 
-// tma_pkg::axi_rd_req_t, 83 bits.
+// tma_pkg::axi_rd_req_t, 87 bits.
 struct axi_rd_req_t {
   bool ar_valid{};
   uint8_t ar_id{};
@@ -1395,8 +1405,9 @@ struct axi_rd_req_t {
   uint8_t ar_len{};
   uint8_t ar_size{};
   uint8_t ar_burst{};
+  uint8_t ar_cache{};
   bool r_ready{};
-  static constexpr int kBits = 83;
+  static constexpr int kBits = 87;
   static constexpr int kWords = 3;
 };
 inline bool operator==(const axi_rd_req_t& a, const axi_rd_req_t& b) {
@@ -1406,27 +1417,30 @@ inline bool operator==(const axi_rd_req_t& a, const axi_rd_req_t& b) {
          a.ar_len == b.ar_len &&
          a.ar_size == b.ar_size &&
          a.ar_burst == b.ar_burst &&
+         a.ar_cache == b.ar_cache &&
          a.r_ready == b.r_ready;
 }
 inline bool operator!=(const axi_rd_req_t& a, const axi_rd_req_t& b) {
   return !(a == b);
 }
 inline void PackAt(const axi_rd_req_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 82, 1, static_cast<uint64_t>(s.ar_valid));
-  detail::Put(w, pos + 78, 4, static_cast<uint64_t>(s.ar_id));
-  detail::Put(w, pos + 14, 64, static_cast<uint64_t>(s.ar_addr));
-  detail::Put(w, pos + 6, 8, static_cast<uint64_t>(s.ar_len));
-  detail::Put(w, pos + 3, 3, static_cast<uint64_t>(s.ar_size));
-  detail::Put(w, pos + 1, 2, static_cast<uint64_t>(s.ar_burst));
+  detail::Put(w, pos + 86, 1, static_cast<uint64_t>(s.ar_valid));
+  detail::Put(w, pos + 82, 4, static_cast<uint64_t>(s.ar_id));
+  detail::Put(w, pos + 18, 64, static_cast<uint64_t>(s.ar_addr));
+  detail::Put(w, pos + 10, 8, static_cast<uint64_t>(s.ar_len));
+  detail::Put(w, pos + 7, 3, static_cast<uint64_t>(s.ar_size));
+  detail::Put(w, pos + 5, 2, static_cast<uint64_t>(s.ar_burst));
+  detail::Put(w, pos + 1, 4, static_cast<uint64_t>(s.ar_cache));
   detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.r_ready));
 }
 inline void UnpackAt(const uint32_t* w, int pos, axi_rd_req_t* s) {
-  s->ar_valid = detail::Get(w, pos + 82, 1) != 0;
-  s->ar_id = static_cast<uint8_t>(detail::Get(w, pos + 78, 4));
-  s->ar_addr = static_cast<uint64_t>(detail::Get(w, pos + 14, 64));
-  s->ar_len = static_cast<uint8_t>(detail::Get(w, pos + 6, 8));
-  s->ar_size = static_cast<uint8_t>(detail::Get(w, pos + 3, 3));
-  s->ar_burst = static_cast<uint8_t>(detail::Get(w, pos + 1, 2));
+  s->ar_valid = detail::Get(w, pos + 86, 1) != 0;
+  s->ar_id = static_cast<uint8_t>(detail::Get(w, pos + 82, 4));
+  s->ar_addr = static_cast<uint64_t>(detail::Get(w, pos + 18, 64));
+  s->ar_len = static_cast<uint8_t>(detail::Get(w, pos + 10, 8));
+  s->ar_size = static_cast<uint8_t>(detail::Get(w, pos + 7, 3));
+  s->ar_burst = static_cast<uint8_t>(detail::Get(w, pos + 5, 2));
+  s->ar_cache = static_cast<uint8_t>(detail::Get(w, pos + 1, 4));
   s->r_ready = detail::Get(w, pos + 0, 1) != 0;
 }
 

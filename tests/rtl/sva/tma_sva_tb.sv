@@ -74,7 +74,8 @@ module tma_sva_tb (
   tma_pkg::axi_wr_req_t wr_req;
   tma_pkg::axi_wr_rsp_t wr_rsp;
 
-  assign rd_req = {ar_valid_i, ar_id_i, ar_addr_i, ar_len_i, ar_size_i, ar_burst_i, r_ready_i};
+  assign rd_req = {ar_valid_i, ar_id_i, ar_addr_i, ar_len_i, ar_size_i, ar_burst_i,
+                   tma_pkg::AxiCacheNormal, r_ready_i};
   assign rd_rsp = {ar_ready_i, r_valid_i, r_id_i, r_resp_i, r_last_i};
   assign wr_req = {aw_valid_i, aw_id_i, aw_addr_i, aw_len_i, aw_size_i, aw_burst_i, w_valid_i,
                    w_last_i, b_ready_i};
