@@ -199,7 +199,8 @@ module tma_frontend #(
   );
 
   tma_job_setup #(
-    .StoreClipElem (StoreClipElem)
+    .StoreClipElem (StoreClipElem),
+    .DataBytes     (DataBytes)
   ) u_job_setup (
     .clk_i, .rst_ni,
     .cmd_i          (cmd),
