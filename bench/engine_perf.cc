@@ -18,8 +18,13 @@
 // Writes a CSV (--csv FILE) and prints a table; docs/performance.md records the figures and
 // bench/plot_perf.py draws docs/perf_engine.svg from the CSV (loads; store rows have the modes
 // store_tile / store_im2col_no_offs).
-// Usage: engine_perf [--csv FILE] [--quick] [--store] [--config NAME] (NAME: db16, db16_small,
-// db32, db64, db64_deep, db128; default: all).
+// Packed loads (mode tile_packed): tile loads of a packed tensor whose rows are the box rows
+// (box[0] == dims[0], stride == the row), rows of 16 bytes without swizzle and of the span with
+// one, so consecutive rows are adjacent in global and shared memory and the engine may move
+// several rows in one beat (wide-bus packing, docs/performance.md); --packed-ref runs the same
+// boxes out of tensor rows twice as long (rows not adjacent: one row per read).
+// Usage: engine_perf [--csv FILE] [--quick] [--store] [--packed | --packed-ref] [--config NAME]
+// (NAME: db16, db16_small, db32, db64, db64_deep, db128; default: all).
 
 #include <algorithm>
 #include <cstdint>
@@ -58,7 +63,9 @@ using model::TensorMap;
 
 constexpr uint64_t kDescAddr = 0x1000;
 constexpr uint64_t kTensorBase = 0x100000;
-bool g_store = false;  // --store: measure the stores of the boxes
+bool g_store = false;       // --store: measure the stores of the boxes
+bool g_packed = false;      // --packed / --packed-ref: only the packed-tensor loads ...
+bool g_packed_ref = false;  // ... out of tensor rows twice the box rows (not packable)
 
 struct Result {
   double efficiency = 0;  // bytes / (cycles x DataBytes)
@@ -68,20 +75,25 @@ struct Result {
   uint64_t bytes = 0;
 };
 
-// A load of `box_bytes` (u16 elements) in rows of `row_bytes` (the swizzle span, 128 without).
+enum Mode { kTile = 0, kIm2col = 1, kPacked = 2 };
+
+// A load of `box_bytes` (u16 elements) in rows of `row_bytes` (the swizzle span, 128 without;
+// packed: 16 without).
 struct Case {
-  bool im2col;
+  Mode mode;
   model::Swizzle swizzle;
   uint32_t box_bytes;
 };
 
-uint32_t RowBytes(model::Swizzle s) {
-  return s == model::Swizzle::kNone ? 128u : model::SwizzleSpanBytes(s);
+uint32_t RowBytes(model::Swizzle s, Mode mode) {
+  if (s == model::Swizzle::kNone)
+    return mode == kPacked ? 16u : 128u;
+  return model::SwizzleSpanBytes(s);
 }
 
 void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
   const uint32_t e = 2;
-  const uint32_t row = RowBytes(c.swizzle);
+  const uint32_t row = RowBytes(c.swizzle, c.mode);
   const uint32_t rows = c.box_bytes / row;
   *m = TensorMap{};
   *ins = TensorInstr{};
@@ -93,7 +105,19 @@ void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
   ins->dst_cta = 0;
   ins->smem_addr = 0;
   ins->mbar_addr = 0;
-  if (!c.im2col) {
+  if (c.mode == kPacked) {
+    // A packed tensor: its rows are the box rows (--packed-ref: twice as long); rank 2, or 3
+    // beyond 256 rows.
+    const uint32_t k = g_packed_ref ? 2 : 1;
+    m->mode = model::MapMode::kTiled;
+    m->rank = rows <= 256 ? 2 : 3;
+    const uint64_t d1 = rows <= 256 ? 1024 : 256;
+    m->dims = {k * row / e, d1, 64, 1, 1};
+    m->strides = {k * row, k * row * d1, 0, 0};
+    m->box = {row / e, std::min(rows, 256u), std::max(rows / 256, 1u), 1, 1};
+    ins->mode = model::LoadMode::kTile;
+    ins->coords.assign(static_cast<size_t>(m->rank), 0);
+  } else if (c.mode == kTile) {
     // Tile: rows of `row` bytes out of 512-byte tensor rows; rank 2, or 3 beyond 256 rows.
     m->mode = model::MapMode::kTiled;
     m->rank = rows <= 256 ? 2 : 3;
@@ -295,16 +319,23 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
                const std::vector<uint32_t>& sizes, FILE* csv) {
   static const model::Swizzle kSwz[] = {model::Swizzle::kNone, model::Swizzle::k32B,
                                         model::Swizzle::k64B, model::Swizzle::k128B};
+  static const char* const kModeName[] = {"tile", "im2col", "tile_packed"};
+  std::vector<Mode> modes = {kTile, kIm2col};
+  if (!g_store)
+    modes.push_back(kPacked);
+  if (g_packed)
+    modes = {kPacked};
   bool ok = true;
   for (int lat : latencies) {
-    for (int im2col = 0; im2col < 2; ++im2col) {
+    for (Mode mode : modes) {
       for (model::Swizzle swz : kSwz) {
-        std::printf("%-10s lat %3d %-6s %-5s |", cfg.name, lat, im2col ? "im2col" : "tile",
+        std::printf("%-10s lat %3d %-11s %-5s |", cfg.name, lat,
+                    g_packed_ref && mode == kPacked ? "packed_ref" : kModeName[mode],
                     model::ToString(swz));
         for (uint32_t size : sizes) {
           TensorMap m;
           TensorInstr ins;
-          const Case c{im2col != 0, swz, size};
+          const Case c{mode, swz, size};
           MakeCommand(c, &m, &ins);
           const model::Status st = model::ValidateTensorMap(m);
           if (!st.ok()) {
@@ -322,10 +353,11 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
           }
           std::printf(" %5.1f%%", 100.0 * r.efficiency);
           if (csv) {
-            const char* mode = g_store ? (im2col ? "store_im2col_no_offs" : "store_tile")
-                                       : (im2col ? "im2col" : "tile");
+            const char* name =
+                g_store ? (mode == kIm2col ? "store_im2col_no_offs" : "store_tile")
+                        : (mode == kPacked && g_packed_ref ? "tile_packed_ref" : kModeName[mode]);
             std::fprintf(csv, "%s,%d,%d,%d,%d,%s,%s,%u,%.4f,%.4f,%d\n", cfg.name, cfg.data_bytes,
-                         cfg.max_outstanding, cfg.row_fifo, lat, mode, model::ToString(swz), size,
+                         cfg.max_outstanding, cfg.row_fifo, lat, name, model::ToString(swz), size,
                          r.bytes_per_cycle, r.efficiency, r.latency_first_ar);
           }
           if (size == sizes.front() || size == sizes.back())
@@ -356,8 +388,15 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (!std::strcmp(argv[i], "--store")) {
       g_store = true;
+    } else if (!std::strcmp(argv[i], "--packed")) {
+      g_packed = true;
+    } else if (!std::strcmp(argv[i], "--packed-ref")) {
+      g_packed = true;
+      g_packed_ref = true;
     } else {
-      std::fprintf(stderr, "usage: engine_perf [--csv FILE] [--quick] [--store] [--config NAME]\n");
+      std::fprintf(stderr,
+                   "usage: engine_perf [--csv FILE] [--quick] [--store] [--packed | --packed-ref] "
+                   "[--config NAME]\n");
       return 2;
     }
   }

@@ -209,7 +209,8 @@ module tma_frontend #(
 
   tma_job_setup #(
     .StoreClipElem (StoreClipElem),
-    .PrefetchReads (PrefetchReads)
+    .PrefetchReads (PrefetchReads),
+    .DataBytes     (DataBytes)
   ) u_job_setup (
     .clk_i, .rst_ni,
     .cmd_i          (cmd),

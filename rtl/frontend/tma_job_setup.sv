@@ -25,6 +25,16 @@
 // A tensor prefetch (PrefetchReads = 1) is the load job of its mode with no destination: a
 // done completion naming the issuer with no CTA in cpl.cta_mask (its rows are read and dropped
 // on the load path, as a bulk prefetch's) and shared address 0.
+// Wide-bus packing (tile loads): when consecutive box rows along walker dim 1 are adjacent in
+// global memory (dim 1's step == the row bytes L: a packed tensor, box[0] == dims[0] with
+// element stride 1) and in shared memory (pitch == L: no swizzle, or L == the swizzle span),
+// the whole box row range is in bounds along dims 0 and 1, and box[1] is a multiple of p, the
+// job walks groups of p = 2, 4 or 8 rows as one row of p x L <= DataBytes bytes (es[1] = p,
+// step[1], row bytes, complete-tx bytes, pitch and dend x p). The bytes read and written are
+// the same; every swizzle is a function of the shared byte address that is constant over an
+// aligned beat of <= 128 bytes (tma_swizzle), so a packed row is swizzled as its rows are; the
+// complete-tx sum (rows x tx_row) is unchanged. A row out of bounds along dims 2..4 is a whole
+// group out of bounds (its rows share those positions) and is filled as one row.
 
 `default_nettype none
 
@@ -36,7 +46,9 @@ module tma_job_setup #(
   parameter int unsigned StoreClipElem = 0,
   // 1: a tensor prefetch is walked and read like a load, its data dropped; 0: check-only (a
   // done marker after the checks)
-  parameter int unsigned PrefetchReads = 1
+  parameter int unsigned PrefetchReads = 1,
+  // Pack rows of tile loads into rows of up to DataBytes bytes (the data bus width)
+  parameter int unsigned DataBytes     = 16
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -137,6 +149,11 @@ module tma_job_setup #(
   logic [33:0] pos_hi_q [MaxDims];
   logic [10:0] nrows_d, nrows_q;       // im2col: rows - 1 (ppc - 1, im2col::w plus wHalo)
   logic        to_global;              // a store or reduction
+  // Wide-bus packing (registered every cycle; the W1B and W2 inputs are stable by W2)
+  logic [1:0]  pack_lp_d, pack_lp_q;   // log2 p allowed by the map and command (0: none)
+  logic [33:0] pack_lim_d, pack_lim_q; // dim_m1 - box_m1 of walker dim 1 (signed)
+  logic        pack_in_d, pack_in_q;   // walker dim 1's start and end are in bounds
+  logic [1:0]  pack_lp;                // W2: log2 p of the job
 
   assign il       = md.is_il;
   assign to_global = cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce;
@@ -293,6 +310,24 @@ module tma_job_setup #(
         endcase
       end
     end
+    // Packing: a tile load whose dim-1 neighbours are adjacent in global and shared memory
+    // (no sub-byte packing, element stride 1 on dim 1); p x L <= DataBytes and box[1] % p == 0
+    pack_lp_d = 2'd0;
+    if (cmd_i.op == tma_pkg::OpLoad && cmd_i.mode == tma_pkg::ModeTile && !il &&
+        job_pk == tma_pkg::PkNone && md.walk_kind[0] == tma_pkg::WalkTile &&
+        md.walk_es_m1[0] == 3'd0 && {md.walk_step[0], 4'd0} == 43'(row_bytes_d) &&
+        pitch_d == row_bytes_d) begin
+      if ((row_bytes_d << 1) <= 12'(DataBytes) && md.walk_box_m1[0][0]) pack_lp_d = 2'd1;
+      if ((row_bytes_d << 2) <= 12'(DataBytes) && md.walk_box_m1[0][1:0] == 2'b11) begin
+        pack_lp_d = 2'd2;
+      end
+      if ((row_bytes_d << 3) <= 12'(DataBytes) && md.walk_box_m1[0][2:0] == 3'b111) begin
+        pack_lp_d = 2'd3;
+      end
+    end
+    // dim 1 in bounds from its start to its end: 0 <= coord <= dim_m1 - box_m1
+    pack_lim_d = 34'(md.walk_dim_m1[0]) - 34'(md.walk_box_m1[0]);
+    pack_in_d  = !coord_sx[1][33] && !pack_lim_q[33] && coord_sx[1][32:0] <= pack_lim_q[32:0];
   end
   assign fix_coord = 34'(signed'(fix_coord_q));
 
@@ -301,6 +336,8 @@ module tma_job_setup #(
   logic          job_valid_d, job_valid_q;
   logic [32:0]   gaddr_lo, gaddr_hi;   // W1B: {0, low sum}; W2: {high sum, 1}
   assign job_free_o  = !job_valid_q;
+  assign pack_lp     = (pack_in_q && elem_lo_q == 9'd0 && elem_end_q == box0_q) ? pack_lp_q :
+                       2'd0;
   assign job_stall_o = job_valid_q && !job_ready_i;
 
   always_comb begin : proc_job
@@ -373,12 +410,23 @@ module tma_job_setup #(
       // addr_hi + c0_bytes_hi + carry as one chain: {a, 1} + {b, c} = 2 (a + b) + 1 + c
       gaddr_hi = {mf.addr[63:32], 1'b1} + {{26{c0_bytes_q[37]}}, c0_bytes_q[37:32], gaddr_carry_q};
       job_d.gaddr[63:32] = gaddr_hi[32:1];
+      // Packing (flops only): es, step, row bytes, complete-tx bytes and pitch of walker dim 1
+      // times p (dend: in Mac, below)
+      if (pack_lp != 2'd0) begin
+        job_d.es.v[1]    = 4'd1 << pack_lp;
+        job_d.step.v[1]  = 64'(row_bytes_q) << pack_lp;
+        job_d.row_bytes  = row_bytes_q << pack_lp;
+        job_d.tx_row     = tx_row_q << pack_lp;
+        job_d.pitch      = pitch_q << pack_lp;
+      end
     end
     if (mac_i) begin
       // the row's in-bounds byte range, from its registers (the job is valid a cycle later at
       // the earliest)
       job_d.head = head_q;
       job_d.dend = dend_q;
+      // a packed row: dims 0 and 1 in bounds, so head = 0 and dend = p x L
+      if (pack_lp != 2'd0) job_d.dend = row_bytes_q << pack_lp;
       if (instr_err_i != tma_pkg::ErrNone) begin
         job_d.marker    = 1'b1;
         job_d.cpl.kind  = tma_pkg::CplError;
@@ -524,6 +572,9 @@ module tma_job_setup #(
       tx_row_q      <= '0;
       nrows_q       <= '0;
       pitch_q       <= '0;
+      pack_lp_q     <= '0;
+      pack_lim_q    <= '0;
+      pack_in_q     <= 1'b0;
       job_q         <= '0;
       job_valid_q   <= 1'b0;
     end else begin
@@ -546,6 +597,9 @@ module tma_job_setup #(
       tx_row_q      <= tx_row_d;
       nrows_q       <= nrows_d;
       pitch_q       <= pitch_d;
+      pack_lp_q     <= pack_lp_d;
+      pack_lim_q    <= pack_lim_d;
+      pack_in_q     <= pack_in_d;
       if (w1b_i) begin
         fix_oob_q     <= fix_oob_d;
         elem_lo_q     <= elem_lo;
@@ -574,6 +628,10 @@ module tma_job_setup #(
                                (kind_q != kind_d || off_q != off_d || stride_q != stride_d ||
                                 rb_q != rb))
   `TMA_ASSERT_NEVER(MacRegs_A, mac_i && (head_q != head_d || dend_q != dend_d))
+  // The packing flags hold their command's values from W2 to the end of Mac.
+  `TMA_ASSERT_NEVER(PackRegs_A, (w2_i || mac_i) && (pack_lp_q != pack_lp_d ||
+                                                   pack_lim_q != pack_lim_d ||
+                                                   pack_in_q != pack_in_d))
   `TMA_ASSERT_NEVER(W2Regs_A, (w2_i || mac_i) &&
                               (pos_coord_q != pos_coord_d || pos_lo_q != pos_lo_d ||
                                pos_hi_q != pos_hi_d))

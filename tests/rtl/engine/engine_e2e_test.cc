@@ -170,6 +170,14 @@ class CommandGen {
       m.box[0] = static_cast<uint32_t>(16 * Rand(1, max_chunks) / e);
       m.dims[0] = static_cast<uint64_t>(Rand(1, static_cast<int>(m.box[0]) * 2 + 16 / e));
       uint64_t stride = (m.dims[0] * e + 15) / 16 * 16 + 16 * Rand(0, 2);
+      // A packed tensor (box rows == tensor rows, row bytes == the swizzle span): the engine
+      // may walk several rows as one (wide-bus packing).
+      if (Chance(20)) {
+        if (m.swizzle != model::Swizzle::kNone)
+          m.box[0] = static_cast<uint32_t>(span / e);
+        m.dims[0] = m.box[0];
+        stride = static_cast<uint64_t>(m.box[0]) * static_cast<uint64_t>(e);
+      }
       const int small = m.rank >= 4 ? 3 : (m.rank == 3 ? 5 : 12);
       for (int d = 1; d < m.rank; ++d) {
         m.box[d] = static_cast<uint32_t>(Rand(1, small));

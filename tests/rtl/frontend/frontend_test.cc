@@ -255,6 +255,7 @@ struct Tally {
   int data = 0, done = 0, markers = 0, fields = 0, fetches = 0, hits = 0;
   int by_mode[8] = {};  // data jobs by command mode
   int group2 = 0;       // data jobs of .cta_group::2
+  int packed = 0;       // tile jobs of packed rows (wide-bus packing)
   std::map<int, int> by_err;
 };
 
@@ -330,17 +331,34 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
     const int64_t n0 = i2c ? m.channels_per_pixel : m.box[0];  // elements of a row
     const uint64_t m34 = (1ull << 34) - 1;
     EXPECT_EQ(j.gaddr, m.global_address + static_cast<uint64_t>(c0) * e) << at;
-    EXPECT_EQ(j.row_bytes, static_cast<uint64_t>(n0) * e) << at;
-    EXPECT_EQ(j.pitch, m.swizzle == model::Swizzle::kNone ? static_cast<uint64_t>(n0) * e
-                                                          : model::SwizzleSpanBytes(m.swizzle))
-        << at;
+    // Wide-bus packing (docs/performance.md): a tile load whose dim-1 rows are adjacent in
+    // global memory (stride[0] == L, es[1] 1) and in shared memory (pitch == L), in bounds along
+    // dims 0 and 1, walks p = 2, 4 or 8 rows as one (p L <= DataBytes, box[1] % p == 0).
+    const uint64_t row_l = static_cast<uint64_t>(n0) * e;
+    const uint64_t pitch_l =
+        m.swizzle == model::Swizzle::kNone ? row_l : model::SwizzleSpanBytes(m.swizzle);
+    uint64_t pk = 1;
+    if (!i2c && c.op == pkg::OpLoad && c.mode == pkg::ModeTile && m.rank >= 2 &&
+        m.element_strides[1] == 1 && m.strides[0] == row_l && pitch_l == row_l && c0 >= 0 &&
+        c0 + n0 <= static_cast<int64_t>(m.dims[0])) {
+      const int64_t c1 = static_cast<int32_t>(c.coords.v[1]);
+      if (c1 >= 0 && static_cast<uint64_t>(c1) + m.box[1] <= m.dims[1]) {
+        for (uint64_t q = 2; q <= 8; q *= 2) {
+          if (q * row_l <= static_cast<uint64_t>(db) && m.box[1] % q == 0)
+            pk = q;
+        }
+      }
+    }
+    t->packed += pk > 1;
+    EXPECT_EQ(j.row_bytes, row_l * pk) << at;
+    EXPECT_EQ(j.pitch, pitch_l * pk) << at;
     if (i2c)
       EXPECT_EQ(j.nrows_m1, m.pixels_per_column - 1) << at;
     if (m.element_strides[0] == 1) {  // the row's in-bounds bytes [head, dend)
       const int64_t lo = std::clamp<int64_t>(-c0, 0, n0);
       const int64_t end = std::clamp<int64_t>(static_cast<int64_t>(m.dims[0]) - c0, 0, n0);
       EXPECT_EQ(j.head, static_cast<uint64_t>(lo) * e) << at;
-      EXPECT_EQ(j.dend, static_cast<uint64_t>(end) * e) << at;
+      EXPECT_EQ(j.dend, static_cast<uint64_t>(end) * e * pk) << at;
     }
     for (int d = 1; d < m.rank; ++d) {
       const size_t ds = static_cast<size_t>(d);
@@ -356,8 +374,9 @@ void Compare(const std::vector<FeCmd>& cmds, const Outcome& o, int cache_entries
       EXPECT_EQ(j.lo.v[ds], static_cast<uint64_t>(lo) & m34) << at << " dim " << d;
       EXPECT_EQ(j.hi.v[ds], static_cast<uint64_t>(hi) & m34) << at << " dim " << d;
       EXPECT_EQ(j.dim_m1.v[ds], m.dims[ds] - 1) << at;
-      EXPECT_EQ(j.es.v[ds], m.element_strides[ds]) << at;
-      EXPECT_EQ(j.step.v[ds], m.element_strides[ds] * stride) << at << " dim " << d;
+      const uint64_t pd = d == 1 ? pk : 1;
+      EXPECT_EQ(j.es.v[ds], m.element_strides[ds] * pd) << at;
+      EXPECT_EQ(j.step.v[ds], m.element_strides[ds] * stride * pd) << at << " dim " << d;
       EXPECT_EQ(j.astart.v[ds], static_cast<uint64_t>(cd + off) * stride) << at << " dim " << d;
       if (spatial)
         EXPECT_EQ(j.alo.v[ds], static_cast<uint64_t>(lo) * stride) << at << " dim " << d;
@@ -377,11 +396,11 @@ Tally RandomAgainstModel(uint32_t seed, int n, Settings set) {
     errs += " " + std::to_string(k) + ":" + std::to_string(v);
   std::printf(
       "seed %u DataBytes %d arch %d cluster %d: %d data jobs (%d with hand-derived job fields; "
-      "im2col::w %d, im2col::w::128 %d, gather4 %d, .cta_group::2 %d), %d prefetch done, %d "
-      "error markers (by class%s), %d fetches, %d cached\n",
+      "im2col::w %d, im2col::w::128 %d, gather4 %d, .cta_group::2 %d, packed rows %d), %d "
+      "prefetch done, %d error markers (by class%s), %d fetches, %d cached\n",
       seed, kDataBytes, set.arch, set.cluster, t.data, t.fields, t.by_mode[pkg::ModeIm2colW],
-      t.by_mode[pkg::ModeIm2colW128], t.by_mode[pkg::ModeTileGather4], t.group2, t.done, t.markers,
-      errs.c_str(), t.fetches, t.hits);
+      t.by_mode[pkg::ModeIm2colW128], t.by_mode[pkg::ModeTileGather4], t.group2, t.packed, t.done,
+      t.markers, errs.c_str(), t.fetches, t.hits);
   return t;
 }
 
@@ -451,6 +470,52 @@ FeCmd LoadCmd(uint64_t desc_addr, const model::TensorMap& m, int32_t c0, int32_t
 // coords {8, 3}: gaddr = 0x200000 + 8 x 2 = 0x200010, astart[1] = 3 x 256 = 768, step[1] = 256,
 // row bytes 64, head 0, dend 64, hi[1] = 10 (box rows 3..10); with c1 = 0x12345 two partial
 // products for astart[1].
+// Wide-bus packing at DataBytes 64 (hand derived, docs/rtl.md "Wide-bus packing"): a packed
+// u16 tensor of 16-byte rows (dims {8, 40}, stride 16, box {8, 8}) at coords {0, 4} walks
+// groups of 4 rows: es[1] 4, step[1] 64, row bytes / pitch / dend 64, hi[1] unchanged (11); with
+// box[1] 6 groups of 2 (32-byte rows); rows 36..43 of 40 (dim 1 partly out of bounds), a
+// clipped dim 0 (c0 = -8) and a tensor with 32-byte rows (stride 32 != 16) are not packed.
+TEST(Frontend, PackedTileJobsDb64) {
+  model::TensorMap m = Tile2d();
+  m.dims = {8, 40, 1, 1, 1};
+  m.strides = {16, 0, 0, 0};
+  m.box = {8, 8, 1, 1, 1};
+  model::TensorMap m6 = m;
+  m6.box[1] = 6;
+  model::TensorMap wide = m;
+  wide.dims[0] = 16;
+  wide.strides[0] = 32;
+  std::vector<FeCmd> cmds = {LoadCmd(0x1000, m, 0, 4), LoadCmd(0x1100, m6, 0, 4),
+                             LoadCmd(0x1000, m, 0, 36), LoadCmd(0x1000, m, -8, 4),
+                             LoadCmd(0x1200, wide, 0, 4)};
+  const Outcome o = RunFrontend<Vtma_frontend_db64, 64>(cmds, 1);
+  ASSERT_EQ(o.jobs.size(), cmds.size());
+  const Job& j = o.jobs[0];
+  EXPECT_FALSE(j.marker);
+  EXPECT_EQ(j.es.v[1], 4u);
+  EXPECT_EQ(j.step.v[1], 64u);
+  EXPECT_EQ(j.astart.v[1], 4u * 16);
+  EXPECT_EQ(j.coord.v[1], 4u);
+  EXPECT_EQ(j.hi.v[1], 11u);
+  EXPECT_EQ(j.row_bytes, 64u);
+  EXPECT_EQ(j.tx_row, 64u);
+  EXPECT_EQ(j.pitch, 64u);
+  EXPECT_EQ(j.head, 0u);
+  EXPECT_EQ(j.dend, 64u);
+  EXPECT_EQ(o.jobs[1].es.v[1], 2u);
+  EXPECT_EQ(o.jobs[1].row_bytes, 32u);
+  EXPECT_EQ(o.jobs[1].step.v[1], 32u);
+  for (size_t i = 2; i < 5; ++i) {
+    EXPECT_EQ(o.jobs[i].es.v[1], 1u) << "command " << i;
+    EXPECT_EQ(o.jobs[i].row_bytes, 16u) << "command " << i;
+  }
+  EXPECT_EQ(o.jobs[3].head, 16u);
+  EXPECT_EQ(o.jobs[4].step.v[1], 32u);
+  Tally t;
+  Compare(cmds, o, 2, 64, &t);
+  EXPECT_EQ(t.packed, 2);
+}
+
 TEST(Frontend, HandDerivedTileJobAndLatency) {
   std::vector<FeCmd> cmds = {LoadCmd(0x1000, Tile2d(), 8, 3), LoadCmd(0x1000, Tile2d(), 8, 3),
                              LoadCmd(0x1000, Tile2d(), 8, 0x12345)};

@@ -665,6 +665,64 @@ def swizzle_cases():
     return out
 
 
+def packed_cases():
+    """Tile loads of packed tensors: the box rows are the tensor rows (box[0] x E == the dim-1
+    stride, box[0] == dims[0]) and lie back to back in shared memory (no swizzle, or rows of the
+    swizzle span), so consecutive rows are adjacent in global and shared memory (an engine may
+    move several rows in one bus beat). Per swizzle: in bounds (several rows, box[1] a multiple
+    of 8, 4, 2 and 6), OOB along dim 2 (whole rows filled), and the cases an engine may not
+    pack: dim 1 partly out of bounds, dim 0 clipped, element stride 2 on dim 1."""
+    out = []
+    for sw, rb in (("none", 16), ("none", 32), ("32B", 32), ("64B", 64), ("128B", 128)):
+        e = 2
+        n0 = rb // e
+        name = "packed-%s-%dB-rows" % (sw, rb)
+        t = {"dtype": "u16", "rank": 2, "dims": [n0, 40], "strides": [rb], "box": [n0, 16],
+             "swizzle": sw}
+        for dst in (0, 128):
+            c, tx, _ = load_case("%s-dst%d" % (name, dst), t, [0, 8], dst=dst, sbytes=3072,
+                                 gseed=70)
+            assert tx == 16 * rb
+            out.append(c)
+        # box[1] = 6: a multiple of 2 only
+        c, tx, _ = load_case(name + "-box6", dict(t, box=[n0, 6]), [0, 33], sbytes=2048,
+                             gseed=71)
+        assert tx == 6 * rb
+        out.append(c)
+        # rank 3, the second plane out of bounds along dim 2 (filled)
+        t3 = {"dtype": "u16", "rank": 3, "dims": [n0, 16, 3], "strides": [rb, 16 * rb],
+              "box": [n0, 8, 2], "swizzle": sw}
+        c, tx, sm = load_case(name + "-3d-oob-dim2", t3, [0, 4, 2], sbytes=3072, gseed=72)
+        assert tx == 16 * rb
+        pitch = span(sw) or rb
+        assert all(b == 0 for b in sm[8 * pitch:16 * pitch])
+        out.append(c)
+        # dim 1 partly out of bounds (rows 36..51 of 40)
+        c, tx, sm = load_case(name + "-oob-dim1", t, [0, 36], sbytes=3072, gseed=73)
+        assert all(b == 0 for b in sm[4 * pitch:16 * pitch])
+        out.append(c)
+        # dim 0 clipped (the first 16 bytes of every row out of bounds)
+        c, tx, sm = load_case(name + "-oob-dim0", t, [-8, 2], sbytes=3072, gseed=74)
+        assert all(sm[swizzle(r * pitch + k, sw)] == 0 for r in range(16) for k in range(16))
+        out.append(c)
+        # element stride 2 along dim 1: rows 2 x rb apart in global memory
+        c, tx, _ = load_case(name + "-es2", dict(t, element_strides=[1, 2]), [0, 1],
+                             sbytes=2048, gseed=75)
+        assert tx == 8 * rb
+        out.append(c)
+    # A packed f32 tensor with tf32 rounding and 64-byte rows (per-element rounding in a beat)
+    t = {"dtype": "tf32", "rank": 2, "dims": [16, 24], "strides": [64], "box": [16, 8]}
+    seed = 76
+    while True:
+        try:
+            c = load_case("packed-tf32-64B-rows", t, [0, 4], gseed=seed, sbytes=1024)[0]
+            break
+        except AssertionError:
+            seed += 1
+    out.append(c)
+    return out
+
+
 def interleave_cases():
     out = []
     # D5: 16B interleave, u16 dims {8,10,15} (dim 0 = 8 chunks), strides {64,640}: the box is
@@ -2324,6 +2382,7 @@ def scatter4_cases():
 FILES = {
     "tile.jsonl": tile_cases,
     "swizzle.jsonl": swizzle_cases,
+    "packed.jsonl": packed_cases,
     "interleave.jsonl": interleave_cases,
     "store.jsonl": store_cases,
     "reduce.jsonl": reduce_cases,
