@@ -18,9 +18,8 @@ constexpr m::DType kWholeByteTypes[] = {
     m::DType::kF32Ftz, m::DType::kTF32, m::DType::kTF32Ftz};
 }  // namespace
 
-bool MakeInterleavedLoad(const std::function<int(int, int)>& rand,
-                         const InterleavedLoadLimits& lim, bool im2col, m::TensorMap* map,
-                         m::TensorInstr* ins) {
+bool MakeInterleavedLoad(const std::function<int(int, int)>& rand, const InterleavedLoadLimits& lim,
+                         bool im2col, m::TensorMap* map, m::TensorInstr* ins) {
   auto chance = [&](int pct) { return rand(0, 99) < pct; };
   m::TensorMap t;
   bool found = false;

@@ -24,9 +24,8 @@ struct InterleavedLoadLimits {
 };
 
 // `rand(lo, hi)`: a uniform integer in [lo, hi]. False when `attempts` maps were illegal.
-bool MakeInterleavedLoad(const std::function<int(int, int)>& rand,
-                         const InterleavedLoadLimits& lim, bool im2col,
-                         tma::model::TensorMap* map, tma::model::TensorInstr* ins);
+bool MakeInterleavedLoad(const std::function<int(int, int)>& rand, const InterleavedLoadLimits& lim,
+                         bool im2col, tma::model::TensorMap* map, tma::model::TensorInstr* ins);
 
 }  // namespace tma::sim
 

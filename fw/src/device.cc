@@ -290,8 +290,8 @@ Error Device::SubmitCommand(pkg::cmd_t cmd, Ticket* ticket) {
   if (cmd.op == pkg::OpLoad && cmd.multicast)
     completions = static_cast<int>(std::bitset<16>(cmd.cta_mask).count());
   // A shared::cta -> shared::cluster copy or reduction is an mbarrier operation, not a group's.
-  const bool to_cluster = cmd.mode == pkg::BulkMode && cmd.op != pkg::OpLoad &&
-                          (cmd.coords.v[2] & kBulkToCluster) != 0;
+  const bool to_cluster =
+      cmd.mode == pkg::BulkMode && cmd.op != pkg::OpLoad && (cmd.coords.v[2] & kBulkToCluster) != 0;
   return Submit(cmd, completions, cmd.op != pkg::OpLoad && !to_cluster, ticket);
 }
 

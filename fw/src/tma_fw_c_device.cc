@@ -298,9 +298,9 @@ tma_fw_status_t tma_fw_reduce_bulk_to_cluster(tma_fw_device_t* dev, int redop, i
                                               uint32_t mbar, int dst_cta, int cta, uint8_t* tag,
                                               tma_fw_error_t* err) {
   fw::Ticket k;
-  const fw::Error e = dev->dev.ReduceBulkToCluster(
-      static_cast<fw::RedOp>(redop), static_cast<fw::BulkType>(type), dst, src, bytes, mbar,
-      dst_cta, cta, &k);
+  const fw::Error e =
+      dev->dev.ReduceBulkToCluster(static_cast<fw::RedOp>(redop), static_cast<fw::BulkType>(type),
+                                   dst, src, bytes, mbar, dst_cta, cta, &k);
   return Submitted(e, k, tag, err);
 }
 

@@ -67,8 +67,7 @@ bool SocCaseEngine::UploadWindow(SocHarness& h, int cta, const std::vector<uint8
   return ok;
 }
 
-bool SocCaseEngine::ReadWindow(SocHarness& h, int cta, uint32_t bytes,
-                               std::vector<uint8_t>* got) {
+bool SocCaseEngine::ReadWindow(SocHarness& h, int cta, uint32_t bytes, std::vector<uint8_t>* got) {
   got->assign(bytes, 0);
   bool ok = true;
   for (uint32_t i = 0; i + 4 <= bytes; i += 4) {

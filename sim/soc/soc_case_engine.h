@@ -29,8 +29,9 @@
 // encoder refuses gets the host's verdict and reaches no engine (sim::RtlHostEncoderRefusal,
 // as tma-rtl). A case the RTL engine skips otherwise is skipped (sim::RtlSkipReason, the same
 // list as tma-rtl), and one whose shared-memory window does not fit the shell (more than
-// 64 KiB per CTA) is skipped for size. A broken rule (hang, SLVERR on a legal access, stray completion, a barrier that
-// disagrees, an RTL assertion) is a note: the replay counts the case FAIL.
+// 64 KiB per CTA) is skipped for size. A broken rule (hang, SLVERR on a legal access, stray
+// completion, a barrier that disagrees, an RTL assertion) is a note: the replay counts the case
+// FAIL.
 #ifndef TMA_SIM_SOC_SOC_CASE_ENGINE_H_
 #define TMA_SIM_SOC_SOC_CASE_ENGINE_H_
 

@@ -5,12 +5,11 @@
 
 #include <algorithm>
 
+#include "sim/interleaved_load.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/tensor_copy.h"
 #include "tma/traversal.h"
-
-#include "sim/interleaved_load.h"
 
 namespace tma::tb {
 

@@ -329,9 +329,9 @@ TEST(FwDevice, SharedCtaToSharedCluster) {
   Rig r(cfg);
   Ticket copy, red;
   ASSERT_TRUE(r.dev.CopyBulkToCluster(0x400, 0x100, 72, 0x20, 2, 1, &copy).ok());
-  ASSERT_TRUE(r.dev.ReduceBulkToCluster(RedOp::kMax, BulkType::kS32, 0x800, 0x200, 64, 0x28, 0,
-                                        3, &red)
-                  .ok());
+  ASSERT_TRUE(
+      r.dev.ReduceBulkToCluster(RedOp::kMax, BulkType::kS32, 0x800, 0x200, 64, 0x28, 0, 3, &red)
+          .ok());
   ASSERT_TRUE(copy.ok && red.ok);
   const auto& c = r.engine.commands();
   ASSERT_EQ(c.size(), 2u);
@@ -375,12 +375,12 @@ TEST(FwDevice, SharedCtaToSharedCluster) {
   EXPECT_EQ(r.dev.CopyBulkToCluster(0, 0, 16, 0, 4, 0).field, "dstMem");
   EXPECT_EQ(r.dev.CopyBulkToCluster(0, 0, 16, 0, -1, 0).field, "dstMem");
   EXPECT_EQ(r.dev.CopyBulkToCluster(0, 0, 16, 0, 1, 4).field, "cta");
-  EXPECT_EQ(r.dev.ReduceBulkToCluster(static_cast<RedOp>(8), BulkType::kU32, 0, 0, 16, 0, 1, 0)
-                .field,
-            "redOp");
-  EXPECT_EQ(r.dev.ReduceBulkToCluster(RedOp::kAdd, static_cast<BulkType>(10), 0, 0, 16, 0, 1, 0)
-                .field,
-            "type");
+  EXPECT_EQ(
+      r.dev.ReduceBulkToCluster(static_cast<RedOp>(8), BulkType::kU32, 0, 0, 16, 0, 1, 0).field,
+      "redOp");
+  EXPECT_EQ(
+      r.dev.ReduceBulkToCluster(RedOp::kAdd, static_cast<BulkType>(10), 0, 0, 16, 0, 1, 0).field,
+      "type");
   EXPECT_EQ(c.size(), 3u);
   // An engine error completes the command with its class.
   r.engine.FailTag(static_cast<uint8_t>(k.tag + 1), ErrorClass::kInvalidInstruction);

@@ -63,9 +63,8 @@ Error RunBulkCopy(Device* dev, const m::PtxInstr& in, const m::PtxBindings& b,
       // dstMem and mbar lie in the destination CTA's window (-1: the issuer's, which the engine
       // refuses as the model does).
       return dev->CopyBulkToCluster(static_cast<uint32_t>(k.dst), static_cast<uint32_t>(k.src),
-                                    k.size, k.mbar_addr,
-                                    k.dst_cta >= 0 ? k.dst_cta : k.issuer_cta, k.issuer_cta,
-                                    ticket);
+                                    k.size, k.mbar_addr, k.dst_cta >= 0 ? k.dst_cta : k.issuer_cta,
+                                    k.issuer_cta, ticket);
   }
   return Bad(Status::kUnsupported, "dst", "unknown cp.async.bulk direction");
 }
@@ -193,8 +192,7 @@ Error RunPtx(Device* dev, const std::string& text, const m::PtxBindings& b,
         return FromModel(conv.status);
       const m::BulkReduceInstr& r = conv.instr;
       if (r.dir == m::BulkDir::kSharedCtaToSharedCluster)
-        return dev->ReduceBulkToCluster(static_cast<RedOp>(r.redop),
-                                        static_cast<BulkType>(r.type),
+        return dev->ReduceBulkToCluster(static_cast<RedOp>(r.redop), static_cast<BulkType>(r.type),
                                         static_cast<uint32_t>(r.dst), r.src, r.size, r.mbar_addr,
                                         r.dst_cta >= 0 ? r.dst_cta : r.issuer_cta, r.issuer_cta,
                                         ticket);

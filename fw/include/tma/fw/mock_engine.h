@@ -7,9 +7,9 @@
 // size & ~15 bytes on its destination CTA; store / reduce / prefetch: one CplDone; a tag
 // marked to fail: one CplError of the given class; a commit_group command: the group's
 // read-done and done as CplGroup completions, numbered per issuer from 0), either at once
-// (auto_complete) or when the test calls Release, and raises the MockLink's interrupt line when it produces completions
-// (cleared by AcknowledgeInterrupt, as the write-1-to-clear INTR_STATE is). Capacity limits the
-// commands it holds unreleased (kQueueFull beyond).
+// (auto_complete) or when the test calls Release, and raises the MockLink's interrupt line when it
+// produces completions (cleared by AcknowledgeInterrupt, as the write-1-to-clear INTR_STATE is).
+// Capacity limits the commands it holds unreleased (kQueueFull beyond).
 #ifndef TMA_FW_MOCK_ENGINE_H_
 #define TMA_FW_MOCK_ENGINE_H_
 
