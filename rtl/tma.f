@@ -71,4 +71,7 @@ soc/tma_soc_cpl_merge.sv
 soc/tma_soc_axi.sv
 soc/tma_soc_wr_arb.sv
 soc/tma_soc_ctrl.sv
+soc/tma_soc_host.sv
+soc/tma_soc_cmd_src.sv
+soc/tma_soc_cpl_path.sv
 soc/tma_soc_top.sv

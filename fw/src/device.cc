@@ -289,7 +289,10 @@ Error Device::SubmitCommand(pkg::cmd_t cmd, Ticket* ticket) {
   int completions = 1;
   if (cmd.op == pkg::OpLoad && cmd.multicast)
     completions = static_cast<int>(std::bitset<16>(cmd.cta_mask).count());
-  return Submit(cmd, completions, cmd.op != pkg::OpLoad, ticket);
+  // A shared::cta -> shared::cluster copy or reduction is an mbarrier operation, not a group's.
+  const bool to_cluster =
+      cmd.mode == pkg::BulkMode && cmd.op != pkg::OpLoad && (cmd.coords.v[2] & kBulkToCluster) != 0;
+  return Submit(cmd, completions, cmd.op != pkg::OpLoad && !to_cluster, ticket);
 }
 
 Error Device::SubmitBulk(pkg::cmd_t cmd, int completions, Ticket* ticket) {
@@ -363,6 +366,50 @@ Error Device::PrefetchBulk(uint64_t global_addr, uint32_t bytes, Ticket* ticket)
   c.desc_addr = global_addr;
   c.coords.v[0] = bytes;
   return SubmitBulk(c, 1, ticket);
+}
+
+Error Device::SubmitToCluster(pkg::cmd_t cmd, int cta, int dst_cta, Ticket* ticket) {
+  if (ticket != nullptr)
+    *ticket = Ticket{};
+  if (cta < 0 || cta >= cfg_.num_ctas)
+    return Fail(Status::kBadArgument, "cta", "the issuing CTA is outside the cluster");
+  if (dst_cta < 0 || dst_cta >= cfg_.num_ctas)
+    return Fail(Status::kBadArgument, "dstMem", "the destination CTA is outside the cluster");
+  cmd.mode = pkg::BulkMode;
+  cmd.coords.v[2] |= kBulkToCluster;
+  cmd.issuer = static_cast<uint8_t>(cta);
+  cmd.dst_cta = static_cast<uint8_t>(dst_cta);
+  // One complete-tx on the destination CTA; no bulk group.
+  return Submit(cmd, 1, false, ticket);
+}
+
+Error Device::CopyBulkToCluster(uint32_t dst, uint32_t src, uint32_t bytes, uint32_t mbar,
+                                int dst_cta, int cta, Ticket* ticket) {
+  pkg::cmd_t c;
+  c.op = pkg::OpStore;
+  c.desc_addr = dst;
+  c.smem_addr = src;
+  c.mbar_addr = mbar;
+  c.coords.v[0] = bytes;
+  return SubmitToCluster(c, cta, dst_cta, ticket);
+}
+
+Error Device::ReduceBulkToCluster(RedOp op, BulkType type, uint32_t dst, uint32_t src,
+                                  uint32_t bytes, uint32_t mbar, int dst_cta, int cta,
+                                  Ticket* ticket) {
+  if (static_cast<int>(op) > static_cast<int>(RedOp::kXor))
+    return Fail(Status::kBadArgument, "redOp", "unknown reduction");
+  if (static_cast<int>(type) > static_cast<int>(BulkType::kF64))
+    return Fail(Status::kBadArgument, "type", "unknown .type");
+  pkg::cmd_t c;
+  c.op = pkg::OpReduce;
+  c.redop = static_cast<uint8_t>(op);
+  c.desc_addr = dst;
+  c.smem_addr = src;
+  c.mbar_addr = mbar;
+  c.coords.v[0] = bytes;
+  c.coords.v[2] = static_cast<uint32_t>(type);
+  return SubmitToCluster(c, cta, dst_cta, ticket);
 }
 
 // ---- Groups and completions

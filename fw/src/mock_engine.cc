@@ -65,6 +65,16 @@ void MockEngine::Complete(const pkg::cmd_t& cmd) {
         cpl_.push_back(c);
       }
     }
+  } else if (cmd.mode == pkg::BulkMode && ((cmd.coords.v[2] >> 5) & 1) != 0) {
+    // shared::cta -> shared::cluster copy or reduction: one complete-tx of the moved bytes
+    // (size & ~15, silicon B1) on the destination CTA's mbarrier.
+    pkg::cpl_t c;
+    c.kind = pkg::CplTx;
+    c.cta = cmd.dst_cta;
+    c.mbar_addr = cmd.mbar_addr;
+    c.bytes = cmd.coords.v[0] & ~15u;
+    c.tag = cmd.tag;
+    cpl_.push_back(c);
   } else {
     pkg::cpl_t c;
     c.kind = pkg::CplDone;

@@ -285,6 +285,25 @@ tma_fw_status_t tma_fw_prefetch_bulk(tma_fw_device_t* dev, uint64_t global_addr,
   return Submitted(e, k, tag, err);
 }
 
+tma_fw_status_t tma_fw_copy_bulk_to_cluster(tma_fw_device_t* dev, uint32_t dst, uint32_t src,
+                                            uint32_t bytes, uint32_t mbar, int dst_cta, int cta,
+                                            uint8_t* tag, tma_fw_error_t* err) {
+  fw::Ticket k;
+  const fw::Error e = dev->dev.CopyBulkToCluster(dst, src, bytes, mbar, dst_cta, cta, &k);
+  return Submitted(e, k, tag, err);
+}
+
+tma_fw_status_t tma_fw_reduce_bulk_to_cluster(tma_fw_device_t* dev, int redop, int type,
+                                              uint32_t dst, uint32_t src, uint32_t bytes,
+                                              uint32_t mbar, int dst_cta, int cta, uint8_t* tag,
+                                              tma_fw_error_t* err) {
+  fw::Ticket k;
+  const fw::Error e =
+      dev->dev.ReduceBulkToCluster(static_cast<fw::RedOp>(redop), static_cast<fw::BulkType>(type),
+                                   dst, src, bytes, mbar, dst_cta, cta, &k);
+  return Submitted(e, k, tag, err);
+}
+
 void tma_fw_commit_group(tma_fw_device_t* dev) {
   if (fw::Error e = dev->dev.CommitGroup(); !e.ok() && dev->commit_error.ok())
     dev->commit_error = e;

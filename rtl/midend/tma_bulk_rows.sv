@@ -85,7 +85,6 @@ module tma_bulk_rows #(
   logic [3:0]  err_c;              // first failing check (ErrNone: none) of cmd_i ...
   logic [3:0]  err_q;              // ... registered: the checks of the command on cmd_i while
   logic        chk_q;              // chk_q (it was there in the previous cycle, not taken)
-  logic [3:0]  err_d;              // the command's error as it is taken (err_q)
   logic [3:0]  elem;               // the reduction's element type (Elem*)
 
   // coords[1] and coords[2] as plain vectors: Yosys 0.23 crashes on a bit select of an element
@@ -226,9 +225,9 @@ module tma_bulk_rows #(
     cpl_d.mbar_addr = cmd_i.mbar_addr;
     cpl_d.bytes     = size_eff;
     cpl_d.tag       = cmd_i.tag;
-    if (err_d != tma_pkg::ErrNone) begin
+    if (err_q != tma_pkg::ErrNone) begin
       cpl_d.kind = tma_pkg::CplError;
-      cpl_d.err  = err_d;
+      cpl_d.err  = err_q;
     end else if (is_load || s2s) begin
       cpl_d.kind     = tma_pkg::CplTx;         // (s2s: no multicast, the one dst_cta)
       cpl_d.cta_mask = dst_mask;
@@ -252,12 +251,11 @@ module tma_bulk_rows #(
   // A command is taken once its checks are registered (a cycle on cmd_i: one cycle more for
   // a command that finds the block idle, none for one that waits behind another), so the
   // check ladder and the window-end adds do not reach cpl_q, bytes_q and the flags.
-  assign err_d       = err_q;
   assign cmd_ready_o = !active_q && !s2s_q && chk_q;
   assign take_cmd    = cmd_valid_i && cmd_ready_o;
   assign take_row    = row_valid_o && row_ready_i;
   assign row_last    = row_last_q;
-  assign bytes_d     = err_d == tma_pkg::ErrNone && size_eff != '0 &&
+  assign bytes_d     = err_q == tma_pkg::ErrNone && size_eff != '0 &&
                        !(has_mask && coord1[15:0] == '0) && !(is_pf && PrefetchReads == 0);
   assign row_len     = row_last ? RbW'(left_q) : RbW'(RowMax);
 
@@ -277,8 +275,8 @@ module tma_bulk_rows #(
       s2s_q    <= 1'b0;
     end else begin
       if (take_cmd) begin
-        active_q <= !(err_d == tma_pkg::ErrNone && s2s);
-        s2s_q    <= err_d == tma_pkg::ErrNone && s2s;
+        active_q <= !(err_q == tma_pkg::ErrNone && s2s);
+        s2s_q    <= err_q == tma_pkg::ErrNone && s2s;
       end else begin
         if (take_row && row_last) begin
           active_q <= 1'b0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma_soc_ctrl: the SoC top's control (docs/soc.md): the soft reset sequence, the counters,
-// the first-error capture and the interrupt events.
+// the first-error capture, the interrupt events and line, the sticky status bits and the
+// MBAR_OP hand-over to the mbarrier units.
 //   Soft reset: CtrlRun -> CtrlDrain (hold_o: no new AXI4 request, no new completion record;
 //   drain_o: every read beat is accepted and hidden from the engine) until the port is
 //   drained -> CtrlReset for ResetCycles cycles (core_rst_no low: the engine, the arbiter and
@@ -12,6 +13,13 @@
 //   while they hold.
 //   idle_o: the engine and both command sources held no work for IdleCycles cycles (the
 //   mbarrier units' stuck qualifier).
+//   Sticky status bits (STATUS.win_drop, ring_bus_err, mbar_miss): set by their event,
+//   cleared by the soft reset.
+//   MBAR_OP: a write (its swmod pulse) is held until the mbarrier units take it (a cycle
+//   without complete-tx); the held operation restarts with the engine (core_rst_no). The
+//   operation's code is the register's value from the cycle after the write (swmod pulses in
+//   the write's cycle, before the register holds the new value).
+//   irq_o: the register block's interrupt (|(INTR_STATE & INTR_ENABLE)), registered.
 
 `default_nettype none
 
@@ -62,8 +70,21 @@ module tma_soc_ctrl #(
   output logic [3:0]    err_class_o,
   output logic [7:0]    err_tag_o,
   output logic [3:0]    err_cta_o,
-  // Interrupt events
-  output logic [6:0]    evt_o
+  // Interrupt events and line
+  output logic [6:0]    evt_o,
+  input  logic          intr_i,
+  output logic          irq_o,
+  // Sticky status events and bits
+  input  logic          win_drop_i,
+  input  logic          bus_err_i,
+  input  logic          mbar_miss_i,
+  output logic          win_drop_o,
+  output logic          bus_err_o,
+  output logic          mbar_miss_o,
+  // MBAR_OP
+  input  logic          mbar_op_write_i,
+  input  logic          mbar_op_ready_i,
+  output logic          mbar_op_valid_o
 );
 
   typedef enum logic [1:0] { CtrlRun, CtrlDrain, CtrlReset } ctrl_state_e;
@@ -170,6 +191,43 @@ module tma_soc_ctrl #(
   assign evt_o[4] = mbar_done_i || intr_test_i[4];
   assign evt_o[5] = mbar_stuck_i || intr_test_i[5];
   assign evt_o[6] = grp_written_i || intr_test_i[6];
+
+  // ---- Sticky status bits (cleared by soft reset) ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_sticky
+    if (!rst_ni) begin
+      win_drop_o  <= 1'b0;
+      bus_err_o   <= 1'b0;
+      mbar_miss_o <= 1'b0;
+    end else if (clr_o) begin
+      win_drop_o  <= 1'b0;
+      bus_err_o   <= 1'b0;
+      mbar_miss_o <= 1'b0;
+    end else begin
+      win_drop_o  <= win_drop_o || win_drop_i;
+      bus_err_o   <= bus_err_o || bus_err_i;
+      mbar_miss_o <= mbar_miss_o || mbar_miss_i;
+    end
+  end
+
+  // ---- MBAR_OP hand-over ----
+  always_ff @(posedge clk_i or negedge core_rst_no) begin : proc_mbar_op
+    if (!core_rst_no) begin
+      mbar_op_valid_o <= 1'b0;
+    end else if (mbar_op_write_i) begin
+      mbar_op_valid_o <= 1'b1;
+    end else if (mbar_op_ready_i) begin
+      mbar_op_valid_o <= 1'b0;
+    end
+  end
+
+  // ---- Interrupt line ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_irq
+    if (!rst_ni) begin
+      irq_o <= 1'b0;
+    end else begin
+      irq_o <= intr_i;
+    end
+  end
 
   logic unused_cpl;
   assign unused_cpl = ^cpl_i.mbar_addr;

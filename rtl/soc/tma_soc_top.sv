@@ -7,12 +7,12 @@
 //   m_axi    one AXI4 manager to global memory: the engine's reads, the command ring
 //            fetcher's reads, the completion ring writer's writes (tma_soc_axi)
 //   irq_o    level interrupt: |(INTR_STATE & INTR_ENABLE)
-// Commands come from the register window (tma_cmd_window) or the command ring in memory
-// (tma_cmd_ring), arbitrated into tma_engine; completions go to the mbarrier units of the
-// cluster shell (complete-tx) and, merged with the engine's bulk async-group completions
-// (tma_soc_cpl_merge: records of kind CplGroup), to the completion FIFO registers or the
-// completion ring (CTRL.cpl_ring_en). The engine writes the shell's shared memories
-// (tma_cluster_shell) and its store path reads them.
+// Commands come from the register window or the command ring in memory (tma_soc_cmd_src),
+// arbitrated into tma_engine; completions go to the mbarrier units of the cluster shell
+// (complete-tx) and, merged with the engine's bulk async-group completions, to the completion
+// FIFO registers or the completion ring (tma_soc_cpl_path, CTRL.cpl_ring_en). The engine writes
+// the shell's shared memories (tma_cluster_shell) and its store path reads them. tma_soc_ctrl
+// holds the CSR glue: soft reset, counters, first error, interrupt, sticky status, MBAR_OP.
 // Resets: rst_ni (hard) resets everything; a soft reset (CTRL.soft_reset, tma_soc_ctrl)
 // resets the engine, the arbiters and the mbarrier units through core_rst_n after draining
 // the AXI4 port, and clears the rings, the window and the completion FIFO; the registers and
@@ -34,6 +34,8 @@ module tma_soc_top #(
   parameter  int unsigned RowFifoDepth     = 512,
   parameter  int unsigned Arch             = 90,      // BUILD0.arch: the sm number (90, 100, 103)
   parameter  int unsigned PrefetchReads    = 1,       // tma_engine: 0 prefetches are check-only
+  parameter  int unsigned StoreClipElem    = 0,       // tma_engine's PTX readings (0: silicon's)
+  parameter  int unsigned BulkSizeStrict   = 0,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,
@@ -100,13 +102,6 @@ module tma_soc_top #(
   // ---- Signals ----
   tma_reg_pkg::tma_regs__in_t  hwif_in;
   tma_reg_pkg::tma_regs__out_t hwif_out;
-  // register block AXI4-Lite
-  logic       r_awvalid, r_awready, r_wvalid, r_wready, r_bvalid, r_bready;
-  logic       r_arvalid, r_arready, r_rvalid, r_rready;
-  logic [9:0] r_awaddr, r_araddr;
-  logic [31:0] r_wdata, r_rdata;
-  logic [3:0] r_wstrb;
-  logic [1:0] r_bresp, r_rresp;
   // shell window
   logic        win_req_valid, win_req_ready, win_req_we, win_rsp_valid, win_rsp_err;
   logic [19:0] win_req_addr;
@@ -120,16 +115,15 @@ module tma_soc_top #(
   logic        err_valid;
   logic [3:0]  err_class, err_cta;
   logic [7:0]  err_tag;
+  logic        win_drop_q, ring_err_q, mbar_miss_q;
   // commands
-  tma_pkg::cmd_t win_cmd_in, win_cmd, ring_cmd, cmd;
-  logic        win_valid, win_ready, win_pending, win_drop, win_drop_q;
-  logic        ring_valid, ring_ready, ring_busy, ring_bus_err, ring_err_q;
+  tma_pkg::cmd_t win_cmd_in, cmd;
+  logic        win_pending, win_drop, ring_busy, ring_bus_err;
   logic [16:0] cmdr_head, cmdr_count;
   logic        ring_ar_valid, ring_ar_ready, ring_r_valid;
   logic [63:0] ring_ar_addr;
   logic [7:0]  ring_ar_len;
-  logic [1:0]  cmd_arb_ready;
-  logic        cmd_valid, cmd_ready, cmd_arb_idx;
+  logic        cmd_valid, cmd_ready;
   // engine
   tma_pkg::axi_rd_req_t eng_rd_req;
   tma_pkg::axi_rd_rsp_t eng_rd_rsp;
@@ -141,21 +135,17 @@ module tma_soc_top #(
   tma_pkg::cpl_t        eng_cpl;
   logic                 bg_cpl_valid, bg_cpl_ready;  // bulk async-group completions
   tma_pkg::bg_cpl_t     bg_cpl;
-  // completion records (engine completions and group completions merged)
-  logic                 cpl_valid, cpl_ready, cpl_fire, grp_done, grp_err;
-  tma_pkg::cpl_t        cpl;
   logic [15:0]          eng_err_count;
-  // completions
-  logic                 fifo_in_valid, fifo_in_ready, fifo_out_valid, fifo_push;
-  logic [tma_pkg::CplWidth+1:0] fifo_out_bits;
+  // completion records (engine completions and group completions merged) and where they go
+  logic                 cpl_fire, cpl_written, grp_written;
+  tma_pkg::cpl_t        cpl;
+  logic                 fifo_out_valid, fifo_full, fifo_out_grp_done, fifo_out_grp_err;
   tma_pkg::cpl_t        fifo_out;
-  logic                 fifo_out_grp_done, fifo_out_grp_err;
   logic [FifoUw-1:0]    fifo_usage;
-  logic                 cr_valid, cr_ready, cr_full, cr_busy, cr_written, cr_bus_err;
-  logic                 cr_written_grp;
+  logic                 cr_full, cr_busy, cr_bus_err;
   logic [16:0]          cplr_tail, cplr_count;
   // shell
-  logic                 mbar_op_valid, mbar_op_ready, mbar_op_pend_q, mbar_miss, mbar_miss_q;
+  logic                 mbar_op_valid, mbar_op_ready, mbar_miss;
   logic [63:0]          mbar_done, mbar_stuck;
   logic                 sel_valid, sel_phase, sel_stuck;
   logic [19:0]          sel_pending;
@@ -176,79 +166,39 @@ module tma_soc_top #(
   tma_pkg::smem_rd_t    smem_rd;
   logic [DW-1:0]        smem_rd_rdata;
 
-  // ---- Host port: split into the register block and the shell window ----
-  tma_soc_axil u_axil (
+  // ---- Host port: registers and the shell window ----
+  tma_soc_host u_host (
     .clk_i,
     .rst_ni,
-    .s_awvalid_i   (s_axil_awvalid_i),
-    .s_awready_o   (s_axil_awready_o),
-    .s_awaddr_i    (s_axil_awaddr_i),
-    .s_wvalid_i    (s_axil_wvalid_i),
-    .s_wready_o    (s_axil_wready_o),
-    .s_wdata_i     (s_axil_wdata_i),
-    .s_wstrb_i     (s_axil_wstrb_i),
-    .s_bvalid_o    (s_axil_bvalid_o),
-    .s_bready_i    (s_axil_bready_i),
-    .s_bresp_o     (s_axil_bresp_o),
-    .s_arvalid_i   (s_axil_arvalid_i),
-    .s_arready_o   (s_axil_arready_o),
-    .s_araddr_i    (s_axil_araddr_i),
-    .s_rvalid_o    (s_axil_rvalid_o),
-    .s_rready_i    (s_axil_rready_i),
-    .s_rdata_o     (s_axil_rdata_o),
-    .s_rresp_o     (s_axil_rresp_o),
-    .r_awvalid_o   (r_awvalid),
-    .r_awready_i   (r_awready),
-    .r_awaddr_o    (r_awaddr),
-    .r_wvalid_o    (r_wvalid),
-    .r_wready_i    (r_wready),
-    .r_wdata_o     (r_wdata),
-    .r_wstrb_o     (r_wstrb),
-    .r_bvalid_i    (r_bvalid),
-    .r_bready_o    (r_bready),
-    .r_bresp_i     (r_bresp),
-    .r_arvalid_o   (r_arvalid),
-    .r_arready_i   (r_arready),
-    .r_araddr_o    (r_araddr),
-    .r_rvalid_i    (r_rvalid),
-    .r_rready_o    (r_rready),
-    .r_rdata_i     (r_rdata),
-    .r_rresp_i     (r_rresp),
-    .w_req_valid_o (win_req_valid),
-    .w_req_ready_i (win_req_ready),
-    .w_req_we_o    (win_req_we),
-    .w_req_addr_o  (win_req_addr),
-    .w_req_wdata_o (win_req_wdata),
-    .w_req_wstrb_o (win_req_wstrb),
-    .w_rsp_valid_i (win_rsp_valid),
-    .w_rsp_rdata_i (win_rsp_rdata),
-    .w_rsp_err_i   (win_rsp_err)
-  );
-
-  tma_reg_top u_regs (
-    .clk            (clk_i),
-    .arst_n         (rst_ni),
-    .s_axil_awready (r_awready),
-    .s_axil_awvalid (r_awvalid),
-    .s_axil_awaddr  (r_awaddr),
-    .s_axil_awprot  (3'd0),
-    .s_axil_wready  (r_wready),
-    .s_axil_wvalid  (r_wvalid),
-    .s_axil_wdata   (r_wdata),
-    .s_axil_wstrb   (r_wstrb),
-    .s_axil_bready  (r_bready),
-    .s_axil_bvalid  (r_bvalid),
-    .s_axil_bresp   (r_bresp),
-    .s_axil_arready (r_arready),
-    .s_axil_arvalid (r_arvalid),
-    .s_axil_araddr  (r_araddr),
-    .s_axil_arprot  (3'd0),
-    .s_axil_rready  (r_rready),
-    .s_axil_rvalid  (r_rvalid),
-    .s_axil_rdata   (r_rdata),
-    .s_axil_rresp   (r_rresp),
-    .hwif_in        (hwif_in),
-    .hwif_out       (hwif_out)
+    .s_axil_awvalid_i,
+    .s_axil_awready_o,
+    .s_axil_awaddr_i,
+    .s_axil_wvalid_i,
+    .s_axil_wready_o,
+    .s_axil_wdata_i,
+    .s_axil_wstrb_i,
+    .s_axil_bvalid_o,
+    .s_axil_bready_i,
+    .s_axil_bresp_o,
+    .s_axil_arvalid_i,
+    .s_axil_arready_o,
+    .s_axil_araddr_i,
+    .s_axil_rvalid_o,
+    .s_axil_rready_i,
+    .s_axil_rdata_o,
+    .s_axil_rresp_o,
+    .regs_i          (hwif_in),
+    .regs_o          (hwif_out),
+    .win_cmd_o       (win_cmd_in),
+    .win_req_valid_o (win_req_valid),
+    .win_req_ready_i (win_req_ready),
+    .win_req_we_o    (win_req_we),
+    .win_req_addr_o  (win_req_addr),
+    .win_req_wdata_o (win_req_wdata),
+    .win_req_wstrb_o (win_req_wstrb),
+    .win_rsp_valid_i (win_rsp_valid),
+    .win_rsp_rdata_i (win_rsp_rdata),
+    .win_rsp_err_i   (win_rsp_err)
   );
 
   // ---- Control: soft reset, counters, errors, interrupt events ----
@@ -275,8 +225,8 @@ module tma_soc_top #(
     .work_i        (win_pending || ring_busy || cmdr_count != '0),
     .cpl_fire_i    (cpl_fire),
     .cpl_i         (cpl),
-    .cpl_written_i (fifo_push || cr_written),
-    .grp_written_i ((fifo_push && cpl.kind == tma_pkg::CplGroup) || cr_written_grp),
+    .cpl_written_i (cpl_written),
+    .grp_written_i (grp_written),
     .cmdr_count_i  (cmdr_count),
     .cmdr_thresh_i (hwif_out.CMDR_THRESH.records.value),
     .cplr_count_i  (cplr_count),
@@ -293,95 +243,53 @@ module tma_soc_top #(
     .err_class_o   (err_class),
     .err_tag_o     (err_tag),
     .err_cta_o     (err_cta),
-    .evt_o         (evt)
+    .evt_o         (evt),
+    .intr_i        (hwif_out.INTR_STATE.intr),
+    .irq_o,
+    .win_drop_i    (win_drop),
+    .bus_err_i     (ring_bus_err || cr_bus_err),
+    .mbar_miss_i   (mbar_miss),
+    .win_drop_o    (win_drop_q),
+    .bus_err_o     (ring_err_q),
+    .mbar_miss_o   (mbar_miss_q),
+    .mbar_op_write_i (hwif_out.MBAR_OP.op.swmod),
+    .mbar_op_ready_i (mbar_op_ready),
+    .mbar_op_valid_o (mbar_op_valid)
   );
 
   // ---- Commands: register window and command ring -> engine ----
-  always_comb begin : proc_win_cmd
-    win_cmd_in           = '0;
-    win_cmd_in.op        = hwif_out.CMD_W0.op.value;
-    win_cmd_in.mode      = hwif_out.CMD_W0.mode.value;
-    win_cmd_in.redop     = hwif_out.CMD_W0.redop.value;
-    win_cmd_in.dim       = hwif_out.CMD_W0.dim.value;
-    win_cmd_in.multicast = hwif_out.CMD_W0.multicast.value;
-    win_cmd_in.cta_group = hwif_out.CMD_W0.cta_group.value;
-    win_cmd_in.tag       = hwif_out.CMD_W0.tag.value;
-    win_cmd_in.issuer    = hwif_out.CMD_W0.issuer.value;
-    win_cmd_in.dst_cta   = hwif_out.CMD_W0.dst_cta.value;
-    win_cmd_in.cta_mask  = hwif_out.CMD_W1.cta_mask.value;
-    win_cmd_in.smem_cta    = hwif_out.CMD_W0.smem_cta.value;
-    win_cmd_in.mbar_remote = hwif_out.CMD_W0.mbar_remote.value;
-    win_cmd_in.mbar_cta    = hwif_out.CMD_W1.mbar_cta.value;
-    win_cmd_in.desc_addr = {hwif_out.CMD_W3.desc_addr_hi.value,
-                            hwif_out.CMD_W2.desc_addr_lo.value};
-    win_cmd_in.coords.v[0] = hwif_out.CMD_W4.coord0.value;
-    win_cmd_in.coords.v[1] = hwif_out.CMD_W5.coord1.value;
-    win_cmd_in.coords.v[2] = hwif_out.CMD_W6.coord2.value;
-    win_cmd_in.coords.v[3] = hwif_out.CMD_W7.coord3.value;
-    win_cmd_in.coords.v[4] = hwif_out.CMD_W8.coord4.value;
-    win_cmd_in.im2col.v[0] = hwif_out.CMD_W9.im2col0.value;
-    win_cmd_in.im2col.v[1] = hwif_out.CMD_W9.im2col1.value;
-    win_cmd_in.im2col.v[2] = hwif_out.CMD_W10.im2col2.value;
-    win_cmd_in.smem_addr = hwif_out.CMD_W11.smem_addr.value;
-    win_cmd_in.mbar_addr = hwif_out.CMD_W12.mbar_addr.value;
-  end
-
-  tma_cmd_window u_win (
-    .clk_i,
-    .rst_ni,
-    .clr_i       (clr),
-    .win_i       (win_cmd_in),
-    .doorbell_i  (hwif_out.CMD_DOORBELL.go.value),
-    .pending_o   (win_pending),
-    .drop_o      (win_drop),
-    .cmd_valid_o (win_valid),
-    .cmd_ready_i (win_ready),
-    .cmd_o       (win_cmd)
-  );
-
-  tma_cmd_ring #(
+  tma_soc_cmd_src #(
     .DataBytes (DataBytes)
-  ) u_cmd_ring (
+  ) u_cmd_src (
     .clk_i,
     .rst_ni,
-    .clr_i       (clr),
-    .enable_i    (hwif_out.CTRL.enable.value && !hold),
-    .base_i      ({hwif_out.CMDR_BASE_HI.addr.value, hwif_out.CMDR_BASE_LO.addr.value[31:6]}),
-    .log2_i      (hwif_out.CMDR_SIZE.log2_entries.value),
-    .tail_i      (hwif_out.CMDR_TAIL.index.value),
-    .head_o      (cmdr_head),
-    .count_o     (cmdr_count),
-    .busy_o      (ring_busy),
-    .bus_err_o   (ring_bus_err),
-    .ar_valid_o  (ring_ar_valid),
-    .ar_ready_i  (ring_ar_ready),
-    .ar_addr_o   (ring_ar_addr),
-    .ar_len_o    (ring_ar_len),
-    .r_valid_i   (ring_r_valid),
-    .r_data_i    (m_axi_rdata_i),
-    .r_resp_i    (m_axi_rresp_i),
-    .r_last_i    (m_axi_rlast_i),
-    .cmd_valid_o (ring_valid),
-    .cmd_ready_i (ring_ready),
-    .cmd_o       (ring_cmd)
+    .core_rst_ni    (core_rst_n),
+    .clr_i          (clr),
+    .hold_i         (hold),
+    .win_i          (win_cmd_in),
+    .doorbell_i     (hwif_out.CMD_DOORBELL.go.value),
+    .win_pending_o  (win_pending),
+    .win_drop_o     (win_drop),
+    .enable_i       (hwif_out.CTRL.enable.value),
+    .ring_base_i    ({hwif_out.CMDR_BASE_HI.addr.value, hwif_out.CMDR_BASE_LO.addr.value[31:6]}),
+    .ring_log2_i    (hwif_out.CMDR_SIZE.log2_entries.value),
+    .ring_tail_i    (hwif_out.CMDR_TAIL.index.value),
+    .ring_head_o    (cmdr_head),
+    .ring_count_o   (cmdr_count),
+    .ring_busy_o    (ring_busy),
+    .ring_bus_err_o (ring_bus_err),
+    .ar_valid_o     (ring_ar_valid),
+    .ar_ready_i     (ring_ar_ready),
+    .ar_addr_o      (ring_ar_addr),
+    .ar_len_o       (ring_ar_len),
+    .r_valid_i      (ring_r_valid),
+    .r_data_i       (m_axi_rdata_i),
+    .r_resp_i       (m_axi_rresp_i),
+    .r_last_i       (m_axi_rlast_i),
+    .cmd_valid_o    (cmd_valid),
+    .cmd_ready_i    (cmd_ready),
+    .cmd_o          (cmd)
   );
-
-  tma_stream_arb #(
-    .NumIn  (2),
-    .Width  (tma_pkg::CmdWidth),
-    .LockIn (1)
-  ) u_cmd_arb (
-    .clk_i,
-    .rst_ni      (core_rst_n),
-    .in_valid_i  ({ring_valid, win_valid}),
-    .in_ready_o  (cmd_arb_ready),
-    .in_data_i   ({ring_cmd, win_cmd}),
-    .out_valid_o (cmd_valid),
-    .out_ready_i (cmd_ready),
-    .out_data_o  (cmd),
-    .out_idx_o   (cmd_arb_idx)
-  );
-  assign {ring_ready, win_ready} = cmd_arb_ready;
 
   // ---- Engine ----
   // The engine's newest architecture (tma_pkg::Arch*) from the sm number; CTRL.arch picks one
@@ -397,7 +305,9 @@ module tma_soc_top #(
     .MaxBurstLen      (MaxBurstLen),
     .RowFifoDepth     (RowFifoDepth),
     .Arch             (EngineArch),
-    .PrefetchReads    (PrefetchReads)
+    .PrefetchReads    (PrefetchReads),
+    .StoreClipElem    (StoreClipElem),
+    .BulkSizeStrict   (BulkSizeStrict)
   ) u_engine (
     .clk_i,
     .rst_ni          (core_rst_n),
@@ -434,21 +344,52 @@ module tma_soc_top #(
     .err_count_o     (eng_err_count)
   );
 
-  // Completions and bulk async-group completions -> one stream of completion records.
-  tma_soc_cpl_merge u_cpl_merge (
+  // Completions and bulk async-group completions -> completion records -> FIFO or ring.
+  tma_soc_cpl_path #(
+    .DataBytes    (DataBytes),
+    .CplFifoDepth (CplFifoDepth)
+  ) u_cpl_path (
     .clk_i,
-    .rst_ni      (core_rst_n),
-    .cpl_valid_i (eng_cpl_valid),
-    .cpl_ready_o (eng_cpl_ready),
-    .cpl_i       (eng_cpl),
-    .bg_valid_i  (bg_cpl_valid),
-    .bg_ready_o  (bg_cpl_ready),
-    .bg_i        (bg_cpl),
-    .out_valid_o (cpl_valid),
-    .out_ready_i (cpl_ready),
-    .out_o       (cpl),
-    .grp_done_o  (grp_done),
-    .grp_err_o   (grp_err)
+    .rst_ni,
+    .core_rst_ni     (core_rst_n),
+    .clr_i           (clr),
+    .hold_i          (hold),
+    .eng_valid_i     (eng_cpl_valid),
+    .eng_ready_o     (eng_cpl_ready),
+    .eng_i           (eng_cpl),
+    .bg_valid_i      (bg_cpl_valid),
+    .bg_ready_o      (bg_cpl_ready),
+    .bg_i            (bg_cpl),
+    .cpl_fire_o      (cpl_fire),
+    .cpl_o           (cpl),
+    .written_o       (cpl_written),
+    .written_grp_o   (grp_written),
+    .ring_en_i       (hwif_out.CTRL.cpl_ring_en.value),
+    .pop_i           (hwif_out.CPLF_POP.pop.value),
+    .fifo_valid_o    (fifo_out_valid),
+    .fifo_full_o     (fifo_full),
+    .fifo_usage_o    (fifo_usage),
+    .fifo_head_o     (fifo_out),
+    .fifo_grp_done_o (fifo_out_grp_done),
+    .fifo_grp_err_o  (fifo_out_grp_err),
+    .ring_base_i     ({hwif_out.CPLR_BASE_HI.addr.value, hwif_out.CPLR_BASE_LO.addr.value[31:4]}),
+    .ring_log2_i     (hwif_out.CPLR_SIZE.log2_entries.value),
+    .ring_head_i     (hwif_out.CPLR_HEAD.index.value),
+    .ring_tail_o     (cplr_tail),
+    .ring_count_o    (cplr_count),
+    .ring_full_o     (cr_full),
+    .ring_busy_o     (cr_busy),
+    .ring_bus_err_o  (cr_bus_err),
+    .aw_valid_o      (cr_aw_valid),
+    .aw_ready_i      (cr_aw_ready),
+    .aw_addr_o       (cr_aw_addr),
+    .w_valid_o       (cr_w_valid),
+    .w_ready_i       (cr_w_ready),
+    .w_data_o        (cr_w_data),
+    .w_strb_o        (cr_w_strb),
+    .b_valid_i       (cr_b_valid),
+    .b_ready_o       (cr_b_ready),
+    .b_resp_i        (cr_b_resp)
   );
 
   // ---- AXI4 manager port ----
@@ -483,64 +424,7 @@ module tma_soc_top #(
     .m_rlast_i       (m_axi_rlast_i)
   );
 
-  // ---- Completions: FIFO registers or completion ring; complete-tx to the mbarriers ----
-  assign cr_valid      = cpl_valid && hwif_out.CTRL.cpl_ring_en.value;
-  assign fifo_in_valid = cpl_valid && !hwif_out.CTRL.cpl_ring_en.value && !hold;
-  assign cpl_ready     = hwif_out.CTRL.cpl_ring_en.value ? cr_ready : fifo_in_ready && !hold;
-  assign cpl_fire      = cpl_valid && cpl_ready;
-  assign fifo_push     = fifo_in_valid && fifo_in_ready;
-
-  tma_fifo #(
-    .Width (tma_pkg::CplWidth + 2),
-    .Depth (CplFifoDepth)
-  ) u_cpl_fifo (
-    .clk_i,
-    .rst_ni,
-    .clr_i       (clr),
-    .in_valid_i  (fifo_in_valid),
-    .in_ready_o  (fifo_in_ready),
-    .in_data_i   ({grp_done, grp_err, cpl}),
-    .out_valid_o (fifo_out_valid),
-    .out_ready_i (hwif_out.CPLF_POP.pop.value),
-    .out_data_o  (fifo_out_bits),
-    .usage_o     (fifo_usage)
-  );
-  assign {fifo_out_grp_done, fifo_out_grp_err, fifo_out} = fifo_out_bits;
-
-  tma_cpl_ring #(
-    .DataBytes (DataBytes)
-  ) u_cpl_ring (
-    .clk_i,
-    .rst_ni,
-    .clr_i       (clr),
-    .hold_i      (hold),
-    .base_i      ({hwif_out.CPLR_BASE_HI.addr.value, hwif_out.CPLR_BASE_LO.addr.value[31:4]}),
-    .log2_i      (hwif_out.CPLR_SIZE.log2_entries.value),
-    .head_i      (hwif_out.CPLR_HEAD.index.value),
-    .tail_o      (cplr_tail),
-    .count_o     (cplr_count),
-    .full_o      (cr_full),
-    .busy_o      (cr_busy),
-    .written_o   (cr_written),
-    .written_grp_o (cr_written_grp),
-    .bus_err_o   (cr_bus_err),
-    .cpl_valid_i (cr_valid),
-    .cpl_ready_o (cr_ready),
-    .cpl_i       (cpl),
-    .grp_done_i  (grp_done),
-    .grp_err_i   (grp_err),
-    .aw_valid_o  (cr_aw_valid),
-    .aw_ready_i  (cr_aw_ready),
-    .aw_addr_o   (cr_aw_addr),
-    .w_valid_o   (cr_w_valid),
-    .w_ready_i   (cr_w_ready),
-    .w_data_o    (cr_w_data),
-    .w_strb_o    (cr_w_strb),
-    .b_valid_i   (cr_b_valid),
-    .b_ready_o   (cr_b_ready),
-    .b_resp_i    (cr_b_resp)
-  );
-
+  // ---- Engine writes and completion ring writes -> m_axi AW/W/B ----
   tma_soc_wr_arb #(
     .DataBytes (DataBytes),
     .RingWrId  (CplId)
@@ -582,20 +466,6 @@ module tma_soc_top #(
   );
 
   // ---- Cluster shell ----
-  // An MBAR_OP write is held until the mbarrier units take it (a cycle without complete-tx).
-  // The operation's code is the register's value from the cycle after the write (swmod
-  // pulses in the write's cycle, before the register holds the new value).
-  always_ff @(posedge clk_i or negedge core_rst_n) begin : proc_mbar_op
-    if (!core_rst_n) begin
-      mbar_op_pend_q <= 1'b0;
-    end else if (hwif_out.MBAR_OP.op.swmod) begin
-      mbar_op_pend_q <= 1'b1;
-    end else if (mbar_op_ready) begin
-      mbar_op_pend_q <= 1'b0;
-    end
-  end
-  assign mbar_op_valid = mbar_op_pend_q;
-
   tma_cluster_shell #(
     .DataBytes (DataBytes),
     .NumCtas   (NumCtas),
@@ -648,23 +518,6 @@ module tma_soc_top #(
     .miss_o          (mbar_miss)
   );
 
-  // ---- Sticky status bits (cleared by soft reset) ----
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_sticky
-    if (!rst_ni) begin
-      win_drop_q  <= 1'b0;
-      ring_err_q  <= 1'b0;
-      mbar_miss_q <= 1'b0;
-    end else if (clr) begin
-      win_drop_q  <= 1'b0;
-      ring_err_q  <= 1'b0;
-      mbar_miss_q <= 1'b0;
-    end else begin
-      win_drop_q  <= win_drop_q || win_drop;
-      ring_err_q  <= ring_err_q || ring_bus_err || cr_bus_err;
-      mbar_miss_q <= mbar_miss_q || mbar_miss;
-    end
-  end
-
   // ---- Register inputs ----
   always_comb begin : proc_hwif_in
     hwif_in = '0;
@@ -705,7 +558,7 @@ module tma_soc_top #(
     hwif_in.CPLR_TAIL.index.next      = cplr_tail;
     hwif_in.CPLF_STATUS.count.next    = 8'(fifo_usage);
     hwif_in.CPLF_STATUS.empty.next    = !fifo_out_valid;
-    hwif_in.CPLF_STATUS.full.next     = !fifo_in_ready;
+    hwif_in.CPLF_STATUS.full.next     = fifo_full;
     hwif_in.CPLF_W0.kind.next         = fifo_out_valid ? fifo_out.kind : '0;
     hwif_in.CPLF_W0.grp_done.next     = fifo_out_valid && fifo_out_grp_done;
     hwif_in.CPLF_W0.grp_err.next      = fifo_out_valid && fifo_out_grp_err;
@@ -725,25 +578,19 @@ module tma_soc_top #(
     hwif_in.MBAR_STUCK_HI.stuck.next  = mbar_stuck[63:32];
   end
 
-  // ---- Interrupt line ----
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_irq
-    if (!rst_ni) begin
-      irq_o <= 1'b0;
-    end else begin
-      irq_o <= hwif_out.INTR_STATE.intr;
-    end
-  end
-
   logic unused_top;
-  assign unused_top = ^{s_axil_awprot_i, s_axil_arprot_i, eng_err_count, cmd_arb_idx,
+  assign unused_top = ^{s_axil_awprot_i, s_axil_arprot_i, eng_err_count,
                         hwif_out.MBAR_DONE_LO.intr, hwif_out.MBAR_DONE_HI.intr,
                         hwif_out.CMDR_BASE_LO.addr.value[5:0], hwif_out.INTR_ENABLE,
-                        hwif_out.CPLR_BASE_LO.addr.value[3:0]};
+                        hwif_out.CPLR_BASE_LO.addr.value[3:0],
+                        // the command window's fields: tma_soc_host reads them (win_cmd_in)
+                        hwif_out.CMD_W0, hwif_out.CMD_W1, hwif_out.CMD_W2, hwif_out.CMD_W3,
+                        hwif_out.CMD_W4, hwif_out.CMD_W5, hwif_out.CMD_W6, hwif_out.CMD_W7,
+                        hwif_out.CMD_W8, hwif_out.CMD_W9, hwif_out.CMD_W10, hwif_out.CMD_W11,
+                        hwif_out.CMD_W12};
 
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64)
-  `TMA_ASSERT_INIT(CplFifoDepthLegal_A, CplFifoDepth >= 2 && CplFifoDepth <= 255)
   `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
-  `TMA_ASSERT_INIT(CplWidth_A, tma_pkg::CplWidth == $bits(tma_pkg::cpl_t))
 
 endmodule
 

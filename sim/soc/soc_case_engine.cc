@@ -4,6 +4,7 @@
 #include "sim/soc/soc_case_engine.h"
 
 #include <cstring>
+#include <optional>
 
 #include "fw/src/soc/tma_soc_driver.h"
 #include "sim/cmd_port.h"
@@ -39,21 +40,26 @@ constexpr uint32_t kIrqMask =
 SocCaseEngine::SocCaseEngine()
     : h_(std::make_unique<SocHarness>()),
       build_(RtlBuild::Default(kSocDataBytes)),
+      ptx_build_(RtlBuild::PtxReadings(kSocDataBytes)),
       shadow_(kSocNumCtas, std::vector<uint32_t>(kSocSmemBytes / 4, 0)),
       known_(kSocNumCtas, std::vector<bool>(kSocSmemBytes / 4, false)) {}
 SocCaseEngine::~SocCaseEngine() = default;
 
 uint64_t SocCaseEngine::cycles() const {
-  return h_->cycles();
+  return h_->cycles() + ptx_cycles();
 }
 
-bool SocCaseEngine::UploadWindow(int cta, const std::vector<uint8_t>& want) {
+uint64_t SocCaseEngine::ptx_cycles() const {
+  return ptx_h_ ? ptx_h_->cycles() : 0;
+}
+
+bool SocCaseEngine::UploadWindow(SocHarness& h, int cta, const std::vector<uint8_t>& want) {
   bool ok = true;
   for (size_t i = 0; i + 4 <= want.size(); i += 4) {
     uint32_t v;
     std::memcpy(&v, &want[i], 4);
     if (!known_[cta][i / 4] || shadow_[cta][i / 4] != v) {
-      ok &= h_->AxilWrite(0x100000u + 0x10000u * cta + static_cast<uint32_t>(i), v);
+      ok &= h.AxilWrite(0x100000u + 0x10000u * cta + static_cast<uint32_t>(i), v);
       shadow_[cta][i / 4] = v;
       known_[cta][i / 4] = true;
     }
@@ -61,12 +67,12 @@ bool SocCaseEngine::UploadWindow(int cta, const std::vector<uint8_t>& want) {
   return ok;
 }
 
-bool SocCaseEngine::ReadWindow(int cta, uint32_t bytes, std::vector<uint8_t>* got) {
+bool SocCaseEngine::ReadWindow(SocHarness& h, int cta, uint32_t bytes, std::vector<uint8_t>* got) {
   got->assign(bytes, 0);
   bool ok = true;
   for (uint32_t i = 0; i + 4 <= bytes; i += 4) {
     uint32_t v = 0;
-    ok &= h_->AxilRead(0x100000u + 0x10000u * cta + i, &v);
+    ok &= h.AxilRead(0x100000u + 0x10000u * cta + i, &v);
     std::memcpy(&(*got)[i], &v, 4);
     shadow_[cta][i / 4] = v;
     known_[cta][i / 4] = true;
@@ -88,8 +94,17 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
       note_ = s;
     }
   };
-  if (const std::string why = RtlSkipReason(c, build_); !why.empty()) {
-    return skip(why);
+  // The build that runs the case: the default one, else the PTX-readings one when the case
+  // asks for a reading the default one is not built with.
+  SocHarness* hp = h_.get();
+  if (std::string why = RtlSkipReason(c, build_); !why.empty()) {
+    if (!RtlSkipReason(c, ptx_build_).empty()) {
+      return skip(why);
+    }
+    if (!ptx_h_) {
+      ptx_h_ = std::make_unique<SocHarness>(SocVariant::kPtxReadings);
+    }
+    hp = ptx_h_.get();
   }
   const uint32_t win_bytes = c.smem ? c.smem->bytes : 0;
   if (win_bytes > kSocSmemBytes || c.NumCtas() > kSocNumCtas) {
@@ -108,6 +123,12 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   if (c.bulk) {
     ec = RtlBulkCommand(c, kTag);
   } else {
+    // A map with no 128-byte encoding that the host's encoder (the firmware's, shared with the
+    // model) refuses never reaches the engine: the host's verdict, as on silicon.
+    if (std::optional<m::Status> host = RtlHostEncoderRefusal(c)) {
+      out.status = *host;
+      return out;
+    }
     if (const std::string why = RtlCaseDescriptor(c, desc); !why.empty()) {
       return skip(why);
     }
@@ -132,7 +153,14 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   const bool s2s = c.bulk && c.bulk->dir == m::BulkDir::kSharedCtaToSharedCluster;
   const bool grouped = (c.op == m::Op::kStore || c.op == m::Op::kReduce) && !s2s;
 
-  SocHarness& h = *h_;
+  SocHarness& h = *hp;
+  if (last_h_ != hp) {
+    // The other build's memories: the host knows none of their words.
+    for (std::vector<bool>& k : known_) {
+      k.assign(k.size(), false);
+    }
+    last_h_ = hp;
+  }
   fw::SocDriver drv(&h, SocHarness::kGmemLinkBase);
   const bool use_ring = runs_++ % 2 == 0;
   h.ClearPages();
@@ -148,7 +176,7 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {
     std::vector<uint8_t> want(win_bytes);
     smem.Read(cta, 0, want.data(), win_bytes);
-    if (!UploadWindow(cta, want)) {
+    if (!UploadWindow(h, cta, want)) {
       note("SLVERR writing the shared-memory window of CTA " + std::to_string(cta));
     }
   }
@@ -284,7 +312,7 @@ m::CaseOutcome SocCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   // Shared memory back.
   for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {
     std::vector<uint8_t> got;
-    if (!ReadWindow(cta, win_bytes, &got)) {
+    if (!ReadWindow(h, cta, win_bytes, &got)) {
       note("SLVERR reading the shared-memory window of CTA " + std::to_string(cta));
     }
     smem.Write(cta, 0, got.data(), win_bytes);

@@ -22,10 +22,16 @@
 //     then checks every destination barrier: its tx-count is minus the bytes the completions
 //     reported, and arrive.expect_tx of those bytes completes its phase;
 //   * the windows are read back through the window into the replay's shared memory.
-// A case the RTL engine skips is skipped (sim::RtlSkipReason, the same list as tma-rtl), and
-// one whose shared-memory window does not fit the shell (more than 64 KiB per CTA) is skipped
-// for size. A broken rule (hang, SLVERR on a legal access, stray completion, a barrier that
-// disagrees, an RTL assertion) is a note: the replay counts the case FAIL.
+// A case that asks for a PTX reading the default build is not made with (store clipping
+// "element", bulk size check "ptx") runs on the PTX-readings build of the SoC top
+// (SocVariant::kPtxReadings, made at the first such case), as tma-rtl runs it on its
+// PTX-readings top. A tensor case whose map has no 128-byte encoding and which the host's
+// encoder refuses gets the host's verdict and reaches no engine (sim::RtlHostEncoderRefusal,
+// as tma-rtl). A case the RTL engine skips otherwise is skipped (sim::RtlSkipReason, the same
+// list as tma-rtl), and one whose shared-memory window does not fit the shell (more than
+// 64 KiB per CTA) is skipped for size. A broken rule (hang, SLVERR on a legal access, stray
+// completion, a barrier that disagrees, an RTL assertion) is a note: the replay counts the case
+// FAIL.
 #ifndef TMA_SIM_SOC_SOC_CASE_ENGINE_H_
 #define TMA_SIM_SOC_SOC_CASE_ENGINE_H_
 
@@ -48,18 +54,22 @@ class SocCaseEngine : public tma::model::CaseEngine {
   std::string Name() const override { return "soc"; }
   tma::model::CaseOutcome Run(const tma::model::GoldenCase& c, tma::model::GlobalMemoryIf& global,
                               tma::model::SharedMemoryIf& smem) override;
-  uint64_t cycles() const;
+  uint64_t cycles() const;      // both builds
+  uint64_t ptx_cycles() const;  // the PTX-readings build's share
   const std::string& last_note() const { return note_; }
   void set_case_limit(uint64_t n) { limit_ = n; }
   // Cases skipped because they do not fit the shell's memories, with the reason.
   const std::vector<std::string>& size_skips() const { return size_skips_; }
 
  private:
-  bool UploadWindow(int cta, const std::vector<uint8_t>& want);
-  bool ReadWindow(int cta, uint32_t bytes, std::vector<uint8_t>* got);
+  bool UploadWindow(SocHarness& h, int cta, const std::vector<uint8_t>& want);
+  bool ReadWindow(SocHarness& h, int cta, uint32_t bytes, std::vector<uint8_t>* got);
 
   std::unique_ptr<SocHarness> h_;
+  std::unique_ptr<SocHarness> ptx_h_;
+  const SocHarness* last_h_ = nullptr;  // the build the shadow below describes
   RtlBuild build_;
+  RtlBuild ptx_build_;
   std::string note_;
   uint64_t limit_ = 400000;
   uint64_t runs_ = 0;

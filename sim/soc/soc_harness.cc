@@ -10,14 +10,22 @@
 #include <verilated.h>
 
 #include "Vtma_soc_top.h"
+#include "Vtma_soc_top_ptx.h"
 
 namespace tma::sim {
 
 namespace fw = tma::fw;
 
+// One of the two builds (soc_harness.h SocVariant): the same ports, so each access is a
+// template over the model's class, called on the one that exists (Run).
 struct SocHarness::Model {
   VerilatedContext ctx;
   std::unique_ptr<Vtma_soc_top> top;
+  std::unique_ptr<Vtma_soc_top_ptx> ptx;
+  template <class F>
+  auto Run(F&& f) {
+    return ptx ? f(*ptx) : f(*top);
+  }
 };
 
 namespace {
@@ -25,7 +33,7 @@ constexpr uint64_t kPage = 4096;
 constexpr uint32_t kOkay = 0, kSlvErr = 2;
 }  // namespace
 
-SocHarness::SocHarness()
+SocHarness::SocHarness(SocVariant variant)
     : m_(std::make_unique<Model>()),
       axw_(&mem_, &rng_, [this](const std::string& id, const std::string& msg) {
         std::fprintf(stderr, "soc harness: AXI4 write: %s: %s\n", id.c_str(), msg.c_str());
@@ -33,12 +41,25 @@ SocHarness::SocHarness()
       }) {
   wpins_.data_bytes = kSocDataBytes;
   m_->ctx.fatalOnError(false);  // an SVA $error is recorded (TakeAssertFailure), not an abort
-  m_->top = std::make_unique<Vtma_soc_top>(&m_->ctx, "soc");
+  // The model's scopes register with the thread's context (Verilated::threadContextp): this
+  // harness's, whichever other harness this thread made before.
+  Verilated::threadContextp(&m_->ctx);
+  if (variant == SocVariant::kPtxReadings) {
+    m_->ptx = std::make_unique<Vtma_soc_top_ptx>(&m_->ctx, "soc");
+  } else {
+    m_->top = std::make_unique<Vtma_soc_top>(&m_->ctx, "soc");
+  }
   Reset();
 }
 
 SocHarness::~SocHarness() {
-  m_->top->final();
+  // ... and unregister from it: it must be this harness's, not one another harness left behind
+  // (possibly destroyed).
+  Verilated::threadContextp(&m_->ctx);
+  m_->Run([](auto& t) {
+    t.final();
+    return 0;
+  });
 }
 
 bool SocHarness::TakeAssertFailure() {
@@ -49,7 +70,7 @@ bool SocHarness::TakeAssertFailure() {
 }
 
 bool SocHarness::irq() const {
-  return m_->top->irq_o;
+  return m_->Run([](auto& t) { return t.irq_o != 0; });
 }
 
 void SocHarness::Reset(int cycles) {
@@ -58,16 +79,18 @@ void SocHarness::Reset(int cycles) {
   wpins_.rst_n = false;
   wpins_.awready = wpins_.wready = wpins_.bvalid = false;
   awv_ = wv_ = arv_ = false;
-  Vtma_soc_top& t = *m_->top;
-  t.rst_ni = 0;
-  t.clk_i = 0;
-  Inputs();
-  t.eval();
-  for (int i = 0; i < cycles; ++i) {
-    Edge();
-  }
-  t.rst_ni = 1;
-  Edge();
+  m_->Run([&](auto& t) {
+    t.rst_ni = 0;
+    t.clk_i = 0;
+    InputsOf(t);
+    t.eval();
+    for (int i = 0; i < cycles; ++i) {
+      EdgeOf(t);
+    }
+    t.rst_ni = 1;
+    EdgeOf(t);
+    return 0;
+  });
 }
 
 // ---- Memory ----
@@ -127,7 +150,14 @@ void SocHarness::MemRead(uint64_t addr, uint8_t* dst, size_t n) {
 // Inputs of the cycle: the subordinate's channel outputs from its queues, the AXI-Lite
 // manager's requests.
 void SocHarness::Inputs() {
-  Vtma_soc_top& t = *m_->top;
+  m_->Run([this](auto& t) {
+    InputsOf(t);
+    return 0;
+  });
+}
+
+template <class Top>
+void SocHarness::InputsOf(Top& t) {
   const int db = kSocDataBytes;
   t.m_axi_arready_i = ar_q_.size() < 64;
   const bool stall = r_stall_every_ > 0 && cycle_ % static_cast<uint64_t>(r_stall_every_) == 0;
@@ -162,7 +192,14 @@ void SocHarness::Inputs() {
 }
 
 void SocHarness::Edge() {
-  Vtma_soc_top& t = *m_->top;
+  m_->Run([this](auto& t) {
+    EdgeOf(t);
+    return 0;
+  });
+}
+
+template <class Top>
+void SocHarness::EdgeOf(Top& t) {
   // Handshakes sampled at this edge (inputs and settled outputs of the cycle); none in reset.
   const bool run = t.rst_ni;
   const bool ar = run && t.m_axi_arvalid_o && t.m_axi_arready_i;
@@ -208,72 +245,79 @@ void SocHarness::Edge() {
     ar_q_.push_back(nb);
     ++ar_bursts_;
   }
-  Inputs();
+  InputsOf(t);
   t.clk_i = 0;
   t.eval();
 }
 
 void SocHarness::Step(int n) {
-  for (int i = 0; i < n; ++i) {
-    Edge();
-  }
+  m_->Run([&](auto& t) {
+    for (int i = 0; i < n; ++i) {
+      EdgeOf(t);
+    }
+    return 0;
+  });
 }
 
 // ---- AXI-Lite manager ----
 bool SocHarness::AxilWrite(uint32_t addr, uint32_t value) {
-  Vtma_soc_top& t = *m_->top;
   awv_ = wv_ = true;
   awaddr_ = addr;
   wdata_ = value;
-  Inputs();
-  t.eval();
-  t.s_axil_bready_i = 0;
-  for (uint64_t i = 0; i < axil_timeout; ++i) {
-    if (!awv_ && !wv_ && t.s_axil_bvalid_o) {
-      const uint32_t resp = t.s_axil_bresp_o;
-      t.s_axil_bready_i = 1;
-      t.eval();
-      Edge();
-      t.s_axil_bready_i = 0;
-      t.eval();
-      return resp == kOkay;
+  return m_->Run([this](auto& t) {
+    InputsOf(t);
+    t.eval();
+    t.s_axil_bready_i = 0;
+    for (uint64_t i = 0; i < axil_timeout; ++i) {
+      if (!awv_ && !wv_ && t.s_axil_bvalid_o) {
+        const uint32_t resp = t.s_axil_bresp_o;
+        t.s_axil_bready_i = 1;
+        t.eval();
+        EdgeOf(t);
+        t.s_axil_bready_i = 0;
+        t.eval();
+        return resp == kOkay;
+      }
+      EdgeOf(t);
     }
-    Edge();
-  }
-  hung_ = true;
-  return false;
+    hung_ = true;
+    return false;
+  });
 }
 
 bool SocHarness::AxilRead(uint32_t addr, uint32_t* value) {
-  Vtma_soc_top& t = *m_->top;
   arv_ = true;
   araddr_ = addr;
-  Inputs();
-  t.eval();
-  t.s_axil_rready_i = 0;
-  for (uint64_t i = 0; i < axil_timeout; ++i) {
-    if (!arv_ && t.s_axil_rvalid_o) {
-      const uint32_t resp = t.s_axil_rresp_o;
-      *value = t.s_axil_rdata_o;
-      t.s_axil_rready_i = 1;
-      t.eval();
-      Edge();
-      t.s_axil_rready_i = 0;
-      t.eval();
-      return resp == kOkay;
+  return m_->Run([&](auto& t) {
+    InputsOf(t);
+    t.eval();
+    t.s_axil_rready_i = 0;
+    for (uint64_t i = 0; i < axil_timeout; ++i) {
+      if (!arv_ && t.s_axil_rvalid_o) {
+        const uint32_t resp = t.s_axil_rresp_o;
+        *value = t.s_axil_rdata_o;
+        t.s_axil_rready_i = 1;
+        t.eval();
+        EdgeOf(t);
+        t.s_axil_rready_i = 0;
+        t.eval();
+        return resp == kOkay;
+      }
+      EdgeOf(t);
     }
-    Edge();
-  }
-  hung_ = true;
-  *value = 0;
-  return false;
+    hung_ = true;
+    *value = 0;
+    return false;
+  });
 }
 
 bool SocHarness::WaitIrq(uint64_t cycles) {
-  for (uint64_t i = 0; i < cycles && !irq(); ++i) {
-    Edge();
-  }
-  return irq();
+  return m_->Run([&](auto& t) {
+    for (uint64_t i = 0; i < cycles && !t.irq_o; ++i) {
+      EdgeOf(t);
+    }
+    return t.irq_o != 0;
+  });
 }
 
 // ---- fw::Link ----

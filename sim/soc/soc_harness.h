@@ -40,12 +40,17 @@ constexpr int kSocDataBytes = 16;
 constexpr int kSocNumCtas = 16;
 constexpr uint32_t kSocSmemBytes = 65536;
 
+// The two builds of the sim top: tma_engine's defaults (silicon's readings), and the PTX
+// text's readings where silicon differs (StoreClipElem = 1, BulkSizeStrict = 1; as
+// sim::RtlBuild::PtxReadings), for the golden cases that ask for them.
+enum class SocVariant { kDefault, kPtxReadings };
+
 class SocHarness : public tma::fw::Link {
  public:
   // Link address of global address 0, and the clock the link's microseconds are counted in.
   static constexpr uint64_t kGmemLinkBase = uint64_t{1} << 56;
   static constexpr uint64_t kCyclesPerUs = 100;
-  SocHarness();
+  explicit SocHarness(SocVariant variant = SocVariant::kDefault);
   ~SocHarness() override;
 
   // Hard reset (rst_ni low for `cycles`); clears the AXI4 subordinate's queues, not memory.
@@ -103,6 +108,10 @@ class SocHarness : public tma::fw::Link {
   bool ByteWrite(uint64_t a, uint8_t v);
   void Inputs();  // drive the subordinate's outputs for this cycle
   void Edge();    // sample handshakes, clock edge, settle
+  template <class Top>
+  void InputsOf(Top& t);  // (on the build's Verilated model)
+  template <class Top>
+  void EdgeOf(Top& t);
 
   std::unique_ptr<Model> m_;
   uint64_t cycle_ = 0;

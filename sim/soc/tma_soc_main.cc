@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   for (const std::string& s : engine.size_skips()) {
     std::printf("  %s\n", s.c_str());
   }
-  std::printf("soc: %llu cycles\n", static_cast<unsigned long long>(engine.cycles()));
+  std::printf("soc: %llu cycles (%llu of them on the PTX-readings build)\n",
+              static_cast<unsigned long long>(engine.cycles()),
+              static_cast<unsigned long long>(engine.ptx_cycles()));
   return rc;
 }

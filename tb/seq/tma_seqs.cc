@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sim/interleaved_load.h"
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/tensor_copy.h"
@@ -366,78 +367,16 @@ bool RandomMixSeq::MakeIm2col(m::TensorMap* mp, m::TensorInstr* ip) {
 // A random legal interleaved (16B / 32B) load, tile or im2col (silicon D5 / D8): dim 0 counts
 // chunks of C bytes, every shared-memory row is C bytes per chunk, unpadded.
 bool RandomMixSeq::MakeInterleaved(m::TensorMap* mp, m::TensorInstr* ip, bool im2col) {
-  for (int attempt = 0; attempt < 200; ++attempt) {
-    m::TensorMap t;
-    t.mode = im2col ? m::MapMode::kIm2col : m::MapMode::kTiled;
-    t.rank = Rand(3, 5);
-    t.dtype = kWholeByteTypes[Rand(0, 12)];
-    t.interleave = Chance(50) ? m::Interleave::k16B : m::Interleave::k32B;
-    const uint64_t chunk = t.interleave == m::Interleave::k32B ? 32 : 16;
-    const int e = m::ElementBytes(t.dtype);
-    t.swizzle = Chance(50) ? m::Swizzle::kNone : static_cast<m::Swizzle>(Rand(1, 3));
-    const int small = t.rank >= 4 ? 3 : 5;
-    t.dims[0] = static_cast<uint64_t>(Rand(1, 24));
-    uint64_t stride = t.dims[0] * chunk + chunk * static_cast<uint64_t>(Rand(0, 2));
-    for (int d = 1; d < t.rank; ++d) {
-      t.dims[d] = static_cast<uint64_t>(Rand(1, small + 2));
-      t.strides[d - 1] = stride;
-      stride = stride * t.dims[d] + chunk * static_cast<uint64_t>(Rand(0, 1));
-    }
-    for (int d = 0; d < t.rank; ++d) {
-      t.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
-    }
-    if (im2col) {
-      t.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, 8) / e);
-      const int lim = t.rank == 3 ? 32768 : (t.rank == 4 ? 128 : 16);
-      for (int k = 0; k < t.rank - 2; ++k) {
-        t.lower[k] = Chance(10) ? -lim : Rand(-3, 2);
-        t.upper[k] = Rand(-3, 3);
-      }
-      t.pixels_per_column = static_cast<uint32_t>(Rand(1, 200));
-    } else {
-      t.box[0] = static_cast<uint32_t>(16 * Rand(1, 16) / e);
-      if (t.box[0] > 256) {
-        continue;
-      }
-      for (int d = 1; d < t.rank; ++d) {
-        t.box[d] = static_cast<uint32_t>(Rand(1, small));
-      }
-    }
-    if (stride > kTensorSpan) {
-      continue;
-    }
-    t.global_address = NewTensorBase() + chunk * static_cast<uint64_t>(Rand(0, 8));
-    t.oob_fill = (m::IsFloat(t.dtype) && Chance(50)) ? m::OobFill::kNan : m::OobFill::kZero;
-    if (!m::ValidateTensorMap(t).ok()) {
-      continue;
-    }
-    m::TensorInstr in;
-    in.mode = im2col ? m::LoadMode::kIm2col : m::LoadMode::kTile;
-    in.dim = t.rank;
-    const bool inside = Chance(50);
-    for (int d = 0; d < t.rank; ++d) {
-      const int dim = static_cast<int>(t.dims[d]);
-      if (im2col && d >= 1 && d < t.rank - 1) {
-        // Spatial dims: start inside the bounding box (F4).
-        const int lo = t.lower[d - 1];
-        const int hi = dim - 1 + t.upper[d - 1];
-        in.coords.push_back(Rand(std::max(lo, hi - 12), hi));
-      } else {
-        const int b = im2col ? 1 : static_cast<int>(t.box[d]);
-        in.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
-      }
-    }
-    if (im2col && Chance(70)) {
-      for (int k = 0; k < t.rank - 2; ++k) {
-        in.im2col_info.push_back(static_cast<uint16_t>(Rand(0, 3)));
-      }
-    }
-    RandomDestination(in);
-    *mp = t;
-    *ip = in;
-    return true;
+  sim::InterleavedLoadLimits lim;
+  lim.tensor_base = NewTensorBase();
+  lim.tensor_span = kTensorSpan;
+  lim.attempts = 200;
+  if (!sim::MakeInterleavedLoad([this](int lo, int hi) { return Rand(lo, hi); }, lim, im2col, mp,
+                                ip)) {
+    return false;
   }
-  return false;
+  RandomDestination(*ip);
+  return true;
 }
 
 // A random legal sm_100 load: tile::gather4 (four rows, some out of bounds), im2col::w or

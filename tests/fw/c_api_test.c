@@ -162,6 +162,8 @@ static tma_fw_status_t q_push(void* ctx, const tma_fw_cmd_t* cmd) {
     return TMA_FW_OK;
   if (cmd->tag == q->fail_tag) {
     emit(q, 1, cmd->issuer, 4, cmd->tag); /* one error completion: invalid_coordinate */
+  } else if (cmd->mode == 7 && cmd->op != 0 && (cmd->coords[2] & 32u)) {
+    emit(q, 0, cmd->dst_cta, 0, cmd->tag); /* shared::cluster: one complete-tx, destination */
   } else if (cmd->op == 0) {
     for (cta = 0; cta < 16; ++cta) {
       const unsigned mask = cmd->multicast ? cmd->cta_mask : 1u << cmd->dst_cta;
@@ -277,6 +279,23 @@ static void driver(void) {
   CHECK(q.cmds[4].op == 2 && q.cmds[4].coords[2] == (6u | 16u)); /* .add.noftz.f16 */
   tma_fw_commit_group(dev);
   CHECK(tma_fw_wait_group(dev, 0, 100000, &err) == TMA_FW_OK);
+
+  /* shared::cta -> shared::cluster copy and reduction (max.s32) from CTA 1 into CTA 3: store /
+   * reduce bulk commands with coords[2] bit 5, the destination offset in desc_addr; each done
+   * by one complete-tx on CTA 3. */
+  CHECK(tma_fw_copy_bulk_to_cluster(dev, 0x400, 0x200, 64, 0x18, 3, 1, &tag, &err) == TMA_FW_OK);
+  CHECK(tma_fw_reduce_bulk_to_cluster(dev, 2, 2, 0x440, 0x200, 64, 0x18, 3, 1, &tag2, &err) ==
+        TMA_FW_OK);
+  CHECK(q.ncmds == 7);
+  CHECK(q.cmds[5].op == 1 && q.cmds[5].mode == 7 && q.cmds[5].coords[2] == 32u);
+  CHECK(q.cmds[5].desc_addr == 0x400 && q.cmds[5].smem_addr == 0x200 &&
+        q.cmds[5].mbar_addr == 0x18 && q.cmds[5].issuer == 1 && q.cmds[5].dst_cta == 3);
+  CHECK(q.cmds[6].op == 2 && q.cmds[6].redop == 2 && q.cmds[6].coords[2] == (2u | 32u));
+  CHECK(tma_fw_wait(dev, tag, 100000, &err) == TMA_FW_OK);
+  CHECK(tma_fw_wait(dev, tag2, 100000, &err) == TMA_FW_OK);
+  CHECK(tma_fw_tx_bytes(dev, 3) == 1024);
+  CHECK(tma_fw_copy_bulk_to_cluster(dev, 0, 0, 16, 0, 4, 1, NULL, &err) == TMA_FW_BAD_ARGUMENT);
+  CHECK(strcmp(err.field, "dstMem") == 0);
 
   /* A command the engine never finishes: the wait times out, it does not hang. */
   t.num_coords = 1;

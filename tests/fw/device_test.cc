@@ -319,6 +319,78 @@ TEST(FwDevice, InvalidateAndNonTensorBulk) {
   EXPECT_EQ(c.size(), 6u);
 }
 
+// cp.async.bulk / cp.reduce.async.bulk .shared::cluster.shared::cta (seed 004): the bulk
+// command with op store / reduce, coords[2] bit 5 (.shared::cluster destination), desc_addr the
+// destination offset in CTA dst_cta's window, smem_addr the source in the issuer's; completed
+// by one complete-tx on the destination CTA, and in no bulk group.
+TEST(FwDevice, SharedCtaToSharedCluster) {
+  DeviceConfig cfg;
+  cfg.engine_groups = true;
+  Rig r(cfg);
+  Ticket copy, red;
+  ASSERT_TRUE(r.dev.CopyBulkToCluster(0x400, 0x100, 72, 0x20, 2, 1, &copy).ok());
+  ASSERT_TRUE(
+      r.dev.ReduceBulkToCluster(RedOp::kMax, BulkType::kS32, 0x800, 0x200, 64, 0x28, 0, 3, &red)
+          .ok());
+  ASSERT_TRUE(copy.ok && red.ok);
+  const auto& c = r.engine.commands();
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].op, pkg::OpStore);
+  EXPECT_EQ(c[0].mode, pkg::BulkMode);
+  EXPECT_EQ(c[0].desc_addr, 0x400u);
+  EXPECT_EQ(c[0].smem_addr, 0x100u);
+  EXPECT_EQ(c[0].mbar_addr, 0x20u);
+  EXPECT_EQ(c[0].coords.v[0], 72u);
+  EXPECT_EQ(c[0].coords.v[1], 0u);
+  EXPECT_EQ(c[0].coords.v[2], 32u);
+  EXPECT_EQ(c[0].issuer, 1);
+  EXPECT_EQ(c[0].dst_cta, 2);
+  EXPECT_FALSE(c[0].multicast);
+  EXPECT_EQ(c[1].op, pkg::OpReduce);
+  EXPECT_EQ(c[1].redop, pkg::RedMax);
+  EXPECT_EQ(c[1].desc_addr, 0x800u);
+  EXPECT_EQ(c[1].smem_addr, 0x200u);
+  EXPECT_EQ(c[1].mbar_addr, 0x28u);
+  EXPECT_EQ(c[1].coords.v[2], uint32_t{pkg::BulkTS32} | 32u);  // no .noftz on this form
+  EXPECT_EQ(c[1].issuer, 3);
+  EXPECT_EQ(c[1].dst_cta, 0);
+  // Their completions: one complete-tx each, on the destination CTA (72 bytes move 64, B1).
+  ASSERT_TRUE(r.dev.Wait(copy.tag, 1000).ok());
+  ASSERT_TRUE(r.dev.Wait(red.tag, 1000).ok());
+  EXPECT_EQ(r.dev.tx_bytes(2), 64u);
+  EXPECT_EQ(r.dev.tx_bytes(0), 64u);
+  EXPECT_EQ(r.dev.tx_bytes(1), 0u);
+  // No bulk group: the commit that follows has no command and no engine group to send.
+  ASSERT_TRUE(r.dev.CommitGroup().ok());
+  EXPECT_EQ(c.size(), 2u);
+  ASSERT_TRUE(r.dev.WaitGroup(0, 1000).ok());
+  // The same record through SubmitCommand joins no group either.
+  pkg::cmd_t raw = c[0];
+  Ticket k;
+  ASSERT_TRUE(r.dev.SubmitCommand(raw, &k).ok());
+  ASSERT_TRUE(r.dev.CommitGroup().ok());
+  EXPECT_EQ(c.size(), 3u);  // no commit_group command
+  ASSERT_TRUE(r.dev.WaitAll(1000).ok());
+  // What the command cannot carry: CTAs outside the cluster (4 CTAs), unknown .redOp / .type.
+  EXPECT_EQ(r.dev.CopyBulkToCluster(0, 0, 16, 0, 4, 0).field, "dstMem");
+  EXPECT_EQ(r.dev.CopyBulkToCluster(0, 0, 16, 0, -1, 0).field, "dstMem");
+  EXPECT_EQ(r.dev.CopyBulkToCluster(0, 0, 16, 0, 1, 4).field, "cta");
+  EXPECT_EQ(
+      r.dev.ReduceBulkToCluster(static_cast<RedOp>(8), BulkType::kU32, 0, 0, 16, 0, 1, 0).field,
+      "redOp");
+  EXPECT_EQ(
+      r.dev.ReduceBulkToCluster(RedOp::kAdd, static_cast<BulkType>(10), 0, 0, 16, 0, 1, 0).field,
+      "type");
+  EXPECT_EQ(c.size(), 3u);
+  // An engine error completes the command with its class.
+  r.engine.FailTag(static_cast<uint8_t>(k.tag + 1), ErrorClass::kInvalidInstruction);
+  Ticket bad;
+  ASSERT_TRUE(r.dev.CopyBulkToCluster(0x10, 0, 16, 0, 1, 1, &bad).ok());
+  const Error e = r.dev.Wait(bad.tag, 1000);
+  EXPECT_EQ(e.status, Status::kEngineError);
+  EXPECT_EQ(e.error_class, ErrorClass::kInvalidInstruction);
+}
+
 // DeviceConfig::engine_groups: CommitGroup sends one commit_group per issuer with a store or
 // reduction in the group; wait_group.read passes on the engine's read-done, wait_group on its
 // done and the commands' completions.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 
 #include "fw/src/soc/tma_soc_driver.h"
 #include "sim/cmd_port.h"
@@ -54,7 +55,6 @@ BoardCaseEngine::BoardCaseEngine(fw::Link* link, BoardBuild build)
       ram_known_(build.gmem_bytes / 4, false),
       smem_(build.num_ctas, std::vector<uint32_t>(build.smem_bytes / 4, 0)),
       smem_known_(build.num_ctas, std::vector<bool>(build.smem_bytes / 4, false)) {
-  rtl_.bulk = false;  // the command records carry tensor commands only
   rtl_.num_ctas = build.num_ctas;
 }
 
@@ -140,11 +140,25 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
     size_skips_.push_back(c.id + ": " + why);
     return skip(why);
   }
-  uint8_t desc[m::kDescriptorBytes];
-  if (const std::string why = sim::RtlCaseDescriptor(c, desc); !why.empty()) {
-    return skip(why);
+  // The command: a bulk case's (no tensor map; its global operands lie in the buffer), else
+  // the tensor command with the case's map at RAM offset kDescOff. A map with no 128-byte
+  // encoding that the host's encoder refuses never reaches the engine: the host's verdict.
+  sim::EngineCommand ec;
+  uint8_t desc[m::kDescriptorBytes] = {};
+  if (c.bulk) {
+    ec = sim::RtlBulkCommand(c, kTag);
+  } else {
+    if (std::optional<m::Status> host = sim::RtlHostEncoderRefusal(c)) {
+      out.status = *host;
+      return out;
+    }
+    if (const std::string why = sim::RtlCaseDescriptor(c, desc); !why.empty()) {
+      return skip(why);
+    }
+    ec.instr = m::CaseInstr(c);
+    ec.tag = kTag;
   }
-  const m::TensorInstr in = m::CaseInstr(c);
+  const m::TensorInstr& in = ec.instr;
 
   // The window: engine address gbase is RAM byte 0, the buffer ends the window.
   const uint64_t gbase = base - ram_off;
@@ -165,9 +179,11 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
     std::vector<uint8_t> img(ram_off + c.global.bytes - w0, 0);
     global.Read(base, img.data() + (ram_off - w0), c.global.bytes);
     ok &= Upload(kGmemBase + w0, Words(img), w0 / 4, &ram_, &ram_known_);
-    std::vector<uint8_t> d(desc, desc + m::kDescriptorBytes);
-    ok &= l_->WriteBlock(kGmemBase + kDescOff, Words(d).data(), m::kDescriptorBytes / 4) ==
-          fw::LinkStatus::kOk;
+    if (!c.bulk) {
+      std::vector<uint8_t> d(desc, desc + m::kDescriptorBytes);
+      ok &= l_->WriteBlock(kGmemBase + kDescOff, Words(d).data(), m::kDescriptorBytes / 4) ==
+            fw::LinkStatus::kOk;
+    }
   }
   for (int cta = 0; cta < ctas && win_bytes > 0; ++cta) {
     std::vector<uint8_t> want(win_bytes);
@@ -177,16 +193,19 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
   }
   // The map changed in global memory: the proxy fence (the descriptor cache forgets it).
   drv.DescInvalidate();
-  const std::vector<int> dst = c.op == m::Op::kLoad ? m::DestinationCtas(c) : std::vector<int>{};
+  // The CTAs whose barriers the command completes: a load's, a shared::cta -> shared::cluster
+  // copy's or reduction's destination (one complete-tx there; it joins no bulk group).
+  const bool s2s = c.bulk && c.bulk->dir == m::BulkDir::kSharedCtaToSharedCluster;
+  const std::vector<int> dst =
+      c.op == m::Op::kLoad || s2s ? m::DestinationCtas(c) : std::vector<int>{};
   for (int d : dst) {
     drv.MbarOperate(d, 0, fw::SocDriver::kMbarInit, 1, in.mbar_addr);
   }
   drv.Wr(TMA_OFF(INTR_STATE), ~0u);
   drv.Wr(TMA_OFF(INTR_ENABLE), kIrqMask);
-  sim::EngineCommand ec;
-  ec.instr = in;
-  ec.desc_addr = gbase + kDescOff;
-  ec.tag = kTag;
+  if (!c.bulk) {
+    ec.desc_addr = gbase + kDescOff;
+  }
   const fw::SocCommand cmd = sim::ToSocCommand(sim::CmdCodec::Encode(ec));
   if (use_ring) {
     drv.SetupCplRing(gbase + kCplRingOff, kCplRingLog2);

@@ -20,8 +20,11 @@
 //     for it);
 //   * the board's STATUS: a host access answered SLVERR / DECERR or a lost UART byte fails the
 //     case.
-// A case the RTL does not claim is skipped (sim::RtlSkipReason), and one that does not fit the
-// board's memories is skipped for size and listed.
+// A non-tensor bulk case sends sim::RtlBulkCommand (no map); a shared::cta -> shared::cluster
+// copy or reduction ends with one complete-tx on its destination CTA. A tensor case whose map
+// has no 128-byte encoding and which the host's encoder refuses gets the host's verdict
+// (sim::RtlHostEncoderRefusal). A case the RTL does not claim is skipped (sim::RtlSkipReason),
+// and one that does not fit the board's memories is skipped for size and listed.
 #ifndef TMA_BOARDS_ULX3S_HOST_BOARD_CASE_ENGINE_H_
 #define TMA_BOARDS_ULX3S_HOST_BOARD_CASE_ENGINE_H_
 

@@ -265,6 +265,18 @@ tma_fw_status_t tma_fw_reduce_bulk(tma_fw_device_t* dev, int redop, int type, ui
                                    tma_fw_error_t* err);
 tma_fw_status_t tma_fw_prefetch_bulk(tma_fw_device_t* dev, uint64_t global_addr, uint32_t bytes,
                                      uint8_t* tag, tma_fw_error_t* err);
+/* cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes and
+ * cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type
+ * (Device::CopyBulkToCluster / ReduceBulkToCluster): `bytes` from offset `src` of CTA `cta`'s
+ * window to offset `dst` of CTA `dst_cta`'s window; one complete-tx on dst_cta's mbarrier at
+ * offset `mbar`; no bulk group. */
+tma_fw_status_t tma_fw_copy_bulk_to_cluster(tma_fw_device_t* dev, uint32_t dst, uint32_t src,
+                                            uint32_t bytes, uint32_t mbar, int dst_cta, int cta,
+                                            uint8_t* tag, tma_fw_error_t* err);
+tma_fw_status_t tma_fw_reduce_bulk_to_cluster(tma_fw_device_t* dev, int redop, int type,
+                                              uint32_t dst, uint32_t src, uint32_t bytes,
+                                              uint32_t mbar, int dst_cta, int cta, uint8_t* tag,
+                                              tma_fw_error_t* err);
 /* With engine_groups a commit_group command that found no room is reported by the next wait. */
 void tma_fw_commit_group(tma_fw_device_t* dev);
 tma_fw_status_t tma_fw_wait_group(tma_fw_device_t* dev, int n, uint32_t timeout_us,

@@ -39,11 +39,6 @@ bool Value(const m::PtxOperand& o, const m::PtxBindings& b, int64_t* v) {
   return false;
 }
 
-Error NoClusterCopy() {
-  return Bad(Status::kUnsupported, "dst",
-             "the engine has no shared::cta -> shared::cluster bulk copy or reduction");
-}
-
 // cp.async.bulk (non-tensor) as the engine's bulk command.
 Error RunBulkCopy(Device* dev, const m::PtxInstr& in, const m::PtxBindings& b,
                   const PtxRunOptions& opt, Ticket* ticket) {
@@ -64,9 +59,14 @@ Error RunBulkCopy(Device* dev, const m::PtxInstr& in, const m::PtxBindings& b,
     case m::BulkDir::kSharedCtaToGlobal:
       return dev->StoreBulk(k.dst, static_cast<uint32_t>(k.src), k.size, k.issuer_cta,
                             k.byte_mask ? *k.byte_mask : -1, ticket);
-    default:
-      return NoClusterCopy();
+    case m::BulkDir::kSharedCtaToSharedCluster:
+      // dstMem and mbar lie in the destination CTA's window (-1: the issuer's, which the engine
+      // refuses as the model does).
+      return dev->CopyBulkToCluster(static_cast<uint32_t>(k.dst), static_cast<uint32_t>(k.src),
+                                    k.size, k.mbar_addr, k.dst_cta >= 0 ? k.dst_cta : k.issuer_cta,
+                                    k.issuer_cta, ticket);
   }
+  return Bad(Status::kUnsupported, "dst", "unknown cp.async.bulk direction");
 }
 
 Error RunTensor(Device* dev, const m::PtxInstr& in, const m::PtxBindings& b,
@@ -191,8 +191,11 @@ Error RunPtx(Device* dev, const std::string& text, const m::PtxBindings& b,
       if (!conv.status.ok())
         return FromModel(conv.status);
       const m::BulkReduceInstr& r = conv.instr;
-      if (r.dir != m::BulkDir::kSharedCtaToGlobal)
-        return NoClusterCopy();
+      if (r.dir == m::BulkDir::kSharedCtaToSharedCluster)
+        return dev->ReduceBulkToCluster(static_cast<RedOp>(r.redop), static_cast<BulkType>(r.type),
+                                        static_cast<uint32_t>(r.dst), r.src, r.size, r.mbar_addr,
+                                        r.dst_cta >= 0 ? r.dst_cta : r.issuer_cta, r.issuer_cta,
+                                        ticket);
       return dev->ReduceBulk(static_cast<RedOp>(r.redop), static_cast<BulkType>(r.type), r.dst,
                              r.src, r.size, r.issuer_cta, ticket);
     }

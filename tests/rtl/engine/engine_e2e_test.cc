@@ -32,6 +32,7 @@
 #include "sim/cmd_port.h"
 #include "sim/cpl_port.h"
 #include "sim/harness.h"
+#include "sim/interleaved_load.h"
 #include "sim/rtl_support.h"
 #include "sim/sim_top.h"
 #include "sim/smem_port.h"
@@ -373,84 +374,17 @@ class CommandGen {
     return c;
   }
 
-  // A random legal interleaved (16B / 32B) load, tile or im2col (silicon D5 / D8): dim 0
-  // counts chunks of C bytes, every smem row is C bytes per chunk, unpadded.
+  // A random legal interleaved (16B / 32B) load, tile or im2col (silicon D5 / D8; the
+  // generator the SystemC bench's RandomMixSeq uses too), its box within the window.
   Command MakeInterleaved(uint64_t tensor_base, uint64_t tensor_span, bool im2col) {
     Command c;
-    TensorMap& m = c.map;
-    for (;;) {
-      m = TensorMap{};
-      m.mode = im2col ? model::MapMode::kIm2col : model::MapMode::kTiled;
-      m.rank = Rand(3, 5);
-      m.dtype = kTypes[Rand(0, 12)];
-      m.interleave = Chance(50) ? model::Interleave::k16B : model::Interleave::k32B;
-      const uint64_t chunk = m.interleave == model::Interleave::k32B ? 32 : 16;
-      const int e = model::ElementBytes(m.dtype);
-      m.swizzle = Chance(50) ? model::Swizzle::kNone : static_cast<model::Swizzle>(Rand(1, 3));
-      const int small = m.rank >= 4 ? 3 : 5;
-      m.dims[0] = static_cast<uint64_t>(Rand(1, 24));
-      uint64_t stride = m.dims[0] * chunk + chunk * static_cast<uint64_t>(Rand(0, 2));
-      for (int d = 1; d < m.rank; ++d) {
-        m.dims[d] = static_cast<uint64_t>(Rand(1, small + 2));
-        m.strides[d - 1] = stride;
-        stride = stride * m.dims[d] + chunk * static_cast<uint64_t>(Rand(0, 1));
-      }
-      for (int d = 0; d < m.rank; ++d)
-        m.element_strides[d] = static_cast<uint32_t>(Chance(70) ? 1 : Rand(2, 3));
-      uint64_t smem = 0;
-      if (im2col) {
-        m.channels_per_pixel = static_cast<uint32_t>(16 * Rand(1, 8) / e);
-        const int lim = m.rank == 3 ? 32768 : (m.rank == 4 ? 128 : 16);
-        for (int k = 0; k < m.rank - 2; ++k) {
-          m.lower[static_cast<size_t>(k)] = Chance(10) ? -lim : Rand(-3, 2);
-          m.upper[static_cast<size_t>(k)] = Rand(-3, 3);
-        }
-        m.pixels_per_column = static_cast<uint32_t>(Rand(1, 200));
-        smem = m.pixels_per_column * chunk;
-      } else {
-        m.box[0] = static_cast<uint32_t>(16 * Rand(1, 16) / e);
-        if (m.box[0] > 256)
-          continue;
-        uint64_t rows = 1;
-        for (int d = 1; d < m.rank; ++d) {
-          m.box[d] = static_cast<uint32_t>(Rand(1, small));
-          if (d != m.rank - 2)
-            rows *= (m.box[d] + m.element_strides[d] - 1) / m.element_strides[d];
-        }
-        smem = rows * ((m.box[0] + m.element_strides[0] - 1) / m.element_strides[0]) * chunk;
-      }
-      if (stride > tensor_span || smem + 1024 > kWindowBytes)
-        continue;
-      m.global_address = tensor_base + chunk * static_cast<uint64_t>(Rand(0, 8));
-      m.oob_fill =
-          (model::IsFloat(m.dtype) && Chance(50)) ? model::OobFill::kNan : model::OobFill::kZero;
-      if (!model::ValidateTensorMap(m).ok())
-        continue;
-      break;
-    }
-    TensorInstr& ins = c.ins;
-    ins.op = model::Op::kLoad;
-    ins.mode = im2col ? model::LoadMode::kIm2col : model::LoadMode::kTile;
-    ins.dim = m.rank;
-    const bool inside = Chance(50);
-    for (int d = 0; d < m.rank; ++d) {
-      const size_t u = static_cast<size_t>(d);
-      const int dim = static_cast<int>(m.dims[u]);
-      if (im2col && d < m.rank - 2) {
-        // Spatial dims 0 .. r-3: start inside the bounding box (F4).
-        const int lo = m.lower[u];
-        const int hi = dim - 1 + m.upper[u];
-        ins.coords.push_back(Rand(std::max(lo, hi - 12), hi));
-      } else {
-        const int b = im2col ? 1 : static_cast<int>(m.box[u]);
-        ins.coords.push_back(inside ? Rand(0, std::max(0, dim - b)) : Rand(-b - 1, dim + 1));
-      }
-    }
-    if (im2col && Chance(70)) {
-      for (int k = 0; k < m.rank - 2; ++k)
-        ins.im2col_info.push_back(static_cast<uint16_t>(Rand(0, 3)));
-    }
-    RandomDestination(ins);
+    sim::InterleavedLoadLimits lim;
+    lim.tensor_base = tensor_base;
+    lim.tensor_span = tensor_span;
+    lim.max_smem_bytes = kWindowBytes;
+    sim::MakeInterleavedLoad([this](int lo, int hi) { return Rand(lo, hi); }, lim, im2col, &c.map,
+                             &c.ins);
+    RandomDestination(c.ins);
     return c;
   }
 

@@ -198,6 +198,18 @@ class Device {
   Error ReduceBulk(RedOp op, BulkType type, uint64_t global_addr, uint32_t smem, uint32_t bytes,
                    int cta = 0, Ticket* ticket = nullptr);
   Error PrefetchBulk(uint64_t global_addr, uint32_t bytes, Ticket* ticket = nullptr);
+  // cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [dstMem], [srcMem],
+  // size, [mbar] and cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::
+  // bytes.redOp.type (the same operands): `bytes` from offset `src` of the issuer's window to
+  // (or reduced into) offset `dst` of CTA dst_cta's window; the mbarrier at offset `mbar` of
+  // dst_cta's window gets one complete-tx of the moved bytes. Such an operation is an mbarrier
+  // operation: it joins no bulk group and completes with that one complete-tx. The engine checks
+  // the rest as the model does (a destination CTA other than the issuer, alignment, size, the
+  // shared::cluster reduction table: .noftz does not exist on this form).
+  Error CopyBulkToCluster(uint32_t dst, uint32_t src, uint32_t bytes, uint32_t mbar, int dst_cta,
+                          int cta = 0, Ticket* ticket = nullptr);
+  Error ReduceBulkToCluster(RedOp op, BulkType type, uint32_t dst, uint32_t src, uint32_t bytes,
+                            uint32_t mbar, int dst_cta, int cta = 0, Ticket* ticket = nullptr);
   // Any command as the engine's record (the PTX front end's path); tag assigned here.
   Error SubmitCommand(tma::pkg::cmd_t cmd, Ticket* ticket = nullptr);
 
@@ -237,6 +249,7 @@ class Device {
   };
   Error Submit(tma::pkg::cmd_t cmd, int completions, bool in_group, Ticket* ticket);
   Error SubmitBulk(tma::pkg::cmd_t cmd, int completions, Ticket* ticket);
+  Error SubmitToCluster(tma::pkg::cmd_t cmd, int cta, int dst_cta, Ticket* ticket);
   // One group: its commands' tags and the engine groups (issuer, sequence) it committed.
   struct Group {
     std::vector<uint8_t> tags;

@@ -3,12 +3,13 @@
 // MockEngine: an EngineQueue (tma/fw/device.h) for unit tests, standing in for the SoC top's
 // queues. It records every command pushed and every invalidate (in one ordered event log),
 // answers with completions following the engine's rules (a load: one CplTx per destination
-// CTA with `load_bytes`; store / reduce / prefetch: one CplDone; a tag marked to fail: one
-// CplError of the given class; a commit_group command: the group's read-done and done as
-// CplGroup completions, numbered per issuer from 0), either at once (auto_complete) or when the
-// test calls Release, and raises the MockLink's interrupt line when it produces completions
-// (cleared by AcknowledgeInterrupt, as the write-1-to-clear INTR_STATE is). Capacity limits the
-// commands it holds unreleased (kQueueFull beyond).
+// CTA with `load_bytes`; a shared::cta -> shared::cluster copy or reduction: one CplTx of
+// size & ~15 bytes on its destination CTA; store / reduce / prefetch: one CplDone; a tag
+// marked to fail: one CplError of the given class; a commit_group command: the group's
+// read-done and done as CplGroup completions, numbered per issuer from 0), either at once
+// (auto_complete) or when the test calls Release, and raises the MockLink's interrupt line when it
+// produces completions (cleared by AcknowledgeInterrupt, as the write-1-to-clear INTR_STATE is).
+// Capacity limits the commands it holds unreleased (kQueueFull beyond).
 #ifndef TMA_FW_MOCK_ENGINE_H_
 #define TMA_FW_MOCK_ENGINE_H_
 

@@ -10,9 +10,9 @@
 //   RunPtx                 one PTX statement through the model's front end (tma/ptx.h: Parse,
 //                          Check, ToTensorInstr / ToBulk*Instr) and onto the driver's calls:
 //                          the tensor and non-tensor copies, reductions and prefetches,
+//                          the shared::cta -> shared::cluster bulk copy and reduction,
 //                          commit_group / wait_group{.read} and tensormap.replace. Forms the
-//                          engine has no command for (the shared::cta -> shared::cluster bulk
-//                          copy and reduction, mbarrier.*) return kUnsupported.
+//                          engine has no command for (mbarrier.*) return kUnsupported.
 #ifndef TMA_FW_PTX_RUNNER_H_
 #define TMA_FW_PTX_RUNNER_H_
 
