@@ -16,11 +16,14 @@
 //     req_commit_i = 1: commit_group closes the issuer's open group (an empty group is legal);
 //     the next group's sequence number is one more (mod 2^SeqW).
 //     req_ready_o is low while the request cannot be taken: a commit when MaxGroups - 1 groups
-//     of the issuer are committed and not done, an operation when a group of any issuer holds
-//     2^CntW - 1 operations without their read or write event (a bound the engine's commands
-//     in flight never reach). Both conditions are registered (from the next state), so
-//     req_ready_o is a multiplexer of flops by req_issuer_i and req_commit_i; op_ready_o is
-//     the operations' condition alone, one flop.
+//     of the issuer are committed and not done, an operation when a group of any issuer held
+//     2^CntW - 2 or more operations without their read or write event in the cycle before (a
+//     bound the engine's commands in flight never reach; one operation joins per cycle, so a
+//     counter reaches at most 2^CntW - 1 and never wraps). The commit condition is registered
+//     from the next state, the operations' from the present counters (no path from a request
+//     through the counters' adders into the flag), so req_ready_o is a multiplexer of flops
+//     by req_issuer_i and req_commit_i; op_ready_o is the operations' condition alone, one
+//     flop.
 //   rd / wr: one event per handshake (always ready; registered on entry, so an event counts from
 //     the next cycle): the operation of group rd_seq_i of issuer
 //     rd_issuer_i has read its sources (rd) / has all its writes complete (wr); *_err_i marks a
@@ -125,7 +128,7 @@ module tma_bulk_group #(
   logic               sel_err;
   logic [SeqW-1:0]    open_d  [NumIssuers];
   logic [SeqW-1:0]    dhead_d [NumIssuers];
-  logic                  any_full_d, any_full_q;  // a group of any issuer is at 2^CntW - 1
+  logic                  any_full_d, any_full_q;  // a group held >= 2^CntW - 2 operations
   // the events, registered
   logic            rd_v_q, rd_err_q, wr_v_q, wr_err_q;
   logic [IssW-1:0] rd_iss_q, wr_iss_q;
@@ -263,6 +266,11 @@ module tma_bulk_group #(
     end
   end
 
+  // A counter at 2^CntW - 2 or more: its bits above bit 0 all set.
+  function automatic logic near_full(logic [CntW-1:0] c);
+    near_full = (CntW == 1) ? 1'b1 : &(c >> 1);
+  endfunction
+
   // Request readiness of the next cycle: commits per issuer, operations for all issuers.
   always_comb begin : proc_ready_next
     for (int i = 0; i < NumIssuers; i++) begin
@@ -272,7 +280,7 @@ module tma_bulk_group #(
     end
     any_full_d = 1'b0;
     for (int s = 0; s < NumSlots; s++) begin
-      if (rcnt_d[s] == '1 || wcnt_d[s] == '1) any_full_d = 1'b1;
+      if (near_full(rcnt_q[s]) || near_full(wcnt_q[s])) any_full_d = 1'b1;
     end
   end
 
@@ -337,7 +345,7 @@ module tma_bulk_group #(
   `TMA_ASSERT_INIT(NumIssuersValid_A, NumIssuers >= 1)
   `TMA_ASSERT_INIT(MaxGroupsPow2_A, MaxGroups >= 2 && (MaxGroups & (MaxGroups - 1)) == 0)
   `TMA_ASSERT_INIT(SeqWideEnough_A, SeqW > SlotW)
-  `TMA_ASSERT_INIT(CntWValid_A, CntW >= 1 && CntW <= 16)
+  `TMA_ASSERT_INIT(CntWValid_A, CntW >= 2 && CntW <= 16)
   `TMA_ASSERT_STABLE(CplStable_A, cpl_valid_o, cpl_ready_i,
                      {cpl_issuer_o, cpl_seq_o, cpl_done_o, cpl_err_o})
   // Required of the sources: issuers in range; an event names a group in flight (committed and
@@ -360,14 +368,25 @@ module tma_bulk_group #(
   end
   // The registered readiness equals its definition on the present state; a waiting choice
   // is still a candidate.
-  logic full_now;
-  always_comb begin : proc_full_now
-    full_now = 1'b0;
-    for (int s = 0; s < NumSlots; s++) begin
-      if (rcnt_q[s] == '1 || wcnt_q[s] == '1) full_now = 1'b1;
+  logic full_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_full_prev
+    if (!rst_ni) begin
+      full_prev_q <= 1'b0;
+    end else begin
+      full_prev_q <= 1'b0;
+      for (int s = 0; s < NumSlots; s++) begin
+        if (rcnt_q[s] >= CntW'((1 << CntW) - 2) || wcnt_q[s] >= CntW'((1 << CntW) - 2)) begin
+          full_prev_q <= 1'b1;
+        end
+      end
     end
   end
-  `TMA_ASSERT_COPY(AnyFullReg_A, any_full_q, full_now)
+  `TMA_ASSERT_COPY(AnyFullReg_A, any_full_q, full_prev_q)
+  // No counter wraps: a slot at 2^CntW - 1 takes no operation without an event.
+  for (genvar s = 0; s < NumSlots; s++) begin : gen_cnt_sva
+    `TMA_ASSERT_NEVER(RdCntWrap_A, rcnt_q[s] == '1 && join_op[s] && req_rd_i && !rd_ev[s])
+    `TMA_ASSERT_NEVER(WrCntWrap_A, wcnt_q[s] == '1 && join_op[s] && req_wr_i && !wr_ev[s])
+  end
   for (genvar i = 0; i < NumIssuers; i++) begin : gen_ready_sva
     `TMA_ASSERT_COPY(CommitFullReg_A, cm_full_q[i],
                      SeqW'(open_q[i] - dhead_q[i]) >= SeqW'(MaxGroups - 1))

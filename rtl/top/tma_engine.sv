@@ -159,7 +159,9 @@ module tma_engine #(
   // store direction -> completion unit
   logic                  st_done_valid, st_done_ready;
   tma_pkg::cpl_info_t    st_done;
-  // both directions' finished commands -> completion unit
+  // both directions' finished commands -> register slice -> completion unit, bulk groups
+  logic                  arb_valid, arb_ready;
+  tma_pkg::cpl_info_t    arb;
   logic                  fin_valid, fin_ready;
   tma_pkg::cpl_info_t    fin;
   // block status
@@ -494,7 +496,10 @@ module tma_engine #(
   assign smem_wr_strb_o  = s2s_active ? s2s_wr_strb  : pr_wr_strb;
 
   // Finished commands of both directions and of the shared::cta -> shared::cluster copies to
-  // the completion unit (round robin; no register).
+  // the completion unit and the bulk-group unit (round robin), through a register slice: the
+  // finished-command queues' output flags, the round-robin choice and the completion unit's
+  // state loads would otherwise form one path (and its ready the way back to the queues'
+  // pops) across the whole engine.
   logic [1:0] unused_fin_idx;
 
   tma_stream_arb #(
@@ -507,10 +512,23 @@ module tma_engine #(
     .in_valid_i  ({s2s_done_valid, st_done_valid, done_valid}),
     .in_ready_o  ({s2s_done_ready, st_done_ready, done_ready}),
     .in_data_i   ({s2s_done, st_done, done}),
+    .out_valid_o (arb_valid),
+    .out_ready_i (arb_ready),
+    .out_data_o  (arb),
+    .out_idx_o   (unused_fin_idx)
+  );
+
+  tma_spill_reg #(
+    .Width (tma_pkg::CplInfoWidth)
+  ) u_fin_reg (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (arb_valid),
+    .in_ready_o  (arb_ready),
+    .in_data_i   (arb),
     .out_valid_o (fin_valid),
     .out_ready_i (fin_ready),
-    .out_data_o  (fin),
-    .out_idx_o   (unused_fin_idx)
+    .out_data_o  (fin)
   );
 
   // ---- Bulk async-groups: a group operation's end is both its read and its write event (its
@@ -570,7 +588,7 @@ module tma_engine #(
 
   // ---- Status ----
   assign busy_o = ctrl_busy || walker_busy || bk_busy || ld_busy || rd_busy || st_busy ||
-                  cpl_valid_o || c_valid || m_row_valid || s2s_busy;
+                  cpl_valid_o || c_valid || m_row_valid || s2s_busy || fin_valid;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
