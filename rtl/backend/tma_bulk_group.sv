@@ -266,9 +266,9 @@ module tma_bulk_group #(
     end
   end
 
-  // A counter at 2^CntW - 2 or more: its bits above bit 0 all set.
+  // A counter at 2^CntW - 2 or more (its bits above bit 0 all set).
   function automatic logic near_full(logic [CntW-1:0] c);
-    near_full = (CntW == 1) ? 1'b1 : &(c >> 1);
+    near_full = c >= CntW'((1 << CntW) - 2);
   endfunction
 
   // Request readiness of the next cycle: commits per issuer, operations for all issuers.

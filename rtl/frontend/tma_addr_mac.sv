@@ -162,7 +162,7 @@ module tma_addr_mac (
     // dim s + 1, alo of dim s - 3, gaddr)
     for (int sl = 0; sl < MacSlots; sl++) begin
       vp[36 * sl +: 36] = {29'd0, list_q.one_piece[sl], list_q.pieces[sl]};
-      if (sl == int'(tma_pkg::MacSlotGaddr)) begin
+      if (sl == 32'(tma_pkg::MacSlotGaddr)) begin
         va_lo[36 * sl +: 36] = 36'(opnd_i.fix_coord[16:0]);
         va_hi[36 * sl +: 36] = 36'(opnd_i.fix_coord[33:17]);
         vs[36 * sl +: 36]    = opnd_i.fix_stride;

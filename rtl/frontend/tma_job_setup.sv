@@ -153,6 +153,9 @@ module tma_job_setup #(
   logic [1:0]  pack_lp_d, pack_lp_q;   // log2 p allowed by the map and command (0: none)
   logic [33:0] pack_lim_d, pack_lim_q; // dim_m1 - box_m1 of walker dim 1 (signed)
   logic        pack_in_d, pack_in_q;   // walker dim 1's start and end are in bounds
+  logic [2:0]  pack_box1_m1;           // box - 1 of walker dim 1, low bits (a plain vector:
+                                       // Yosys 0.23 cannot select bits of a struct member's
+                                       // element)
   logic [1:0]  pack_lp;                // W2: log2 p of the job
 
   assign il       = md.is_il;
@@ -317,11 +320,11 @@ module tma_job_setup #(
         job_pk == tma_pkg::PkNone && md.walk_kind[0] == tma_pkg::WalkTile &&
         md.walk_es_m1[0] == 3'd0 && {md.walk_step[0], 4'd0} == 43'(row_bytes_d) &&
         pitch_d == row_bytes_d) begin
-      if ((row_bytes_d << 1) <= 12'(DataBytes) && md.walk_box_m1[0][0]) pack_lp_d = 2'd1;
-      if ((row_bytes_d << 2) <= 12'(DataBytes) && md.walk_box_m1[0][1:0] == 2'b11) begin
+      if ((row_bytes_d << 1) <= 12'(DataBytes) && pack_box1_m1[0]) pack_lp_d = 2'd1;
+      if ((row_bytes_d << 2) <= 12'(DataBytes) && pack_box1_m1[1:0] == 2'b11) begin
         pack_lp_d = 2'd2;
       end
-      if ((row_bytes_d << 3) <= 12'(DataBytes) && md.walk_box_m1[0][2:0] == 3'b111) begin
+      if ((row_bytes_d << 3) <= 12'(DataBytes) && pack_box1_m1[2:0] == 3'b111) begin
         pack_lp_d = 2'd3;
       end
     end
@@ -330,6 +333,7 @@ module tma_job_setup #(
     pack_in_d  = !coord_sx[1][33] && !pack_lim_q[33] && coord_sx[1][32:0] <= pack_lim_q[32:0];
   end
   assign fix_coord = 34'(signed'(fix_coord_q));
+  assign pack_box1_m1 = 3'(md.walk_box_m1[0]);
 
   // ---- Job register ----
   tma_pkg::job_t job_d, job_q;
@@ -464,18 +468,18 @@ module tma_job_setup #(
     // corner)
     for (int h = 0; h < 2; h++) begin
       for (int d = 1; d < MaxDims; d++) begin
-        if (mac_wb_en_i[h * tma_pkg::MacSlots + int'(tma_pkg::MacSlotAstart) + d - 1]) begin
+        if (mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotAstart) + d - 1]) begin
           job_d.astart.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
           if (!spatial_q[d] && d < MaxDims - 1) begin
             job_d.alo.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
           end
         end
         if (d < MaxDims - 1 &&
-            mac_wb_en_i[h * tma_pkg::MacSlots + int'(tma_pkg::MacSlotAlo) + d - 1]) begin
+            mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotAlo) + d - 1]) begin
           job_d.alo.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
         end
       end
-      if (mac_wb_en_i[h * tma_pkg::MacSlots + int'(tma_pkg::MacSlotGaddr)]) begin
+      if (mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotGaddr)]) begin
         job_d.gaddr[32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
       end
     end
