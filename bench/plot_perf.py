@@ -8,7 +8,9 @@ Usage: python3 bench/plot_perf.py perf.csv docs/perf_engine.svg
 One panel per (configuration, memory latency, mode group): sustained shared-memory write
 efficiency (bytes/cycle over DataBytes, in %) against the box size (log scale), one line per
 mode and swizzle; the first group holds tile, im2col and tile_packed, the second the sm_100
-modes gather4, im2col_w and im2col_w128 (their panels only where the CSV has them). --table prints the docs/performance.md table instead (Markdown): per configuration
+modes gather4, im2col_w and im2col_w128 (their panels only where the CSV has them); a panel's
+title gives the configuration, DataBytes, MaxOutstanding / RowFifoDepth and the memory latency.
+--table prints the docs/performance.md table instead (Markdown): per configuration
 (default: every one in the file), memory latency and row width (mode and swizzle), the
 efficiency at each box size and the first-AR latency. Python standard library only.
 """
@@ -23,6 +25,7 @@ COLORS = {"none": "#1f77b4", "32B": "#ff7f0e", "64B": "#2ca02c", "128B": "#d6272
 DASH = {"tile": "", "im2col": "6,3", "tile_packed": "2,2",
         "gather4": "", "im2col_w": "6,3", "im2col_w128": "2,2"}
 GROUPS = (("tile", "im2col", "tile_packed"), ("gather4", "im2col_w", "im2col_w128"))
+GROUP_TITLES = ("tile / im2col / packed", "gather4 / im2col::w / w::128")
 PANEL_W, PANEL_H = 360, 240
 MARGIN_L, MARGIN_R, MARGIN_T, MARGIN_B = 56, 16, 40, 44
 
@@ -116,11 +119,10 @@ def main(argv):
         out.append(f'<rect x="{ox}" y="{oy}" width="{PANEL_W}" height="{PANEL_H}" '
                    f'fill="none" stroke="#888"/>')
         sample = next(r for r in rows if r["config"] == cfg)
-        title = (f"{cfg} (DataBytes {sample['data_bytes']}, outst. "
-                 f"{sample['max_outstanding']}, row FIFO {sample['row_fifo']}), "
-                 f"latency {lat}: {' / '.join(GROUPS[gi])}")
-        out.append(f'<text x="{ox + PANEL_W / 2}" y="{oy - 8}" text-anchor="middle">'
-                   f"{esc(title)}</text>")
+        title = (f"{cfg}: {sample['data_bytes']} B, {sample['max_outstanding']}/"
+                 f"{sample['row_fifo']}, latency {lat}, {GROUP_TITLES[gi]}")
+        out.append(f'<text x="{ox + PANEL_W / 2}" y="{oy - 8}" text-anchor="middle" '
+                   f'font-size="10">{esc(title)}</text>')
         for pct in range(0, 101, 20):
             y = py(pct)
             out.append(f'<line x1="{ox}" y1="{y}" x2="{ox + PANEL_W}" y2="{y}" '
