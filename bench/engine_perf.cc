@@ -23,8 +23,28 @@
 // one, so consecutive rows are adjacent in global and shared memory and the engine may move
 // several rows in one beat (wide-bus packing, docs/performance.md); --packed-ref runs the same
 // boxes out of tensor rows twice as long (rows not adjacent: one row per read).
+// The sm_100 load modes (the tops are built with Arch = Sm103):
+//   * gather4: tile::gather4 loads of a 2-D u16 map (box[1] == 1), four rows of box/4 bytes from
+//     the row coordinates {2, 5, 0, 9} (not adjacent in global memory) at column 0; every box
+//     whose rows the mode allows (16-byte multiples up to 512 bytes without swizzle, up to the
+//     span with one), every swizzle of the seeds (the 128B atoms and 96B included);
+//   * im2col_w: im2col::w loads (NWC, rank 3), rows of the span (64B, 128B, 128B_atom_32B: the
+//     swizzles an im2col-wide map allows), box/row pixels of which a quarter are wHalo halo
+//     pixels, wOffset 1;
+//   * im2col_w128: im2col::w::128 loads, 128 pixels (wHalo 0, wOffset 1) of box/128 bytes each.
+// A cell the mode does not allow (the encoder's or the instruction check's verdict at sm_103)
+// prints "-" and writes no CSV row.
+// Every load is checked: global memory holds a pattern of its address, the shared-memory port
+// keeps what it writes, and after the run that window must equal the model's (ExecuteTensor of
+// the same command, the same memory), the shared-memory bytes written must be the commands'
+// count times the model's smem_bytes_written, and every completion must carry the model's
+// complete-tx bytes without an error.
 // Usage: engine_perf [--csv FILE] [--quick] [--store] [--packed | --packed-ref] [--config NAME]
-// (NAME: db16, db16_small, db32, db64, db64_deep, db128; default: all).
+//        [--mode MODE] [--cmd-rate]
+// (NAME: db16, db16_small, db32, db64, db64_deep, db128; default: all. MODE: tile, im2col,
+// tile_packed, gather4, im2col_w, im2col_w128; default: all. --cmd-rate: each cell prints the
+// mean cycles between the measured commands' handshakes on the command port instead of the
+// efficiency; the CSV is the same.)
 
 #include <algorithm>
 #include <cstdint>
@@ -45,6 +65,7 @@
 #include "tma/descriptor.h"
 #include "tma/encoder.h"
 #include "tma/memory.h"
+#include "tma/tensor_copy.h"
 #include "tma/types.h"
 
 #include "Vperf_db128.h"
@@ -67,15 +88,19 @@ bool g_store = false;       // --store: measure the stores of the boxes
 bool g_packed = false;      // --packed / --packed-ref: only the packed-tensor loads ...
 bool g_packed_ref = false;  // ... out of tensor rows twice the box rows (not packable)
 
+const char* g_mode = nullptr;  // --mode: only this mode
+bool g_cmd_rate = false;       // --cmd-rate: print cycles per command instead of efficiency
+
 struct Result {
   double efficiency = 0;  // bytes / (cycles x DataBytes)
   double bytes_per_cycle = 0;
-  int latency_first_ar = 0;  // offer -> first data AR, cache hit, idle engine
+  int latency_first_ar = 0;   // offer -> first data AR, cache hit, idle engine
+  double cycles_per_cmd = 0;  // mean cycles between the measured commands' handshakes
   uint64_t cycles = 0;
   uint64_t bytes = 0;
 };
 
-enum Mode { kTile = 0, kIm2col = 1, kPacked = 2 };
+enum Mode { kTile = 0, kIm2col = 1, kPacked = 2, kGather4 = 3, kIm2colW = 4, kIm2colW128 = 5 };
 
 // A load of `box_bytes` (u16 elements) in rows of `row_bytes` (the swizzle span, 128 without;
 // packed: 16 without).
@@ -126,6 +151,32 @@ void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
     m->box = {row / e, std::min(rows, 256u), std::max(rows / 256, 1u), 1, 1};
     ins->mode = model::LoadMode::kTile;
     ins->coords.assign(static_cast<size_t>(m->rank), 0);
+  } else if (c.mode == kGather4) {
+    // tile::gather4: four rows of box/4 bytes at column 0 of the rows {2, 5, 0, 9} of a 2-D
+    // map of 512-byte rows (rows not adjacent in global memory).
+    m->mode = model::MapMode::kTiled;
+    m->rank = 2;
+    m->dims = {256, 1024, 1, 1, 1};
+    m->strides = {512, 0, 0, 0};
+    m->box = {c.box_bytes / 4 / e, 1, 1, 1, 1};
+    ins->mode = model::LoadMode::kTileGather4;
+    ins->coords = {0, 2, 5, 0, 9};
+  } else if (c.mode == kIm2colW || c.mode == kIm2colW128) {
+    // im2col::w NWC: box/row pixels along W, the last quarter of them wHalo halo pixels;
+    // im2col::w::128: 128 pixels of box/128 bytes, no halo. wOffset 1 shifts the W box [0, 2047]
+    // and the start.
+    const bool w128 = c.mode == kIm2colW128;
+    const uint32_t halo = w128 ? 0 : rows / 4;
+    m->mode = model::MapMode::kIm2colWide;
+    m->wide_mode = w128 ? model::WideMode::kW128 : model::WideMode::kW;
+    m->rank = 3;
+    m->dims = {256, 2048, 4, 1, 1};
+    m->strides = {512, 512 * 2048, 0, 0};
+    m->channels_per_pixel = (w128 ? c.box_bytes / 128 : row) / e;
+    m->pixels_per_column = w128 ? 128 : rows - halo;
+    ins->mode = w128 ? model::LoadMode::kIm2colW128 : model::LoadMode::kIm2colW;
+    ins->coords = {0, 0, 0};
+    ins->im2col_info = {static_cast<uint16_t>(halo), 1};
   } else {
     // im2col NWC: cpp channels of each of ppc pixels along W (no wrap).
     m->mode = model::MapMode::kIm2col;
@@ -140,25 +191,49 @@ void MakeCommand(const Case& c, TensorMap* m, TensorInstr* ins) {
   ins->dim = m->rank;
 }
 
-// Global memory of the runs: the descriptor at kDescAddr, zeros elsewhere (OKAY).
+// The byte of global memory at `a`: a pattern of the address from kTensorBase on (so that a
+// byte out of place shows in the data check), 0 below.
+uint8_t Pattern(uint64_t a) {
+  return a < kTensorBase ? 0 : static_cast<uint8_t>((a * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+// Global memory of the runs: the descriptor at kDescAddr, Pattern() elsewhere (OKAY).
 class DescOnly : public sim::BeatSource {
  public:
   std::vector<uint8_t> desc;
   uint32_t ReadBeat(uint64_t lane0, uint64_t, uint32_t, uint8_t* data, int n) override {
     for (int i = 0; i < n; ++i) {
       const uint64_t a = lane0 + static_cast<uint64_t>(i);
-      data[i] = a >= kDescAddr && a < kDescAddr + desc.size() ? desc[a - kDescAddr] : 0;
+      data[i] = a >= kDescAddr && a < kDescAddr + desc.size() ? desc[a - kDescAddr] : Pattern(a);
     }
     return 0;
   }
 };
 
-// Shared memory that takes every write (the runs measure, they do not compare).
+// The same global memory for the model (the data check).
+class PatternGlobal : public model::GlobalMemoryIf {
+ public:
+  bool Read(uint64_t addr, uint8_t* dst, size_t n) override {
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = Pattern(addr + i);
+    return true;
+  }
+  bool Write(uint64_t, const uint8_t*, size_t) override { return true; }
+};
+
+constexpr uint32_t kWindowBytes = 256u << 10;  // CTA 0's shared memory kept for the data check
+
+// Shared memory that takes every write and keeps CTA 0's window (the data check of loads).
 class Discard : public model::SharedMemoryIf {
  public:
+  std::vector<uint8_t> window = std::vector<uint8_t>(kWindowBytes, 0);
   int NumCtas() const override { return 16; }
   bool Read(int, uint32_t, uint8_t*, size_t) override { return true; }
-  bool Write(int, uint32_t, const uint8_t*, size_t) override { return true; }
+  bool Write(int cta, uint32_t addr, const uint8_t* src, size_t n) override {
+    if (cta == 0 && addr + n <= window.size())
+      std::memcpy(&window[addr], src, n);
+    return true;
+  }
 };
 
 // Global memory that takes every store's write.
@@ -174,6 +249,8 @@ class DiscardGlobal : public model::GlobalMemoryIf {
 struct Probe : sim::Clocked {
   struct Stats {
     uint64_t first_offer = 0, first_ar = 0, first_write = 0, last_write = 0, bytes = 0;
+    uint64_t cpl_bytes = 0, cpl_errors = 0;  // completions: complete-tx bytes, errors
+    uint64_t accepts = 0, first_accept = 0, last_accept = 0;  // command handshakes
   };
   int n = 0, sent = 0, completed = 0;
   bool seen_ar = false, seen_write = false, offered = false;
@@ -185,6 +262,11 @@ struct Probe : sim::Clocked {
     }
     if (p.cmd_valid && p.cmd_ready)
       ++sent;
+    if (p.cmd_valid && p.cmd_ready) {
+      if (s.accepts++ == 0)
+        s.first_accept = now;
+      s.last_accept = now;
+    }
     if (p.arvalid && p.arid == tma::pkg::AxiIdData && !seen_ar) {
       seen_ar = true;
       s.first_ar = now;
@@ -199,8 +281,11 @@ struct Probe : sim::Clocked {
       s.last_write = now;
       s.bytes += static_cast<uint64_t>(sim::StrobeCount(g_store ? p.wstrb : p.smem_wr_strb));
     }
-    if (p.cpl_valid)
+    if (p.cpl_valid) {
       ++completed;
+      s.cpl_bytes += p.cpl.bytes;
+      s.cpl_errors += p.cpl.err != 0;
+    }
     p.cmd_valid = sent < n;
   }
 };
@@ -242,6 +327,11 @@ class PerfBench {
     const Probe::Stats probe = RunCommands(1);
     r.latency_first_ar = static_cast<int>(probe.first_ar - probe.first_offer);
     const Probe::Stats s = RunCommands(n);
+    if (ins.op == model::Op::kLoad)
+      CheckLoad(m, ins, n, s);
+    if (s.accepts > 1)
+      r.cycles_per_cmd =
+          static_cast<double>(s.last_accept - s.first_accept) / static_cast<double>(s.accepts - 1);
     r.cycles = s.last_write - s.first_write + 1;
     r.bytes = s.bytes;
     r.bytes_per_cycle = static_cast<double>(s.bytes) / static_cast<double>(r.cycles);
@@ -258,6 +348,39 @@ class PerfBench {
       std::fprintf(stderr, "%s: %s\n", id.c_str(), msg.c_str());
       failed_ = true;
     };
+  }
+
+  // Loads: every command writes the same box, so after the runs CTA 0's window must equal the
+  // model's after one; the measured commands' shared-memory bytes and complete-tx bytes must be
+  // n times the model's, with no completion error.
+  void CheckLoad(const TensorMap& m, const TensorInstr& ins, int n, const Probe::Stats& s) {
+    PatternGlobal g;
+    model::ClusterSharedMemory want(1, kWindowBytes);
+    model::ExecOptions o;
+    o.arch = model::Arch::kSm103;
+    const model::ExecResult e = model::ExecuteTensor(m, ins, g, want, o);
+    const uint64_t k = static_cast<uint64_t>(n);
+    std::string err;
+    if (!e.status.ok()) {
+      err = "the model refuses the command: " + e.status.ToString();
+    } else if (s.bytes != k * e.smem_bytes_written) {
+      err = "shared-memory bytes " + std::to_string(s.bytes) + ", model " +
+            std::to_string(k * e.smem_bytes_written);
+    } else if (e.complete_tx.size() != 1 || s.cpl_bytes != k * e.complete_tx[0].bytes) {
+      err = "complete-tx bytes " + std::to_string(s.cpl_bytes) + ", model " +
+            std::to_string(e.complete_tx.empty() ? 0 : k * e.complete_tx[0].bytes);
+    } else if (s.cpl_errors != 0) {
+      err = std::to_string(s.cpl_errors) + " completions with an error";
+    } else if (discard_.window != want.Window(0)) {
+      const auto d =
+          std::mismatch(discard_.window.begin(), discard_.window.end(), want.Window(0).begin());
+      err = "shared memory differs from the model's from offset " +
+            std::to_string(d.first - discard_.window.begin());
+    }
+    if (!err.empty()) {
+      std::fprintf(stderr, "data check: %s\n", err.c_str());
+      failed_ = true;
+    }
   }
 
   Probe::Stats RunCommands(int n) {
@@ -315,20 +438,58 @@ std::unique_ptr<sim::SimTop> MakeTop() {
 
 uint64_t g_cycles = 0;  // cycles simulated by every run (the speed line)
 
+bool IsSm100Mode(Mode mode) {
+  return mode == kGather4 || mode == kIm2colW || mode == kIm2colW128;
+}
+
+// Whether the mode has a command for `c` (the sm_100 modes allow some box sizes and swizzles
+// only): rows of whole 16-byte units, and the encoder's and the instruction check's verdicts
+// at sm_103 (the perf tops' Arch).
+bool Allowed(const Case& c) {
+  const uint32_t unit = c.mode == kGather4      ? 4 * 16
+                        : c.mode == kIm2colW128 ? 128 * 16
+                                                : RowBytes(c.swizzle, c.mode);
+  if (c.box_bytes % unit != 0)
+    return false;
+  TensorMap m;
+  TensorInstr ins;
+  MakeCommand(c, &m, &ins);
+  return model::ValidateTensorMap(m, model::Arch::kSm103).ok() &&
+         model::CheckInstruction(m, ins, model::Arch::kSm103, 1).ok();
+}
+
 bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& latencies,
                const std::vector<uint32_t>& sizes, FILE* csv) {
   static const model::Swizzle kSwz[] = {model::Swizzle::kNone, model::Swizzle::k32B,
                                         model::Swizzle::k64B, model::Swizzle::k128B};
-  static const char* const kModeName[] = {"tile", "im2col", "tile_packed"};
+  // The sm_100 modes: every swizzle of the seeds (the cells a mode does not allow are skipped).
+  static const std::vector<model::Swizzle> kSwzSm100 = {
+      model::Swizzle::kNone,        model::Swizzle::k32B,
+      model::Swizzle::k64B,         model::Swizzle::k128B,
+      model::Swizzle::k128BAtom32B, model::Swizzle::k128BAtom32BFlip8B,
+      model::Swizzle::k128BAtom64B, model::Swizzle::k96B};
+  static const char* const kModeName[] = {"tile",    "im2col",   "tile_packed",
+                                          "gather4", "im2col_w", "im2col_w128"};
   std::vector<Mode> modes = {kTile, kIm2col};
   if (!g_store)
     modes.push_back(kPacked);
+  for (Mode md : {kGather4, kIm2colW, kIm2colW128}) {
+    if (!g_store)
+      modes.push_back(md);
+  }
   if (g_packed)
     modes = {kPacked};
+  if (g_mode)
+    modes.erase(std::remove_if(modes.begin(), modes.end(),
+                               [](Mode md) { return std::strcmp(kModeName[md], g_mode) != 0; }),
+                modes.end());
   bool ok = true;
   for (int lat : latencies) {
     for (Mode mode : modes) {
-      for (model::Swizzle swz : kSwz) {
+      const std::vector<model::Swizzle> swizzles =
+          IsSm100Mode(mode) ? kSwzSm100
+                            : std::vector<model::Swizzle>(std::begin(kSwz), std::end(kSwz));
+      for (model::Swizzle swz : swizzles) {
         std::printf("%-10s lat %3d %-11s %-5s |", cfg.name, lat,
                     g_packed_ref && mode == kPacked ? "packed_ref" : kModeName[mode],
                     model::ToString(swz));
@@ -336,8 +497,12 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
           TensorMap m;
           TensorInstr ins;
           const Case c{mode, swz, size};
+          if (IsSm100Mode(mode) && !Allowed(c)) {
+            std::printf("     - ");
+            continue;
+          }
           MakeCommand(c, &m, &ins);
-          const model::Status st = model::ValidateTensorMap(m);
+          const model::Status st = model::ValidateTensorMap(m, model::Arch::kSm103);
           if (!st.ok()) {
             std::fprintf(stderr, "bad map: %s\n", st.ToString().c_str());
             return false;
@@ -351,7 +516,10 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
             std::fprintf(stderr, "run failed (assertion or hang)\n");
             ok = false;
           }
-          std::printf(" %5.1f%%", 100.0 * r.efficiency);
+          if (g_cmd_rate)
+            std::printf(" %6.2f", r.cycles_per_cmd);
+          else
+            std::printf(" %5.1f%%", 100.0 * r.efficiency);
           if (csv) {
             const char* name =
                 g_store ? (mode == kIm2col ? "store_im2col_no_offs" : "store_tile")
@@ -393,10 +561,14 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--packed-ref")) {
       g_packed = true;
       g_packed_ref = true;
+    } else if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) {
+      g_mode = argv[++i];
+    } else if (!std::strcmp(argv[i], "--cmd-rate")) {
+      g_cmd_rate = true;
     } else {
       std::fprintf(stderr,
                    "usage: engine_perf [--csv FILE] [--quick] [--store] [--packed | --packed-ref] "
-                   "[--config NAME]\n");
+                   "[--config NAME] [--mode MODE] [--cmd-rate]\n");
       return 2;
     }
   }
