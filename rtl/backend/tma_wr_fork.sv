@@ -15,8 +15,9 @@
 // engine's command end. With AtomicReduce = 1, a reduction row whose pair has an AXI5
 // AtomicStore form (tma_red_atop) is done at the memory: no old-data read, its write data item
 // passes the ALU (inverted for the CLR form of and) and its global write carries the AWATOP and
-// the element size, for tma_atop_split at the AXI write port. The first row of a reduction waits until the store direction behind
-// the fork is empty, so its reads see every earlier store's and reduction's writes:
+// the element size, for tma_atop_split at the AXI write port. The first row of a reduction
+// waits until the store direction behind the fork is empty, so its reads see every earlier
+// store's and reduction's writes (and an atomic one's AtomicStores follow them):
 // read-modify-write is atomic against the engine's own writes (not against other managers).
 // Both inputs of that test are a cycle old, so they come from flops: idle_i is registered by
 // the engine (the blocks behind were empty in the previous cycle) and qe_q says that the
@@ -131,7 +132,8 @@ module tma_wr_fork #(
     wr_d.nbeats = has_wr ? tma_pkg::BeatCntW'(g_end >> SizeLog2) : '0;
     wr_d.last   = row_i.last;
     wr_d.atop   = atom ? pair_atop : tma_pkg::AtopNone;
-    wr_d.esz8   = atom && (row_i.cpl.elem == tma_pkg::ElemU64 || row_i.cpl.elem == tma_pkg::ElemS64);
+    wr_d.esz8   = atom && (row_i.cpl.elem == tma_pkg::ElemU64 ||
+                           row_i.cpl.elem == tma_pkg::ElemS64);
     wd_d        = '0;
     wd_d.red    = row_i.cpl.red && !atom;
     wd_d.inv    = atom && pair_inv;
