@@ -203,15 +203,27 @@ TEST(AxiWriteSlave, RandomBurstsWithBackpressure) {
   }
 }
 
-TEST(AxiWriteSlave, ProtocolChecks) {
+// A write slave over a sparse memory at DataBytes 16, out of reset and ready for the next cycle.
+struct WriteRig {
   model::SparseGlobalMemory mem;
-  MtRandom rng(1);
+  MtRandom rng{1};
   Errors err;
-  AxiWriteSlave slave(&mem, &rng, err.Fn());
+  AxiWriteSlave slave{&mem, &rng, err.Fn()};
   TopPins p;
-  p.rst_n = true;
-  p.data_bytes = 16;
-  slave.Tick(p, 0);  // ready for the next cycle
+  WriteRig() {
+    p.rst_n = true;
+    p.data_bytes = 16;
+    slave.Tick(p, 0);
+  }
+};
+
+TEST(AxiWriteSlave, ProtocolChecks) {
+  WriteRig rig;
+  model::SparseGlobalMemory& mem = rig.mem;
+  MtRandom& rng = rig.rng;
+  Errors& err = rig.err;
+  AxiWriteSlave& slave = rig.slave;
+  TopPins& p = rig.p;
   // A two-beat burst whose first beat carries wlast.
   p.awvalid = true;
   p.awaddr = 0x1000;
@@ -251,14 +263,11 @@ TEST(AxiWriteSlave, ProtocolChecks) {
 // AXI5 AtomicStores: executed at the memory with the model's reduction arithmetic (values
 // derived by hand), and their protocol checks.
 TEST(AxiWriteSlave, AtomicStores) {
-  model::SparseGlobalMemory mem;
-  MtRandom rng(1);
-  Errors err;
-  AxiWriteSlave slave(&mem, &rng, err.Fn());
-  TopPins p;
-  p.rst_n = true;
-  p.data_bytes = 16;
-  slave.Tick(p, 0);
+  WriteRig rig;
+  model::SparseGlobalMemory& mem = rig.mem;
+  Errors& err = rig.err;
+  AxiWriteSlave& slave = rig.slave;
+  TopPins& p = rig.p;
   uint64_t now = 1;
   auto put = [&](uint64_t a, uint64_t v, int n) {
     uint8_t b[8];
