@@ -42,7 +42,7 @@
 module tma_atop_split #(
   parameter  int unsigned DataBytes   = 16,   // 16, 32, 64 or 128
   parameter  int unsigned MaxBurstLen = 16,   // beats per burst of the write engine
-  parameter  int unsigned Depth       = 8,    // atomic bursts waiting for their merged B, >= 2
+  parameter  int unsigned Depth       = 16,   // atomic bursts waiting for their merged B, >= 2
   localparam int unsigned DW          = DataBytes * 8,
   localparam int unsigned NS          = DataBytes / 4,           // 4-byte slots of a beat
   localparam int unsigned SizeLog2    = $clog2(DataBytes)
