@@ -39,8 +39,16 @@
 // the same command, the same memory), the shared-memory bytes written must be the commands'
 // count times the model's smem_bytes_written, and every completion must carry the model's
 // complete-tx bytes without an error.
+// With --reduce the commands are reductions of the store boxes (tile and im2col_no_offs, no
+// swizzle and 128B, the --quick sizes), at db16: add.u32 (an integer pair with an AXI5
+// AtomicStore form) and add.f32 / add.f16 read-modify-write, and add.u32 on the top built with
+// AtomicReduce = 1 (Vperf_db16_atop: one AtomicStore per element, executed by the write slave);
+// efficiency = global bytes reduced (W strobes) / (cycles x DataBytes), first W beat to last.
+// With --mixed the commands alternate between the load and the store of the same tile box on
+// one engine (db16, no swizzle and 128B); it reports the bytes moved each way per cycle (shared-
+// memory writes of the loads, W strobes of the stores) from the first of either to the last.
 // Usage: engine_perf [--csv FILE] [--quick] [--store] [--packed | --packed-ref] [--config NAME]
-//        [--mode MODE] [--cmd-rate]
+//        [--mode MODE] [--cmd-rate] [--reduce] [--mixed]
 // (NAME: db16, db16_small, db32, db64, db64_deep, db128; default: all. MODE: tile, im2col,
 // tile_packed, gather4, im2col_w, im2col_w128; default: all. --cmd-rate: each cell prints the
 // mean cycles between the measured commands' handshakes on the command port instead of the
@@ -68,12 +76,28 @@
 #include "tma/tensor_copy.h"
 #include "tma/types.h"
 
+// The perf tops of this build (bench/CMakeLists.txt, ENGINE_PERF_CONFIGS).
+#ifdef TMA_PERF_DB128
 #include "Vperf_db128.h"
+#endif
+#ifdef TMA_PERF_DB16
 #include "Vperf_db16.h"
+#endif
+#ifdef TMA_PERF_DB16_ATOP
+#include "Vperf_db16_atop.h"
+#endif
+#ifdef TMA_PERF_DB16_SMALL
 #include "Vperf_db16_small.h"
+#endif
+#ifdef TMA_PERF_DB32
 #include "Vperf_db32.h"
+#endif
+#ifdef TMA_PERF_DB64
 #include "Vperf_db64.h"
+#endif
+#ifdef TMA_PERF_DB64_DEEP
 #include "Vperf_db64_deep.h"
+#endif
 
 namespace tma::tb {
 namespace {
@@ -87,6 +111,8 @@ constexpr uint64_t kTensorBase = 0x100000;
 bool g_store = false;       // --store: measure the stores of the boxes
 bool g_packed = false;      // --packed / --packed-ref: only the packed-tensor loads ...
 bool g_packed_ref = false;  // ... out of tensor rows twice the box rows (not packable)
+bool g_reduce = false;      // --reduce: reductions of the store boxes (g_store is set too)
+bool g_mixed = false;       // --mixed: loads and stores of the same boxes, alternating
 
 const char* g_mode = nullptr;  // --mode: only this mode
 bool g_cmd_rate = false;       // --cmd-rate: print cycles per command instead of efficiency
@@ -255,6 +281,11 @@ struct Probe : sim::Clocked {
   int n = 0, sent = 0, completed = 0;
   bool seen_ar = false, seen_write = false, offered = false;
   Stats s;
+  // --mixed: the commands alternate (mix[sent % 2] is offered next); bytes moved each way
+  // (shared-memory writes, W strobes) and the cycles of the first and the last of either.
+  const sim::EngineCommand* mix = nullptr;
+  uint64_t ld_bytes = 0, st_bytes = 0, mix_first = 0, mix_last = 0;
+  bool mix_seen = false;
   void Tick(sim::TopPins& p, uint64_t now) override {
     if (p.cmd_valid && !offered) {
       s.first_offer = now;
@@ -285,6 +316,18 @@ struct Probe : sim::Clocked {
       ++completed;
       s.cpl_bytes += p.cpl.bytes;
       s.cpl_errors += p.cpl.err != 0;
+    }
+    if (mix) {
+      const bool ld = p.smem_wr_valid, st = p.wvalid && p.wready;
+      ld_bytes += ld ? static_cast<uint64_t>(sim::StrobeCount(p.smem_wr_strb)) : 0;
+      st_bytes += st ? static_cast<uint64_t>(sim::StrobeCount(p.wstrb)) : 0;
+      if (ld || st) {
+        mix_first = mix_seen ? mix_first : now;
+        mix_seen = true;
+        mix_last = now;
+      }
+      if (p.cmd_valid && p.cmd_ready)
+        sim::CmdCodec::Encode(mix[sent % 2], &p);
     }
     p.cmd_valid = sent < n;
   }
@@ -341,6 +384,34 @@ class PerfBench {
 
   bool Failed() { return top_->TakeAssertFailure() || hung_ || failed_; }
   uint64_t cycles() const { return h_.cycle(); }
+  uint64_t atomics() const { return axw_.atomics(); }
+
+  // --mixed: n commands alternating between the load `ld` and the store `st` (after a warm-up
+  // of each); *ld_bpc / *st_bpc: bytes moved each way per cycle, from the first byte to the
+  // last.
+  void RunMixed(const TensorMap& m, const TensorInstr& ld, const TensorInstr& st, int n,
+                int latency, double* ld_bpc, double* st_bpc) {
+    axi_.config().SetLatency(latency - 1, latency - 1);
+    for (auto& l : axw_.config().latency)
+      l = {latency, latency};
+    const model::DescriptorBytes d = model::EncodeDescriptor(m);
+    mem_.desc.assign(d.begin(), d.end());
+    sim::EngineCommand cmds[2];
+    cmds[0].instr = ld;
+    cmds[1].instr = st;
+    cmds[0].desc_addr = cmds[1].desc_addr = kDescAddr;
+    for (const sim::EngineCommand& c : cmds) {  // warm-up: descriptor fetch, one of each
+      sim::CmdCodec::Encode(c, &h_.pins());
+      RunCommands(1);
+    }
+    sim::CmdCodec::Encode(cmds[0], &h_.pins());
+    mix_ = cmds;
+    RunCommands(n);
+    mix_ = nullptr;
+    const double cyc = static_cast<double>(mixed_.mix_last - mixed_.mix_first + 1);
+    *ld_bpc = static_cast<double>(mixed_.ld_bytes) / cyc;
+    *st_bpc = static_cast<double>(mixed_.st_bytes) / cyc;
+  }
 
  private:
   sim::ErrorFn Fail() {
@@ -386,6 +457,7 @@ class PerfBench {
   Probe::Stats RunCommands(int n) {
     probe_ = Probe{};
     probe_.n = n;
+    probe_.mix = mix_;
     h_.pins().cmd_valid = n > 0;
     h_.Apply();
     const uint64_t limit = h_.cycle() + 50000000;
@@ -402,6 +474,7 @@ class PerfBench {
     h_.Apply();
     for (int i = 0; i < 4 && !hung_; ++i)
       h_.Step();
+    mixed_ = probe_;
     return probe_.s;
   }
 
@@ -418,6 +491,8 @@ class PerfBench {
   sim::CplPort cpl_;
   bool hung_ = false;
   bool failed_ = false;
+  const sim::EngineCommand* mix_ = nullptr;  // --mixed: the two commands
+  Probe mixed_;                              // the last run's probe
 };
 
 struct Config {
@@ -539,6 +614,119 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
   return ok;
 }
 
+// --reduce: the store boxes (tile, im2col_no_offs; no swizzle and 128B) as reductions of
+// `pair`, on the top `make` (AtomicReduce 0 or 1). The box keeps its bytes: box[0] (channels for
+// im2col) is rescaled from the u16 elements of MakeCommand to the pair's element size.
+struct RedPair {
+  const char* name;
+  model::RedOp op;
+  DType dtype;
+  bool atomic;  // on the AtomicReduce = 1 top
+};
+
+bool RunReduce(TopFactory rmw, TopFactory atomic, const std::vector<int>& latencies,
+               const std::vector<uint32_t>& sizes, FILE* csv) {
+  static const model::Swizzle kSwz[] = {model::Swizzle::kNone, model::Swizzle::k128B};
+  static const RedPair kPairs[] = {
+      {"add.u32", model::RedOp::kAdd, DType::kU32, false},
+      {"add.u32.atom", model::RedOp::kAdd, DType::kU32, true},
+      {"add.f32", model::RedOp::kAdd, DType::kF32, false},
+      {"add.f16", model::RedOp::kAdd, DType::kF16, false},
+  };
+  bool ok = true;
+  for (int lat : latencies) {
+    for (Mode mode : {kTile, kIm2col}) {
+      for (model::Swizzle swz : kSwz) {
+        for (const RedPair& pr : kPairs) {
+          std::printf("db16       lat %3d %-13s %-5s %-12s |", lat,
+                      mode == kIm2col ? "im2col_no_off" : "tile", model::ToString(swz), pr.name);
+          for (uint32_t size : sizes) {
+            TensorMap m;
+            TensorInstr ins;
+            MakeCommand(Case{mode, swz, size}, &m, &ins);
+            const uint32_t e = static_cast<uint32_t>(model::ElementBytes(pr.dtype));
+            m.dtype = pr.dtype;
+            if (mode == kIm2col) {
+              m.channels_per_pixel = m.channels_per_pixel * 2 / e;
+            } else {
+              m.box[0] = m.box[0] * 2 / e;
+            }
+            ins.op = model::Op::kReduce;
+            ins.redop = pr.op;
+            const model::Status st = model::ValidateTensorMap(m);
+            if (!st.ok()) {
+              std::fprintf(stderr, "bad map: %s\n", st.ToString().c_str());
+              return false;
+            }
+            const int n = static_cast<int>(std::max<uint32_t>(4, (128u << 10) / size));
+            PerfBench bench((pr.atomic ? atomic : rmw)());
+            const Result r = bench.Run(m, ins, n, lat);
+            g_cycles += bench.cycles();
+            if (bench.Failed() || (pr.atomic != (bench.atomics() > 0))) {
+              std::fprintf(stderr, "run failed (assertion, hang, or atomics %llu)\n",
+                           static_cast<unsigned long long>(bench.atomics()));
+              ok = false;
+            }
+            std::printf(" %5.1f%%", 100.0 * r.efficiency);
+            if (csv) {
+              std::fprintf(csv, "%s,%d,%d,%d,%d,%s_%s,%s,%u,%.4f,%.4f,%d\n",
+                           pr.atomic ? "db16_atop" : "db16", 16, 512, 512, lat,
+                           mode == kIm2col ? "reduce_im2col_no_offs" : "reduce_tile", pr.name,
+                           model::ToString(swz), size, r.bytes_per_cycle, r.efficiency,
+                           r.latency_first_ar);
+            }
+          }
+          std::printf("\n");
+          std::fflush(stdout);
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// --mixed: the load and the store of the same tile box, alternating on one engine (db16).
+bool RunMixedConfig(TopFactory make, const std::vector<int>& latencies,
+                    const std::vector<uint32_t>& sizes, FILE* csv) {
+  static const model::Swizzle kSwz[] = {model::Swizzle::kNone, model::Swizzle::k128B};
+  bool ok = true;
+  for (int lat : latencies) {
+    for (model::Swizzle swz : kSwz) {
+      std::printf("db16       lat %3d mixed %-5s | load B/cyc, store B/cyc, both / DataBytes:", lat,
+                  model::ToString(swz));
+      for (uint32_t size : sizes) {
+        TensorMap m;
+        TensorInstr ld, st;
+        g_store = false;
+        MakeCommand(Case{kTile, swz, size}, &m, &ld);
+        g_store = true;
+        MakeCommand(Case{kTile, swz, size}, &m, &st);
+        g_store = false;
+        const int n = 2 * static_cast<int>(std::max<uint32_t>(4, (128u << 10) / size));
+        PerfBench bench(make());
+        double ld_bpc = 0, st_bpc = 0;
+        bench.RunMixed(m, ld, st, n, lat, &ld_bpc, &st_bpc);
+        g_cycles += bench.cycles();
+        if (bench.Failed()) {
+          std::fprintf(stderr, "run failed (assertion or hang)\n");
+          ok = false;
+        }
+        std::printf("  %u: %.2f %.2f %.1f%%", size, ld_bpc, st_bpc,
+                    100.0 * (ld_bpc + st_bpc) / 16.0);
+        if (csv) {
+          std::fprintf(csv, "db16,16,512,512,%d,mixed_load,%s,%u,%.4f,%.4f,0\n", lat,
+                       model::ToString(swz), size, ld_bpc, ld_bpc / 16.0);
+          std::fprintf(csv, "db16,16,512,512,%d,mixed_store,%s,%u,%.4f,%.4f,0\n", lat,
+                       model::ToString(swz), size, st_bpc, st_bpc / 16.0);
+        }
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  return ok;
+}
+
 }  // namespace
 }  // namespace tma::tb
 
@@ -556,6 +744,10 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (!std::strcmp(argv[i], "--store")) {
       g_store = true;
+    } else if (!std::strcmp(argv[i], "--reduce")) {
+      g_reduce = true;
+    } else if (!std::strcmp(argv[i], "--mixed")) {
+      g_mixed = true;
     } else if (!std::strcmp(argv[i], "--packed")) {
       g_packed = true;
     } else if (!std::strcmp(argv[i], "--packed-ref")) {
@@ -568,7 +760,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: engine_perf [--csv FILE] [--quick] [--store] [--packed | --packed-ref] "
-                   "[--config NAME] [--mode MODE] [--cmd-rate]\n");
+                   "[--config NAME] [--mode MODE] [--cmd-rate] [--reduce] [--mixed]\n");
       return 2;
     }
   }
@@ -581,6 +773,34 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> sizes = {128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
   if (quick)
     sizes = {128, 1024, 4096, 32768};
+  if (g_reduce || g_mixed) {
+    // Reductions and mixed streams: db16 only, the --quick sizes.
+    const std::vector<uint32_t> rsizes = {128, 1024, 4096, 32768};
+    bool rok = true;
+    const std::clock_t r0 = std::clock();
+#if defined(TMA_PERF_DB16) && defined(TMA_PERF_DB16_ATOP)
+    if (g_reduce) {
+      std::printf(
+          "sustained global reduce efficiency (bytes reduced / cycles / DataBytes) per "
+          "box size: 128 1024 4096 32768\n");
+      g_store = true;
+      rok &=
+          RunReduce(MakeTop<Vperf_db16, 16>, MakeTop<Vperf_db16_atop, 16>, {1, 300}, rsizes, csv);
+      g_store = false;
+    }
+    if (g_mixed)
+      rok &= RunMixedConfig(MakeTop<Vperf_db16, 16>, {1, 300}, rsizes, csv);
+#else
+    std::fprintf(stderr, "engine_perf: --reduce and --mixed need db16 and db16_atop\n");
+    rok = false;
+#endif
+    if (csv)
+      std::fclose(csv);
+    const double cpu = static_cast<double>(std::clock() - r0) / CLOCKS_PER_SEC;
+    std::printf("engine_perf: %llu cycles, cpu %.2f s\n", static_cast<unsigned long long>(g_cycles),
+                cpu);
+    return rok ? 0 : 1;
+  }
   std::printf(g_store ? "sustained global write efficiency of stores (bytes/cycle / DataBytes) per "
                         "box size:"
                       : "sustained smem write efficiency (bytes/cycle / DataBytes) per box size:");
@@ -591,19 +811,31 @@ int main(int argc, char** argv) {
   bool ok = true;
   const std::clock_t c0 = std::clock();
   // db16, db32, db64, db128: the defaults of tma_sim_top (MaxOutstanding 512, RowFifoDepth 512).
+#ifdef TMA_PERF_DB16
   if (want("db16"))
     ok &= RunConfig(MakeTop<Vperf_db16, 16>, {"db16", 16, 512, 512}, {1, 300}, sizes, csv);
+#endif
+#ifdef TMA_PERF_DB16_SMALL
   if (want("db16_small"))
     ok &= RunConfig(MakeTop<Vperf_db16_small, 16>, {"db16_small", 16, 8, 8}, {1, 300}, sizes, csv);
+#endif
+#ifdef TMA_PERF_DB32
   if (want("db32"))
     ok &= RunConfig(MakeTop<Vperf_db32, 32>, {"db32", 32, 512, 512}, {1, 300}, sizes, csv);
+#endif
+#ifdef TMA_PERF_DB64
   if (want("db64"))
     ok &= RunConfig(MakeTop<Vperf_db64, 64>, {"db64", 64, 512, 512}, {1, 300}, sizes, csv);
+#endif
+#ifdef TMA_PERF_DB64_DEEP
   if (want("db64_deep"))
     ok &= RunConfig(MakeTop<Vperf_db64_deep, 64>, {"db64_deep", 64, 1024, 1024}, {1, 300}, sizes,
                     csv);
+#endif
+#ifdef TMA_PERF_DB128
   if (want("db128"))
     ok &= RunConfig(MakeTop<Vperf_db128, 128>, {"db128", 128, 512, 512}, {1, 300}, sizes, csv);
+#endif
   if (csv)
     std::fclose(csv);
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;

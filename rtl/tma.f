@@ -46,6 +46,7 @@ backend/tma_smem_rd.sv
 backend/tma_wr_align.sv
 backend/tma_wr_red.sv
 backend/tma_wr_engine.sv
+backend/tma_atop_split.sv
 backend/tma_bulk_group.sv
 backend/tma_s2s_copy.sv
 # ---- top ----

@@ -7,7 +7,81 @@
 #include <sstream>
 #include <string>
 
+#include "tma/reduce.h"
+
 namespace tma::sim {
+
+namespace {
+namespace m = tma::model;
+// AXI5 AtomicStore / AtomicLoad operations (AWATOP[2:0]).
+enum : uint32_t { kAtAdd = 0, kAtClr, kAtEor, kAtSet, kAtSmax, kAtSmin, kAtUmax, kAtUmin };
+}  // namespace
+
+bool AxiWriteSlave::AtomicStore(const Aw& aw, const WBeat& beat, int db) {
+  const int n = 1 << aw.size;  // 4 or 8 (checked)
+  const bool wide = n == 8;
+  const uint32_t op = aw.atop & 7;
+  const m::DType u = wide ? m::DType::kU64 : m::DType::kU32;
+  const m::DType sgn = wide ? m::DType::kS64 : m::DType::kS32;
+  m::RedOp red = m::RedOp::kAdd;
+  m::DType t = u;
+  switch (op) {
+    case kAtAdd:
+      red = m::RedOp::kAdd;
+      break;
+    case kAtClr:
+      red = m::RedOp::kAnd;
+      break;
+    case kAtEor:
+      red = m::RedOp::kXor;
+      break;
+    case kAtSet:
+      red = m::RedOp::kOr;
+      break;
+    case kAtSmax:
+      red = m::RedOp::kMax, t = sgn;
+      break;
+    case kAtSmin:
+      red = m::RedOp::kMin, t = sgn;
+      break;
+    case kAtUmax:
+      red = m::RedOp::kMax;
+      break;
+    default:
+      red = m::RedOp::kMin;
+      break;  // kAtUmin
+  }
+  const size_t lane = static_cast<size_t>(aw.addr & static_cast<uint64_t>(db - 1));
+  uint8_t src[8], dst[8];
+  std::memcpy(src, &beat.data[lane], static_cast<size_t>(n));
+  if (op == kAtClr) {  // mem & ~data
+    for (int i = 0; i < n; ++i) {
+      src[i] = static_cast<uint8_t>(~src[i]);
+    }
+  }
+  if (!mem_->Read(aw.addr, dst, static_cast<size_t>(n))) {
+    return false;
+  }
+  m::ReduceElement(red, t, dst, src);
+  return mem_->Write(aw.addr, dst, static_cast<size_t>(n));
+}
+
+void AxiWriteSlave::CheckAtomicId(const Aw& aw) {
+  // AXI5: an atomic transaction's ID is not that of any outstanding non-atomic transaction.
+  const bool atomic = aw.atop != 0;
+  bool clash = false;
+  for (const Aw& a : aw_q_) {
+    clash |= a.id == aw.id && (a.atop != 0) != atomic;
+  }
+  for (const B& b : b_q_[aw.id]) {
+    clash |= b.atomic != atomic;
+  }
+  if (clash) {
+    err_("AXI_ATOP_ID", "AW ID " + std::to_string(aw.id) + (atomic ? " (atomic)" : " (plain)") +
+                            " while " + (atomic ? "plain" : "atomic") +
+                            " transactions of that ID are outstanding");
+  }
+}
 
 void AxiWriteSlave::Clear() {
   aw_q_.clear();
@@ -22,8 +96,9 @@ void AxiWriteSlave::Clear() {
 }
 
 void AxiWriteSlave::CheckStable(const TopPins& p) {
-  if (aw_wait_ && (!p.awvalid || p.awaddr != aw_prev_.addr || p.awid != aw_prev_.id ||
-                   p.awlen != aw_prev_.len || p.awsize != aw_prev_.size)) {
+  if (aw_wait_ &&
+      (!p.awvalid || p.awaddr != aw_prev_.addr || p.awid != aw_prev_.id ||
+       p.awlen != aw_prev_.len || p.awsize != aw_prev_.size || p.awatop != aw_prev_.atop)) {
     err_("AXI_AW_UNSTABLE", "AW dropped or changed while awvalid && !awready");
   }
   const size_t n = static_cast<size_t>(p.data_bytes);
@@ -32,7 +107,7 @@ void AxiWriteSlave::CheckStable(const TopPins& p) {
     err_("AXI_W_UNSTABLE", "W dropped or changed while wvalid && !wready");
   }
   aw_wait_ = p.awvalid && !aw_ready_q_;
-  aw_prev_ = Aw{p.awid, p.awaddr, p.awlen, p.awsize};
+  aw_prev_ = Aw{p.awid, p.awaddr, p.awlen, p.awsize, p.awatop};
   w_wait_ = p.wvalid && !w_ready_q_;
   std::memcpy(w_prev_.data.data(), p.wdata, n);
   w_prev_.strb = p.wstrb;
@@ -50,7 +125,18 @@ void AxiWriteSlave::Complete(const Aw& aw, const std::vector<WBeat>& beats, uint
       break;
     }
   }
-  if (resp == 0) {
+  if (resp == 0 && aw.atop != 0) {
+    ++atomics_;
+    const uint64_t n = 1ull << aw.size;
+    const uint64_t lane = aw.addr & static_cast<uint64_t>(db - 1);
+    const Strobe want = FullStrobe(static_cast<int>(n)) << lane;
+    if (beats[0].strb != want) {
+      err_("AXI_ATOP_WSTRB", "AtomicStore strobes are not its whole data window");
+    }
+    if (!AtomicStore(aw, beats[0], db)) {
+      resp = 2;
+    }
+  } else if (resp == 0) {
     for (size_t k = 0; k < beats.size(); ++k) {
       const uint64_t beat_addr = first + k * bpb;
       const uint64_t lane0 = beat_addr & ~static_cast<uint64_t>(db - 1);
@@ -95,6 +181,7 @@ void AxiWriteSlave::Complete(const Aw& aw, const std::vector<WBeat>& beats, uint
   const auto [l, h] = cfg_.latency[aw.id];
   B b{aw.id, resp,
       now + static_cast<uint64_t>(l) + (h > l ? rng_->Below(static_cast<uint64_t>(h - l + 1)) : 0)};
+  b.atomic = aw.atop != 0;
   if (gate_) {
     b.gate_handle = gate_.request(aw.id, aw.addr, end - aw.addr);
   } else {
@@ -121,7 +208,19 @@ void AxiWriteSlave::Tick(TopPins& p, uint64_t now) {
   const int db = p.data_bytes;
   CheckStable(p);
   if (aw_ready_q_ && p.awvalid) {
-    Aw aw{static_cast<uint32_t>(p.awid & (kAxiIds - 1)), p.awaddr, p.awlen, p.awsize};
+    Aw aw{static_cast<uint32_t>(p.awid & (kAxiIds - 1)), p.awaddr, p.awlen, p.awsize, p.awatop};
+    if (aw.atop != 0) {
+      // AXI5 AtomicStore, little-endian (the engine's only atomic form); 4 or 8 bytes (the
+      // model's integer reductions), one transfer, aligned.
+      if ((aw.atop >> 3) != 2 || aw.len != 0 || (aw.size != 2 && aw.size != 3) ||
+          (aw.addr & ((1ull << aw.size) - 1)) != 0) {
+        err_("AXI_ATOP", "awatop " + std::to_string(aw.atop) + " awlen " + std::to_string(aw.len) +
+                             " awsize " + std::to_string(aw.size) +
+                             ": not a single aligned 4- or 8-byte little-endian AtomicStore");
+        aw.atop = 0;  // written as a plain write
+      }
+    }
+    CheckAtomicId(aw);
     if (p.awburst != 1) {
       err_("AXI_BURST", "awburst " + std::to_string(p.awburst) + " is not INCR");
     }

@@ -12,9 +12,17 @@
 //     written and never answered (a slave that stops responding: the engine's watchdog).
 //     Per ID the responses keep AW order, so once a burst of an ID is silent, every later
 //     burst of that ID is too.
+//   * AXI5 AtomicStore (AWATOP[5:4] = 01, little-endian): executed at the memory when its one
+//     beat arrives, with the model's reduction arithmetic (ReduceElement: ADD, SMAX, SMIN,
+//     UMAX, UMIN as add / max / min on s32/u32 or s64/u64, SET as or, EOR as xor, CLR as and
+//     with the inverted data); B as for a plain write (an error range answers it and leaves
+//     the element as it was). atomics() counts them.
 //   * Protocol checks: AW and W held stable while valid && !ready, INCR bursts, awsize not
 //     wider than the bus, no burst across 4 KiB, wlast on exactly the burst's last beat,
-//     strobes only inside the beat's awsize lanes.
+//     strobes only inside the beat's awsize lanes; an atomic transaction: AtomicStore only,
+//     little-endian, one transfer of 4 or 8 bytes (the sizes the model's integer reductions
+//     have) aligned to its size, every strobe of its data window set, and an ID no
+//     outstanding plain write uses (nor a plain write one an outstanding atomic uses).
 // With `enabled` false (a load-only engine) every AW or W valid is an error (AXI_WRITE) and
 // the slave answers nothing.
 #ifndef TMA_SIM_AXI_WRITE_SLAVE_H_
@@ -62,12 +70,14 @@ class AxiWriteSlave : public Clocked {
   uint64_t beats() const { return beats_; }
   uint64_t error_bursts() const { return error_bursts_; }
   uint64_t silent_bursts() const { return silent_bursts_; }
+  uint64_t atomics() const { return atomics_; }
 
  private:
   struct Aw {
     uint32_t id = 0;
     uint64_t addr = 0;
     uint32_t len = 0, size = 0;
+    uint32_t atop = 0;
   };
   struct WBeat {
     std::array<uint8_t, kMaxDataBytes> data{};
@@ -77,11 +87,16 @@ class AxiWriteSlave : public Clocked {
   struct B {
     uint32_t id = 0, resp = 0;
     uint64_t ready_cycle = 0;
+    bool atomic = false;
     uint64_t gate_handle = 0;
     int gate_resp = -1;  // the gate's answer (-1: none yet; 0 without a gate)
   };
   void CheckStable(const TopPins& p);
   void Complete(const Aw& aw, const std::vector<WBeat>& beats, uint64_t now, int db);
+  // The AtomicStore `aw` with its one beat, at the memory; false: the memory refused it.
+  bool AtomicStore(const Aw& aw, const WBeat& beat, int db);
+  // The ID rule of AXI5 atomics for the AW `aw` (checked when it is accepted).
+  void CheckAtomicId(const Aw& aw);
 
   tma::model::GlobalMemoryIf* mem_;
   Random* rng_;
@@ -100,7 +115,7 @@ class AxiWriteSlave : public Clocked {
   bool aw_wait_ = false, w_wait_ = false;
   Aw aw_prev_;
   WBeat w_prev_;
-  uint64_t bursts_ = 0, beats_ = 0, error_bursts_ = 0, silent_bursts_ = 0;
+  uint64_t bursts_ = 0, beats_ = 0, error_bursts_ = 0, silent_bursts_ = 0, atomics_ = 0;
 };
 
 }  // namespace tma::sim

@@ -54,6 +54,7 @@ struct TopPins {
   // AXI4 write address / data / response.
   bool awvalid = false, awready = false;
   uint8_t awid = 0, awlen = 0, awsize = 0, awburst = 0;
+  uint8_t awatop = 0;  // AXI5 AWATOP (tma::pkg::Atop*; 0: a plain write)
   uint64_t awaddr = 0;
   bool wvalid = false, wready = false, wlast = false;
   uint8_t wdata[kMaxDataBytes] = {};

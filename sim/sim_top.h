@@ -253,6 +253,7 @@ class VerilatedTop : public SimTop {
     p.awlen = t.m_axi_awlen_o;
     p.awsize = t.m_axi_awsize_o;
     p.awburst = t.m_axi_awburst_o;
+    p.awatop = t.m_axi_awatop_o;
     p.wvalid = t.m_axi_wvalid_o;
     p.wlast = t.m_axi_wlast_o;
     if (p.wvalid) {

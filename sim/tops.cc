@@ -27,6 +27,18 @@
 #ifdef TMA_SIM_TOP_DB128_PTX
 #include "Vtma_sim_top_db128_ptx.h"
 #endif
+#ifdef TMA_SIM_TOP_DB16_ATOP
+#include "Vtma_sim_top_db16_atop.h"
+#endif
+#ifdef TMA_SIM_TOP_DB32_ATOP
+#include "Vtma_sim_top_db32_atop.h"
+#endif
+#ifdef TMA_SIM_TOP_DB64_ATOP
+#include "Vtma_sim_top_db64_atop.h"
+#endif
+#ifdef TMA_SIM_TOP_DB128_ATOP
+#include "Vtma_sim_top_db128_atop.h"
+#endif
 
 namespace tma::sim {
 
@@ -45,6 +57,7 @@ struct TopEntry {
 };
 constexpr SimTopVariant kDef = SimTopVariant::kDefault;
 constexpr SimTopVariant kPtx = SimTopVariant::kPtxReadings;
+constexpr SimTopVariant kAtop = SimTopVariant::kAtomicReduce;
 const TopEntry kTops[] = {
 #ifdef TMA_SIM_TOP_DB16
     {16, kDef, "tma_sim_top_db16", &Make<Vtma_sim_top_db16>},
@@ -69,6 +82,18 @@ const TopEntry kTops[] = {
 #endif
 #ifdef TMA_SIM_TOP_DB128_PTX
     {128, kPtx, "tma_sim_top_db128_ptx", &Make<Vtma_sim_top_db128_ptx>},
+#endif
+#ifdef TMA_SIM_TOP_DB16_ATOP
+    {16, kAtop, "tma_sim_top_db16_atop", &Make<Vtma_sim_top_db16_atop>},
+#endif
+#ifdef TMA_SIM_TOP_DB32_ATOP
+    {32, kAtop, "tma_sim_top_db32_atop", &Make<Vtma_sim_top_db32_atop>},
+#endif
+#ifdef TMA_SIM_TOP_DB64_ATOP
+    {64, kAtop, "tma_sim_top_db64_atop", &Make<Vtma_sim_top_db64_atop>},
+#endif
+#ifdef TMA_SIM_TOP_DB128_ATOP
+    {128, kAtop, "tma_sim_top_db128_atop", &Make<Vtma_sim_top_db128_atop>},
 #endif
     {0, kDef, nullptr, nullptr},
 };

@@ -6,7 +6,10 @@
 // (SimTopVariant::kPtxReadings) is the same top built with the PTX text's readings where silicon
 // differs (StoreClipElem = 1: stores clip along dim 0 to elements; BulkSizeStrict = 1: a bulk
 // size not a multiple of 16 is invalid_instruction); by default it is built at DataBytes 16 and
-// 128 (TMA_SIM_TOP_PTX_WIDTHS).
+// 128 (TMA_SIM_TOP_PTX_WIDTHS). The atomic variant (SimTopVariant::kAtomicReduce) is the
+// default top built with AtomicReduce = 1 (reductions with an AXI5 AtomicStore form go out as
+// AtomicStores, executed by the harness's write slave); by default it is built at DataBytes 16
+// (TMA_SIM_TOP_ATOP_WIDTHS).
 #ifndef TMA_SIM_TOPS_H_
 #define TMA_SIM_TOPS_H_
 
@@ -17,7 +20,7 @@
 namespace tma::sim {
 
 inline constexpr int kTopWidths[] = {16, 32, 64, 128};
-enum class SimTopVariant { kDefault, kPtxReadings };
+enum class SimTopVariant { kDefault, kPtxReadings, kAtomicReduce };
 std::unique_ptr<SimTop> MakeSimTop(int data_bytes, const VerilatedOptions& o = {},
                                    SimTopVariant v = SimTopVariant::kDefault);
 

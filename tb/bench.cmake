@@ -48,4 +48,14 @@ if(TMA_TB_HAVE_RTL)
   target_compile_options(tma-rtl PRIVATE -Wall -Wextra)
   target_link_libraries(tma-rtl PRIVATE tma_sim_tops tma_golden)
   set_target_properties(tma-rtl PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+  # Every hand and silicon reduction case (tensor and bulk files) on the atomic top
+  # (AtomicReduce = 1, DataBytes 16): no fail, no skip, and the write slave executed
+  # AtomicStores (the run fails when the atomic path went unused).
+  if("16" IN_LIST TMA_SIM_TOP_ATOP_WIDTHS)
+    set(_v ${CMAKE_SOURCE_DIR}/tests/vectors)
+    add_test(NAME golden/rtl_atomic_reduce COMMAND tma-rtl run
+      ${_v}/hand/reduce.jsonl ${_v}/hand/bulk.jsonl ${_v}/silicon/reduce.jsonl.gz
+      ${_v}/silicon/bulk.jsonl.gz --atomic --min-atomics 1 --fail-on-skip)
+    set_tests_properties(golden/rtl_atomic_reduce PROPERTIES LABELS rtl TIMEOUT 600)
+  endif()
 endif()

@@ -37,6 +37,11 @@
 // A row of 0 beats (a command's last row with nothing to write) leaves the tracker in a cycle
 // without an AW handshake and queues its end entry behind the earlier bursts.
 //
+// AXI5 atomics: a row write tagged with an AWATOP (a reduction done at the memory, engine
+// AtomicReduce) goes out as bursts like any other, with aw_atop set and its element size beside
+// AW (axi_aw_esz8_o); tma_atop_split at the AXI write port turns each such burst into one
+// AtomicStore per element and merges their B responses into the one B per burst counted here.
+//
 // Streams: row writes in (wr_req_t), write beats in (data + strobes), command information in
 // (cpl_info_t), AXI4 AW / W / B (axi_wr_req_t / axi_wr_rsp_t + W data and strobes), finished
 // commands out (cpl_info_t). A write beat flagged with an error (a reduction whose old data
@@ -84,6 +89,7 @@ module tma_wr_engine #(
   input  tma_pkg::axi_wr_rsp_t  axi_rsp_i,
   output logic [DW-1:0]         axi_w_data_o,
   output logic [DataBytes-1:0]  axi_w_strb_o,
+  output logic                  axi_aw_esz8_o,  // with aw_atop: the burst's elements are 8 bytes
   // Finished store commands (to the completion unit)
   output logic                  done_valid_o,
   input  logic                  done_ready_i,
@@ -93,7 +99,7 @@ module tma_wr_engine #(
 );
 
   localparam int unsigned CntW    = tma_pkg::BeatCntW;
-  localparam int unsigned TrkW    = CntW + 1;
+  localparam int unsigned TrkW    = CntW + 1 + tma_pkg::AtopBits + 1;
   localparam int unsigned TrkD    = 4;
   localparam int unsigned WlenD   = 4;
   localparam int unsigned WlenW   = 8 + 2;
@@ -150,6 +156,8 @@ module tma_wr_engine #(
   logic [TrkW-1:0] trk_out;
   logic [CntW-1:0] trk_beats;
   logic            trk_last;
+  logic [tma_pkg::AtopBits-1:0] trk_atop;
+  logic            trk_esz8;
   logic [$clog2(TrkD+1)-1:0] trk_usage;
 
   tma_fifo #(
@@ -162,13 +170,13 @@ module tma_wr_engine #(
     .clr_i       (1'b0),
     .in_valid_i  (req_valid_i && (split_in_ready || !has_beats)),
     .in_ready_o  (trk_in_ready),
-    .in_data_i   ({req_i.nbeats, req_i.last}),
+    .in_data_i   ({req_i.nbeats, req_i.last, req_i.atop, req_i.esz8}),
     .out_valid_o (trk_valid),
     .out_ready_i (trk_pop),
     .out_data_o  (trk_out),
     .usage_o     (trk_usage)
   );
-  assign {trk_beats, trk_last} = trk_out;
+  assign {trk_beats, trk_last, trk_atop, trk_esz8} = trk_out;
 
   // ---- AW, under the credit of the B queue ----
   // credit_q: fewer than MaxOutstanding entries are between the W length queue's input and
@@ -194,6 +202,8 @@ module tma_wr_engine #(
   assign axi_req_o.aw_len   = burst.len;
   assign axi_req_o.aw_size  = 3'(SizeLog2);
   assign axi_req_o.aw_burst = tma_pkg::AxiBurstIncr;
+  assign axi_req_o.aw_atop  = trk_atop;
+  assign axi_aw_esz8_o      = trk_esz8;
   assign aw_fire     = axi_req_o.aw_valid && axi_rsp_i.aw_ready;
   assign burst_ready = aw_fire;
   assign issued_n    = issued_q + CntW'(burst.len) + CntW'(1);

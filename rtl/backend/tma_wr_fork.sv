@@ -12,8 +12,12 @@
 //   * for a reduction row, the read of its global bytes (tma_pkg::rd_req_t, the old data of
 //     the read-modify-write) to the reductions' burst splitter and the read engine;
 // and for the last row of a command its completion information (cpl_info_t) to the write
-// engine's command end. The first row of a reduction waits until the store direction behind
-// the fork is empty, so its reads see every earlier store's and reduction's writes:
+// engine's command end. With AtomicReduce = 1, a reduction row whose pair has an AXI5
+// AtomicStore form (tma_red_atop) is done at the memory: no old-data read, its write data item
+// passes the ALU (inverted for the CLR form of and) and its global write carries the AWATOP and
+// the element size, for tma_atop_split at the AXI write port. The first row of a reduction
+// waits until the store direction behind the fork is empty, so its reads see every earlier
+// store's and reduction's writes (and an atomic one's AtomicStores follow them):
 // read-modify-write is atomic against the engine's own writes (not against other managers).
 // Both inputs of that test are a cycle old, so they come from flops: idle_i is registered by
 // the engine (the blocks behind were empty in the previous cycle) and qe_q says that the
@@ -38,6 +42,7 @@ module tma_wr_fork #(
   parameter  int unsigned DataBytes = 16,   // 16, 32, 64 or 128
   parameter  int unsigned Depth     = 8,    // entries of each row queue, >= 2
   parameter  int unsigned CmdDepth  = 128,  // commands between the fork and their end, >= 2
+  parameter  int unsigned AtomicReduce = 0, // 1: reductions with an AtomicStore form at the memory
   localparam int unsigned SizeLog2  = $clog2(DataBytes)
 ) (
   input  logic                    clk_i,
@@ -89,6 +94,21 @@ module tma_wr_fork #(
   tma_pkg::wr_req_t       wr_d;
   tma_pkg::wr_red_t       wd_d;
   tma_pkg::rd_req_t       rr_d;
+  // The row's reduction pair as an AXI5 AtomicStore (AtomicReduce)
+  logic                   pair_ok;
+  logic [tma_pkg::AtopBits-1:0] pair_atop;
+  logic                   pair_inv;
+  logic                   atom;       // the row is a reduction done at the memory
+
+  tma_red_atop u_red_atop (
+    .redop_i     (row_i.cpl.redop),
+    .elem_i      (row_i.cpl.elem),
+    .supported_o (pair_ok),
+    .atop_o      (pair_atop),
+    .atop_inv_o  (pair_inv)
+  );
+
+  assign atom = AtomicReduce != 0 && row_i.cpl.red && pair_atop != tma_pkg::AtopNone;
 
   assign len    = row_i.dend;
   assign has_wr = row_i.has_data && row_i.dend != '0;
@@ -111,8 +131,12 @@ module tma_wr_fork #(
     wr_d.addr   = {row_i.gaddr[63:SizeLog2], SizeLog2'(0)};
     wr_d.nbeats = has_wr ? tma_pkg::BeatCntW'(g_end >> SizeLog2) : '0;
     wr_d.last   = row_i.last;
+    wr_d.atop   = atom ? pair_atop : tma_pkg::AtopNone;
+    wr_d.esz8   = atom && (row_i.cpl.elem == tma_pkg::ElemU64 ||
+                           row_i.cpl.elem == tma_pkg::ElemS64);
     wd_d        = '0;
-    wd_d.red    = row_i.cpl.red;
+    wd_d.red    = row_i.cpl.red && !atom;
+    wd_d.inv    = atom && pair_inv;
     wd_d.redop  = row_i.cpl.redop;
     wd_d.elem   = row_i.cpl.elem;
     wd_d.nbeats = tma_pkg::BeatCntW'(g_end >> SizeLog2);
@@ -131,7 +155,7 @@ module tma_wr_fork #(
   logic qe_q;        // the queues were empty and took no row in the previous cycle
 
   assign need_wr     = has_wr || row_i.last;
-  assign need_rr     = has_wr && row_i.cpl.red;
+  assign need_rr     = has_wr && row_i.cpl.red && !atom;
   assign hold        = row_i.cpl.red && !in_cmd_q && !(idle_i && qe_q);
   assign row_ready_o = rd_in_ready && al_in_ready && wr_in_ready && info_in_ready &&
                        wd_in_ready && rr_in_ready && !hold;
@@ -266,12 +290,13 @@ module tma_wr_fork #(
                   wd_usage != '0 || rr_usage != '0;
 
   logic unused_bits;
-  assign unused_bits = ^{row_i, s_end[SizeLog2-1:0], g_end[SizeLog2-1:0]};
+  assign unused_bits = ^{row_i, s_end[SizeLog2-1:0], g_end[SizeLog2-1:0], pair_ok};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(DepthLegal_A, Depth >= 2)
+  `TMA_ASSERT_INIT(AtomicReduceLegal_A, AtomicReduce <= 1)
   `TMA_ASSERT_INIT(CmdDepthLegal_A, CmdDepth >= 2)
   `TMA_ASSERT_INIT(SmemRdJobWidth_A, tma_pkg::SmemRdJobWidth == $bits(tma_pkg::smem_rd_job_t))
   `TMA_ASSERT_INIT(WrAlWidth_A, tma_pkg::WrAlWidth == $bits(tma_pkg::wr_al_t))
@@ -286,6 +311,8 @@ module tma_wr_fork #(
   // A reduction's first row enters only empty queues (with the engine's StIdleLate_A: the
   // whole store direction is empty then).
   `TMA_ASSERT_IMPLY(RedFirstAlone_A, take && row_i.cpl.red && !in_cmd_q, !busy_o)
+  // A reduction done at the memory is a supported integer pair (the ALU never sees it).
+  `TMA_ASSERT_IMPLY(AtomPairSupported_A, row_valid_i && atom, pair_ok)
   `TMA_ASSERT_IMPLY(StoreRowFits_A, row_valid_i && row_i.has_data, row_i.dend <= row_i.row_bytes)
 
 endmodule

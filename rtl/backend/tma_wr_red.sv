@@ -7,7 +7,9 @@
 // tma_red_alu: a reduction beat is reduced where its strobes are set (read-modify-write), a
 // store beat passes (old = new, mask 0: the ALU returns it unchanged), so stores and
 // reductions leave in order at the ALU's latency. The strobes and a read-error flag travel as
-// the ALU's user bits.
+// the ALU's user bits. A reduction row done at the memory (AXI5 AtomicStore, tma_wr_fork's
+// AtomicReduce) arrives as a store row (red = 0: no old data, the ALU passes it); for the CLR
+// form of and (inv) its data goes out inverted (mem & ~~s).
 //
 // Atomicity: the engine reads, reduces and writes back; nothing stops another manager from
 // writing between the read and the write. tma_wr_fork starts a reduction only when the store
@@ -57,12 +59,15 @@ module tma_wr_red #(
   logic [tma_pkg::RedBits-1:0]      redop_q;
   logic [tma_pkg::ElemCodeBits-1:0] elem_q;
   logic [CntW-1:0]                  left_q;
+  logic                             inv_q;       // AtomicStore CLR: the data goes out inverted
+  logic [DW-1:0]                    pass_data;   // a store row's data through the ALU
   logic                             bmask_en_q;  // the row's byte mask (a bulk .cp_mask)
   logic [15:0]                      bmask_q;
   logic [DataBytes-1:0]             new_strb;    // the new beat's strobes under the mask
   logic                             alu_valid, alu_ready, alu_fire, row_done;
 
   assign new_strb    = new_strb_i & (bmask_en_q ? {(DataBytes / 16){bmask_q}} : '1);
+  assign pass_data   = inv_q ? ~new_data_i : new_data_i;
 
   assign alu_valid   = active_q && new_valid_i && (!red_q || old_valid_i);
   assign alu_fire    = alu_valid && alu_ready;
@@ -78,6 +83,7 @@ module tma_wr_red #(
       redop_q  <= '0;
       elem_q   <= '0;
       left_q   <= '0;
+      inv_q    <= 1'b0;
       bmask_en_q <= 1'b0;
       bmask_q    <= '0;
     end else if (row_valid_i && row_ready_o) begin
@@ -86,6 +92,7 @@ module tma_wr_red #(
       redop_q  <= row_i.redop;
       elem_q   <= row_i.elem;
       left_q   <= row_i.nbeats;
+      inv_q    <= row_i.inv;
       bmask_en_q <= row_i.bmask_en;
       bmask_q    <= row_i.bmask;
     end else if (alu_fire) begin
@@ -107,7 +114,7 @@ module tma_wr_red #(
     .in_ready_o  (alu_ready),
     .in_redop_i  (redop_q),
     .in_elem_i   (elem_q),
-    .in_old_i    (red_q ? old_data_i : new_data_i),
+    .in_old_i    (red_q ? old_data_i : pass_data),
     .in_new_i    (new_data_i),
     .in_mask_i   (red_q ? new_strb : '0),
     .in_user_i   ({new_strb, red_q && old_err_i}),
@@ -129,6 +136,7 @@ module tma_wr_red #(
   `TMA_ASSERT_IMPLY(RowBeats_A, row_valid_i, row_i.nbeats != '0)
   // Old data comes only for a reduction row.
   `TMA_ASSERT_IMPLY(OldForRed_A, old_valid_i && old_ready_o, red_q)
+  `TMA_ASSERT_IMPLY(InvNotRed_A, row_valid_i && row_i.inv, !row_i.red)
 
 endmodule
 

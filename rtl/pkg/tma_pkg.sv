@@ -157,10 +157,14 @@ package tma_pkg;
   localparam logic [1:0] PkG12  = 2'd2;
 
   // AxiId: AXI IDs of the read channel: Data for tensor data (in order), Desc for descriptor
-  // fetches, Red for the old data of reductions (read-modify-write, in order).
+  // fetches, Red for the old data of reductions (read-modify-write, in order); of the write
+  // channel: Data for plain writes, Atop for the AXI5 AtomicStores of reductions done at the memory
+  // (tma_atop_split; AXI5 does not let an atomic transaction share its ID with an outstanding non-
+  // atomic one; the SoC top's own IDs are 3 and 4).
   localparam logic [3:0] AxiIdData = 4'd0;
   localparam logic [3:0] AxiIdDesc = 4'd1;
   localparam logic [3:0] AxiIdRed  = 4'd2;
+  localparam logic [3:0] AxiIdAtop = 4'd5;
 
   // Atop: AXI5 AWATOP of a reduction done at the memory (tma_red_atop): 0 a plain write;
   // AtomicStore (bits 5:4 = 01), little-endian (bit 3 = 0), operation in bits 2:0.
@@ -509,9 +513,9 @@ package tma_pkg;
   // SmemWrWidth: written by hand above (48 bits, checked)
   // SmemRdJobWidth: written by hand above (49 bits, checked)
   // WrAlWidth: written by hand above (18 bits, checked)
-  // WrReqWidth: written by hand above (75 bits, checked)
-  // WrRedWidth: written by hand above (35 bits, checked)
-  // AxiWrReqWidth: written by hand above (85 bits, checked)
+  // WrReqWidth: written by hand above (82 bits, checked)
+  // WrRedWidth: written by hand above (36 bits, checked)
+  // AxiWrReqWidth: written by hand above (91 bits, checked)
   // AxiWrRspWidth: written by hand above (9 bits, checked)
   // SmemRdWidth: written by hand above (36 bits, checked)
   // BgCplWidth: written by hand above (14 bits, checked)
@@ -792,8 +796,11 @@ package tma_pkg;
     logic [63:0]         addr;     // DataBytes-aligned address of the first beat
     logic [BeatCntW-1:0] nbeats;   // 0: no write (the command's last row writes nothing)
     logic                last;     // last row of its command: the command ends after its B
+    logic [AtopBits-1:0] atop;     // AtopNone, or the AXI5 AtomicStore of a reduction row done
+                                   // at the memory (tma_atop_split; engine AtomicReduce)
+    logic                esz8;     // with atop: the element is 8 bytes (else 4)
   } wr_req_t;
-  localparam int unsigned WrReqWidth = 64 + BeatCntW + 1;
+  localparam int unsigned WrReqWidth = 64 + BeatCntW + 1 + AtopBits + 1;
 
   // Write data of one store or reduction row (tma_wr_fork -> tma_wr_red), in row order.
   typedef struct packed {
@@ -803,23 +810,26 @@ package tma_pkg;
     logic [BeatCntW-1:0]     nbeats;  // global beats, >= 1
     logic                    bmask_en; // the row's byte mask (row_t.bmask_en / bmask)
     logic [15:0]             bmask;
+    logic                    inv;     // a row done at the memory as AtomicStore CLR: the new
+                                      // data goes out inverted (red = 0: no old data)
   } wr_red_t;
-  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW + 1 + 16;
+  localparam int unsigned WrRedWidth = 1 + RedBits + ElemCodeBits + BeatCntW + 1 + 16 + 1;
 
   // AXI4 write channels (AW, W, B) of the engine's manager port as a request / response pair.
   // W data and strobes are the vectors beside the request (axi_w_data, axi_w_strb).
   typedef struct packed {
     logic        aw_valid;
-    logic [3:0]  aw_id;     // AxiIdData
+    logic [3:0]  aw_id;     // AxiIdData, or AxiIdAtop for an AtomicStore
     logic [63:0] aw_addr;
     logic [7:0]  aw_len;    // beats - 1
     logic [2:0]  aw_size;   // log2(DataBytes)
     logic [1:0]  aw_burst;  // AxiBurstIncr
+    logic [5:0]  aw_atop;   // AXI5 AWATOP: AtopNone, or an AtomicStore (ID AxiIdAtop)
     logic        w_valid;
     logic        w_last;
     logic        b_ready;
   } axi_wr_req_t;
-  localparam int unsigned AxiWrReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 1 + 1 + 1;
+  localparam int unsigned AxiWrReqWidth = 1 + 4 + 64 + 8 + 3 + 2 + 6 + 1 + 1 + 1;
 
   typedef struct packed {
     logic        aw_ready;

@@ -160,10 +160,16 @@ module tma_soc_wr_arb #(
 
   assign wr_drained_o = !aw_on_q && !w_on_q && b_pend_q == '0;
 
+  // The SoC port is AXI4 (no AWATOP): its engine is built without AtomicReduce, so every
+  // engine burst is a plain write (EngineNoAtop_A).
+  logic [5:0] unused_aw_atop;
+  assign unused_aw_atop = eng_req_i.aw_atop;
+
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesPow2_A, DataBytes >= 16 && (DataBytes & (DataBytes - 1)) == 0)
   `TMA_ASSERT_NEVER(GrantBoth_A, grant_ring && grant_eng)
   `TMA_ASSERT_NEVER(EngineUsesRingId_A, eng_req_i.aw_valid && eng_req_i.aw_id == RingWrId)
+  `TMA_ASSERT_NEVER(EngineNoAtop_A, eng_req_i.aw_valid && eng_req_i.aw_atop != '0)
   `TMA_ASSERT_NEVER(RingMultiBeat_A, w_fire && own_ring_q && !m_wlast_o)
   `TMA_ASSERT_NEVER(BUnderflow_A, b_eng_fire && b_pend_q == '0 && !eng_aw_fire)
   `TMA_ASSERT_STABLE(AwStable_A, m_awvalid_o, m_awready_i,

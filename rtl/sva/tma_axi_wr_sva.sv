@@ -4,7 +4,8 @@
 // tma_pkg::axi_wr_req_t / axi_wr_rsp_t pair (W data and strobes beside it), bound from outside
 // (rtl/sva/tma_bind.sv); simulation only. Checks both sides of the channel:
 //   * AW: valid stays high with a stable payload until aw_ready; INCR bursts of the bus width
-//     (with Narrow, of the bus width or narrower: the SoC port's 16-byte completion records),
+//     (with Narrow, of the bus width or narrower: the SoC port's 16-byte completion records;
+//     an AXI5 AtomicStore: one transfer of its element's 4 or 8 bytes, ID AxiIdAtop),
 //     aligned to the transfer size, inside one 4 KiB page (the manager's duties);
 //   * W: valid stays high with a stable payload until w_ready; WLAST exactly on beat AWLEN + 1
 //     of the oldest burst whose data is not complete; a W beat only for a burst whose AW was
@@ -79,11 +80,20 @@ module tma_axi_wr_sva #(
 
   // ---- AW channel (manager) ----
   `TMA_ASSERT_STABLE(AwHeld_A, req_i.aw_valid, rsp_i.aw_ready,
-                     {req_i.aw_id, req_i.aw_addr, req_i.aw_len, req_i.aw_size, req_i.aw_burst})
+                     {req_i.aw_id, req_i.aw_addr, req_i.aw_len, req_i.aw_size, req_i.aw_burst,
+                      req_i.aw_atop})
   `TMA_ASSERT_IMPLY(AwIncr_A, req_i.aw_valid,
                     req_i.aw_burst == tma_pkg::AxiBurstIncr &&
-                    (req_i.aw_size == 3'($clog2(DataBytes)) ||
+                    (req_i.aw_size == 3'($clog2(DataBytes)) || req_i.aw_atop != '0 ||
                      (Narrow != 0 && req_i.aw_size < 3'($clog2(DataBytes)))))
+  // AXI5 AtomicStore (the engine's only atomic form): little-endian, one transfer of 4 or 8
+  // bytes (the element), on the atomics' own ID.
+  `TMA_ASSERT_IMPLY(AwAtomicStore_A, req_i.aw_valid && req_i.aw_atop != '0,
+                    req_i.aw_atop[5:3] == 3'b010 && req_i.aw_len == '0 &&
+                    (req_i.aw_size == 3'd2 || req_i.aw_size == 3'd3) &&
+                    req_i.aw_id == tma_pkg::AxiIdAtop)
+  `TMA_ASSERT_IMPLY(AwAtopId_A, req_i.aw_valid && req_i.aw_id == tma_pkg::AxiIdAtop,
+                    req_i.aw_atop != '0)
   `TMA_ASSERT_IMPLY(AwAligned_A, req_i.aw_valid,
                     (req_i.aw_addr[6:0] & ((7'd1 << req_i.aw_size) - 7'd1)) == '0)
   `TMA_ASSERT_IMPLY(AwInPage_A, req_i.aw_valid, aw_page_end <= 13'd4096)

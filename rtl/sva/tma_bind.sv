@@ -124,7 +124,7 @@ bind tma_soc_top tma_axi_wr_sva #(
   .clk_i,
   .rst_ni,
   .req_i    ({m_axi_awvalid_o, m_axi_awid_o, m_axi_awaddr_o, m_axi_awlen_o, m_axi_awsize_o,
-              m_axi_awburst_o, m_axi_wvalid_o, m_axi_wlast_o, m_axi_bready_o}),
+              m_axi_awburst_o, 6'd0, m_axi_wvalid_o, m_axi_wlast_o, m_axi_bready_o}),
   .rsp_i    ({m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i, m_axi_bid_i, m_axi_bresp_i}),
   .w_data_i (m_axi_wdata_o),
   .w_strb_i (m_axi_wstrb_o)

@@ -56,6 +56,10 @@ module tma_engine #(
   // their bytes like the matching load, the data dropped (no shared-memory write), and end
   // with a done completion; 0 check-only: the checks, then the done completion, no reads
   parameter  int unsigned PrefetchReads    = 1,
+  // Reductions whose pair has an AXI5 AtomicStore form (add/min/max/and/or/xor on the integer
+  // types, tma_red_atop): 0 read-modify-write in the engine; 1 AtomicStore transactions, one
+  // per element (tma_atop_split), done at the memory (an ATOP-capable interconnect)
+  parameter  int unsigned AtomicReduce     = 0,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -419,7 +423,8 @@ module tma_engine #(
     .DataBytes        (DataBytes),
     .MaxBurstLen      (MaxBurstLen),
     .MaxWrOutstanding (MaxWrOutstanding),
-    .WrWatchdog       (WrWatchdog)
+    .WrWatchdog       (WrWatchdog),
+    .AtomicReduce     (AtomicReduce)
   ) u_store (
     .clk_i,
     .rst_ni,

@@ -24,6 +24,7 @@ module tma_sim_top #(
   parameter  int unsigned Arch             = 2,                            // tma_engine
   parameter  int unsigned BulkSizeStrict   = 0,                            // tma_engine
   parameter  int unsigned PrefetchReads    = 1,                            // tma_engine
+  parameter  int unsigned AtomicReduce     = 0,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -75,6 +76,7 @@ module tma_sim_top #(
   output logic [7:0]            m_axi_awlen_o,
   output logic [2:0]            m_axi_awsize_o,
   output logic [1:0]            m_axi_awburst_o,
+  output logic [5:0]            m_axi_awatop_o,    // AXI5 AWATOP (0 unless AtomicReduce)
   output logic                  m_axi_wvalid_o,
   input  logic                  m_axi_wready_i,
   output logic [DW-1:0]         m_axi_wdata_o,
@@ -165,7 +167,8 @@ module tma_sim_top #(
     .RdWatchdog       (RdWatchdog),
     .Arch             (Arch),
     .BulkSizeStrict   (BulkSizeStrict),
-    .PrefetchReads    (PrefetchReads)
+    .PrefetchReads    (PrefetchReads),
+    .AtomicReduce     (AtomicReduce)
   ) u_engine (
     .clk_i,
     .rst_ni,
@@ -242,6 +245,7 @@ module tma_sim_top #(
   assign m_axi_awlen_o   = axi_wr_req.aw_len;
   assign m_axi_awsize_o  = axi_wr_req.aw_size;
   assign m_axi_awburst_o = axi_wr_req.aw_burst;
+  assign m_axi_awatop_o  = axi_wr_req.aw_atop;
   assign m_axi_wvalid_o  = axi_wr_req.w_valid;
   assign m_axi_wlast_o   = axi_wr_req.w_last;
   assign m_axi_bready_o  = axi_wr_req.b_ready;

@@ -11,6 +11,8 @@
 //                    engine's read engine)
 //   tma_wr_red       write data: reductions read-modify-write through tma_red_alu, stores pass
 //   tma_wr_engine    AXI4 write manager: bursts, AW / W / B, B accounting, command end
+//   tma_atop_split   (AtomicReduce = 1) atomic-tagged bursts -> AXI5 AtomicStores, one per
+//                    element, their B responses merged back into one per burst
 // Its finished commands go to the engine's completion unit (done_*).
 
 `default_nettype none
@@ -23,6 +25,7 @@ module tma_store_path #(
   parameter  int unsigned MaxWrOutstanding = 512,  // write bursts waiting for B, >= 2
   parameter  int unsigned StCmdDepth       = 128,  // store commands waiting for B, >= 2
   parameter  int unsigned WrWatchdog       = 0,    // cycles a burst waits for B (0: forever)
+  parameter  int unsigned AtomicReduce     = 0,    // 1: AtomicStore for the integer pairs
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -106,8 +109,9 @@ module tma_store_path #(
   );
 
   tma_wr_fork #(
-    .DataBytes (DataBytes),
-    .CmdDepth  (StCmdDepth)
+    .DataBytes    (DataBytes),
+    .CmdDepth     (StCmdDepth),
+    .AtomicReduce (AtomicReduce)
   ) u_wr_fork (
     .clk_i,
     .rst_ni,
@@ -225,6 +229,13 @@ module tma_store_path #(
     end
   end
 
+  // The write engine's AXI port: the store path's, or tma_atop_split's input.
+  tma_pkg::axi_wr_req_t  we_req;
+  tma_pkg::axi_wr_rsp_t  we_rsp;
+  logic [DW-1:0]         we_w_data;
+  logic [DataBytes-1:0]  we_w_strb;
+  logic                  we_esz8;
+
   tma_wr_engine #(
     .DataBytes      (DataBytes),
     .MaxBurstLen    (MaxBurstLen),
@@ -244,15 +255,42 @@ module tma_store_path #(
     .info_valid_i (st_info_valid),
     .info_ready_o (st_info_ready),
     .info_i       (st_info),
-    .axi_req_o    (axi_wr_req_o),
-    .axi_rsp_i    (axi_wr_rsp_i),
-    .axi_w_data_o,
-    .axi_w_strb_o,
+    .axi_req_o    (we_req),
+    .axi_rsp_i    (we_rsp),
+    .axi_w_data_o (we_w_data),
+    .axi_w_strb_o (we_w_strb),
+    .axi_aw_esz8_o (we_esz8),
     .done_valid_o (done_valid_o),
     .done_ready_i (done_ready_i),
     .done_o       (done_o),
     .busy_o       (st_wr_busy)
   );
+
+  if (AtomicReduce != 0) begin : gen_atop
+    tma_atop_split #(
+      .DataBytes   (DataBytes),
+      .MaxBurstLen (MaxBurstLen)
+    ) u_atop_split (
+      .clk_i,
+      .rst_ni,
+      .in_req_i     (we_req),
+      .in_rsp_o     (we_rsp),
+      .in_w_data_i  (we_w_data),
+      .in_w_strb_i  (we_w_strb),
+      .in_esz8_i    (we_esz8),
+      .out_req_o    (axi_wr_req_o),
+      .out_rsp_i    (axi_wr_rsp_i),
+      .out_w_data_o (axi_w_data_o),
+      .out_w_strb_o (axi_w_strb_o)
+    );
+  end else begin : gen_no_atop
+    logic unused_esz8;
+    assign axi_wr_req_o = we_req;
+    assign we_rsp       = axi_wr_rsp_i;
+    assign axi_w_data_o = we_w_data;
+    assign axi_w_strb_o = we_w_strb;
+    assign unused_esz8  = we_esz8;
+  end
 
   assign busy_o = st_fork_busy || st_rd_busy || st_al_busy || st_wr_busy || st_red_busy ||
                   red_split_busy || fk_row_valid;
@@ -261,6 +299,10 @@ module tma_store_path #(
   // The blocks behind the store fork receive items only from its queues: when they were
   // empty in the previous cycle and the fork's queues held nothing then, they are empty now
   // (the one-cycle-late idle the fork's reduction ordering relies on).
+  `TMA_ASSERT_INIT(AtomicReduceLegal_A, AtomicReduce <= 1)
+  // Without AtomicReduce no write is atomic.
+  `TMA_ASSERT_IMPLY(NoAtop_A, AtomicReduce == 0 && axi_wr_req_o.aw_valid,
+                    axi_wr_req_o.aw_atop == tma_pkg::AtopNone)
   `TMA_ASSERT_IMPLY(StIdleLate_A, st_idle_q && !$past(st_fork_busy), st_idle)
 
 endmodule

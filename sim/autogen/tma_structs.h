@@ -131,6 +131,7 @@ inline constexpr uint8_t PkG12 = 2;
 inline constexpr uint8_t AxiIdData = 0;
 inline constexpr uint8_t AxiIdDesc = 1;
 inline constexpr uint8_t AxiIdRed = 2;
+inline constexpr uint8_t AxiIdAtop = 5;
 inline constexpr uint8_t AtopNone = 0;
 inline constexpr uint8_t AtopStAdd = 16;
 inline constexpr uint8_t AtopStClr = 17;
@@ -296,9 +297,9 @@ inline constexpr uint32_t SmemBeatWidth = 58;
 inline constexpr uint32_t SmemWrWidth = 48;
 inline constexpr uint32_t SmemRdJobWidth = 49;
 inline constexpr uint32_t WrAlWidth = 18;
-inline constexpr uint32_t WrReqWidth = 75;
-inline constexpr uint32_t WrRedWidth = 35;
-inline constexpr uint32_t AxiWrReqWidth = 85;
+inline constexpr uint32_t WrReqWidth = 82;
+inline constexpr uint32_t WrRedWidth = 36;
+inline constexpr uint32_t AxiWrReqWidth = 91;
 inline constexpr uint32_t AxiWrRspWidth = 9;
 inline constexpr uint32_t SmemRdWidth = 36;
 inline constexpr uint32_t BgCplWidth = 14;
@@ -1634,34 +1635,42 @@ inline void UnpackAt(const uint32_t* w, int pos, wr_al_t* s) {
   s->len = static_cast<uint16_t>(detail::Get(w, pos + 0, 12));
 }
 
-// tma_pkg::wr_req_t, 75 bits.
+// tma_pkg::wr_req_t, 82 bits.
 struct wr_req_t {
   uint64_t addr{};
   uint16_t nbeats{};
   bool last{};
-  static constexpr int kBits = 75;
+  uint8_t atop{};
+  bool esz8{};
+  static constexpr int kBits = 82;
   static constexpr int kWords = 3;
 };
 inline bool operator==(const wr_req_t& a, const wr_req_t& b) {
   return a.addr == b.addr &&
          a.nbeats == b.nbeats &&
-         a.last == b.last;
+         a.last == b.last &&
+         a.atop == b.atop &&
+         a.esz8 == b.esz8;
 }
 inline bool operator!=(const wr_req_t& a, const wr_req_t& b) {
   return !(a == b);
 }
 inline void PackAt(const wr_req_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 11, 64, static_cast<uint64_t>(s.addr));
-  detail::Put(w, pos + 1, 10, static_cast<uint64_t>(s.nbeats));
-  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 18, 64, static_cast<uint64_t>(s.addr));
+  detail::Put(w, pos + 8, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 7, 1, static_cast<uint64_t>(s.last));
+  detail::Put(w, pos + 1, 6, static_cast<uint64_t>(s.atop));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.esz8));
 }
 inline void UnpackAt(const uint32_t* w, int pos, wr_req_t* s) {
-  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 11, 64));
-  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 1, 10));
-  s->last = detail::Get(w, pos + 0, 1) != 0;
+  s->addr = static_cast<uint64_t>(detail::Get(w, pos + 18, 64));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 8, 10));
+  s->last = detail::Get(w, pos + 7, 1) != 0;
+  s->atop = static_cast<uint8_t>(detail::Get(w, pos + 1, 6));
+  s->esz8 = detail::Get(w, pos + 0, 1) != 0;
 }
 
-// tma_pkg::wr_red_t, 35 bits.
+// tma_pkg::wr_red_t, 36 bits.
 struct wr_red_t {
   bool red{};
   uint8_t redop{};
@@ -1669,7 +1678,8 @@ struct wr_red_t {
   uint16_t nbeats{};
   bool bmask_en{};
   uint16_t bmask{};
-  static constexpr int kBits = 35;
+  bool inv{};
+  static constexpr int kBits = 36;
   static constexpr int kWords = 2;
 };
 inline bool operator==(const wr_red_t& a, const wr_red_t& b) {
@@ -1678,29 +1688,32 @@ inline bool operator==(const wr_red_t& a, const wr_red_t& b) {
          a.elem == b.elem &&
          a.nbeats == b.nbeats &&
          a.bmask_en == b.bmask_en &&
-         a.bmask == b.bmask;
+         a.bmask == b.bmask &&
+         a.inv == b.inv;
 }
 inline bool operator!=(const wr_red_t& a, const wr_red_t& b) {
   return !(a == b);
 }
 inline void PackAt(const wr_red_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 34, 1, static_cast<uint64_t>(s.red));
-  detail::Put(w, pos + 31, 3, static_cast<uint64_t>(s.redop));
-  detail::Put(w, pos + 27, 4, static_cast<uint64_t>(s.elem));
-  detail::Put(w, pos + 17, 10, static_cast<uint64_t>(s.nbeats));
-  detail::Put(w, pos + 16, 1, static_cast<uint64_t>(s.bmask_en));
-  detail::Put(w, pos + 0, 16, static_cast<uint64_t>(s.bmask));
+  detail::Put(w, pos + 35, 1, static_cast<uint64_t>(s.red));
+  detail::Put(w, pos + 32, 3, static_cast<uint64_t>(s.redop));
+  detail::Put(w, pos + 28, 4, static_cast<uint64_t>(s.elem));
+  detail::Put(w, pos + 18, 10, static_cast<uint64_t>(s.nbeats));
+  detail::Put(w, pos + 17, 1, static_cast<uint64_t>(s.bmask_en));
+  detail::Put(w, pos + 1, 16, static_cast<uint64_t>(s.bmask));
+  detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.inv));
 }
 inline void UnpackAt(const uint32_t* w, int pos, wr_red_t* s) {
-  s->red = detail::Get(w, pos + 34, 1) != 0;
-  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 31, 3));
-  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 27, 4));
-  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 17, 10));
-  s->bmask_en = detail::Get(w, pos + 16, 1) != 0;
-  s->bmask = static_cast<uint16_t>(detail::Get(w, pos + 0, 16));
+  s->red = detail::Get(w, pos + 35, 1) != 0;
+  s->redop = static_cast<uint8_t>(detail::Get(w, pos + 32, 3));
+  s->elem = static_cast<uint8_t>(detail::Get(w, pos + 28, 4));
+  s->nbeats = static_cast<uint16_t>(detail::Get(w, pos + 18, 10));
+  s->bmask_en = detail::Get(w, pos + 17, 1) != 0;
+  s->bmask = static_cast<uint16_t>(detail::Get(w, pos + 1, 16));
+  s->inv = detail::Get(w, pos + 0, 1) != 0;
 }
 
-// tma_pkg::axi_wr_req_t, 85 bits.
+// tma_pkg::axi_wr_req_t, 91 bits.
 struct axi_wr_req_t {
   bool aw_valid{};
   uint8_t aw_id{};
@@ -1708,10 +1721,11 @@ struct axi_wr_req_t {
   uint8_t aw_len{};
   uint8_t aw_size{};
   uint8_t aw_burst{};
+  uint8_t aw_atop{};
   bool w_valid{};
   bool w_last{};
   bool b_ready{};
-  static constexpr int kBits = 85;
+  static constexpr int kBits = 91;
   static constexpr int kWords = 3;
 };
 inline bool operator==(const axi_wr_req_t& a, const axi_wr_req_t& b) {
@@ -1721,6 +1735,7 @@ inline bool operator==(const axi_wr_req_t& a, const axi_wr_req_t& b) {
          a.aw_len == b.aw_len &&
          a.aw_size == b.aw_size &&
          a.aw_burst == b.aw_burst &&
+         a.aw_atop == b.aw_atop &&
          a.w_valid == b.w_valid &&
          a.w_last == b.w_last &&
          a.b_ready == b.b_ready;
@@ -1729,23 +1744,25 @@ inline bool operator!=(const axi_wr_req_t& a, const axi_wr_req_t& b) {
   return !(a == b);
 }
 inline void PackAt(const axi_wr_req_t& s, uint32_t* w, int pos) {
-  detail::Put(w, pos + 84, 1, static_cast<uint64_t>(s.aw_valid));
-  detail::Put(w, pos + 80, 4, static_cast<uint64_t>(s.aw_id));
-  detail::Put(w, pos + 16, 64, static_cast<uint64_t>(s.aw_addr));
-  detail::Put(w, pos + 8, 8, static_cast<uint64_t>(s.aw_len));
-  detail::Put(w, pos + 5, 3, static_cast<uint64_t>(s.aw_size));
-  detail::Put(w, pos + 3, 2, static_cast<uint64_t>(s.aw_burst));
+  detail::Put(w, pos + 90, 1, static_cast<uint64_t>(s.aw_valid));
+  detail::Put(w, pos + 86, 4, static_cast<uint64_t>(s.aw_id));
+  detail::Put(w, pos + 22, 64, static_cast<uint64_t>(s.aw_addr));
+  detail::Put(w, pos + 14, 8, static_cast<uint64_t>(s.aw_len));
+  detail::Put(w, pos + 11, 3, static_cast<uint64_t>(s.aw_size));
+  detail::Put(w, pos + 9, 2, static_cast<uint64_t>(s.aw_burst));
+  detail::Put(w, pos + 3, 6, static_cast<uint64_t>(s.aw_atop));
   detail::Put(w, pos + 2, 1, static_cast<uint64_t>(s.w_valid));
   detail::Put(w, pos + 1, 1, static_cast<uint64_t>(s.w_last));
   detail::Put(w, pos + 0, 1, static_cast<uint64_t>(s.b_ready));
 }
 inline void UnpackAt(const uint32_t* w, int pos, axi_wr_req_t* s) {
-  s->aw_valid = detail::Get(w, pos + 84, 1) != 0;
-  s->aw_id = static_cast<uint8_t>(detail::Get(w, pos + 80, 4));
-  s->aw_addr = static_cast<uint64_t>(detail::Get(w, pos + 16, 64));
-  s->aw_len = static_cast<uint8_t>(detail::Get(w, pos + 8, 8));
-  s->aw_size = static_cast<uint8_t>(detail::Get(w, pos + 5, 3));
-  s->aw_burst = static_cast<uint8_t>(detail::Get(w, pos + 3, 2));
+  s->aw_valid = detail::Get(w, pos + 90, 1) != 0;
+  s->aw_id = static_cast<uint8_t>(detail::Get(w, pos + 86, 4));
+  s->aw_addr = static_cast<uint64_t>(detail::Get(w, pos + 22, 64));
+  s->aw_len = static_cast<uint8_t>(detail::Get(w, pos + 14, 8));
+  s->aw_size = static_cast<uint8_t>(detail::Get(w, pos + 11, 3));
+  s->aw_burst = static_cast<uint8_t>(detail::Get(w, pos + 9, 2));
+  s->aw_atop = static_cast<uint8_t>(detail::Get(w, pos + 3, 6));
   s->w_valid = detail::Get(w, pos + 2, 1) != 0;
   s->w_last = detail::Get(w, pos + 1, 1) != 0;
   s->b_ready = detail::Get(w, pos + 0, 1) != 0;

@@ -133,6 +133,7 @@ class RtlHarness {
   bool busy() { return h_.pins().busy; }
   bool cmd_pending() const { return cmd_.driving(); }
   uint64_t cycles() const { return h_.cycle(); }
+  uint64_t atomics() const { return axw_.atomics(); }
   bool TakeSvaError() { return top_->TakeAssertFailure(); }
 
   CaseGlobal gmem;
@@ -164,17 +165,22 @@ class RtlHarness {
   sim::DutCoverage dut_cov_;
 };
 
-RtlCaseEngine::RtlCaseEngine(int data_bytes)
+RtlCaseEngine::RtlCaseEngine(int data_bytes, bool atomic)
     : data_bytes_(data_bytes),
       build_(sim::RtlBuild::Default(data_bytes)),
       ptx_build_(sim::RtlBuild::PtxReadings(data_bytes)) {
-  if (std::unique_ptr<sim::SimTop> top = sim::MakeSimTop(data_bytes)) {
+  if (std::unique_ptr<sim::SimTop> top = sim::MakeSimTop(
+          data_bytes, {},
+          atomic ? sim::SimTopVariant::kAtomicReduce : sim::SimTopVariant::kDefault)) {
     h_ = std::make_unique<RtlHarness>(std::move(top), true);
   }
 }
 RtlCaseEngine::~RtlCaseEngine() = default;
 uint64_t RtlCaseEngine::cycles() const {
   return h_->cycles() + (ptx_h_ ? ptx_h_->cycles() : 0);
+}
+uint64_t RtlCaseEngine::atomics() const {
+  return h_->atomics() + (ptx_h_ ? ptx_h_->atomics() : 0);
 }
 double RtlCaseEngine::sim_seconds() const {
   return h_->sim_seconds + (ptx_h_ ? ptx_h_->sim_seconds : 0);

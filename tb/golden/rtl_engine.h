@@ -45,9 +45,10 @@ class RtlHarness;  // the Verilated model and the harness components (rtl_engine
 
 class RtlCaseEngine : public tma::model::CaseEngine {
  public:
-  // data_bytes: the width of the Verilated top (16, 32, 64 or 128); Ok() is false for a width
-  // not built.
-  explicit RtlCaseEngine(int data_bytes = 16);
+  // data_bytes: the width of the Verilated top (16, 32, 64 or 128); atomic: the top built with
+  // AtomicReduce = 1 (sim::SimTopVariant::kAtomicReduce: reductions with an AXI5 AtomicStore
+  // form done by the write slave at the memory). Ok() is false for a top not built.
+  explicit RtlCaseEngine(int data_bytes = 16, bool atomic = false);
   bool Ok() const { return h_ != nullptr; }
   ~RtlCaseEngine() override;
   std::string Name() const override { return "rtl"; }
@@ -67,6 +68,8 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   bool last_ran_on_ptx() const { return ran_on_ptx_; }
   // Seconds spent in the harness's cycle loop (the Verilated model and the components).
   double sim_seconds() const;
+  // AXI5 AtomicStore transactions the write slaves executed (all cases).
+  uint64_t atomics() const;
   // Cycles a case may take before it counts as a hang.
   void set_case_limit(uint64_t n) { limit_ = n; }
 

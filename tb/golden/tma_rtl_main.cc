@@ -5,7 +5,7 @@
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
 //                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64|128]
 //                       [--max-case-bytes N] [--max-line-bytes N]   (limits: golden.h)
-//                       [--arch NAME]
+//                       [--arch NAME] [--atomic [--min-atomics N]]
 // A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
 // replay broke a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
 // --sample N replays every Nth case of each file (deterministic: index % N == 0), for CI.
@@ -21,6 +21,10 @@
 // error class) equals the model's on the same case and arch; a case the RTL does not run (a
 // skip reason, or its own `unsupported` where the model does not say so) is SKIP. The last
 // lines count the verdicts that agree and differ.
+// --atomic runs on the top built with AtomicReduce = 1 (TMA_SIM_TOP_ATOP_WIDTHS): reductions
+// with an AXI5 AtomicStore form go out as one AtomicStore per element, executed by the write
+// slave; a line counts the AtomicStores executed, and --min-atomics N fails the run (exit 1)
+// when fewer were (a replay that never used the atomic path cannot pass).
 // The last line gives the simulated cycles per second three ways: of the wall time, of the
 // process's CPU time (file reading and the C++ model's replay included), and of the CPU time
 // spent in the harness's cycle loop alone (the Verilated model and the harness components).
@@ -49,7 +53,8 @@ int Usage() {
   std::cerr << "usage: tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE]\n"
                "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
                "                    [--data-bytes 16|32|64|128] [--max-case-bytes N]\n"
-               "                    [--max-line-bytes N] [--arch NAME]\n";
+               "                    [--max-line-bytes N] [--arch NAME]\n"
+               "                    [--atomic [--min-atomics N]]\n";
   return 2;
 }
 
@@ -99,6 +104,8 @@ int main(int argc, char** argv) {
   args.limit = 200000;
   int data_bytes = 16;
   std::string arch;
+  bool atomic = false;
+  uint64_t min_atomics = 0;
   auto extra = [&](const std::string& name, const std::function<bool(std::string*)>& value) {
     std::string v;
     uint64_t n = 0;
@@ -109,6 +116,16 @@ int main(int argc, char** argv) {
         return -1;
       }
       data_bytes = static_cast<int>(n);
+      return 1;
+    }
+    if (name == "--atomic") {
+      atomic = true;
+      return 1;
+    }
+    if (name == "--min-atomics") {
+      if (!value(&v) || !parser.Number(name, v, 0, 1ull << 40, &min_atomics)) {
+        return -1;
+      }
       return 1;
     }
     if (name == "--arch") {
@@ -128,10 +145,11 @@ int main(int argc, char** argv) {
   m::RunOptions& opt = args.opt;
   const uint64_t limit = args.limit;
 
-  tma::tb::RtlCaseEngine engine(data_bytes);
+  tma::tb::RtlCaseEngine engine(data_bytes, atomic);
   if (!engine.Ok()) {
-    std::cerr << "tma-rtl run: no Verilated top of DataBytes " << data_bytes
-              << " in this build (TMA_SIM_TOP_WIDTHS)\n";
+    std::cerr << "tma-rtl run: no Verilated " << (atomic ? "atomic " : "") << "top of DataBytes "
+              << data_bytes << " in this build ("
+              << (atomic ? "TMA_SIM_TOP_ATOP_WIDTHS" : "TMA_SIM_TOP_WIDTHS") << ")\n";
     return 2;
   }
   engine.set_case_limit(limit);
@@ -209,6 +227,16 @@ int main(int argc, char** argv) {
       "rtl: %zu case(s) decided by the host encoder (no 128-byte encoding: no engine runs "
       "them)%s\n",
       host_decided.size(), ids(host_decided).c_str());
+  int result = rc;
+  if (atomic) {
+    std::printf("rtl: %llu AXI5 AtomicStore(s) executed by the write slave (AtomicReduce = 1)\n",
+                static_cast<unsigned long long>(engine.atomics()));
+    if (engine.atomics() < min_atomics) {
+      std::printf("rtl: FAIL: fewer AtomicStores than --min-atomics %llu\n",
+                  static_cast<unsigned long long>(min_atomics));
+      result = result == 0 ? 1 : result;
+    }
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   const double sim = engine.sim_seconds();
@@ -220,5 +248,5 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(engine.cycles()), wall, wall > 0 ? cyc / wall : 0.0,
       ran ? 1000.0 * wall / ran : 0.0, data_bytes, cpu, cpu > 0 ? cyc / cpu : 0.0, sim,
       sim > 0 ? cyc / sim : 0.0);
-  return rc;
+  return result;
 }

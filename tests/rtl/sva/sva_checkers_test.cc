@@ -17,6 +17,7 @@
 #include <verilated.h>
 
 #include "Vtma_sva_tb.h"
+#include "sim/autogen/tma_structs.h"
 
 namespace {
 
@@ -312,6 +313,37 @@ void WriteAwChecks() {
               m.aw_valid_i = 0;
             }),
             (Fired{"u_wr.AwAligned_A", "u_nwr.AwAligned_A"}));
+  // AXI5 AtomicStore: one 4- or 8-byte transfer on ID AxiIdAtop is legal on either bus.
+  EXPECT_EQ(Run([](M& m, const Clk& c) {
+              Aw(m, 0x2004, 0, 2);
+              m.aw_id_i = tma::pkg::AxiIdAtop;
+              m.aw_atop_i = tma::pkg::AtopStAdd;
+              c();
+              m.aw_valid_i = 0;
+            }),
+            Fired{});
+  EXPECT_EQ(Run([](M& m, const Clk& c) {
+              Aw(m, 0x2000, 1);  // an atomic burst of two 16-byte beats
+              m.aw_id_i = tma::pkg::AxiIdAtop;
+              m.aw_atop_i = tma::pkg::AtopStUmin;
+              c();
+              m.aw_valid_i = 0;
+            }),
+            (Fired{"u_wr.AwAtomicStore_A", "u_nwr.AwAtomicStore_A"}));
+  EXPECT_EQ(Run([](M& m, const Clk& c) {
+              Aw(m, 0x2000, 0, 2);  // AtomicStore on the plain writes' ID
+              m.aw_atop_i = tma::pkg::AtopStEor;
+              c();
+              m.aw_valid_i = 0;
+            }),
+            (Fired{"u_wr.AwAtomicStore_A", "u_nwr.AwAtomicStore_A"}));
+  EXPECT_EQ(Run([](M& m, const Clk& c) {
+              Aw(m, 0x2000, 0);  // a plain write on the atomics' ID
+              m.aw_id_i = tma::pkg::AxiIdAtop;
+              c();
+              m.aw_valid_i = 0;
+            }),
+            (Fired{"u_wr.AwAtopId_A", "u_nwr.AwAtopId_A"}));
   EXPECT_EQ(Run([](M& m, const Clk& c) {
               Aw(m, 0x2FF0, 1);  // 32 bytes from 16 below the page end
               c();

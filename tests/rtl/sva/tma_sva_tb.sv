@@ -35,6 +35,7 @@ module tma_sva_tb (
   input logic [7:0]  aw_len_i,
   input logic [2:0]  aw_size_i,
   input logic [1:0]  aw_burst_i,
+  input logic [5:0]  aw_atop_i,
   input logic        w_valid_i,
   input logic        w_last_i,
   input logic        b_ready_i,
@@ -77,8 +78,8 @@ module tma_sva_tb (
   assign rd_req = {ar_valid_i, ar_id_i, ar_addr_i, ar_len_i, ar_size_i, ar_burst_i,
                    tma_pkg::AxiCacheNormal, r_ready_i};
   assign rd_rsp = {ar_ready_i, r_valid_i, r_id_i, r_resp_i, r_last_i};
-  assign wr_req = {aw_valid_i, aw_id_i, aw_addr_i, aw_len_i, aw_size_i, aw_burst_i, w_valid_i,
-                   w_last_i, b_ready_i};
+  assign wr_req = {aw_valid_i, aw_id_i, aw_addr_i, aw_len_i, aw_size_i, aw_burst_i,
+                   aw_atop_i, w_valid_i, w_last_i, b_ready_i};
   assign wr_rsp = {aw_ready_i, w_ready_i, b_valid_i, b_id_i, b_resp_i};
 
   tma_axi_rd_sva #(

@@ -160,6 +160,7 @@ inline constexpr int kAxiIdBits = 4;
 inline constexpr uint8_t kAxiIdData = 0;
 inline constexpr uint8_t kAxiIdDesc = 1;
 inline constexpr uint8_t kAxiIdRed = 2;
+inline constexpr uint8_t kAxiIdAtop = 5;
 
 // ---- Atop ----
 inline constexpr int kAtopBits = 6;
