@@ -116,6 +116,9 @@ module tma_job_setup #(
   logic [33:0] far_q [MaxDims];
   tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
   logic [MaxDims-1:0] spatial_d, spatial_q;   // walker dim d is spatial (restarts at a corner)
+  logic [MaxDims-1:0] spatial_w_q;  // spatial_q of the job the MAC writes back into (taken in
+                                    // W2: the MAC's write-backs may land after the sequencer
+                                    // has taken the next command)
   logic [35:0] neg_c0_d, neg_c0_q;     // -c0
   logic [35:0] hi_diff_d, hi_diff_q;   // dim[0] - 1 - c0
   logic [8:0]  box0_q;                 // box[0]
@@ -490,7 +493,7 @@ module tma_job_setup #(
       for (int d = 1; d < MaxDims; d++) begin
         if (mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotAstart) + d - 1]) begin
           job_d.astart.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
-          if (!spatial_q[d] && d < MaxDims - 1) begin
+          if (!spatial_w_q[d] && d < MaxDims - 1) begin
             job_d.alo.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
           end
         end
@@ -595,6 +598,7 @@ module tma_job_setup #(
       job_q         <= '0;
       job_valid_q   <= 1'b0;
       own_q         <= 1'b0;
+      spatial_w_q   <= '0;
     end else begin
       for (int k = 0; k < MaxDims - 2; k++) begin
         lower_q[k] <= tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
@@ -627,6 +631,7 @@ module tma_job_setup #(
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
       own_q       <= own_d;
+      if (w2_i) spatial_w_q <= spatial_q;
     end
   end
 
@@ -634,7 +639,8 @@ module tma_job_setup #(
   assign unused_bits = ^{cmd_i, coord_flags_i, map_i, mf, md, walk_cflags[0], fix_cflags[3],
                          far_d[0], coord_sx[0], c0_bytes[63:38], chunk16[35:12], gaddr_hi[0],
                          upper[0][33:32],
-                         spatial_q[0], spatial_d[0], kind_q[0], off_q[0]};
+                         spatial_q[0], spatial_d[0], kind_q[0], off_q[0],
+                         spatial_w_q[0], spatial_w_q[MaxDims-1]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(StoreClipElemBool_A, StoreClipElem <= 1)
@@ -658,6 +664,7 @@ module tma_job_setup #(
                                     (w1b_i && (w2_i || mac_i || err_i)))
   `TMA_ASSERT_NEVER(WbOutsideOwn_A, mac_wb_valid_i && !own_q)
   `TMA_ASSERT_NEVER(OwnAndValid_A, own_q && job_valid_q)
+  `TMA_ASSERT_NEVER(SpatialW_A, mac_i && spatial_w_q != spatial_q)
   `TMA_ASSERT_IMPLY(OwnInMac_A, mac_i, own_q)
   `TMA_ASSERT_NEVER(WbEn_A, mac_wb_en_i != {2{mac_wb_valid_i ?
                                               tma_pkg::MacSlots'(1) << mac_wb_i.slot :

@@ -222,19 +222,26 @@ TEST(AddrMac, HandDerivedSlots) {
   RunJobs({j}, {-1}, 1);
 }
 
+// A random slot list: each slot skipped one time in `skip_one_in`; alo slot k + 4 has the
+// stride of astart slot k (the same walker dim).
+Job RandomJob(std::mt19937_64& rng, int skip_one_in) {
+  Job j;
+  for (int t = 0; t < kSlots; ++t) {
+    j.slot[t] = {RandOperand(rng), RandStride(rng)};
+    j.skip[t] = rng() % static_cast<uint64_t>(skip_one_in) == 0;
+  }
+  for (int k = 0; k < 4; ++k)
+    j.slot[4 + k].s = j.slot[k].s;
+  j.gaddr = rng();
+  return j;
+}
+
 TEST(AddrMac, RandomSlotLists) {
   std::mt19937_64 rng(42);
   std::vector<Job> jobs(400);
   std::vector<int> abort_after(jobs.size(), -1);
   for (size_t n = 0; n < jobs.size(); ++n) {
-    Job& j = jobs[n];
-    for (int t = 0; t < kSlots; ++t) {
-      j.slot[t] = {RandOperand(rng), RandStride(rng)};
-      j.skip[t] = rng() % 4 == 0;
-    }
-    for (int k = 0; k < 4; ++k)
-      j.slot[4 + k].s = j.slot[k].s;
-    j.gaddr = rng();
+    jobs[n] = RandomJob(rng, 4);
     if (n % 10 == 9)
       abort_after[n] = static_cast<int>(rng() % 12);
   }
@@ -251,14 +258,7 @@ TEST(AddrMac, FrozenUntilTheJobRegisterIsOwned) {
   std::vector<int> abort_after(jobs.size(), -1);
   std::vector<int> own_from(jobs.size(), 0);
   for (size_t n = 0; n < jobs.size(); ++n) {
-    Job& j = jobs[n];
-    for (int t = 0; t < kSlots; ++t) {
-      j.slot[t] = {RandOperand(rng), RandStride(rng)};
-      j.skip[t] = rng() % 3 == 0;
-    }
-    for (int k = 0; k < 4; ++k)
-      j.slot[4 + k].s = j.slot[k].s;
-    j.gaddr = rng();
+    jobs[n] = RandomJob(rng, 3);
     own_from[n] = static_cast<int>(rng() % 30);
     if (n % 10 == 9)
       abort_after[n] = static_cast<int>(rng() % 12);
