@@ -13,9 +13,15 @@
 // sum leaves on the write-back stream when its last product is in. idle_o: nothing left to
 // multiply or accumulate (the last write-back, if any, is in this cycle).
 //
-// Operands (opnd_i) are read from the job register while the MAC runs: they must hold from
-// the cycle after the request until idle_o (OpndHeld_A), except the gaddr slot's own
-// write-back. The write-back stream has no ready: the job register takes it in any cycle.
+// Operands (opnd_i) are read when a slot loads: they must hold from the cycle after the
+// request until the last slot has loaded (opnd_done_o; OpndHeld_A), so the frontend may move
+// on to the next command while the products of this one are still in the pipeline. The gaddr
+// slot's base (opnd_i.gaddr) is read when its first product enters the accumulator.
+// The write-back stream has no ready; instead own_next_i says whether the job register takes
+// write-backs (and holds the gaddr base) in the next cycle. A request may run ahead of that
+// (its slot loads and products need no job register): the whole pipeline freezes (frz_q,
+// formed a cycle ahead from flops and own_next_i) in a cycle in which a write-back, or the
+// gaddr slot's first product entering the accumulator, would happen without it.
 
 `default_nettype none
 
@@ -24,7 +30,8 @@
 module tma_addr_mac (
   input  logic                clk_i,
   input  logic                rst_ni,
-  input  logic                clr_i,       // drop the job (a new job starts, or it aborts)
+  input  logic                clr_i,       // drop the job (it aborts)
+  input  logic                own_next_i,  // the job register takes write-backs next cycle
   // Slot list of a job
   input  logic                req_valid_i,
   output logic                req_ready_o,
@@ -36,7 +43,8 @@ module tma_addr_mac (
   // wb_valid_o && wb_o.slot == s, registered, in two copies (0: the low 32 bits of the job
   // register's fields, 1: the high 32), so no decode sits in front of their enables
   output logic [2*tma_pkg::MacSlots-1:0] wb_en_o,
-  output logic                idle_o
+  output logic                idle_o,
+  output logic                opnd_done_o  // every slot of the request has loaded its operands
 );
 
   localparam int unsigned MacSlots = tma_pkg::MacSlots;
@@ -99,10 +107,18 @@ module tma_addr_mac (
   logic        acc_first_d, acc_first_q;       // the product entering the accumulator starts a slot
   logic        acc_gaddr_d, acc_gaddr_q;       // ... of the gaddr slot (starts from opnd_i.gaddr)
   logic        wb;
+  // ---- Freeze (no job register to write into) ----
+  localparam int unsigned FrzCopies = 3;   // 0: slot list and operand stage, 1: copy and
+                                           // product stages, 2: accumulator and write-back
+  logic                 frz_d;
+  logic [FrzCopies-1:0] frz_q;
+  logic                 frz_now;           // the freeze condition of this cycle's flops
+  logic                 wb_nf;             // the write-back of the next cycle, if not frozen
 
   assign idle_o = (slots_left_q == '0) && !next_valid_q && (cur_pieces_q == '0) && !op_valid_q &&
-                  !mul_valid_q && !prod_valid_q;
+                  !mul_valid_q && !prod_valid_q && !frz_q[2];
   assign req_ready_o = idle_o;
+  assign opnd_done_o = (slots_left_q == '0) && !next_valid_q;
 
   function automatic logic [35:0] sel_mux(input logic [MacSlots-1:0] sel,
                                           input logic [MacSlots*36-1:0] v);
@@ -234,26 +250,40 @@ module tma_addr_mac (
     end
     acc_first_d = !acc_valid_d || (mul_slot_q != acc_slot_d);
     acc_gaddr_d = (mul_slot_q == tma_pkg::MacSlotGaddr);
+    // Freeze: a write-back, or the gaddr slot's first product entering the accumulator (it
+    // reads the job register's gaddr), without the job register. frz_now from this cycle's
+    // flops; the next cycle's from the _d values (or this cycle's flops while frozen).
+    frz_now = wb || (prod_valid_q && acc_first_q && acc_gaddr_q);
+    wb_nf   = frz_q[2] ? wb : (acc_valid_d && (!mul_valid_q || acc_first_d));
+    frz_d   = !clr_i && !own_next_i &&
+              (frz_q[2] ? frz_now
+                        : (wb_nf || (mul_valid_q && acc_first_d && acc_gaddr_d)));
   end
 
+  tma_dup_reg #(.Copies (FrzCopies)) u_frz (
+    .clk_i, .rst_ni, .d_i (frz_d), .q_o (frz_q)
+  );
+  `TMA_ASSERT_COPY(Frz_A, frz_q, {FrzCopies{frz_q[0]}})
+
   tma_dup_reg #(.Width (MacSlots), .Copies (NextCopies), .ResetVal (1)) u_next_sel (
-    .clk_i, .rst_ni, .d_i (next_sel_d), .q_o (next_sel_q)
+    .clk_i, .rst_ni, .d_i (frz_q[0] ? next_sel_q[0 +: MacSlots] : next_sel_d), .q_o (next_sel_q)
   );
   `TMA_ASSERT_COPY(NextSel_A, next_sel_q, {NextCopies{MacSlots'(1) << next_slot_q}})
   `TMA_ASSERT_COPY(CurLe1_A, cur_le1_q, le1(cur_pieces_q))
 
-  assign wb_valid_o = wb;
+  assign wb_valid_o = wb && !frz_q[2];
   assign wb_o.slot  = acc_slot_q;
   assign wb_o.value = {acc_hi_q + 32'(acc_carry_q), acc_lo_q};
   assign wb_en_o    = wb_en_q;
   // (a cycle ahead: acc_valid_q, prod_valid_q, acc_first_q and acc_slot_q of the next cycle
-  // are acc_valid_d, mul_valid_q, acc_first_d and acc_slot_d, or a clear)
-  assign wb_en_d = (!clr_i && acc_valid_d && (!mul_valid_q || acc_first_d)) ?
-                   MacSlots'(1) << acc_slot_d : '0;
+  // are acc_valid_d, mul_valid_q, acc_first_d and acc_slot_d, or this cycle's while frozen,
+  // or a clear; no write-back in a frozen cycle)
+  assign wb_en_d = (!clr_i && !frz_d && wb_nf) ?
+                   MacSlots'(1) << (frz_q[2] ? acc_slot_q : acc_slot_d) : '0;
   tma_dup_reg #(.Width (MacSlots), .Copies (2)) u_wb_en (
     .clk_i, .rst_ni, .d_i (wb_en_d), .q_o (wb_en_q)
   );
-  `TMA_ASSERT_COPY(WbEn_A, wb_en_q, {2{wb ? MacSlots'(1) << acc_slot_q : MacSlots'(0)}})
+  `TMA_ASSERT_COPY(WbEn_A, wb_en_q, {2{wb_valid_o ? MacSlots'(1) << acc_slot_q : MacSlots'(0)}})
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
@@ -305,37 +335,50 @@ module tma_addr_mac (
         acc_valid_q  <= 1'b0;
         acc_first_q  <= 1'b1;
       end else begin
-        slots_left_q <= req_go ? req_rest : slots_left_d;
-        next_valid_q <= req_go ? (req_pend != '0) : next_valid_d;
-        cur_pieces_q <= cur_pieces_d;
-        cur_le1_q    <= cur_le1_d;
-        op_valid_q   <= op_valid_d;
-        mul_valid_q  <= op_valid_q;
-        prod_valid_q <= mul_valid_q;
-        acc_valid_q  <= acc_valid_d;
-        acc_first_q  <= acc_first_d;
+        // (a frozen cycle keeps every stage; no request is taken while frozen: idle_o)
+        if (!frz_q[0]) begin
+          slots_left_q <= req_go ? req_rest : slots_left_d;
+          next_valid_q <= req_go ? (req_pend != '0) : next_valid_d;
+          cur_pieces_q <= cur_pieces_d;
+          cur_le1_q    <= cur_le1_d;
+          op_valid_q   <= op_valid_d;
+        end
+        if (!frz_q[1]) begin
+          mul_valid_q  <= op_valid_q;
+          prod_valid_q <= mul_valid_q;
+        end
+        if (!frz_q[2]) begin
+          acc_valid_q  <= acc_valid_d;
+          acc_first_q  <= acc_first_d;
+        end
       end
-      next_slot_q  <= req_go ? req_first : next_slot_d;
-      cur_slot_q   <= cur_slot_d;
-      cur_a_q      <= cur_a_d;
-      cur_small_q  <= cur_small_d;
-      cur_s_q      <= cur_s_d;
-      op_a_q       <= op_a_d;
-      op_s_q       <= op_s_d;
-      op_shift_q   <= op_shift_d;
-      op_slot_q    <= op_slot_d;
-      mul_a_q      <= op_a_q;
-      mul_s_q      <= op_s_q;
-      mul_shift_q  <= op_shift_q;
-      mul_slot_q   <= op_slot_q;
-      prod_q       <= prod_d;
-      prod_shift_q <= mul_shift_q;
-      prod_slot_q  <= mul_slot_q;
-      acc_slot_q   <= acc_slot_d;
-      acc_lo_q     <= acc_lo_d;
-      acc_hi_q     <= acc_hi_d;
-      acc_carry_q  <= acc_carry_d;
-      acc_gaddr_q  <= acc_gaddr_d;
+      if (!frz_q[0]) begin
+        next_slot_q  <= req_go ? req_first : next_slot_d;
+        cur_slot_q   <= cur_slot_d;
+        cur_a_q      <= cur_a_d;
+        cur_small_q  <= cur_small_d;
+        cur_s_q      <= cur_s_d;
+        op_a_q       <= op_a_d;
+        op_s_q       <= op_s_d;
+        op_shift_q   <= op_shift_d;
+        op_slot_q    <= op_slot_d;
+      end
+      if (!frz_q[1]) begin
+        mul_a_q      <= op_a_q;
+        mul_s_q      <= op_s_q;
+        mul_shift_q  <= op_shift_q;
+        mul_slot_q   <= op_slot_q;
+        prod_q       <= prod_d;
+        prod_shift_q <= mul_shift_q;
+        prod_slot_q  <= mul_slot_q;
+      end
+      if (!frz_q[2]) begin
+        acc_slot_q   <= acc_slot_d;
+        acc_lo_q     <= acc_lo_d;
+        acc_hi_q     <= acc_hi_d;
+        acc_carry_q  <= acc_carry_d;
+        acc_gaddr_q  <= acc_gaddr_d;
+      end
     end
   end
 
@@ -348,20 +391,23 @@ module tma_addr_mac (
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
   `TMA_ASSERT_NEVER(ReqWhileBusy_A, req_valid_i && !req_ready_o)
+  // a frozen cycle holds a write-back, or the gaddr slot's first product at the accumulator
+  `TMA_ASSERT_NEVER(FrzCause_A, frz_q[0] && !frz_now)
 `ifndef SYNTHESIS
   // The operands a running slot list reads hold (the gaddr slot's base, the low 64 bits, aside:
-  // its own write-back replaces it) from a cycle in which it runs to the next, unless cleared.
+  // it is read at the accumulator, from the job register) from a cycle in which slots are
+  // still to load to the next, unless cleared.
   localparam int unsigned OpndHeldW = $bits(opnd_i) - 64;
-  logic                 running_q;
+  logic                 loading_q;
   logic                 opnd_hold_q;
   logic [OpndHeldW-1:0] opnd_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_running
-    if (!rst_ni) running_q <= 1'b0;
-    else running_q <= !clr_i && (req_go || (running_q && !idle_o));
+    if (!rst_ni) loading_q <= 1'b0;
+    else loading_q <= !clr_i && (req_go || (loading_q && !opnd_done_o));
   end
   always_ff @(posedge clk_i) begin : proc_opnd_last
-    opnd_hold_q <= running_q && !idle_o && !clr_i;
-    if (running_q && !idle_o && !clr_i) opnd_q <= opnd_i[64 +: OpndHeldW];
+    opnd_hold_q <= loading_q && !opnd_done_o && !clr_i;
+    if (loading_q && !opnd_done_o && !clr_i) opnd_q <= opnd_i[64 +: OpndHeldW];
   end
   `TMA_ASSERT_IMPLY(OpndHeld_A, opnd_hold_q, clr_i || opnd_i[64 +: OpndHeldW] == opnd_q)
 `endif

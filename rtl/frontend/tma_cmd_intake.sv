@@ -9,7 +9,9 @@
 // waits a cycle for them). The command register and the coordinate flags load in every idle
 // cycle (a cycle without a command leaves them unused), so they are stable from the cycle
 // after the intake until the command ends; the flags (tma_pkg::coord_flags_t) tell the job
-// setup how many MAC pieces each coordinate needs.
+// setup how many MAC pieces each coordinate needs. The job setup's mode decodes and 3 c0 / 4
+// (b6x16_p32's c0 in bytes) are registered here beside the command (the job setup reads them
+// in the cycle after the take, W1 on a cache hit).
 
 `default_nettype none
 
@@ -28,7 +30,13 @@ module tma_cmd_intake (
   output logic                  take_o,         // a command is taken now ...
   output logic [3:0]            take_err_o,     // ... and its error class (ErrNone: needs a map)
   output tma_pkg::cmd_t         cmd_o,          // the command register (from the next cycle)
-  output tma_pkg::coord_flags_t coord_flags_o
+  output tma_pkg::coord_flags_t coord_flags_o,
+  // The command's mode: tile::gather4 / scatter4, im2col::w, im2col::w::128, im2col
+  output logic                  gat_o,
+  output logic                  wmode_o,
+  output logic                  w128_o,
+  output logic                  i2c_o,
+  output logic [37:0]           c0_3q_o         // 3 coords[0] / 4 (two arithmetic shifts)
 );
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
@@ -43,6 +51,9 @@ module tma_cmd_intake (
 
   tma_pkg::cmd_t         cmd_q;
   tma_pkg::coord_flags_t flags_d, flags_q;
+  logic [3:0]            mode_d, mode_q;      // {gat, wmode, w128, i2c}
+  logic [37:0]           c0_3q_d, c0_3q_q;
+  logic signed [34:0]    c0;
 
   assign cmd_ready_o = idle_i && tag_fresh_i;
   assign take_o      = cmd_valid_i && cmd_ready_o;
@@ -52,19 +63,30 @@ module tma_cmd_intake (
       take_err_o = tma_pkg::ErrInvalidInstr;
     end
     for (int i = 0; i < MaxDims; i++) flags_d.v[i] = coord_flags(cmd_i.coords.v[i]);
+    mode_d = {cmd_i.mode == tma_pkg::ModeTileGather4 || cmd_i.mode == tma_pkg::ModeTileScatter4,
+              cmd_i.mode == tma_pkg::ModeIm2colW, cmd_i.mode == tma_pkg::ModeIm2colW128,
+              cmd_i.mode == tma_pkg::ModeIm2col};
+    c0      = 35'(signed'(cmd_i.coords.v[0]));
+    c0_3q_d = 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
       cmd_q   <= '0;
       flags_q <= '0;
+      mode_q  <= '0;
+      c0_3q_q <= '0;
     end else if (idle_i) begin
       cmd_q   <= cmd_i;
       flags_q <= flags_d;
+      mode_q  <= mode_d;
+      c0_3q_q <= c0_3q_d;
     end
   end
   assign cmd_o         = cmd_q;
   assign coord_flags_o = flags_q;
+  assign {gat_o, wmode_o, w128_o, i2c_o} = mode_q;
+  assign c0_3q_o       = c0_3q_q;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(CmdWidth_A, tma_pkg::CmdWidth == $bits(tma_pkg::cmd_t))

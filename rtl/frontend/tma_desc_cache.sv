@@ -8,8 +8,12 @@
 // compares registered (tag_match_q); they hold for this cycle's command (tag_fresh_o) when the
 // previous cycle held the same command (valid and not taken: the stream keeps it stable) and
 // wrote no tag, and the intake takes a command only then, so the lookup is a few LUTs of
-// flops. A map invalidated in the lookup's cycle misses. A lookup that hits (lookup_i with
-// hit_o) registers the entry's index; the next cycle (read_q) reads the entry into map_q.
+// flops. A map invalidated in the lookup's cycle misses. The read index (kept copies, one per
+// slice of the RAM) is registered in every cycle from the compares themselves (the entry
+// that matches the stream's map address), and map_q takes the RAM entry at that index
+// in every cycle of Idle (its load and select copies are registered from idle_next_i), so a
+// lookup that hits (lookup_i with hit_o, read_o) has its map in map_q from the next cycle;
+// map_q's value is don't-care after an Idle cycle without a hit.
 // Fill: the check's map (fill_valid_i) enters map_q, and, unless desc_inval_i came since the
 // lookup, the cache: tag and valid bit now (round-robin victim), the RAM a cycle later from
 // map_q, so the RAM's write data comes from flops.
@@ -36,14 +40,15 @@ module tma_desc_cache #(
   output logic                tag_fresh_o,     // the registered compares hold for cmd_addr_i
   output logic                hit_o,           // cmd_addr_i's map is cached
   input  logic                lookup_i,        // the command is taken and needs its map
-  input  logic                idle_i,          // the frontend waits for a command
+  input  logic                idle_i,          // the frontend waits for a command ...
+  input  logic                idle_next_i,     // ... in the next cycle
   // Fill from the descriptor check (the tag is the current command's map address)
   input  logic                fill_valid_i,
   input  logic                fill_valid_next_i,
   input  tma_pkg::map_t       fill_i,
   input  logic [63:0]         fill_addr_i,
   // The current command's map
-  output logic                read_o,          // the cache entry is read into map_q now
+  output logic                read_o,          // the entry that hit enters map_q now
   output logic                map_load_o,      // map_q takes a map now ...
   output logic                map_load_bad_o,  // ... a bad one
   output tma_pkg::map_t       map_o
@@ -57,12 +62,10 @@ module tma_desc_cache #(
   logic                 valid_q [CacheEntries];
   logic [63:0]          tag_q   [CacheEntries];
   logic [CacheIdxW-1:0] victim_d, victim_q;       // round-robin victim
-  logic [CacheIdxW-1:0] hit_idx_d, hit_idx_q;     // entry that hit
   logic                 fill;                     // fill entry victim_q (tag and valid now)
   logic                 wr_q;                     // ... and its data, map_q, a cycle later
   logic [CacheIdxW-1:0] wr_idx_q;
   logic                 stale_q;                  // invalidated since the lookup: do not cache
-  logic                 read_q;                   // map_q takes the entry that hit
   tma_pkg::map_t        ram_rd;                   // the entry that hit (RAM read)
   tma_pkg::map_t        map_d, map_q;
 
@@ -75,8 +78,6 @@ module tma_desc_cache #(
       tag_match_d[e] = tag_q[e] == cmd_addr_i;
       hit[e]         = valid_q[e] && !desc_inval_i && tag_match_q[e];
     end
-    hit_idx_d = hit_idx_q;
-    for (int e = 0; e < CacheEntries; e++) if (lookup_i && hit[e]) hit_idx_d = CacheIdxW'(e);
   end
   assign hit_o       = hit != '0;
   assign tag_fresh_o = tag_fresh_q;
@@ -84,31 +85,37 @@ module tma_desc_cache #(
 
   // ---- map_q: one writer, the selected source per slice ----
   logic [NumSlices-1:0] load_q, read_sel_q;
-  // The entry a lookup would hit, one copy per slice's RAM: loaded in every cycle of Idle
-  // from the registered compares (a lookup happens in Idle; the read, the next cycle, is not
-  // in Idle), so the read address does not wait for the intake's take
+  // The entry that matches the command stream's map address, one copy per slice's RAM:
+  // registered in every cycle from this cycle's compares (the ones tag_match_q registers), so
+  // in the cycle of a lookup it is the index of the entry that hits, and the RAM read does
+  // not wait for the intake's take
   logic [NumSlices*CacheIdxW-1:0] rd_idx_q;
   logic [CacheIdxW-1:0]           rd_idx_d;
+  logic [CacheEntries-1:0]        rd_match_q;     // (assertion) the entries rd_idx_q matched
   always_comb begin : proc_rd_idx
-    rd_idx_d = rd_idx_q[CacheIdxW-1:0];
-    if (idle_i) begin
-      for (int e = 0; e < CacheEntries; e++) begin
-        if (valid_q[e] && tag_match_q[e]) rd_idx_d = CacheIdxW'(e);
-      end
+    rd_idx_d = '0;
+    for (int e = 0; e < CacheEntries; e++) begin
+      if (valid_q[e] && tag_match_d[e]) rd_idx_d = CacheIdxW'(e);
     end
   end
   tma_dup_reg #(.Width (CacheIdxW), .Copies (NumSlices)) u_rd_idx (
     .clk_i, .rst_ni, .d_i (rd_idx_d), .q_o (rd_idx_q)
   );
-  `TMA_ASSERT_NEVER(RdIdx_A, read_q && rd_idx_q != {NumSlices{hit_idx_q}})
-  tma_dup_reg #(.Copies (NumSlices)) u_load (
-    .clk_i, .rst_ni, .d_i ((lookup_i && hit_o) || fill_valid_next_i), .q_o (load_q)
+  always_ff @(posedge clk_i) begin : proc_rd_match
+    for (int e = 0; e < CacheEntries; e++) rd_match_q[e] <= valid_q[e] && tag_match_d[e];
+  end
+  `TMA_ASSERT_NEVER(RdIdx_A, lookup_i && hit_o &&
+                             !rd_match_q[rd_idx_q[CacheIdxW-1:0]])
+  // map_q loads the RAM entry in every cycle of Idle (and the check's map when it ends); the
+  // sequencer starts in Idle
+  tma_dup_reg #(.Copies (NumSlices), .ResetVal (1)) u_load (
+    .clk_i, .rst_ni, .d_i (idle_next_i || fill_valid_next_i), .q_o (load_q)
   );
-  tma_dup_reg #(.Copies (NumSlices)) u_read_sel (
-    .clk_i, .rst_ni, .d_i (lookup_i && hit_o), .q_o (read_sel_q)
+  tma_dup_reg #(.Copies (NumSlices), .ResetVal (1)) u_read_sel (
+    .clk_i, .rst_ni, .d_i (idle_next_i), .q_o (read_sel_q)
   );
-  `TMA_ASSERT_COPY(MapLoad_A, load_q, {NumSlices{read_q || fill_valid_i}})
-  `TMA_ASSERT_COPY(MapReadSel_A, read_sel_q, {NumSlices{read_q}})
+  `TMA_ASSERT_COPY(MapLoad_A, load_q, {NumSlices{idle_i || fill_valid_i}})
+  `TMA_ASSERT_COPY(MapReadSel_A, read_sel_q, {NumSlices{idle_i}})
   // Per slice, as whole-slice selects (a per-bit loop would simulate bit by bit); each slice
   // of the cache RAM is read at its own copy of the index, so no read-address net crosses
   // the spread of map_q.
@@ -123,9 +130,9 @@ module tma_desc_cache #(
     assign map_d[Lo +: W] = !load_q[g]    ? map_q[Lo +: W] :
                             read_sel_q[g] ? ram_rd[Lo +: W] : fill_i[Lo +: W];
   end
-  assign read_o         = read_q;
-  assign map_load_o     = read_q || fill_valid_i;
-  assign map_load_bad_o = read_q ? ram_rd.bad : fill_i.bad;
+  assign read_o         = lookup_i && hit_o;
+  assign map_load_o     = read_o || fill_valid_i;
+  assign map_load_bad_o = read_o ? ram_rd.bad : fill_i.bad;
   assign map_o          = map_q;
 
   // ---- Cache update ----
@@ -149,22 +156,18 @@ module tma_desc_cache #(
         tag_q[e]   <= '0;
       end
       victim_q    <= '0;
-      hit_idx_q   <= '0;
       wr_q        <= 1'b0;
       wr_idx_q    <= '0;
       stale_q     <= 1'b0;
-      read_q      <= 1'b0;
       tag_fresh_q <= 1'b0;
       map_q       <= '0;
     end else begin
       for (int e = 0; e < CacheEntries; e++) valid_q[e] <= valid_d[e];
       if (fill) tag_q[victim_q] <= fill_addr_i;
       victim_q    <= victim_d;
-      hit_idx_q   <= hit_idx_d;
       wr_q        <= fill;
       wr_idx_q    <= victim_q;
       stale_q     <= lookup_i ? 1'b0 : (stale_q || desc_inval_i);
-      read_q      <= lookup_i && hit_o;
       tag_fresh_q <= cmd_valid_i && !cmd_ready_i && !fill;
       map_q       <= map_d;
     end
@@ -173,8 +176,8 @@ module tma_desc_cache #(
   // ---- Assertions ----
   `TMA_ASSERT_INIT(CacheEntriesLegal_A, CacheEntries >= 1 && CacheEntries <= 16)
   `TMA_ASSERT_NEVER(TagCmpFresh_A, tag_fresh_q && cmd_valid_i && tag_match_q != tag_match_d)
-  `TMA_ASSERT_NEVER(ReadBeforeWrite_A, wr_q && read_q && hit_idx_q == wr_idx_q)
-  `TMA_ASSERT_NEVER(ReadAndFill_A, read_q && fill_valid_i)
+  `TMA_ASSERT_NEVER(ReadBeforeWrite_A, wr_q && idle_i)
+  `TMA_ASSERT_NEVER(ReadAndFill_A, idle_i && fill_valid_i)
   `TMA_ASSERT_NEVER(LookupInIdle_A, lookup_i && !idle_i)
 
 endmodule

@@ -5,16 +5,20 @@
 // (a tile or im2col job, a prefetch's job walked like a load's, or a completion-only marker for
 // errors and, with PrefetchReads = 0, prefetches).
 //
-//   cmd_* -> tma_cmd_intake -> (tag compares) tma_desc_cache -hit-> map register
+//   cmd_* -> tma_cmd_intake -> (tag compares) tma_desc_cache -hit-> map register (take cycle)
 //                                   | miss
 //            ar_*/r_* <-> tma_desc_fetch -> tma_desc_decode -> tma_desc_check -> map register
 //   map register + command -> tma_job_setup (W1, W1B, W2) <-> tma_addr_mac -> job_*
 //                            tma_instr_check -> the job's error class
 //   tma_frontend_seq sequences them (docs/rtl.md, "Frontend").
 // Latency, from the cycle a command is taken to the first cycle its job is valid
-// (tests/rtl/frontend/frontend_test.cc, walker ready, a 2-D tile): 10 cycles on a hit (Read,
-// W1, W1B, W2, the MAC's slot, operand, copy, product and accumulate stages); on a miss 18
-// after the last descriptor beat (the check's 9 cycles, then W1 to the MAC as on a hit).
+// (tests/rtl/frontend/frontend_test.cc, walker ready, a 2-D tile with one address product):
+// 9 cycles on a hit (the map enters the map register in the take's cycle; W1, W1B, W2, the
+// MAC's slot, operand, copy, product and accumulate stages); on a miss 18 after the last
+// descriptor beat (the check's 9 cycles, then W1 to the MAC as on a hit). The MAC takes the
+// next command's products while the job register still holds the previous job (the sequencer
+// moves on once the MAC has read its operands; the job setup makes the job valid when the
+// MAC is idle), so back-to-back commands overlap their products with the previous job.
 // Error priority: bus error, then invalid descriptor (descriptor-only, cached with the map),
 // then the instruction checks in the order of the model's CheckInstruction.
 
@@ -63,13 +67,16 @@ module tma_frontend #(
 );
 
   // ---- Sequencer ----
-  logic       idle, lookup, fetch_start, fetching, w1_go, w1b, w2, in_mac, in_err, seq_busy;
+  logic       idle, idle_next, lookup, fetch_start, fetching, w1_go, w1b, w2, in_mac, in_err;
+  logic       seq_busy;
   logic [3:0] err_code;
   // ---- Intake ----
   logic                  tag_fresh, take;
   logic [3:0]            take_err;
   tma_pkg::cmd_t         cmd;
   tma_pkg::coord_flags_t coord_flags;
+  logic                  gat, wmode, w128, i2c;
+  logic [37:0]           c0_3q;
   // ---- Fetch, decode, check ----
   logic [3:0]                 beat_idx;
   logic [2:0]                 chunk_off;
@@ -89,7 +96,8 @@ module tma_frontend #(
   tma_pkg::mac_req_t     mac_req;
   tma_pkg::mac_opnd_t    mac_opnd;
   tma_pkg::mac_wb_t      mac_wb;
-  logic                  mac_req_ready, mac_wb_valid, mac_idle;
+  logic                  mac_go, mac_req_ready, mac_wb_valid, mac_idle, mac_opnd_done;
+  logic                  mac_own_next;
   logic [2*tma_pkg::MacSlots-1:0] mac_wb_en;
   logic                  job_free, job_stall;
 
@@ -101,7 +109,12 @@ module tma_frontend #(
     .take_o        (take),
     .take_err_o    (take_err),
     .cmd_o         (cmd),
-    .coord_flags_o (coord_flags)
+    .coord_flags_o (coord_flags),
+    .gat_o         (gat),
+    .wmode_o       (wmode),
+    .w128_o        (w128),
+    .i2c_o         (i2c),
+    .c0_3q_o       (c0_3q)
   );
 
   tma_desc_cache #(.CacheEntries (CacheEntries)) u_cache (
@@ -114,6 +127,7 @@ module tma_frontend #(
     .hit_o             (hit),
     .lookup_i          (lookup),
     .idle_i            (idle),
+    .idle_next_i       (idle_next),
     .fill_valid_i      (chk_valid),
     .fill_valid_next_i (chk_valid_next),
     .fill_i            (chk_map),
@@ -168,6 +182,7 @@ module tma_frontend #(
     .take_err_i     (take_err),
     .hit_i          (hit),
     .idle_o         (idle),
+    .idle_next_o    (idle_next),
     .lookup_o       (lookup),
     .fetch_start_o  (fetch_start),
     .fetching_o     (fetching),
@@ -179,8 +194,10 @@ module tma_frontend #(
     .map_bad_i      (map.bad),
     .job_free_i     (job_free),
     .job_stall_i    (job_stall),
-    .mac_idle_i     (mac_idle),
+    .mac_idle_i      (mac_idle),
+    .mac_opnd_done_i (mac_opnd_done),
     .abort_i        (instr_abort),
+    .mac_req_o      (mac_go),
     .w1_go_o        (w1_go),
     .w1b_o          (w1b),
     .w2_o           (w2),
@@ -215,6 +232,11 @@ module tma_frontend #(
     .clk_i, .rst_ni,
     .cmd_i          (cmd),
     .coord_flags_i  (coord_flags),
+    .gat_i          (gat),
+    .wmode_i        (wmode),
+    .w128_i         (w128),
+    .i2c_i          (i2c),
+    .c0_3q_i        (c0_3q),
     .map_i          (map),
     .w1_go_i        (w1_go),
     .w1b_i          (w1b),
@@ -232,20 +254,23 @@ module tma_frontend #(
     .mac_idle_i     (mac_idle),
     .job_valid_o, .job_ready_i, .job_o,
     .job_free_o     (job_free),
-    .job_stall_o    (job_stall)
+    .job_stall_o    (job_stall),
+    .own_next_o     (mac_own_next)
   );
 
   tma_addr_mac u_mac (
     .clk_i, .rst_ni,
-    .clr_i       (w1_go || (in_mac && instr_abort)),
-    .req_valid_i (w1b),
+    .clr_i       (in_mac && instr_abort),
+    .own_next_i  (mac_own_next),
+    .req_valid_i (mac_go),
     .req_ready_o (mac_req_ready),
     .req_i       (mac_req),
     .opnd_i      (mac_opnd),
     .wb_valid_o  (mac_wb_valid),
     .wb_o        (mac_wb),
     .wb_en_o     (mac_wb_en),
-    .idle_o      (mac_idle)
+    .idle_o      (mac_idle),
+    .opnd_done_o (mac_opnd_done)
   );
 
   assign busy_o = seq_busy || !job_free;
@@ -257,7 +282,7 @@ module tma_frontend #(
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(SizeLog2Chunks_A, NumChunks == (1 << (SizeLog2 - 4)) && CacheIdxW >= 1)
-  `TMA_ASSERT_NEVER(MacReqReady_A, w1b && !mac_req_ready)
+  `TMA_ASSERT_NEVER(MacReqReady_A, mac_go && !mac_req_ready)
   `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
   `TMA_ASSERT_NEVER(MacAbortFlag_A, in_mac &&
                     instr_abort != (instr_err != tma_pkg::ErrNone ||

@@ -4,17 +4,22 @@
 // the walker dimensions, bounds, clamps and global address in three registered steps, the
 // address products from the MAC, and the completion-only marker of a command that fails.
 //
-// The command and map registers are stable from W1 to the end of the job; most operands are
-// registered every cycle from them (valid from W1B). W1 (w1_go_i: the map is good and the job
-// register is empty) loads the walker view (dims, es, steps) and the command's fields; W1B
-// (w1b_i) the coordinates, lo and hi of each walker dim, the row's byte range and the low half
-// of the global address, and hands the MAC its slot list (mac_req_o; each slot's partial
-// products from the coordinate flags and the stride pieces); W2 (w2_i) the high half of the
-// global address and the in-bounds bytes. While the MAC runs (mac_i) its write-backs land in
-// the job register; the job is valid when the MAC is idle, or at once as a marker for an
-// instruction error or a prefetch. err_i with err_code_i: a marker for an error found before
-// W1 (the job register is written only when it is empty: a registered condition, not
-// job_ready_i, which would fan out to every job bit's enable).
+// The command and map registers are stable from the cycle after the take (W1 on a cache hit)
+// to the end of Mac; most operands are registered every cycle from them (valid from the cycle
+// after, W1B at the earliest). W1 (w1_go_i: the map is good and the job register is free)
+// loads the walker view (dims, es, steps) and the command's fields; W1B (w1b_i) the
+// coordinates, lo and hi of each walker dim, the row's byte range and the low half of the
+// global address. The MAC's slot list (mac_req_o; each slot's partial products from the
+// coordinate flags and the stride pieces) is registered from the same registers and taken
+// by the MAC from the cycle after W1's first (the sequencer's request). W2 (w2_i) writes the
+// high half of the global address and the in-bounds bytes; Mac (mac_i) the row's in-bounds
+// bytes, or a marker for an instruction error or a check-only prefetch (the job is valid at
+// once). From Mac until
+// the job is valid the job register is the MAC's (own_q: its write-backs land there; the MAC
+// may have formed them before, frozen until own_next_o); the job is valid when the MAC is
+// idle, also after the sequencer has moved on to the next command. err_i with err_code_i: a
+// marker for an error found before W1 (the job register is written only when it is free: a
+// registered condition, not job_ready_i, which would fan out to every job bit's enable).
 // tile::gather4 and tile::scatter4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are
 // the four rows of the 2-D map, each the view of tensor dim 1 (its stride, bound) at the
 // coordinates coords[1..4]; the MAC forms each row's contribution as for a tile dim.
@@ -54,6 +59,13 @@ module tma_job_setup #(
   input  logic                  rst_ni,
   input  tma_pkg::cmd_t         cmd_i,
   input  tma_pkg::coord_flags_t coord_flags_i,
+  // The command's mode decodes and 3 c0 / 4, registered beside the command register (valid
+  // with it: W1 on a cache hit is the cycle after the take)
+  input  logic                  gat_i,          // tile::gather4 / tile::scatter4
+  input  logic                  wmode_i,        // im2col::w
+  input  logic                  w128_i,         // im2col::w::128
+  input  logic                  i2c_i,          // im2col (offsets on every spatial dim)
+  input  logic [37:0]           c0_3q_i,
   input  tma_pkg::map_t         map_i,
   // Steps (from the sequencer)
   input  logic                  w1_go_i,
@@ -77,8 +89,10 @@ module tma_job_setup #(
   output logic                  job_valid_o,
   input  logic                  job_ready_i,
   output tma_pkg::job_t         job_o,
-  output logic                  job_free_o,    // the job register is empty
-  output logic                  job_stall_o    // a job is offered and not taken this cycle
+  output logic                  job_free_o,    // the job register is free (no job, not owned)
+  output logic                  job_stall_o,   // ... and is not free in the next cycle: a job
+                                               // is offered and not taken, or it is owned
+  output logic                  own_next_o     // the MAC may write back in the next cycle
 );
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
@@ -102,6 +116,9 @@ module tma_job_setup #(
   logic [33:0] far_q [MaxDims];
   tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
   logic [MaxDims-1:0] spatial_d, spatial_q;   // walker dim d is spatial (restarts at a corner)
+  logic [MaxDims-1:0] spatial_w_q;  // spatial_q of the job the MAC writes back into (taken in
+                                    // W2: the MAC's write-backs may land after the sequencer
+                                    // has taken the next command)
   logic [35:0] neg_c0_d, neg_c0_q;     // -c0
   logic [35:0] hi_diff_d, hi_diff_q;   // dim[0] - 1 - c0
   logic [8:0]  box0_q;                 // box[0]
@@ -115,7 +132,7 @@ module tma_job_setup #(
   logic signed [34:0] c0;
   logic [63:0] c0_bytes;               // c0 in global bytes (interleave: chunks x C)
   logic [37:0] c0_bytes_q;             // its low 38 bits (the rest is sign), from W1B
-  logic [37:0] c0_3q_d, c0_3q_q;       // 3 c0 / 4 (b6x16_p32): its add ends in a flop
+  logic [37:0] c0_3q_d;                // 3 c0 / 4 (b6x16_p32; c0_3q_i, assertion only)
   logic        il;
   logic [1:0]  esz;
   logic [11:0] row_bytes_d, row_bytes_q;
@@ -123,8 +140,7 @@ module tma_job_setup #(
   logic [11:0] pitch_d, pitch_q;
   logic [35:0] chunk16;                // interleave chunk in units of 16 bytes
   logic [1:0]  job_pk;
-  // The mode decodes, registered from the command register (valid from W1: the command is
-  // taken at least two cycles before W1), so the command's mode field reaches these flops only
+  // The mode decodes (the intake's flops; _d: of the command register, assertion only)
   logic        gat_d, gat;             // tile::gather4 / tile::scatter4
   logic        wmode_d, wmode;         // im2col::w
   logic        w128_d, w128;           // im2col::w::128
@@ -260,7 +276,7 @@ module tma_job_setup #(
     c0_bytes = '0;
     for (int k = 0; k < 6; k++) if (md.c0_scale[k]) c0_bytes = c0_bytes | (64'(c0) << k);
     if (md.c0_scale[6]) c0_bytes = c0_bytes | 64'(signed'(64'(c0)) >>> 1);
-    if (md.c0_scale[7]) c0_bytes = c0_bytes | 64'(signed'(c0_3q_q));
+    if (md.c0_scale[7]) c0_bytes = c0_bytes | 64'(signed'(c0_3q_i));
     c0_3q_d = 38'((signed'(64'(c0)) >>> 1) + (signed'(64'(c0)) >>> 2));
     // the row's in-bounds byte range [head, dend), from the element range of W1B (valid from
     // W2, written in Mac)
@@ -338,11 +354,18 @@ module tma_job_setup #(
   // ---- Job register ----
   tma_pkg::job_t job_d, job_q;
   logic          job_valid_d, job_valid_q;
+  logic          own_d, own_q;         // the MAC's write-backs of this job are still to come
+  logic          marker;               // Mac: the job ends in a marker (the MAC is cleared)
   logic [32:0]   gaddr_lo, gaddr_hi;   // W1B: {0, low sum}; W2: {high sum, 1}
-  assign job_free_o  = !job_valid_q;
+  assign job_free_o  = !job_valid_q && !own_q;
   assign pack_lp     = (pack_in_q && elem_lo_q == 9'd0 && elem_end_q == box0_q) ? pack_lp_q :
                        2'd0;
-  assign job_stall_o = job_valid_q && !job_ready_i;
+  assign job_stall_o = (job_valid_q && !job_ready_i) || own_q;
+  assign marker      = mac_i && (instr_err_i != tma_pkg::ErrNone ||
+                                 (PrefetchReads == 0 && cmd_i.op == tma_pkg::OpPrefetch));
+  // owned from Mac (after W2) until the cycle of the last write-back (MAC idle), not by a marker
+  assign own_d       = !marker && (w2_i || (own_q && !mac_idle_i));
+  assign own_next_o  = own_d;
 
   always_comb begin : proc_job
     job_d         = job_q;
@@ -446,11 +469,11 @@ module tma_job_setup #(
         job_d.cpl.redop = '0;
         job_d.cpl.elem  = '0;
         job_valid_d     = 1'b1;
-      end else if (mac_idle_i) begin
-        job_valid_d = 1'b1;     // the last write-back (if any) happens in this cycle
       end
     end
-    if (err_i && !job_valid_q) begin
+    // the last write-back (if any) happens in this cycle
+    if (own_q && !marker && mac_idle_i) job_valid_d = 1'b1;
+    if (err_i && job_free_o) begin
       job_d.marker        = 1'b1;
       job_d.cpl.kind      = tma_pkg::CplError;
       job_d.cpl.err       = err_code_i;
@@ -470,7 +493,7 @@ module tma_job_setup #(
       for (int d = 1; d < MaxDims; d++) begin
         if (mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotAstart) + d - 1]) begin
           job_d.astart.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
-          if (!spatial_q[d] && d < MaxDims - 1) begin
+          if (!spatial_w_q[d] && d < MaxDims - 1) begin
             job_d.alo.v[d][32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
           end
         end
@@ -513,16 +536,13 @@ module tma_job_setup #(
     end
   end
 
-  always_ff @(posedge clk_i) begin : proc_c0_3q
-    c0_3q_q <= c0_3q_d;
-  end
+  assign gat   = gat_i;
+  assign wmode = wmode_i;
+  assign w128  = w128_i;
+  assign i2c   = i2c_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_stage_regs
     if (!rst_ni) begin
-      gat   <= 1'b0;
-      wmode <= 1'b0;
-      w128  <= 1'b0;
-      i2c   <= 1'b0;
       rb_q  <= '0;
       head_q <= '0;
       dend_q <= '0;
@@ -535,10 +555,6 @@ module tma_job_setup #(
         pos_hi_q[d]    <= '0;
       end
     end else begin
-      gat   <= gat_d;
-      wmode <= wmode_d;
-      w128  <= w128_d;
-      i2c   <= i2c_d;
       rb_q  <= rb;
       head_q <= head_d;
       dend_q <= dend_d;
@@ -581,6 +597,8 @@ module tma_job_setup #(
       pack_in_q     <= 1'b0;
       job_q         <= '0;
       job_valid_q   <= 1'b0;
+      own_q         <= 1'b0;
+      spatial_w_q   <= '0;
     end else begin
       for (int k = 0; k < MaxDims - 2; k++) begin
         lower_q[k] <= tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
@@ -612,6 +630,8 @@ module tma_job_setup #(
       end
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
+      own_q       <= own_d;
+      if (w2_i) spatial_w_q <= spatial_q;
     end
   end
 
@@ -619,12 +639,13 @@ module tma_job_setup #(
   assign unused_bits = ^{cmd_i, coord_flags_i, map_i, mf, md, walk_cflags[0], fix_cflags[3],
                          far_d[0], coord_sx[0], c0_bytes[63:38], chunk16[35:12], gaddr_hi[0],
                          upper[0][33:32],
-                         spatial_q[0], spatial_d[0], kind_q[0], off_q[0]};
+                         spatial_q[0], spatial_d[0], kind_q[0], off_q[0],
+                         spatial_w_q[0], spatial_w_q[MaxDims-1]};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(StoreClipElemBool_A, StoreClipElem <= 1)
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
-  `TMA_ASSERT_NEVER(C0ThreeQuarters_A, w1_go_i && c0_3q_q != c0_3q_d)
+  `TMA_ASSERT_NEVER(C0ThreeQuarters_A, w1_go_i && c0_3q_i != c0_3q_d)
   // the stage registers hold their inputs' values from the step that first reads them
   `TMA_ASSERT_NEVER(ModeRegs_A, (w1_go_i || w1b_i || w2_i || mac_i) &&
                                 {gat, wmode, w128, i2c} != {gat_d, wmode_d, w128_d, i2c_d})
@@ -641,7 +662,10 @@ module tma_job_setup #(
                                pos_hi_q != pos_hi_d))
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
                                     (w1b_i && (w2_i || mac_i || err_i)))
-  `TMA_ASSERT_NEVER(WbOutsideMac_A, mac_wb_valid_i && !mac_i)
+  `TMA_ASSERT_NEVER(WbOutsideOwn_A, mac_wb_valid_i && !own_q)
+  `TMA_ASSERT_NEVER(OwnAndValid_A, own_q && job_valid_q)
+  `TMA_ASSERT_NEVER(SpatialW_A, mac_i && spatial_w_q != spatial_q)
+  `TMA_ASSERT_IMPLY(OwnInMac_A, mac_i, own_q)
   `TMA_ASSERT_NEVER(WbEn_A, mac_wb_en_i != {2{mac_wb_valid_i ?
                                               tma_pkg::MacSlots'(1) << mac_wb_i.slot :
                                               tma_pkg::MacSlots'(0)}})

@@ -5,8 +5,9 @@
 //  - lookup: a command on the stream is looked up from the cycle after it appears (tag_fresh_o;
 //    not in a cycle after a fill wrote a tag); hit_o tells whether its address is cached; an
 //    invalidation in the lookup's cycle makes it miss;
-//  - a hit (lookup_i with hit_o) loads the entry into the map register a cycle later (read_o,
-//    map_load_o), visible the cycle after;
+//  - a hit (lookup_i with hit_o) loads the entry into the map register in the lookup's cycle
+//    (read_o, map_load_o), visible the cycle after (the map register takes the entry the
+//    stream's address matches in every cycle of Idle: idle_next_i);
 //  - a miss is filled by the check's map (fill_valid_next_i, then fill_valid_i): the map
 //    register takes it, and the cache too (round-robin victim, tag = the fill address) unless
 //    desc_inval_i came since the lookup or comes with the fill;
@@ -98,19 +99,21 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
   dut->desc_inval_i = 0;
   dut->lookup_i = 0;
   dut->idle_i = 1;
+  dut->idle_next_i = 1;
   dut->fill_valid_i = 0;
   dut->fill_valid_next_i = 0;
   dut->fill_addr_i = 0;
   dut.Reset();
 
-  // The current command: phase 0 offered (waits for tag_fresh), 1 hit (read), 2 miss (fetch),
-  // 3 done. The next command may be offered from phase 1 on.
+  // The current command: phase 0 offered (waits for tag_fresh), 2 miss (fetch), 3 done (a hit
+  // is done in its lookup's cycle). After a fill the frontend spends a cycle out of Idle (W1:
+  // the cache writes its RAM then). The next command may be offered from phase 2 on.
   size_t cur = 0;
   int phase = 0;
+  bool after_fill = false;  // this cycle is the one after a fill (not Idle)
   bool next_offered = false;
   bool stale = false;  // the reference's "invalidated since the lookup"
   int wait = 0;        // miss: cycles to the fill
-  int read_at = -1;    // hit: cycles to map_load
   Map want{};          // the map the command must get
   Map fill_map{};
   bool check_map = false;  // map_o must equal `want` in this cycle
@@ -126,7 +129,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
     dut->lookup_i = 0;
     dut->fill_valid_i = 0;
     dut->fill_valid_next_i = 0;
-    const bool in_flight = phase == 1 || phase == 2;
+    const bool in_flight = phase == 2 || after_fill;
     dut->idle_i = !in_flight;  // the sequencer's Idle: lookups happen only there
     bool inval = chance(in_flight ? k.p_inval_flight : k.p_inval_idle);
     if (phase == 2 && wait == 1)
@@ -151,7 +154,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
       check_map = false;
     }
     bool take = false;
-    if (phase == 0 && dut->cmd_valid_i && dut->tag_fresh_o) {
+    if (phase == 0 && !after_fill && dut->cmd_valid_i && dut->tag_fresh_o) {
       const int idx = inval ? -1 : ref.Find(addrs[cur]);
       EXPECT_EQ(static_cast<bool>(dut->hit_o), idx >= 0)
           << "command " << cur << " address 0x" << std::hex << addrs[cur] << std::dec
@@ -162,28 +165,23 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
       dut->cmd_ready_i = 1;
       dut->lookup_i = 1;
       stale = false;
+      dut.Settle();
       if (idx >= 0) {
         ++st.hits;
         want = ref.e[static_cast<size_t>(idx)].map;
-        phase = 1;
-        read_at = 0;  // read_q: the cycle after the lookup
+        EXPECT_TRUE(dut->read_o);
+        EXPECT_TRUE(dut->map_load_o);
+        EXPECT_EQ(static_cast<bool>(dut->map_load_bad_o), want.bad);
+        phase = 3;
       } else {
+        EXPECT_FALSE(dut->read_o);
+        EXPECT_FALSE(dut->map_load_o);
         ++st.misses;
         fill_map = RandomMap(rng);
         want = fill_map;
         phase = 2;
         wait = 1 + static_cast<int>(rng() % static_cast<uint64_t>(k.max_fetch_wait));
       }
-      dut.Settle();
-    } else if (phase == 1) {
-      EXPECT_EQ(static_cast<bool>(dut->read_o), read_at == 0);
-      EXPECT_EQ(static_cast<bool>(dut->map_load_o), read_at == 0);
-      if (read_at == 0) {
-        EXPECT_EQ(static_cast<bool>(dut->map_load_bad_o), want.bad);
-        phase = 3;
-      }
-      --read_at;
-      st.inval_flight += inval;
     } else if (phase == 2) {
       EXPECT_FALSE(dut->read_o);
       EXPECT_EQ(static_cast<bool>(dut->map_load_o), fill_now);
@@ -193,11 +191,13 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
           ref.Fill(addrs[cur], fill_map);
         phase = 3;
       }
+      after_fill = fill_now;
       --wait;
       st.inval_flight += inval;
     } else {
       EXPECT_FALSE(dut->read_o);
       EXPECT_FALSE(dut->map_load_o);
+      after_fill = false;
     }
     if (inval) {
       ref.Inval();
@@ -215,6 +215,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
     }
     if (take)
       next_offered = false;
+    dut->idle_next_i = !(phase == 2 || after_fill);
     dut.Cycle();
     ++cycle;
   }

@@ -26,7 +26,7 @@
 //        CacheEntries, desc_inval_i clears it, a map fetched across an invalidation or with a
 //        bus error is not cached; a rewrite without an invalidation keeps the old map);
 //  - the hand-derived 2-D tile job and the latency from the command's acceptance to its job:
-//    10 cycles on a hit, 18 after the last descriptor beat on a miss (docs/rtl.md);
+//    9 cycles on a hit, 18 after the last descriptor beat on a miss (docs/rtl.md);
 //  - the swizzle-repeat field of the 128B spans; the sub-byte types (hand derived).
 
 #include <algorithm>
@@ -542,21 +542,32 @@ TEST(Frontend, HandDerivedTileJobAndLatency) {
   EXPECT_TRUE(o.jobs[0] == o.jobs[1]) << "the miss and the hit give the same job";
   EXPECT_EQ(o.reads[0], WantDescReads(0x1000, 16));
   EXPECT_TRUE(o.reads[1].empty() && o.reads[2].empty()) << "hits read nothing";
-  // Latency with a walker that always takes the job (docs/rtl.md, "Frontend"): a hit is taken,
-  // then Read, W1, W1B, W2 and the MAC's five stages: the job is valid 10 cycles after the
-  // accept; a miss is valid 18 cycles after its last descriptor beat (the check's nine cycles,
-  // W1, W1B, W2 and the MAC).
+  // Latency with a walker that always takes the job (docs/rtl.md, "Frontend"): a hit is taken
+  // (its map enters the map register in that cycle), then W1, W1B (the MAC request), W2 (the
+  // slot loads its operands), Mac, and the MAC's operand, copy, product and accumulate stages
+  // end in the write-back: the job is valid 9 cycles after the accept (command 2, taken once
+  // command 1 has left Mac); a miss is valid 18 cycles after its last descriptor beat (the
+  // check's nine cycles, W1, W1B, W2 and the MAC). Command 1 is taken in the cycle after
+  // command 0's Mac (its one slot has loaded its operands), 4 cycles before command 0's job is
+  // valid; its MAC request waits for command 0's last write-back (a cycle before that job is
+  // valid), W1 for the job register (the cycle after the job is taken), so its job is valid 6
+  // cycles after command 0's (the request's 6 cycles to the write-back; W1, W1B and W2 run
+  // beside them).
   for (int lat : {0, 5}) {
     const Outcome l = RunFrontend<Vtma_frontend_db16, 16>(cmds, 1, 100, lat, 100);
     const int miss = static_cast<int>(l.job_valid[0] - l.accept[0]);
     const int after_beat = static_cast<int>(l.job_valid[0] - l.last_beat[0]);
     std::printf(
-        "AXI latency 0..%d: accept -> job valid: miss %d (last beat -> job %d), hit %d %d\n", lat,
-        miss, after_beat, static_cast<int>(l.job_valid[1] - l.accept[1]),
-        static_cast<int>(l.job_valid[2] - l.accept[2]));
+        "AXI latency 0..%d: accept -> job valid: miss %d (last beat -> job %d), hit %d %d; "
+        "command 1 taken %d before job 0, job 1 %d after it\n",
+        lat, miss, after_beat, static_cast<int>(l.job_valid[1] - l.accept[1]),
+        static_cast<int>(l.job_valid[2] - l.accept[2]),
+        static_cast<int>(l.job_valid[0] - l.accept[1]),
+        static_cast<int>(l.job_valid[1] - l.job_valid[0]));
     EXPECT_EQ(after_beat, 18);
-    EXPECT_EQ(l.job_valid[1] - l.accept[1], 10);
-    EXPECT_EQ(l.job_valid[2] - l.accept[2], 10);
+    EXPECT_EQ(l.job_valid[0] - l.accept[1], 4);
+    EXPECT_EQ(l.job_valid[1] - l.job_valid[0], 6);
+    EXPECT_EQ(l.job_valid[2] - l.accept[2], 9);
   }
 }
 
