@@ -128,6 +128,10 @@ struct InFlight {
   uint64_t reads_want = 0;  // stores / reductions: shared-memory read requests (predicted)
   uint64_t reads_got = 0;
   bool read_done = false;
+  // Loads / prefetches: the global sectors the op reads (otma_expand's list) not yet requested.
+  // The engine overlaps commands (the next command's reads may start before the previous one
+  // completes), so a data read is the op's whose remaining sectors hold its address.
+  std::unordered_map<uint64_t, uint32_t> sectors_left;
 };
 
 class VerilatedBackend;
@@ -356,7 +360,7 @@ uint64_t VerilatedBackend::GateRequest(bool write, uint32_t id, uint64_t addr, u
     }
     return f.kind == OTMA_OP_TENSOR_LOAD || f.kind == OTMA_OP_TENSOR_PREFETCH;
   });
-  const otma_token op = k >= 0 ? ops_[static_cast<size_t>(k)]->token : 0;
+  otma_token op = k >= 0 ? ops_[static_cast<size_t>(k)]->token : 0;
   if (desc) {
     const uint64_t line = addr & ~127ull;
     auto it = desc_line_.find(line);
@@ -373,7 +377,20 @@ uint64_t VerilatedBackend::GateRequest(bool write, uint32_t id, uint64_t addr, u
   const bool pf = k >= 0 && ops_[static_cast<size_t>(k)]->kind == OTMA_OP_TENSOR_PREFETCH;
   const uint32_t kind = write ? OTMA_REQ_WRITE : pf ? OTMA_REQ_PREFETCH : OTMA_REQ_READ;
   for (uint64_t a = addr & ~(rb - 1); a < addr + bytes; a += rb) {
-    SendReq(otma_mem_req{0, a, static_cast<uint32_t>(rb), kind, op}, h);
+    otma_token sector_op = op;
+    if (!write && id != tma::pkg::AxiIdRed) {
+      // The oldest load / prefetch in flight that still expects this sector.
+      const int j = Oldest([&](const InFlight& f) {
+        const auto it = f.sectors_left.find(a);
+        return it != f.sectors_left.end() && it->second > 0;
+      });
+      auto& f = ops_[static_cast<size_t>(j >= 0 ? j : 0)];
+      if (j >= 0 && f && f->sectors_left.count(a) != 0 && f->sectors_left[a] > 0) {
+        --f->sectors_left[a];
+        sector_op = f->token;
+      }
+    }
+    SendReq(otma_mem_req{0, a, static_cast<uint32_t>(rb), kind, sector_op}, h);
   }
   return h;
 }
@@ -590,6 +607,17 @@ otma_status VerilatedBackend::Submit(otma_engine& e, const otma_op& op, otma_tok
   f.group = op.kind == OTMA_OP_TENSOR_STORE || op.kind == OTMA_OP_TENSOR_REDUCE;
   if (f.group && ms.ok()) {
     f.reads_want = PredictSmemReads(map, in, static_cast<uint32_t>(top_->pins.data_bytes));
+  }
+  if (op.kind == OTMA_OP_TENSOR_LOAD || op.kind == OTMA_OP_TENSOR_PREFETCH) {
+    uint32_t n = 0;
+    if (e.Expand(op, nullptr, 0, &n, nullptr, nullptr) == OTMA_OK && n > 0) {
+      std::vector<otma_mem_req> sectors(n);
+      if (e.Expand(op, sectors.data(), n, &n, nullptr, nullptr) == OTMA_OK) {
+        for (const otma_mem_req& r : sectors) {
+          ++f.sectors_left[r.addr];
+        }
+      }
+    }
   }
   if (op.kind == OTMA_OP_TENSOR_LOAD) {
     for (const m::CompleteTx& x :
