@@ -35,7 +35,7 @@
 // to R, i.e. once the previous job's rows no longer need its output fields (register K).
 // Jobs of three or more rows follow each other without a bubble (with the interface rule
 // below, the next job's valid comes a cycle after its fields, so a job of one or two rows
-// leaves P idle for a cycle; the controller delivers a job every 9 or more cycles). The data
+// leaves P idle for a cycle; the frontend delivers a job every 5 or more cycles). The data
 // registers of P and K follow job_i whenever they are free (don't-care until the job is
 // valid), so job_valid_i drives only p_valid_q and p_pend_q.
 // Interface rule beyond valid/ready (docs/interfaces.md, "Walker job timing"): job_i's coord,
