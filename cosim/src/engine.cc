@@ -892,7 +892,7 @@ otma_status otma_engine::Invalidate(uint64_t va) {
   return OTMA_OK;
 }
 
-otma_status otma_engine::Expand(const otma_op& op, otma_mem_req* out, uint32_t cap, uint32_t* n,
+otma_status otma_engine::Expand(const otma_op& op, std::vector<otma_mem_req>* out,
                                 uint64_t* payload, uint64_t* oob) {
   m::TensorMap map;
   if (NeedsMap(op.kind)) {
@@ -906,18 +906,31 @@ otma_status otma_engine::Expand(const otma_op& op, otma_mem_req* out, uint32_t c
   if (st != OTMA_OK) {
     return st;
   }
-  if (n != nullptr) {
-    *n = static_cast<uint32_t>(fx.sectors.size());
-  }
   if (payload != nullptr) {
     *payload = fx.payload;
   }
   if (oob != nullptr) {
     *oob = fx.oob;
   }
-  for (uint32_t i = 0; i < cap && i < fx.sectors.size(); ++i) {
-    out[i] = otma_mem_req{i, fx.sectors[i], req_bytes, fx.req_kind, 0};
+  out->clear();
+  out->reserve(fx.sectors.size());
+  for (size_t i = 0; i < fx.sectors.size(); ++i) {
+    out->push_back(otma_mem_req{i, fx.sectors[i], req_bytes, fx.req_kind, 0});
   }
+  return OTMA_OK;
+}
+
+otma_status otma_engine::Expand(const otma_op& op, otma_mem_req* out, uint32_t cap, uint32_t* n,
+                                uint64_t* payload, uint64_t* oob) {
+  std::vector<otma_mem_req> all;
+  const otma_status st = Expand(op, &all, payload, oob);
+  if (st != OTMA_OK) {
+    return st;
+  }
+  if (n != nullptr) {
+    *n = static_cast<uint32_t>(all.size());
+  }
+  std::copy_n(all.begin(), std::min<size_t>(cap, all.size()), out);
   return OTMA_OK;
 }
 

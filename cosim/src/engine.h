@@ -74,6 +74,9 @@ struct otma_engine {
   otma_status Invalidate(uint64_t va);
   otma_status Expand(const otma_op& op, otma_mem_req* out, uint32_t cap, uint32_t* n,
                      uint64_t* payload, uint64_t* oob);
+  // The same expansion into a vector (every request, one model run).
+  otma_status Expand(const otma_op& op, std::vector<otma_mem_req>* out, uint64_t* payload,
+                     uint64_t* oob);
   otma_status BulkCommit(uint32_t warp);
   int BulkWait(uint32_t warp, uint32_t n, bool read_only);
 

@@ -360,7 +360,7 @@ uint64_t VerilatedBackend::GateRequest(bool write, uint32_t id, uint64_t addr, u
     }
     return f.kind == OTMA_OP_TENSOR_LOAD || f.kind == OTMA_OP_TENSOR_PREFETCH;
   });
-  otma_token op = k >= 0 ? ops_[static_cast<size_t>(k)]->token : 0;
+  const otma_token op = k >= 0 ? ops_[static_cast<size_t>(k)]->token : 0;
   if (desc) {
     const uint64_t line = addr & ~127ull;
     auto it = desc_line_.find(line);
@@ -379,15 +379,16 @@ uint64_t VerilatedBackend::GateRequest(bool write, uint32_t id, uint64_t addr, u
   for (uint64_t a = addr & ~(rb - 1); a < addr + bytes; a += rb) {
     otma_token sector_op = op;
     if (!write && id != tma::pkg::AxiIdRed) {
-      // The oldest load / prefetch in flight that still expects this sector.
-      const int j = Oldest([&](const InFlight& f) {
+      // The oldest load / prefetch in flight that still expects this sector (Oldest falls back
+      // to any op when none does, hence the second test).
+      const auto expects = [a](const InFlight& f) {
         const auto it = f.sectors_left.find(a);
         return it != f.sectors_left.end() && it->second > 0;
-      });
-      auto& f = ops_[static_cast<size_t>(j >= 0 ? j : 0)];
-      if (j >= 0 && f && f->sectors_left.count(a) != 0 && f->sectors_left[a] > 0) {
-        --f->sectors_left[a];
-        sector_op = f->token;
+      };
+      const int j = Oldest(expects);
+      if (j >= 0 && expects(*ops_[static_cast<size_t>(j)])) {
+        --ops_[static_cast<size_t>(j)]->sectors_left[a];
+        sector_op = ops_[static_cast<size_t>(j)]->token;
       }
     }
     SendReq(otma_mem_req{0, a, static_cast<uint32_t>(rb), kind, sector_op}, h);
@@ -609,13 +610,10 @@ otma_status VerilatedBackend::Submit(otma_engine& e, const otma_op& op, otma_tok
     f.reads_want = PredictSmemReads(map, in, static_cast<uint32_t>(top_->pins.data_bytes));
   }
   if (op.kind == OTMA_OP_TENSOR_LOAD || op.kind == OTMA_OP_TENSOR_PREFETCH) {
-    uint32_t n = 0;
-    if (e.Expand(op, nullptr, 0, &n, nullptr, nullptr) == OTMA_OK && n > 0) {
-      std::vector<otma_mem_req> sectors(n);
-      if (e.Expand(op, sectors.data(), n, &n, nullptr, nullptr) == OTMA_OK) {
-        for (const otma_mem_req& r : sectors) {
-          ++f.sectors_left[r.addr];
-        }
+    std::vector<otma_mem_req> sectors;
+    if (e.Expand(op, &sectors, nullptr, nullptr) == OTMA_OK) {
+      for (const otma_mem_req& r : sectors) {
+        ++f.sectors_left[r.addr];
       }
     }
   }
