@@ -74,6 +74,7 @@
 #include "tma/encoder.h"
 #include "tma/memory.h"
 #include "tma/tensor_copy.h"
+#include "tma/traversal.h"
 #include "tma/types.h"
 
 // The perf tops of this build (bench/CMakeLists.txt, ENGINE_PERF_CONFIGS).
@@ -124,7 +125,31 @@ struct Result {
   double cycles_per_cmd = 0;  // mean cycles between the measured commands' handshakes
   uint64_t cycles = 0;
   uint64_t bytes = 0;
+  double limit = 0;  // the physical limit's efficiency for this command (LimitEfficiency)
 };
+
+// The physical limit of a port of `data_bytes` for a command that moves `bytes` through shared
+// memory: the global side needs one beat per DataBytes-aligned global block holding a byte of the
+// box (rows that are not adjacent in global memory each need their own beats, whatever the
+// engine does), the shared-memory side bytes / DataBytes beats; one beat per cycle on each.
+// Returns bytes / (data_bytes x the larger beat count): 1.0 where the box fills whole beats.
+double LimitEfficiency(const TensorMap& m, const TensorInstr& ins, uint32_t data_bytes,
+                       double bytes) {
+  std::vector<uint64_t> blocks;
+  model::ForEachElement(m, ins, [&](const model::ElementVisit& v) {
+    if (v.oob || v.bytes == 0)
+      return;
+    for (uint64_t a = v.global_addr / data_bytes; a <= (v.global_addr + v.bytes - 1) / data_bytes;
+         ++a)
+      blocks.push_back(a);
+  });
+  std::sort(blocks.begin(), blocks.end());
+  const double gbeats =
+      static_cast<double>(std::unique(blocks.begin(), blocks.end()) - blocks.begin());
+  const double sbeats = bytes / data_bytes;
+  const double beats = std::max(gbeats, sbeats);
+  return beats > 0 ? sbeats / beats : 0;
+}
 
 enum Mode { kTile = 0, kIm2col = 1, kPacked = 2, kGather4 = 3, kIm2colW = 4, kIm2colW128 = 5 };
 
@@ -379,6 +404,9 @@ class PerfBench {
     r.bytes = s.bytes;
     r.bytes_per_cycle = static_cast<double>(s.bytes) / static_cast<double>(r.cycles);
     r.efficiency = r.bytes_per_cycle / top_->pins.data_bytes;
+    if (n > 0)
+      r.limit = LimitEfficiency(m, ins, top_->pins.data_bytes,
+                                static_cast<double>(s.bytes) / static_cast<double>(n));
     return r;
   }
 
@@ -599,9 +627,10 @@ bool RunConfig(TopFactory make, const Config& cfg, const std::vector<int>& laten
             const char* name =
                 g_store ? (mode == kIm2col ? "store_im2col_no_offs" : "store_tile")
                         : (mode == kPacked && g_packed_ref ? "tile_packed_ref" : kModeName[mode]);
-            std::fprintf(csv, "%s,%d,%d,%d,%d,%s,%s,%u,%.4f,%.4f,%d\n", cfg.name, cfg.data_bytes,
-                         cfg.max_outstanding, cfg.row_fifo, lat, name, model::ToString(swz), size,
-                         r.bytes_per_cycle, r.efficiency, r.latency_first_ar);
+            std::fprintf(csv, "%s,%d,%d,%d,%d,%s,%s,%u,%.4f,%.4f,%d,%.4f\n", cfg.name,
+                         cfg.data_bytes, cfg.max_outstanding, cfg.row_fifo, lat, name,
+                         model::ToString(swz), size, r.bytes_per_cycle, r.efficiency,
+                         r.latency_first_ar, r.limit);
           }
           if (size == sizes.front() || size == sizes.back())
             std::printf(" [lat %d]", r.latency_first_ar);
@@ -669,11 +698,11 @@ bool RunReduce(TopFactory rmw, TopFactory atomic, const std::vector<int>& latenc
             }
             std::printf(" %5.1f%%", 100.0 * r.efficiency);
             if (csv) {
-              std::fprintf(csv, "%s,%d,%d,%d,%d,%s_%s,%s,%u,%.4f,%.4f,%d\n",
+              std::fprintf(csv, "%s,%d,%d,%d,%d,%s_%s,%s,%u,%.4f,%.4f,%d,%.4f\n",
                            pr.atomic ? "db16_atop" : "db16", 16, 512, 512, lat,
                            mode == kIm2col ? "reduce_im2col_no_offs" : "reduce_tile", pr.name,
                            model::ToString(swz), size, r.bytes_per_cycle, r.efficiency,
-                           r.latency_first_ar);
+                           r.latency_first_ar, r.limit);
             }
           }
           std::printf("\n");
@@ -714,9 +743,9 @@ bool RunMixedConfig(TopFactory make, const std::vector<int>& latencies,
         std::printf("  %u: %.2f %.2f %.1f%%", size, ld_bpc, st_bpc,
                     100.0 * (ld_bpc + st_bpc) / 16.0);
         if (csv) {
-          std::fprintf(csv, "db16,16,512,512,%d,mixed_load,%s,%u,%.4f,%.4f,0\n", lat,
+          std::fprintf(csv, "db16,16,512,512,%d,mixed_load,%s,%u,%.4f,%.4f,0,\n", lat,
                        model::ToString(swz), size, ld_bpc, ld_bpc / 16.0);
-          std::fprintf(csv, "db16,16,512,512,%d,mixed_store,%s,%u,%.4f,%.4f,0\n", lat,
+          std::fprintf(csv, "db16,16,512,512,%d,mixed_store,%s,%u,%.4f,%.4f,0,\n", lat,
                        model::ToString(swz), size, st_bpc, st_bpc / 16.0);
         }
       }
@@ -768,7 +797,7 @@ int main(int argc, char** argv) {
   if (csv) {
     std::fprintf(csv,
                  "config,data_bytes,max_outstanding,row_fifo,mem_latency,mode,swizzle,box_bytes,"
-                 "bytes_per_cycle,efficiency,latency_first_ar\n");
+                 "bytes_per_cycle,efficiency,latency_first_ar,limit_efficiency\n");
   }
   std::vector<uint32_t> sizes = {128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
   if (quick)

@@ -12,7 +12,10 @@ modes gather4, im2col_w and im2col_w128 (their panels only where the CSV has the
 title gives the configuration, DataBytes, MaxOutstanding / RowFifoDepth and the memory latency.
 --table prints the docs/performance.md table instead (Markdown): per configuration
 (default: every one in the file), memory latency and row width (mode and swizzle), the
-efficiency at each box size and the first-AR latency. Python standard library only.
+efficiency at each box size and the first-AR latency; where the box cannot fill whole beats
+(column limit_efficiency below 1: rows not adjacent in global memory and narrower than the bus,
+bench/engine_perf.cc LimitEfficiency) the cell adds [N]: the efficiency in % of that physical
+limit. Python standard library only.
 """
 
 import csv
@@ -41,6 +44,16 @@ ROW_TEXT = {"gather4": "box/4", "im2col_w128": "box/128"}
 PACKED_ROW = {"none": 16}  # tile_packed: 16-byte rows without swizzle, the span with one
 
 
+def cell(r):
+    """One table cell: the efficiency in %, and [% of the physical limit] where that is < 1."""
+    eff = float(r["efficiency"])
+    text = f"{100.0 * eff:.1f}"
+    limit = float(r.get("limit_efficiency") or 0)
+    if 0 < limit < 0.995:
+        text += f" [{100.0 * eff / limit:.0f}]"
+    return text
+
+
 def table(rows, configs):
     """The Markdown table of docs/performance.md (see the module docstring)."""
     sizes = sorted({int(r["box_bytes"]) for r in rows})
@@ -64,8 +77,7 @@ def table(rows, configs):
                     row = ROW_TEXT.get(mode, str(PACKED_ROW.get(swz, ROW_BYTES[swz])
                                                  if mode == "tile_packed" else ROW_BYTES[swz]))
                     cells = [cfg, any_row["data_bytes"], str(lat), mode, f"{row} ({swz})"]
-                    cells += [f"{100.0 * float(sel[s]['efficiency']):.1f}" if s in sel else ""
-                              for s in sizes]
+                    cells += [cell(sel[s]) if s in sel else "" for s in sizes]
                     lats = sorted({int(r["latency_first_ar"]) for r in sel.values()})
                     cells.append("/".join(str(x) for x in lats))
                     out.append("| " + " | ".join(cells) + " |")
