@@ -38,9 +38,9 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
   const bool sm90 = k.arch == m::Arch::kSm90;
   const std::string gen = sm90 ? "sm_90" : "sm_100+";
   if (static_cast<int>(k.arch) > static_cast<int>(b.arch)) {
-    return std::string("this top is built for ") + m::ToString(b.arch) + " at most (Arch = " +
-           std::to_string(static_cast<int>(b.arch)) + "): it applies those rules to a " +
-           m::ToString(k.arch) + " case";
+    return std::string("this top is built for ") + m::ToString(b.arch) +
+           " at most (Arch = " + std::to_string(static_cast<int>(b.arch)) +
+           "): it applies those rules to a " + m::ToString(k.arch) + " case";
   }
   if ((k.op == m::Op::kStore || k.op == m::Op::kReduce) && !b.store_path) {
     return "this top has no write direction (StorePath = 0)";
@@ -166,10 +166,12 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   // A case whose answer is `unsupported` runs whatever the claims: the RTL must decline it.
   // So does a reduction in scatter4 mode, which is no instruction (seed 003: .tile and
   // .im2col_no_offs only): the RTL must refuse it as the model does, whatever the arch.
-  // A case this top refuses by construction runs too (RtlBuildRefusal).
+  // A case this top refuses by construction runs, whatever its store reading (RtlBuildRefusal).
+  if (RtlBuildRefusal(c, b, k->arch)) {
+    return "";
+  }
   const bool declines = (c.expect.error && *c.expect.error == m::ErrorClass::kUnsupported) ||
-                        (c.op == m::Op::kReduce && c.mode == m::LoadMode::kTileScatter4) ||
-                        RtlBuildRefusal(c, b, k->arch).has_value();
+                        (c.op == m::Op::kReduce && c.mode == m::LoadMode::kTileScatter4);
   if (std::string why = RtlUnclaimed(*k, b); !why.empty() && !declines) {
     return why;
   }
@@ -183,7 +185,7 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
 
 bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
   if (c.bulk) {
-    return RtlSkipReason(c, b).empty();
+    return RtlSkipReason(c, b).empty() && !RtlBuildRefusal(c, b, m::Arch::kSm90);
   }
   // (a case the RTL runs only to see it refused, RtlSkipReason's `declines`, is not claimed)
   const std::optional<RtlCommandKind> k = TensorCaseKind(c);
@@ -193,8 +195,7 @@ bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
          k && RtlUnclaimed(*k, b).empty() && RtlSkipReason(c, b).empty();
 }
 
-std::optional<m::Status> RtlBuildRefusal(const m::GoldenCase& c, const RtlBuild& b,
-                                         m::Arch arch) {
+std::optional<m::Status> RtlBuildRefusal(const m::GoldenCase& c, const RtlBuild& b, m::Arch arch) {
   const bool writes = c.op == m::Op::kStore || c.op == m::Op::kReduce;
   if (b.store_path || !writes) {
     return std::nullopt;
@@ -207,9 +208,12 @@ std::optional<m::Status> RtlBuildRefusal(const m::GoldenCase& c, const RtlBuild&
     }
     return unsupported;
   }
+  if (std::optional<m::Status> host = RtlHostEncoderRefusal(c)) {
+    return host;  // the host's encoder refuses the map: no engine sees it
+  }
   uint8_t desc[m::kDescriptorBytes];
   if (!RtlCaseDescriptor(c, desc).empty()) {
-    return std::nullopt;  // no engine sees it
+    return std::nullopt;  // the harness cannot hand it to an engine
   }
   m::TensorMap map;
   if (m::Status st = m::DecodeDescriptor(desc, &map); !st.ok()) {

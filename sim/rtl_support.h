@@ -122,8 +122,9 @@ std::optional<tma::model::Status> RtlHostEncoderRefusal(const tma::model::Golden
 // (tma_bulk_rows); a tensor one first meets the descriptor's verdicts (the model's
 // DecodeDescriptor and ValidateTensorMap under `arch`, at most the top's Arch: the RTL's
 // descriptor check and its encoder rules under arch_i), then `unsupported` (the first
-// instruction check, tma_instr_check). A map the host's encoder refuses never reaches the
-// engine (RtlHostEncoderRefusal decides it). nullopt: the top builds what the case needs.
+// instruction check, tma_instr_check); a map the host's encoder refuses never reaches the
+// engine: the host's verdict (RtlHostEncoderRefusal). nullopt: the top builds what the case
+// needs.
 std::optional<tma::model::Status> RtlBuildRefusal(const tma::model::GoldenCase& c,
                                                   const RtlBuild& b, tma::model::Arch arch);
 // A bulk case's command (global operands at CaseGlobalBase(c)), tagged `tag`.

@@ -205,8 +205,8 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   // "ptx"); it is made at the first such case.
   const sim::RtlBuild* build = &build_;
   std::string why = sim::RtlSkipReason(c, build_);
-  const bool ptx_ok = variant_ == sim::SimTopVariant::kDefault ||
-                      variant_ == sim::SimTopVariant::kAtomicReduce;
+  const bool ptx_ok =
+      variant_ == sim::SimTopVariant::kDefault || variant_ == sim::SimTopVariant::kAtomicReduce;
   if (!why.empty() && ptx_ok && sim::RtlSkipReason(c, ptx_build_).empty()) {
     if (!ptx_h_) {
       if (std::unique_ptr<sim::SimTop> top =

@@ -85,8 +85,8 @@ class ArchVerdictEngine : public m::CaseEngine {
     model_ = m::ModelEngine().Run(a, g2, s2);
     refusal_.reset();
     if (!tma::sim::RtlHostEncoderRefusal(a)) {
-      refusal_ = tma::sim::RtlBuildRefusal(a, rtl_->build(),
-                                           m::ParseArch(arch_).value_or(m::Arch::kSm90));
+      refusal_ =
+          tma::sim::RtlBuildRefusal(a, rtl_->build(), m::ParseArch(arch_).value_or(m::Arch::kSm90));
     }
     refused_ += refusal_.has_value();
     rtl_out_ = rtl_->Run(a, global, smem);
@@ -191,7 +191,10 @@ int main(int argc, char** argv) {
                                                    : tma::sim::SimTopVariant::kDefault;
   tma::tb::RtlCaseEngine engine(data_bytes, variant);
   if (!engine.Ok()) {
-    std::cerr << "tma-rtl run: no Verilated " << (load90 ? "load90 " : atomic ? "atomic " : "")
+    std::cerr << "tma-rtl run: no Verilated "
+              << (load90   ? "load90 "
+                  : atomic ? "atomic "
+                           : "")
               << "top of DataBytes " << data_bytes << " in this build ("
               << (load90   ? "TMA_SIM_TOP_LOAD90_WIDTHS"
                   : atomic ? "TMA_SIM_TOP_ATOP_WIDTHS"
@@ -229,8 +232,9 @@ int main(int argc, char** argv) {
   ArchVerdictEngine verdicts(&engine, arch);
   int agree = 0, differ = 0;
   if (!arch.empty()) {
+    // (rtl_notes by value: this block's local ends before the replay calls the hook)
     const auto rtl_notes = opt.after_case;
-    opt.after_case = [&](const m::GoldenCase& c, m::ReplayResult* r) {
+    opt.after_case = [&, rtl_notes](const m::GoldenCase& c, m::ReplayResult* r) {
       bool skip = false;
       const std::string diff = verdicts.Compare(&skip);
       if (skip) {
@@ -261,9 +265,10 @@ int main(int argc, char** argv) {
     std::printf("rtl: verdicts at %s: %d agree with the model, %d differ\n", arch.c_str(), agree,
                 differ);
     if (load90) {
-      std::printf("rtl: %d case(s) refused by the load90 top (no write direction), compared with "
-                  "the refusal's verdict\n",
-                  verdicts.refused());
+      std::printf(
+          "rtl: %d case(s) refused by the load90 top (no write direction), compared with "
+          "the refusal's verdict\n",
+          verdicts.refused());
     }
   }
   auto ids = [](const std::vector<std::string>& v) {
