@@ -47,7 +47,8 @@ module tma_engine #(
   // of that ID fails with bus_error (0: forever); tma_rd_watchdog
   parameter  int unsigned RdWatchdog       = 0,
   // The newest architecture whose rules the engine can apply (tma_pkg::Arch*: 0 sm_90, 1
-  // sm_100, 2 sm_103); arch_i chooses one up to it at run time
+  // sm_100, 2 sm_103); arch_i chooses one up to it at run time. 0 also leaves out the
+  // Blackwell-only blocks: the gather4 and im2col::w::128 walkers and the unpacker
   parameter  int unsigned Arch             = 2,
   // Bulk copies whose size is not a multiple of 16: 0 move size & ~15 bytes (silicon B1),
   // 1 invalid_instruction (the PTX text)
