@@ -35,7 +35,8 @@ module tma_engine #(
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
   parameter  int unsigned RowFifoDepth     = 512,  // rows between walker and aligner, >= 2
   // 1: the packed sub-byte types b4x16_p64 / b6x16_p32 (sm_100) are unpacked (tma_unpack:
-  // ~490 LUT6 at DataBytes 16, ~4k at 64); 0: no unpacker, they give `unsupported`
+  // ~490 LUT6 at DataBytes 16, ~4k at 64); 0: no unpacker, they give `unsupported`. Taken as
+  // 0 when Arch is sm_90 (those types are then an invalid_descriptor of the encoder rules)
   parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,
   // Stores along dim 0: 0 write whole 16-byte granules holding an in-bounds element (silicon
   // D7), 1 in-bounds elements only
