@@ -37,6 +37,14 @@ bool RtlImplementsDType(m::DType t, const RtlBuild& b) {
 std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
   const bool sm90 = k.arch == m::Arch::kSm90;
   const std::string gen = sm90 ? "sm_90" : "sm_100+";
+  if (static_cast<int>(k.arch) > static_cast<int>(b.arch)) {
+    return std::string("this top is built for ") + m::ToString(b.arch) +
+           " at most (Arch = " + std::to_string(static_cast<int>(b.arch)) +
+           "): it applies those rules to a " + m::ToString(k.arch) + " case";
+  }
+  if ((k.op == m::Op::kStore || k.op == m::Op::kReduce) && !b.store_path) {
+    return "this top has no write direction (StorePath = 0)";
+  }
   if (!Bit(sm90 ? num::kClaimOpsSm90 : num::kClaimOpsSm100, static_cast<int>(k.op))) {
     return std::string("the RTL does not claim ") + m::ToString(k.op) + " of " + gen +
            " cases (rtl_claims)";
@@ -53,7 +61,9 @@ std::string RtlUnclaimed(const RtlCommandKind& k, const RtlBuild& b) {
     // writes the shared bytes as they are)
     return "a store of b6x16_p32: the RTL's store direction has no packer (rtl_claims)";
   }
-  if (!RtlImplementsDType(k.dtype, b)) {
+  // (on sm_90 the packed sub-byte types are an invalid_descriptor of the encoder rules, which
+  // the RTL checks without the unpacker)
+  if (!sm90 && !RtlImplementsDType(k.dtype, b)) {
     return std::string("element type ") + m::ToString(k.dtype) +
            " needs the unpacker (SubByte = 1), which this top (DataBytes " +
            std::to_string(b.data_bytes) + ") is built without";
@@ -68,6 +78,9 @@ std::string BulkSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   const m::GoldenBulk& k = *c.bulk;
   if (!b.bulk) {
     return "this top does not take the non-tensor bulk commands";
+  }
+  if (RtlBuildRefusal(c, b, m::Arch::kSm90)) {
+    return "";  // refused before any check: runs to see the refusal
   }
   if (k.ptx_size_check != b.bulk_size_strict) {
     return std::string("bulk size check \"") + (k.ptx_size_check ? "ptx" : "silicon") +
@@ -153,6 +166,10 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
   // A case whose answer is `unsupported` runs whatever the claims: the RTL must decline it.
   // So does a reduction in scatter4 mode, which is no instruction (seed 003: .tile and
   // .im2col_no_offs only): the RTL must refuse it as the model does, whatever the arch.
+  // A case this top refuses by construction runs, whatever its store reading (RtlBuildRefusal).
+  if (RtlBuildRefusal(c, b, k->arch)) {
+    return "";
+  }
   const bool declines = (c.expect.error && *c.expect.error == m::ErrorClass::kUnsupported) ||
                         (c.op == m::Op::kReduce && c.mode == m::LoadMode::kTileScatter4);
   if (std::string why = RtlUnclaimed(*k, b); !why.empty() && !declines) {
@@ -168,7 +185,7 @@ std::string RtlSkipReason(const m::GoldenCase& c, const RtlBuild& b) {
 
 bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
   if (c.bulk) {
-    return RtlSkipReason(c, b).empty();
+    return RtlSkipReason(c, b).empty() && !RtlBuildRefusal(c, b, m::Arch::kSm90);
   }
   // (a case the RTL runs only to see it refused, RtlSkipReason's `declines`, is not claimed)
   const std::optional<RtlCommandKind> k = TensorCaseKind(c);
@@ -176,6 +193,37 @@ bool RtlClaims(const m::GoldenCase& c, const RtlBuild& b) {
          (c.mode == m::LoadMode::kTile || c.mode == m::LoadMode::kIm2colNoOffs ||
           c.mode == m::LoadMode::kTileScatter4) &&
          k && RtlUnclaimed(*k, b).empty() && RtlSkipReason(c, b).empty();
+}
+
+std::optional<m::Status> RtlBuildRefusal(const m::GoldenCase& c, const RtlBuild& b, m::Arch arch) {
+  const bool writes = c.op == m::Op::kStore || c.op == m::Op::kReduce;
+  if (b.store_path || !writes) {
+    return std::nullopt;
+  }
+  const m::Status unsupported = m::Status::Error(
+      m::ErrorClass::kUnsupported, "op", "no write direction in this engine (StorePath = 0)");
+  if (c.bulk) {
+    if (c.bulk->dir == m::BulkDir::kSharedCtaToSharedCluster) {
+      return std::nullopt;  // shared::cta -> shared::cluster: no global write
+    }
+    return unsupported;
+  }
+  if (std::optional<m::Status> host = RtlHostEncoderRefusal(c)) {
+    return host;  // the host's encoder refuses the map: no engine sees it
+  }
+  uint8_t desc[m::kDescriptorBytes];
+  if (!RtlCaseDescriptor(c, desc).empty()) {
+    return std::nullopt;  // the harness cannot hand it to an engine
+  }
+  m::TensorMap map;
+  if (m::Status st = m::DecodeDescriptor(desc, &map); !st.ok()) {
+    return st;
+  }
+  const m::Arch eff = static_cast<int>(arch) > static_cast<int>(b.arch) ? b.arch : arch;
+  if (m::Status st = m::ValidateTensorMap(map, eff); !st.ok()) {
+    return st;
+  }
+  return unsupported;
 }
 
 std::optional<m::Status> RtlHostEncoderRefusal(const m::GoldenCase& c) {

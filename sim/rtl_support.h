@@ -14,6 +14,12 @@
 // (cp.async.bulk in each direction, cp.reduce.async.bulk to global and to shared::cluster,
 // cp.async.bulk.prefetch), in a top built with the bulk commands and the case's size check.
 //
+// A top built smaller (tma_engine's Arch and StorePath, RtlBuild::arch / store_path) claims
+// less: a case whose arch is newer than the top's Arch is outside the claims (the top would
+// apply its own, older rules), and a top without the write direction claims no store,
+// reduction or copy / reduction to global memory: it runs them only to see them refused
+// (RtlBuildRefusal gives the verdict it must give).
+//
 // The skip policy (docs/verification.md): a case outside the claims is SKIP with the reason;
 // a case inside them runs, and an `unsupported` answer to it is a FAIL. A case that expects
 // `unsupported` runs whatever the claims (the RTL must decline it).
@@ -43,6 +49,10 @@ struct RtlBuild {
   // BulkSizeStrict: a bulk size that is not a multiple of 16 is invalid_instruction (else it
   // moves size & ~15 bytes, silicon B1)
   bool bulk_size_strict = false;
+  // Arch: the newest architecture the top applies (the case's arch above it is clamped to it)
+  tma::model::Arch arch = tma::model::Arch::kSm103;
+  // StorePath: the write direction (tensor and bulk stores and reductions to global memory)
+  bool store_path = true;
   // The sim/tops.h top of a DataBytes: tma_sim_top's defaults (SubByte = DataBytes <= 32),
   // except that DataBytes 128 is built with SubByte = 1 (sim/CMakeLists.txt).
   static RtlBuild Default(int data_bytes) {
@@ -57,6 +67,15 @@ struct RtlBuild {
     RtlBuild b = Default(data_bytes);
     b.store_clip_element = true;
     b.bulk_size_strict = true;
+    return b;
+  }
+  // The load90 top of sim/tops.h (SimTopVariant::kLoad90; synth/run_synth.py --config load90):
+  // Arch = sm_90 (no gather4 / im2col::w::128 walker, no unpacker) and StorePath = 0.
+  static RtlBuild Load90(int data_bytes) {
+    RtlBuild b = Default(data_bytes);
+    b.sub_byte = false;
+    b.arch = tma::model::Arch::kSm90;
+    b.store_path = false;
     return b;
   }
 };
@@ -97,6 +116,17 @@ std::string RtlCaseDescriptor(const tma::model::GoldenCase& c, uint8_t* desc);
 // silicon (no kernel runs). nullopt: the case has a 128-byte encoding (or descriptor_hex, or is
 // a bulk case), or the encoder accepts the map.
 std::optional<tma::model::Status> RtlHostEncoderRefusal(const tma::model::GoldenCase& c);
+// The verdict a top gives a case it refuses by construction, from the model's order of
+// checks: on a top without the write direction (StorePath = 0) a store, reduction or bulk copy
+// / reduction to global memory. A bulk one is `unsupported` before any other check
+// (tma_bulk_rows); a tensor one first meets the descriptor's verdicts (the model's
+// DecodeDescriptor and ValidateTensorMap under `arch`, at most the top's Arch: the RTL's
+// descriptor check and its encoder rules under arch_i), then `unsupported` (the first
+// instruction check, tma_instr_check); a map the host's encoder refuses never reaches the
+// engine: the host's verdict (RtlHostEncoderRefusal). nullopt: the top builds what the case
+// needs.
+std::optional<tma::model::Status> RtlBuildRefusal(const tma::model::GoldenCase& c,
+                                                  const RtlBuild& b, tma::model::Arch arch);
 // A bulk case's command (global operands at CaseGlobalBase(c)), tagged `tag`.
 EngineCommand RtlBulkCommand(const tma::model::GoldenCase& c, uint8_t tag);
 

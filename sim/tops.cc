@@ -39,6 +39,18 @@
 #ifdef TMA_SIM_TOP_DB128_ATOP
 #include "Vtma_sim_top_db128_atop.h"
 #endif
+#ifdef TMA_SIM_TOP_DB16_LOAD90
+#include "Vtma_sim_top_db16_load90.h"
+#endif
+#ifdef TMA_SIM_TOP_DB32_LOAD90
+#include "Vtma_sim_top_db32_load90.h"
+#endif
+#ifdef TMA_SIM_TOP_DB64_LOAD90
+#include "Vtma_sim_top_db64_load90.h"
+#endif
+#ifdef TMA_SIM_TOP_DB128_LOAD90
+#include "Vtma_sim_top_db128_load90.h"
+#endif
 
 namespace tma::sim {
 
@@ -58,6 +70,7 @@ struct TopEntry {
 constexpr SimTopVariant kDef = SimTopVariant::kDefault;
 constexpr SimTopVariant kPtx = SimTopVariant::kPtxReadings;
 constexpr SimTopVariant kAtop = SimTopVariant::kAtomicReduce;
+constexpr SimTopVariant kLoad90 = SimTopVariant::kLoad90;
 const TopEntry kTops[] = {
 #ifdef TMA_SIM_TOP_DB16
     {16, kDef, "tma_sim_top_db16", &Make<Vtma_sim_top_db16>},
@@ -95,9 +108,35 @@ const TopEntry kTops[] = {
 #ifdef TMA_SIM_TOP_DB128_ATOP
     {128, kAtop, "tma_sim_top_db128_atop", &Make<Vtma_sim_top_db128_atop>},
 #endif
+#ifdef TMA_SIM_TOP_DB16_LOAD90
+    {16, kLoad90, "tma_sim_top_db16_load90", &Make<Vtma_sim_top_db16_load90>},
+#endif
+#ifdef TMA_SIM_TOP_DB32_LOAD90
+    {32, kLoad90, "tma_sim_top_db32_load90", &Make<Vtma_sim_top_db32_load90>},
+#endif
+#ifdef TMA_SIM_TOP_DB64_LOAD90
+    {64, kLoad90, "tma_sim_top_db64_load90", &Make<Vtma_sim_top_db64_load90>},
+#endif
+#ifdef TMA_SIM_TOP_DB128_LOAD90
+    {128, kLoad90, "tma_sim_top_db128_load90", &Make<Vtma_sim_top_db128_load90>},
+#endif
     {0, kDef, nullptr, nullptr},
 };
 }  // namespace
+
+// The -G arguments of each variant (sim/CMakeLists.txt, tma_sim_top_variant) as RtlBuild.
+RtlBuild SimTopBuild(int data_bytes, SimTopVariant v) {
+  switch (v) {
+    case SimTopVariant::kPtxReadings:
+      return RtlBuild::PtxReadings(data_bytes);
+    case SimTopVariant::kLoad90:
+      return RtlBuild::Load90(data_bytes);
+    case SimTopVariant::kAtomicReduce:  // (AtomicReduce changes how, not what)
+    case SimTopVariant::kDefault:
+      break;
+  }
+  return RtlBuild::Default(data_bytes);
+}
 
 std::unique_ptr<SimTop> MakeSimTop(int data_bytes, const VerilatedOptions& o, SimTopVariant v) {
   for (const TopEntry& t : kTops) {

@@ -22,6 +22,11 @@ Targets:
               and makes the exit status non-zero. --netlist JSON[.gz] places and routes a
               netlist synthesized before (no synthesis then).
 
+Named configurations (--config NAME; tma_engine, tma_sim_top): parameter sets of a build that
+leaves whole blocks out (docs/rtl.md, "Configurations"); -P settings come after them and win:
+  load90      Arch=0 StorePath=0: the sm_90 loads and prefetches (tensor and bulk) only: no
+              gather4 / im2col::w::128 walkers, no sub-byte unpacker, no write direction
+
 Example:
   synth/run_synth.py --top tma_fifo -P Width=64 -P Depth=4 --out build/synth/fifo --targets all
 """
@@ -39,6 +44,10 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 ALL_TARGETS = ["elab023", "elab", "generic023", "generic", "xc7", "ecp5", "pnr"]
+# --config NAME: the engine's named configurations (the module docstring lists them)
+CONFIGS = {
+    "load90": [("Arch", "0"), ("StorePath", "0")],
+}
 
 
 def read_filelist(flist):
@@ -261,6 +270,8 @@ def main():
     ap.add_argument("--top", required=True, help="top module")
     ap.add_argument("-P", "--param", action="append", default=[], metavar="NAME=VALUE",
                     help="top parameter (repeatable)")
+    ap.add_argument("--config", choices=sorted(CONFIGS), default=None,
+                    help="a named configuration's parameters (before the -P ones)")
     ap.add_argument("--out", required=True, help="work directory (created)")
     ap.add_argument("--targets", default="generic023,generic",
                     help="comma-separated subset of %s, or all" % ",".join(ALL_TARGETS))
@@ -314,7 +325,7 @@ def main():
     for t in targets:
         if t not in ALL_TARGETS:
             ap.error("unknown target %s" % t)
-    params = []
+    params = list(CONFIGS[args.config]) if args.config else []
     for p in args.param:
         k, _, v = p.partition("=")
         params.append((k, v))

@@ -35,6 +35,8 @@ module tma_frontend #(
   parameter  int unsigned StoreClipElem = 0,
   // 1: tensor prefetches walk their box and read it (data dropped); 0: check-only
   parameter  int unsigned PrefetchReads = 1,
+  // 0: no write direction in the engine: stores and reductions give `unsupported`
+  parameter  int unsigned StorePath     = 1,
   localparam int unsigned SizeLog2      = $clog2(DataBytes),
   localparam int unsigned NumChunks     = DataBytes / 16,
   localparam int unsigned CacheIdxW     = (CacheEntries > 1) ? $clog2(CacheEntries) : 1
@@ -210,7 +212,8 @@ module tma_frontend #(
   tma_instr_check #(
     .NumCtas       (NumCtas),
     .SubByte       (SubByte),
-    .PrefetchReads (PrefetchReads)
+    .PrefetchReads (PrefetchReads),
+    .StorePath     (StorePath)
   ) u_instr_check (
     .clk_i, .rst_ni,
     .cmd_i    (cmd),

@@ -17,6 +17,10 @@
 // rules, so the verdict it caches
 // holds for every arch), the 96B swizzle needs sm_103; gather4 / scatter4 / im2col::w* and
 // .cta_group::2 are `unsupported` on sm_90.
+//
+// StorePath = 0 (an engine built without the write direction): every tensor store and
+// reduction is `unsupported`, the first instruction check after the architecture's encoder
+// rules (the model's CheckInstruction after ValidateTensorMap).
 
 `default_nettype none
 
@@ -27,7 +31,10 @@ module tma_instr_check #(
   parameter int unsigned SubByte = 1,   // 0: b4x16_p64 / b6x16_p32 give `unsupported`
   // 1: a tensor prefetch walks its box like a load (its address products are needed); 0: it
   // is check-only and ends in a marker (the MAC is cut short as for an error)
-  parameter int unsigned PrefetchReads = 1
+  parameter int unsigned PrefetchReads = 1,
+  // 1: stores and reductions execute; 0: the engine has no write direction, they give
+  // `unsupported`
+  parameter int unsigned StorePath = 1
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -45,11 +52,11 @@ module tma_instr_check #(
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
 
   // The checks in priority order (CheckInstruction), each with its error class.
-  localparam int unsigned NumChecks = 15;
+  localparam int unsigned NumChecks = 16;
   localparam int unsigned ChkMode = 0, ChkModeSm100 = 1, ChkCtaGroup = 2, ChkCtaGroup2 = 3,
                           ChkDims = 4, ChkMulticast = 5, ChkCtas = 6, ChkNoDest = 7,
                           ChkSubByte = 8, ChkAlign = 9, ChkCoord0 = 10, ChkNegCoord = 11,
-                          ChkArchDesc = 12, ChkGather = 13, ChkMbar = 14;
+                          ChkArchDesc = 12, ChkGather = 13, ChkMbar = 14, ChkNoWrite = 15;
 
   tma_pkg::desc_fields_t mf;
   tma_pkg::map_derived_t md;
@@ -147,6 +154,8 @@ module tma_instr_check #(
     // sm_100, the 96B swizzle sm_103
     cond_d[ChkArchDesc]  = (sm90 && (sb_any || mf.swz > tma_pkg::Swz128B || md.is_wide)) ||
                            (arch_i != tma_pkg::ArchSm103 && mf.swz == tma_pkg::Swz96B);
+    // a store or reduction in an engine built without the write direction
+    cond_d[ChkNoWrite]   = StorePath == 0 && to_global;
     // modes of each op: loads and prefetch tile .. gather4; stores tile, scatter4,
     // im2col_no_offs; reductions tile, im2col_no_offs
     cond_d[ChkMode]      = to_global ? !(cmd_i.mode == tma_pkg::ModeTile ||
@@ -196,6 +205,8 @@ module tma_instr_check #(
     pre_d = tma_pkg::ErrNone;
     if (cond_q[ChkArchDesc]) begin
       pre_d = tma_pkg::ErrInvalidDescriptor;
+    end else if (cond_q[ChkNoWrite]) begin
+      pre_d = tma_pkg::ErrUnsupported;
     end else if (cond_q[ChkMode]) begin
       pre_d = tma_pkg::ErrInvalidInstr;
     end else if (cond_q[ChkModeSm100]) begin
@@ -271,6 +282,7 @@ module tma_instr_check #(
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
+  `TMA_ASSERT_INIT(StorePathLegal_A, StorePath <= 1)
   `TMA_ASSERT_INIT(WalkBoundsWidth_A, tma_pkg::WalkBoundsWidth == $bits(tma_pkg::walk_bounds_t))
 
 endmodule

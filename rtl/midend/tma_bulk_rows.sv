@@ -22,6 +22,8 @@
 // never join a bulk async-group.
 // Silicon finding B1 (docs/silicon-notes.md): a size that is not a multiple of 16 moves
 // size & ~15 bytes (SizeStrict = 0); SizeStrict = 1 gives the PTX text's invalid_instruction.
+// StorePath = 0 (an engine built without the write direction): every copy and reduction to
+// global memory ends `unsupported`, before any other check.
 //
 // Bulk command fields (docs/interfaces.md "Bulk commands"): op (OpLoad: global -> shared,
 // OpStore: shared::cta -> global, OpReduce: shared::cta -> global, OpPrefetch), desc_addr = the
@@ -44,7 +46,8 @@
 module tma_bulk_rows #(
   parameter int unsigned NumCtas    = 16,  // 1 .. 16: CTA numbers at or above are invalid
   parameter int unsigned SizeStrict = 0,   // 1: size % 16 != 0 is invalid_instruction (PTX)
-  parameter int unsigned PrefetchReads = 1 // 0: a prefetch reads nothing (check-only)
+  parameter int unsigned PrefetchReads = 1, // 0: a prefetch reads nothing (check-only)
+  parameter int unsigned StorePath  = 1    // 0: copies and reductions to global: unsupported
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -163,7 +166,9 @@ module tma_bulk_rows #(
   // before its mbarrier and destination (CheckBulkReduce) ----
   always_comb begin : proc_check
     err_c = tma_pkg::ErrNone;
-    if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
+    if (StorePath == 0 && (is_store || is_red) && !to_cluster) begin
+      err_c = tma_pkg::ErrUnsupported;         // no write direction in this engine
+    end else if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
       err_c = tma_pkg::ErrInvalidInstr;
     end else if (cmd_i.multicast && !(is_load && to_cluster)) begin
       err_c = tma_pkg::ErrInvalidInstr;        // .multicast::cluster: shared::cluster.global
@@ -341,6 +346,7 @@ module tma_bulk_rows #(
   `TMA_ASSERT_INIT(NumCtasLegal_A, NumCtas >= 1 && NumCtas <= 16)
   `TMA_ASSERT_INIT(SizeStrictLegal_A, SizeStrict <= 1)
   `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
+  `TMA_ASSERT_INIT(StorePathLegal_A, StorePath <= 1)
   `TMA_ASSERT_IMPLY(BulkOnly_A, cmd_valid_i, cmd_i.mode == tma_pkg::BulkMode)
   `TMA_ASSERT_STABLE(RowHeld_A, row_valid_o, row_ready_i, row_o)
   // Rows with bytes are 16-byte aligned in both memories and at most RowMax long.

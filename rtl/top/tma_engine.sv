@@ -35,7 +35,8 @@ module tma_engine #(
   parameter  int unsigned MaxBurstLen      = 16,   // beats per AXI4 burst, 1 .. 256
   parameter  int unsigned RowFifoDepth     = 512,  // rows between walker and aligner, >= 2
   // 1: the packed sub-byte types b4x16_p64 / b6x16_p32 (sm_100) are unpacked (tma_unpack:
-  // ~490 LUT6 at DataBytes 16, ~4k at 64); 0: no unpacker, they give `unsupported`
+  // ~490 LUT6 at DataBytes 16, ~4k at 64); 0: no unpacker, they give `unsupported`. Taken as
+  // 0 when Arch is sm_90 (those types are then an invalid_descriptor of the encoder rules)
   parameter  int unsigned SubByte          = (DataBytes <= 32) ? 1 : 0,
   // Stores along dim 0: 0 write whole 16-byte granules holding an in-bounds element (silicon
   // D7), 1 in-bounds elements only
@@ -47,7 +48,8 @@ module tma_engine #(
   // of that ID fails with bus_error (0: forever); tma_rd_watchdog
   parameter  int unsigned RdWatchdog       = 0,
   // The newest architecture whose rules the engine can apply (tma_pkg::Arch*: 0 sm_90, 1
-  // sm_100, 2 sm_103); arch_i chooses one up to it at run time
+  // sm_100, 2 sm_103); arch_i chooses one up to it at run time. 0 also leaves out the
+  // Blackwell-only blocks: the gather4 and im2col::w::128 walkers and the unpacker
   parameter  int unsigned Arch             = 2,
   // Bulk copies whose size is not a multiple of 16: 0 move size & ~15 bytes (silicon B1),
   // 1 invalid_instruction (the PTX text)
@@ -60,6 +62,10 @@ module tma_engine #(
   // types, tma_red_atop): 0 read-modify-write in the engine; 1 AtomicStore transactions, one
   // per element (tma_atop_split), done at the memory (an ATOP-capable interconnect)
   parameter  int unsigned AtomicReduce     = 0,
+  // 1: the write direction (tma_store_path: tensor and bulk stores and reductions to global
+  // memory); 0: none is built, those commands end `unsupported` (tma_instr_check,
+  // tma_bulk_rows) and the AXI write channels stay idle
+  parameter  int unsigned StorePath        = 1,
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -192,6 +198,11 @@ module tma_engine #(
   // the architecture whose rules apply: arch_i, at most Arch
   logic [1:0] arch;
   assign arch = (32'(arch_i) > Arch) ? 2'(Arch) : arch_i;
+  // Built for sm_90 only (Arch == ArchSm90): no Blackwell-only hardware (the gather4 and
+  // im2col::w::128 walkers, the sub-byte unpacker); the frontend's sm_90 checks refuse every
+  // command that would need it, whatever SubByte says.
+  localparam int unsigned Blackwell  = (Arch != 32'(tma_pkg::ArchSm90)) ? 1 : 0;
+  localparam int unsigned SubByteHw  = (Blackwell != 0) ? SubByte : 0;
 
   // ---- Commands: a command register (spill register: cmd_ready_o is a flop), then tensor
   // commands to the frontend, bulk commands to tma_bulk_rows, commit_group (a bulk command with
@@ -272,9 +283,10 @@ module tma_engine #(
     .DataBytes    (DataBytes),
     .CacheEntries (DescCacheEntries),
     .NumCtas      (NumCtas),
-    .SubByte       (SubByte),
+    .SubByte       (SubByteHw),
     .StoreClipElem (StoreClipElem),
-    .PrefetchReads (PrefetchReads)
+    .PrefetchReads (PrefetchReads),
+    .StorePath     (StorePath)
   ) u_frontend (
     .clk_i,
     .rst_ni,
@@ -297,7 +309,9 @@ module tma_engine #(
   );
 
   // ---- Midend: the walkers (tma_walkers), bulk rows, the merge and the class split ----
-  tma_walkers u_walkers (
+  tma_walkers #(
+    .Blackwell (Blackwell)
+  ) u_walkers (
     .clk_i,
     .rst_ni,
     .job_valid_i (job_valid),
@@ -312,7 +326,8 @@ module tma_engine #(
   tma_bulk_rows #(
     .NumCtas       (NumCtas),
     .SizeStrict    (BulkSizeStrict),
-    .PrefetchReads (PrefetchReads)
+    .PrefetchReads (PrefetchReads),
+    .StorePath     (StorePath)
   ) u_bulk_rows (
     .clk_i,
     .rst_ni,
@@ -360,7 +375,7 @@ module tma_engine #(
     .NumCtas      (NumCtas),
     .MaxBurstLen  (MaxBurstLen),
     .RowFifoDepth (RowFifoDepth),
-    .SubByte      (SubByte)
+    .SubByte      (SubByteHw)
   ) u_load (
     .clk_i,
     .rst_ni,
@@ -418,40 +433,63 @@ module tma_engine #(
     .busy_o          (rd_busy)
   );
 
-  // ---- Store direction (tma_store_path): store rows -> shared reads -> global writes ----
-  tma_store_path #(
-    .DataBytes        (DataBytes),
-    .MaxBurstLen      (MaxBurstLen),
-    .MaxWrOutstanding (MaxWrOutstanding),
-    .WrWatchdog       (WrWatchdog),
-    .AtomicReduce     (AtomicReduce)
-  ) u_store (
-    .clk_i,
-    .rst_ni,
-    .row_valid_i      (st_row_valid),
-    .row_ready_o      (st_row_ready),
-    .row_i            (row),
-    .smem_rd_valid_o  (pr_rd_valid),
-    .smem_rd_ready_i  (smem_rd_ready_i && !s2s_active),
-    .smem_rd_o        (pr_rd),
-    .smem_rd_rvalid_i (smem_rd_rvalid_i && !s2s_active),
-    .smem_rd_rdata_i,
-    .red_ar_valid_o   (red_ar_valid),
-    .red_ar_ready_i   (red_ar_ready),
-    .red_ar_o         (red_ar),
-    .red_valid_i      (red_beat_valid),
-    .red_ready_o      (red_beat_ready),
-    .red_data_i       (axi_r_data_i),
-    .red_err_i        (red_beat_err),
-    .axi_wr_req_o,
-    .axi_wr_rsp_i,
-    .axi_w_data_o,
-    .axi_w_strb_o,
-    .done_valid_o     (st_done_valid),
-    .done_ready_i     (st_done_ready),
-    .done_o           (st_done),
-    .busy_o           (st_busy)
-  );
+  // ---- Store direction (tma_store_path): store rows -> shared reads -> global writes; with
+  // StorePath = 0 none (no store row comes: the frontend and tma_bulk_rows refuse the commands)
+  if (StorePath != 0) begin : gen_store
+    tma_store_path #(
+      .DataBytes        (DataBytes),
+      .MaxBurstLen      (MaxBurstLen),
+      .MaxWrOutstanding (MaxWrOutstanding),
+      .WrWatchdog       (WrWatchdog),
+      .AtomicReduce     (AtomicReduce)
+    ) u_store (
+      .clk_i,
+      .rst_ni,
+      .row_valid_i      (st_row_valid),
+      .row_ready_o      (st_row_ready),
+      .row_i            (row),
+      .smem_rd_valid_o  (pr_rd_valid),
+      .smem_rd_ready_i  (smem_rd_ready_i && !s2s_active),
+      .smem_rd_o        (pr_rd),
+      .smem_rd_rvalid_i (smem_rd_rvalid_i && !s2s_active),
+      .smem_rd_rdata_i,
+      .red_ar_valid_o   (red_ar_valid),
+      .red_ar_ready_i   (red_ar_ready),
+      .red_ar_o         (red_ar),
+      .red_valid_i      (red_beat_valid),
+      .red_ready_o      (red_beat_ready),
+      .red_data_i       (axi_r_data_i),
+      .red_err_i        (red_beat_err),
+      .axi_wr_req_o,
+      .axi_wr_rsp_i,
+      .axi_w_data_o,
+      .axi_w_strb_o,
+      .done_valid_o     (st_done_valid),
+      .done_ready_i     (st_done_ready),
+      .done_o           (st_done),
+      .busy_o           (st_busy)
+    );
+  end else begin : gen_no_store
+    logic unused_store;
+    assign st_row_ready   = 1'b1;
+    assign pr_rd_valid    = 1'b0;
+    assign pr_rd          = '0;
+    assign red_ar_valid   = 1'b0;
+    assign red_ar         = '0;
+    assign red_beat_ready = 1'b1;
+    assign axi_wr_req_o   = '0;
+    assign axi_w_data_o   = '0;
+    assign axi_w_strb_o   = '0;
+    assign st_done_valid  = 1'b0;
+    assign st_done        = '0;
+    assign st_busy        = 1'b0;
+    assign unused_store   = ^{st_done_ready, red_ar_ready, red_beat_err, axi_wr_rsp_i,
+                              smem_rd_ready_i, smem_rd_rvalid_i};
+    // The frontend and tma_bulk_rows end every store and reduction to global memory with
+    // `unsupported`: no store row and no old-data beat reaches the missing direction.
+    `TMA_ASSERT_NEVER(NoStoreRow_A, st_row_valid)
+    `TMA_ASSERT_NEVER(NoRedBeat_A, red_beat_valid)
+  end
 
   // ---- shared::cta -> shared::cluster bulk copies: alone in the engine (s2s_go_q: every other
   // block was empty in the previous cycle, and no command has left the command register
@@ -611,6 +649,7 @@ module tma_engine #(
   `TMA_ASSERT_INIT(ArchLegal_A, Arch <= 32'(tma_pkg::ArchSm103))
   `TMA_ASSERT_INIT(BulkSizeStrictLegal_A, BulkSizeStrict <= 1)
   `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
+  `TMA_ASSERT_INIT(StorePathLegal_A, StorePath <= 1)
   // Every job of the frontend has its command's group entry (one job per command).
   `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
   // The group unit takes every event at once (no event is lost at a command's end).

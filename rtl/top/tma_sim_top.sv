@@ -25,6 +25,7 @@ module tma_sim_top #(
   parameter  int unsigned BulkSizeStrict   = 0,                            // tma_engine
   parameter  int unsigned PrefetchReads    = 1,                            // tma_engine
   parameter  int unsigned AtomicReduce     = 0,                            // tma_engine
+  parameter  int unsigned StorePath        = 1,                            // tma_engine
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                  clk_i,
@@ -168,7 +169,8 @@ module tma_sim_top #(
     .Arch             (Arch),
     .BulkSizeStrict   (BulkSizeStrict),
     .PrefetchReads    (PrefetchReads),
-    .AtomicReduce     (AtomicReduce)
+    .AtomicReduce     (AtomicReduce),
+    .StorePath        (StorePath)
   ) u_engine (
     .clk_i,
     .rst_ni,

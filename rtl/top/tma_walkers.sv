@@ -4,13 +4,18 @@
 //   tma_nd_walker      tile / im2col / im2col::w job -> box rows
 //   tma_gather_walker  tile::gather4 / tile::scatter4 job -> its four rows
 //   tma_w128_walker    im2col::w::128 job -> its four groups of 32 + wHalo rows
-// and their rows leave on one stream, in job order.
+// and their rows leave on one stream, in job order. Blackwell = 0 (an engine built for sm_90
+// only, tma_engine's Arch) builds the N-D walker alone: the frontend's checks refuse every
+// gather4 / scatter4 / im2col::w::128 command at sm_90, so no such job reaches this block
+// (asserted).
 
 `default_nettype none
 
 `include "tma_assert.svh"
 
-module tma_walkers (
+module tma_walkers #(
+  parameter int unsigned Blackwell = 1  // 1: the gather4 and im2col::w::128 walkers
+) (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic          job_valid_i,
@@ -52,36 +57,53 @@ module tma_walkers (
     .busy_o      (nd_busy)
   );
 
-  tma_gather_walker u_gather (
-    .clk_i,
-    .rst_ni,
-    .job_valid_i (g_job_valid),
-    .job_ready_o (g_job_ready),
-    .job_i       (job_i),
-    .row_valid_o (g_row_valid),
-    .row_ready_i (row_ready_i),
-    .row_o       (g_row),
-    .busy_o      (g_busy)
-  );
+  if (Blackwell != 0) begin : gen_blackwell
+    tma_gather_walker u_gather (
+      .clk_i,
+      .rst_ni,
+      .job_valid_i (g_job_valid),
+      .job_ready_o (g_job_ready),
+      .job_i       (job_i),
+      .row_valid_o (g_row_valid),
+      .row_ready_i (row_ready_i),
+      .row_o       (g_row),
+      .busy_o      (g_busy)
+    );
 
-  tma_w128_walker u_w128 (
-    .clk_i,
-    .rst_ni,
-    .job_valid_i (w_job_valid),
-    .job_ready_o (w_job_ready),
-    .job_i       (job_i),
-    .row_valid_o (w_row_valid),
-    .row_ready_i (row_ready_i),
-    .row_o       (w_row),
-    .busy_o      (w_busy)
-  );
+    tma_w128_walker u_w128 (
+      .clk_i,
+      .rst_ni,
+      .job_valid_i (w_job_valid),
+      .job_ready_o (w_job_ready),
+      .job_i       (job_i),
+      .row_valid_o (w_row_valid),
+      .row_ready_i (row_ready_i),
+      .row_o       (w_row),
+      .busy_o      (w_busy)
+    );
+
+    // One walker drives the row stream at a time.
+    `TMA_ASSERT_NEVER(OneWalker_A, 2'(nd_row_valid) + 2'(g_row_valid) + 2'(w_row_valid) > 2'd1)
+  end else begin : gen_no_blackwell
+    logic unused_blackwell;
+    assign g_job_ready = 1'b0;
+    assign g_row_valid = 1'b0;
+    assign g_row       = '0;
+    assign g_busy      = 1'b0;
+    assign w_job_ready = 1'b0;
+    assign w_row_valid = 1'b0;
+    assign w_row       = '0;
+    assign w_busy      = 1'b0;
+    assign unused_blackwell = ^{g_job_valid, w_job_valid};
+    // The frontend refuses gather4 / scatter4 / im2col::w::128 at sm_90: no such job comes.
+    `TMA_ASSERT_NEVER(NoBlackwellJob_A, job_valid_i && (is_gather || is_w128))
+  end
 
   assign row_valid_o  = nd_row_valid || g_row_valid || w_row_valid;
   assign row_o        = g_row_valid ? g_row : w_row_valid ? w_row : nd_row;
   assign busy_o       = nd_busy || g_busy || w_busy;
 
-  // One walker drives the row stream at a time.
-  `TMA_ASSERT_NEVER(OneWalker_A, 2'(nd_row_valid) + 2'(g_row_valid) + 2'(w_row_valid) > 2'd1)
+  `TMA_ASSERT_INIT(BlackwellLegal_A, Blackwell <= 1)
 
 endmodule
 

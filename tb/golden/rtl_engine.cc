@@ -166,12 +166,15 @@ class RtlHarness {
 };
 
 RtlCaseEngine::RtlCaseEngine(int data_bytes, bool atomic)
+    : RtlCaseEngine(data_bytes,
+                    atomic ? sim::SimTopVariant::kAtomicReduce : sim::SimTopVariant::kDefault) {}
+
+RtlCaseEngine::RtlCaseEngine(int data_bytes, sim::SimTopVariant v)
     : data_bytes_(data_bytes),
-      build_(sim::RtlBuild::Default(data_bytes)),
+      variant_(v),
+      build_(sim::SimTopBuild(data_bytes, v)),
       ptx_build_(sim::RtlBuild::PtxReadings(data_bytes)) {
-  if (std::unique_ptr<sim::SimTop> top = sim::MakeSimTop(
-          data_bytes, {},
-          atomic ? sim::SimTopVariant::kAtomicReduce : sim::SimTopVariant::kDefault)) {
+  if (std::unique_ptr<sim::SimTop> top = sim::MakeSimTop(data_bytes, {}, v)) {
     h_ = std::make_unique<RtlHarness>(std::move(top), true);
   }
 }
@@ -202,7 +205,9 @@ m::CaseOutcome RtlCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& glo
   // "ptx"); it is made at the first such case.
   const sim::RtlBuild* build = &build_;
   std::string why = sim::RtlSkipReason(c, build_);
-  if (!why.empty() && sim::RtlSkipReason(c, ptx_build_).empty()) {
+  const bool ptx_ok =
+      variant_ == sim::SimTopVariant::kDefault || variant_ == sim::SimTopVariant::kAtomicReduce;
+  if (!why.empty() && ptx_ok && sim::RtlSkipReason(c, ptx_build_).empty()) {
     if (!ptx_h_) {
       if (std::unique_ptr<sim::SimTop> top =
               sim::MakeSimTop(data_bytes_, {}, sim::SimTopVariant::kPtxReadings)) {

@@ -37,6 +37,7 @@
 #include <string>
 
 #include "sim/rtl_support.h"
+#include "sim/tops.h"
 #include "tma/golden_replay.h"
 
 namespace tma::tb {
@@ -49,6 +50,11 @@ class RtlCaseEngine : public tma::model::CaseEngine {
   // AtomicReduce = 1 (sim::SimTopVariant::kAtomicReduce: reductions with an AXI5 AtomicStore
   // form done by the write slave at the memory). Ok() is false for a top not built.
   explicit RtlCaseEngine(int data_bytes = 16, bool atomic = false);
+  // The top of a variant (sim/tops.h); what it implements is sim::SimTopBuild's. Only the
+  // default variant hands PTX-readings cases to the PTX-readings top.
+  RtlCaseEngine(int data_bytes, sim::SimTopVariant v);
+  // What the top implements (sim::RtlBuild).
+  const sim::RtlBuild& build() const { return build_; }
   bool Ok() const { return h_ != nullptr; }
   ~RtlCaseEngine() override;
   std::string Name() const override { return "rtl"; }
@@ -75,6 +81,7 @@ class RtlCaseEngine : public tma::model::CaseEngine {
 
  private:
   int data_bytes_;
+  sim::SimTopVariant variant_;
   sim::RtlBuild build_;
   sim::RtlBuild ptx_build_;
   std::unique_ptr<RtlHarness> h_;

@@ -5,7 +5,7 @@
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
 //                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64|128]
 //                       [--max-case-bytes N] [--max-line-bytes N]   (limits: golden.h)
-//                       [--arch NAME] [--atomic [--min-atomics N]]
+//                       [--arch NAME] [--atomic [--min-atomics N]] [--config load90]
 // A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
 // replay broke a pin-level rule (hang, write outside the window, ...) is FAIL with that note.
 // --sample N replays every Nth case of each file (deterministic: index % N == 0), for CI.
@@ -25,6 +25,13 @@
 // with an AXI5 AtomicStore form go out as one AtomicStore per element, executed by the write
 // slave; a line counts the AtomicStores executed, and --min-atomics N fails the run (exit 1)
 // when fewer were (a replay that never used the atomic path cannot pass).
+// --config load90 runs on the load90 top (TMA_SIM_TOP_LOAD90_WIDTHS; synth/run_synth.py --config
+// load90: Arch = sm_90, StorePath = 0). It claims the sm_90 loads and prefetches; a newer
+// arch's case or a store / reduction is SKIP in a plain replay. With --arch, a case the top
+// refuses by construction (a store, reduction or bulk copy / reduction to global memory) is
+// compared with the verdict the model's order of checks gives such a top
+// (sim::RtlBuildRefusal: the descriptor's verdicts, else `unsupported`), not skipped; a line
+// counts them.
 // The last line gives the simulated cycles per second three ways: of the wall time, of the
 // process's CPU time (file reading and the C++ model's replay included), and of the CPU time
 // spent in the harness's cycle loop alone (the Verilated model and the harness components).
@@ -37,10 +44,12 @@
 #include <ctime>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "golden/rtl_engine.h"
+#include "sim/rtl_support.h"
 #include "sim/run_args.h"
 #include "tma/case_runner.h"
 #include "tma/encoder.h"
@@ -54,7 +63,7 @@ int Usage() {
                "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
                "                    [--data-bytes 16|32|64|128] [--max-case-bytes N]\n"
                "                    [--max-line-bytes N] [--arch NAME]\n"
-               "                    [--atomic [--min-atomics N]]\n";
+               "                    [--atomic [--min-atomics N]] [--config load90]\n";
   return 2;
 }
 
@@ -74,11 +83,28 @@ class ArchVerdictEngine : public m::CaseEngine {
     m::FlatGlobalMemory g2 = *g;
     m::FlatSharedMemory s2 = *s;
     model_ = m::ModelEngine().Run(a, g2, s2);
+    refusal_.reset();
+    if (!tma::sim::RtlHostEncoderRefusal(a)) {
+      refusal_ =
+          tma::sim::RtlBuildRefusal(a, rtl_->build(), m::ParseArch(arch_).value_or(m::Arch::kSm90));
+    }
+    refused_ += refusal_.has_value();
     rtl_out_ = rtl_->Run(a, global, smem);
     return rtl_out_;
   }
+  // Cases compared with the verdict of a top that refuses them (RtlBuildRefusal).
+  int refused() const { return refused_; }
   // The verdicts of the last case: "" agree, else what differs; skip: the RTL did not run it.
   std::string Compare(bool* skip) const {
+    if (refusal_) {
+      *skip = !rtl_out_.supported;
+      if (*skip || rtl_out_.status.cls == refusal_->cls) {
+        return "";
+      }
+      return "verdict at " + arch_ + " of a top that refuses the case (" + refusal_->ToString() +
+             "), rtl " +
+             (rtl_out_.status.ok() ? std::string("success") : rtl_out_.status.ToString());
+    }
     *skip = !rtl_out_.supported || (rtl_out_.status.cls == m::ErrorClass::kUnsupported &&
                                     model_.status.cls != m::ErrorClass::kUnsupported);
     if (*skip || !model_.supported || rtl_out_.status.cls == model_.status.cls) {
@@ -93,6 +119,8 @@ class ArchVerdictEngine : public m::CaseEngine {
   tma::tb::RtlCaseEngine* rtl_;
   std::string arch_;
   m::CaseOutcome model_, rtl_out_;
+  std::optional<m::Status> refusal_;
+  int refused_ = 0;
 };
 
 }  // namespace
@@ -105,6 +133,7 @@ int main(int argc, char** argv) {
   int data_bytes = 16;
   std::string arch;
   bool atomic = false;
+  bool load90 = false;
   uint64_t min_atomics = 0;
   auto extra = [&](const std::string& name, const std::function<bool(std::string*)>& value) {
     std::string v;
@@ -116,6 +145,14 @@ int main(int argc, char** argv) {
         return -1;
       }
       data_bytes = static_cast<int>(n);
+      return 1;
+    }
+    if (name == "--config") {
+      if (!value(&v) || v != "load90") {
+        std::cerr << "tma-rtl run: --config is load90\n";
+        return -1;
+      }
+      load90 = true;
       return 1;
     }
     if (name == "--atomic") {
@@ -145,11 +182,24 @@ int main(int argc, char** argv) {
   m::RunOptions& opt = args.opt;
   const uint64_t limit = args.limit;
 
-  tma::tb::RtlCaseEngine engine(data_bytes, atomic);
+  if (atomic && load90) {
+    std::cerr << "tma-rtl run: --atomic and --config load90 name different tops\n";
+    return Usage();
+  }
+  const tma::sim::SimTopVariant variant = load90   ? tma::sim::SimTopVariant::kLoad90
+                                          : atomic ? tma::sim::SimTopVariant::kAtomicReduce
+                                                   : tma::sim::SimTopVariant::kDefault;
+  tma::tb::RtlCaseEngine engine(data_bytes, variant);
   if (!engine.Ok()) {
-    std::cerr << "tma-rtl run: no Verilated " << (atomic ? "atomic " : "") << "top of DataBytes "
-              << data_bytes << " in this build ("
-              << (atomic ? "TMA_SIM_TOP_ATOP_WIDTHS" : "TMA_SIM_TOP_WIDTHS") << ")\n";
+    std::cerr << "tma-rtl run: no Verilated "
+              << (load90   ? "load90 "
+                  : atomic ? "atomic "
+                           : "")
+              << "top of DataBytes " << data_bytes << " in this build ("
+              << (load90   ? "TMA_SIM_TOP_LOAD90_WIDTHS"
+                  : atomic ? "TMA_SIM_TOP_ATOP_WIDTHS"
+                           : "TMA_SIM_TOP_WIDTHS")
+              << ")\n";
     return 2;
   }
   engine.set_case_limit(limit);
@@ -182,8 +232,9 @@ int main(int argc, char** argv) {
   ArchVerdictEngine verdicts(&engine, arch);
   int agree = 0, differ = 0;
   if (!arch.empty()) {
+    // (rtl_notes by value: this block's local ends before the replay calls the hook)
     const auto rtl_notes = opt.after_case;
-    opt.after_case = [&](const m::GoldenCase& c, m::ReplayResult* r) {
+    opt.after_case = [&, rtl_notes](const m::GoldenCase& c, m::ReplayResult* r) {
       bool skip = false;
       const std::string diff = verdicts.Compare(&skip);
       if (skip) {
@@ -213,6 +264,12 @@ int main(int argc, char** argv) {
   if (!arch.empty()) {
     std::printf("rtl: verdicts at %s: %d agree with the model, %d differ\n", arch.c_str(), agree,
                 differ);
+    if (load90) {
+      std::printf(
+          "rtl: %d case(s) refused by the load90 top (no write direction), compared with "
+          "the refusal's verdict\n",
+          verdicts.refused());
+    }
   }
   auto ids = [](const std::vector<std::string>& v) {
     std::string s;

@@ -256,5 +256,42 @@ TEST(RtlClaims, UnsupportedAnswerIsAFailure) {
   EXPECT_EQ(m::ReplayCase(c, e).verdict, m::Verdict::kPass);
 }
 
+// The load90 top (Arch = sm_90, StorePath = 0) claims the sm_90 loads and prefetches only, and
+// its refusals follow the model's order of checks: a bulk write to global memory is
+// `unsupported` before any check; a tensor store or reduction meets the descriptor's verdicts
+// under sm_90 first (ValidateTensorMap), then `unsupported`.
+TEST(RtlClaims, Load90ClaimsAndRefusals) {
+  using m::Arch;
+  using m::LoadMode;
+  using m::Op;
+  const RtlBuild l = RtlBuild::Load90(16);
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm90), l), "");
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kPrefetch, LoadMode::kIm2col, Arch::kSm90), l), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm100), l), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kStore, LoadMode::kTile, Arch::kSm90), l), "");
+  EXPECT_NE(RtlUnclaimed(Kind(Op::kReduce, LoadMode::kTile, Arch::kSm90), l), "");
+  // (sm_90: a packed sub-byte map is the encoder's invalid_descriptor, checked without the
+  // unpacker)
+  EXPECT_EQ(RtlUnclaimed(Kind(Op::kLoad, LoadMode::kTile, Arch::kSm90, m::DType::kB4x16P64), l),
+            "");
+
+  m::GoldenCase st = TileCase("u16", "none", "sm_90");
+  st.op = m::Op::kStore;
+  EXPECT_FALSE(RtlBuildRefusal(st, RtlBuild::Default(16), Arch::kSm90).has_value());
+  std::optional<m::Status> r = RtlBuildRefusal(st, l, Arch::kSm90);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->cls, m::ErrorClass::kUnsupported);
+  EXPECT_EQ(RtlSkipReason(st, l), "");  // runs, to see it refused
+  EXPECT_FALSE(RtlClaims(st, l));
+  // A 128B_atom_32B swizzle is an sm_100 map: at sm_90 its descriptor verdict comes first.
+  m::GoldenCase atom = TileCase("u8", "128B_atom_32B", "sm_100a");
+  atom.op = m::Op::kReduce;
+  r = RtlBuildRefusal(atom, l, Arch::kSm100);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->cls, m::ErrorClass::kInvalidDescriptor);
+  m::GoldenCase ld = TileCase("u16", "none", "sm_90");
+  EXPECT_FALSE(RtlBuildRefusal(ld, l, Arch::kSm90).has_value());
+}
+
 }  // namespace
 }  // namespace tma::sim
