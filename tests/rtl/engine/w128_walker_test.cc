@@ -112,9 +112,7 @@ std::vector<Row> ExpectedRows(const Job& j) {
       p.aw += j.step[1];
     }
   }
-  const auto out = [&](int64_t x, int d) {
-    return x < 0 || x > static_cast<int64_t>(j.dim_m1[d]);
-  };
+  const auto out = [&](int64_t x, int d) { return x < 0 || x > static_cast<int64_t>(j.dim_m1[d]); };
   uint64_t fixed = j.gaddr + j.head;
   bool fixed_oob = false;
   for (int d = 2; d < kDims; ++d) {
@@ -158,7 +156,7 @@ Job RandomJob(std::mt19937_64& rng) {
   j.gaddr = rng();
   for (int d = 0; d < kDims; ++d) {
     j.es[d] = 1;
-    j.step[d] = rng();    // dim 0's fields must be ignored; fixed dims' steps too
+    j.step[d] = rng();  // dim 0's fields must be ignored; fixed dims' steps too
     j.alo[d] = rng();
     j.astart[d] = rng();
     j.dim_m1[d] = static_cast<uint32_t>(rng());
@@ -220,9 +218,9 @@ Job RandomJob(std::mt19937_64& rng) {
 
 struct Result {
   uint64_t rows = 0;
-  uint64_t busy_cycles = 0;   // cycles from the first row to the last
-  uint64_t first_valid = 0;   // cycle of the first job's valid
-  uint64_t first_row = 0;     // cycle of the first row on the output
+  uint64_t busy_cycles = 0;  // cycles from the first row to the last
+  uint64_t first_valid = 0;  // cycle of the first job's valid
+  uint64_t first_row = 0;    // cycle of the first row on the output
 };
 
 // Drives `jobs` through the walker and checks every row. gap_pct: chance that the source
