@@ -45,23 +45,25 @@ module tma_w128_start (
   logic [34:0] wm_d, hlm_d;
   logic [2:0]  nsel_d;
 
-  // ~(x + es + ~hi) = hi - x - es, for x = coord and x = lo of W
-  always_comb begin : proc_wrap
-    logic [34:0] xc, xl, e, h, s;
-    logic [33:0] m;
-    xc = {job_i.coord.v[1][33], job_i.coord.v[1]};
-    xl = {job_i.lo.v[1][33], job_i.lo.v[1]};
-    e  = 35'(job_i.es.v[1]);
-    h  = ~{job_i.hi.v[1][33], job_i.hi.v[1]};
-    s  = xc ^ e ^ h;
-    m  = 34'((xc & e) | (xc & h) | (e & h));
-    wm_d = ~(s + {m, 1'b0});
-    s  = xl ^ e ^ h;
-    m  = 34'((xl & e) | (xl & h) | (e & h));
-    hlm_d = ~(s + {m, 1'b0});
-    for (int i = 0; i < 3; i++) begin
-      nsel_d[i] = job_i.hi.v[i + 2] == {1'b0, {33{1'b1}}};
-    end
+  // ~(x + es + ~hi) = hi - x - es, for x = coord and x = lo of W: one 3:2 level, one add
+  logic [33:0] cw, lw, hw;
+  logic [34:0] xc, xl, xe, xh, sc, sl;
+  logic [33:0] mc, ml;
+  assign cw = job_i.coord.v[1];
+  assign lw = job_i.lo.v[1];
+  assign hw = job_i.hi.v[1];
+  assign xc = {cw[33], cw};
+  assign xl = {lw[33], lw};
+  assign xe = 35'(job_i.es.v[1]);
+  assign xh = ~{hw[33], hw};
+  assign sc = xc ^ xe ^ xh;
+  assign mc = 34'((xc & xe) | (xc & xh) | (xe & xh));
+  assign sl = xl ^ xe ^ xh;
+  assign ml = 34'((xl & xe) | (xl & xh) | (xe & xh));
+  assign wm_d  = ~(sc + {mc, 1'b0});
+  assign hlm_d = ~(sl + {ml, 1'b0});
+  for (genvar i = 0; i < 3; i++) begin : gen_nsel
+    assign nsel_d[i] = job_i.hi.v[i + 2] == {1'b0, {33{1'b1}}};
   end
 
   always_ff @(posedge clk_i) begin : proc_wrap_q
@@ -70,45 +72,41 @@ module tma_w128_start (
     nsel_q_o <= nsel_d;
   end
 
-  always_comb begin : proc_n
-    n_o      = '0;
-    es_n_o   = '0;
-    dim_n_o  = '0;
-    step_n_o = '0;
-    for (int i = 0; i < 3; i++) begin
-      if (nsel_q_o[i]) begin
-        n_o      = job_i.coord.v[i + 2];
-        es_n_o   = 34'(job_i.es.v[i + 2]);
-        dim_n_o  = job_i.dim_m1.v[i + 2];
-        step_n_o = job_i.step.v[i + 2];
-      end
-      fix_oob_o[i] = !nsel_q_o[i] && (job_i.coord.v[i + 2][33:32] != 2'b00 ||
-                                      job_i.coord.v[i + 2][31:0] > job_i.dim_m1.v[i + 2]);
-    end
+  // N's fields, selected by the registered flag (one-hot); the fixed dims' bound checks
+  logic [33:0] fc [3];
+  logic [33:0] fes [3];
+  logic [31:0] fdim [3];
+  logic [63:0] fstep [3];
+  for (genvar i = 0; i < 3; i++) begin : gen_dim
+    assign fc[i]        = job_i.coord.v[i + 2];
+    assign fes[i]       = 34'(job_i.es.v[i + 2]);
+    assign fdim[i]      = job_i.dim_m1.v[i + 2];
+    assign fstep[i]     = job_i.step.v[i + 2];
+    assign fix_oob_o[i] = !nsel_q_o[i] && (fc[i][33:32] != 2'b00 || fc[i][31:0] > fdim[i]);
   end
+  assign n_o      = ({34{nsel_q_o[0]}} & fc[0]) | ({34{nsel_q_o[1]}} & fc[1]) |
+                    ({34{nsel_q_o[2]}} & fc[2]);
+  assign es_n_o   = ({34{nsel_q_o[0]}} & fes[0]) | ({34{nsel_q_o[1]}} & fes[1]) |
+                    ({34{nsel_q_o[2]}} & fes[2]);
+  assign dim_n_o  = ({32{nsel_q_o[0]}} & fdim[0]) | ({32{nsel_q_o[1]}} & fdim[1]) |
+                    ({32{nsel_q_o[2]}} & fdim[2]);
+  assign step_n_o = ({64{nsel_q_o[0]}} & fstep[0]) | ({64{nsel_q_o[1]}} & fstep[1]) |
+                    ({64{nsel_q_o[2]}} & fstep[2]);
 
   // 5:2 compressor: (gaddr, head, astart[2]) -> (s1, c1); (s1, c1, astart[3]) -> (s2, c2);
   // (s2, c2, astart[4]) -> the pair. Carries move up one bit (modulo 2^64).
-  always_comb begin : proc_base
-    logic [63:0] a, b, c, s;
-    logic [62:0] m;
-    a = job_i.gaddr;
-    b = 64'(job_i.head);
-    c = job_i.astart.v[2];
-    s = a ^ b ^ c;
-    m = 63'((a & b) | (a & c) | (b & c));
-    a = s;
-    b = {m, 1'b0};
-    c = job_i.astart.v[3];
-    s = a ^ b ^ c;
-    m = 63'((a & b) | (a & c) | (b & c));
-    a = s;
-    b = {m, 1'b0};
-    c = job_i.astart.v[4];
-    base_s_o = a ^ b ^ c;
-    m = 63'((a & b) | (a & c) | (b & c));
-    base_c_o = {m, 1'b0};
-  end
+  logic [63:0] ba, bb, bc, bd, be, s1, c1, s2, c2;
+  assign ba = job_i.gaddr;
+  assign bb = 64'(job_i.head);
+  assign bc = job_i.astart.v[2];
+  assign bd = job_i.astart.v[3];
+  assign be = job_i.astart.v[4];
+  assign s1 = ba ^ bb ^ bc;
+  assign c1 = {63'((ba & bb) | (ba & bc) | (bb & bc)), 1'b0};
+  assign s2 = s1 ^ c1 ^ bd;
+  assign c2 = {63'((s1 & c1) | (s1 & bd) | (c1 & bd)), 1'b0};
+  assign base_s_o = s2 ^ c2 ^ be;
+  assign base_c_o = {63'((s2 & c2) | (s2 & be) | (c2 & be)), 1'b0};
 
   // (most of the job's fields are the walker's, read there)
   logic unused_job;
