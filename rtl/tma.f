@@ -24,6 +24,7 @@ midend/tma_walk_start.sv
 midend/tma_nd_walker.sv
 midend/tma_row_resolve.sv
 midend/tma_gather_walker.sv
+midend/tma_w128_start.sv
 midend/tma_w128_walker.sv
 midend/tma_row_fork.sv
 midend/tma_burst_split.sv

@@ -16,21 +16,29 @@
 // Row k of the command: global address gaddr + head + a[fixed dims] + a[W] + a[N], out of
 // bounds (no read, filled by the aligner) when W, N or a fixed dim is outside [0, dim_m1],
 // shared address smem_addr + k x pitch; the last row carries the completion with
-// (128 + 4 wHalo) x tx_row bytes. The job holds wHalo in nrows_m1 (job_t.w128). The job is
-// accepted with its last row, so job_i (held by valid/ready) is read for the whole walk.
+// (128 + 4 wHalo) x tx_row bytes. The job holds wHalo in nrows_m1 (job_t.w128).
+//
+// Job start: the walk state loads row 0 of the job on job_i (tma_w128_start: its wrap
+// differences and N registered from the fields the walker's job timing rule holds stable a
+// cycle ahead, the fixed part of the address as a carry-save pair) whenever the walker is
+// idle, and with the current job's last row; the job is accepted when it loads, and its
+// fields that the walk reads are kept in registers (job_i moves on). So a job's first row
+// follows the previous job's last row without a bubble, and a job that finds the walker idle
+// moves its first row to S in the cycle after its valid, as tma_nd_walker's P does.
+// Interface rule beyond valid/ready (docs/interfaces.md, "Walker job timing"): job_i's coord,
+// lo, hi and es hold their values in the cycle before job_valid_i rises (W128StartFresh_A).
 //
 // Timing structure (one carry chain per register stage; every walk-step decision is a flop):
-//   I  four set-up cycles when a job arrives: the constant part of the address, gaddr + head
-//      plus one fixed dim's contribution per cycle; W's distance to its upper corner minus es
-//      (hi - pos - es: W wraps after this row when it is negative) and its restart value
-//      (hi - lo - es); the fixed dims' bounds; N (the dim with hi = 2^33 - 1) found in the
-//      first cycle, its position, step, address and bound taken by that flag in the second.
-//   W  the walk state: W's position and that difference (the wrap is its sign bit, a flop),
-//      a[W] and a[N] (one 64-bit add each), the kept state. The group-end, 32nd-step and
-//      last-row flags are registered a step ahead; the step enable is the AND of two flops,
-//      "the walk runs" and "S or the output register has room" (an occupancy count of S and
-//      the output spill register), held in one kept copy per register group.
-//   S  the row: fields, in-bounds flag, the address as a carry-save pair (base, a[W], a[N]).
+//   W  the walk state: W's position and hi - W - es (the wrap is its sign bit, a flop), a[W]
+//      and a[N] (one 64-bit add each; a[N] starts from the sum half of the fixed address pair,
+//      so it carries gaddr + head + the fixed dims too), the kept state, the job's fields.
+//      The group-end, 32nd-step and last-row flags are registered a step ahead; the step
+//      enable is the AND of two flops, "the walk runs" and "S or the output register has
+//      room" (an occupancy count of S and the output spill register), and the load of the
+//      next job "the walk does not run, or it steps with the last row", both from one kept
+//      copy per register group.
+//   S  the row: fields, in-bounds flag, the address as a carry-save pair (the fixed pair's
+//      carry half, a[W], a[N]).
 //   O  tma_row_resolve: the pair resolved by a carry-select add, head / dend zeroed for a row
 //      without a read, the output spill register.
 
@@ -60,58 +68,47 @@ module tma_w128_walker (
   localparam int unsigned EnAn  = 2;
   localparam int unsigned EnS   = 3;
 
-  // ---- The job's constants (read from job_i: held until the last row) ----
-  logic [4:0]   halo;
-  logic [33:0]  es_w, lo_w;
-  logic [31:0]  dim_w;
-  logic [63:0]  step_w, alo_w;
+  // ---- Row 0 of the job on job_i ----
+  logic [34:0]  st_wm, st_hlm;
+  logic [2:0]   st_nsel, st_fix_oob;
+  logic [33:0]  st_n, st_es_n;
+  logic [31:0]  st_dim_n;
+  logic [63:0]  st_step_n, st_base_s, st_base_c;
 
-  always_comb begin : proc_consts
-    halo   = job_i.nrows_m1[4:0];
-    es_w   = 34'(job_i.es.v[1]);
-    lo_w   = job_i.lo.v[1];
-    dim_w  = job_i.dim_m1.v[1];
-    step_w = job_i.step.v[1];
-    alo_w  = job_i.alo.v[1];
-  end
+  tma_w128_start u_start (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i,
+    .job_i,
+    .wm_q_o     (st_wm),
+    .hlm_q_o    (st_hlm),
+    .nsel_q_o   (st_nsel),
+    .n_o        (st_n),
+    .es_n_o     (st_es_n),
+    .dim_n_o    (st_dim_n),
+    .step_n_o   (st_step_n),
+    .fix_oob_o  (st_fix_oob),
+    .base_s_o   (st_base_s),
+    .base_c_o   (st_base_c)
+  );
 
-  // ---- I: set-up ----
-  logic [2:0]   ph_q;                   // set-up cycle 1..4 (0: none)
-  logic         act_q;                  // the walk runs (set-up done)
-  logic [2:0]   nsel_q;                 // walker dim 2 + i is N
-  logic [33:0]  es_n_q;                 // N's position step
-  logic [31:0]  dim_n_q;                // N's bound
-  logic [63:0]  step_n_q;               // N's address step
-  logic         hnz_q;                  // wHalo != 0
-  logic         rdok_q;                 // dend > head: the in-bounds rows read
-  logic [63:0]  base_q;                 // gaddr + head + the fixed dims' contributions
-  logic [2:0]   fix_oob_q;              // fixed dim 2 + i is out of bounds
-  logic [34:0]  hlm_q;                  // hi - lo - es of W: the difference after a restart
-  logic         start;                  // a job waits and the walker is idle
-  logic [63:0]  op_q;                   // the next set-up cycle's fixed contribution
-  logic [63:0]  op_d;
-  logic         nsel0_d;                // walker dim 2 is N (the job's first cycle)
-  logic [5:0]   kt_q;                   // 30 + wHalo: k_q before the group's last row
-  logic [33:0]  wd0, hl0;               // hi - coord, hi - lo of W (the job's start)
-
-  assign start = job_valid_i && !act_q && ph_q == 3'd0;
-  assign wd0   = job_i.hi.v[1] - job_i.coord.v[1];
-  assign hl0   = job_i.hi.v[1] - lo_w;
-
-  // The fixed dims' contributions enter base_q one per set-up cycle from op_q, which loads
-  // in every cycle the next one's (dim 2 outside the set-up, so at the start; dim 3 in cycle
-  // 2, dim 4 in cycle 3; 0 for N), so each add is flop to flop.
-  assign nsel0_d = job_i.hi.v[2] == {1'b0, {33{1'b1}}};
-  always_comb begin : proc_setup_op
-    op_d = '0;
-    if (ph_q == 3'd0) begin
-      if (!nsel0_d) op_d = job_i.astart.v[2];
-    end else if (ph_q == 3'd1) begin
-      if (!nsel_q[1]) op_d = job_i.astart.v[3];
-    end else if (!nsel_q[2]) begin
-      op_d = job_i.astart.v[4];
-    end
-  end
+  // ---- W: the job's fields (loaded with its row 0) ----
+  logic [3:0]    es_w_q;                // W's position step
+  logic [33:0]   lo_w_q;                // W's restart position
+  logic [31:0]   dim_w_q;               // W's bound
+  logic [63:0]   step_w_q, alo_w_q;     // W's address step, a[W] at the restart
+  logic [2:0]    nsel_q;                // walker dim 2 + i is N
+  logic [33:0]   es_n_q;                // N's position step
+  logic [31:0]   dim_n_q;               // N's bound
+  logic [63:0]   step_n_q;              // N's address step
+  logic [2:0]    fix_oob_q;             // fixed dim 2 + i is out of bounds
+  logic          hnz_q;                 // wHalo != 0
+  logic          rdok_q;                // dend > head: the in-bounds rows read
+  logic [63:0]   base_q;                // carry half of gaddr + head + a[fixed dims]
+  logic [34:0]   hlm_q;                 // hi - lo - es of W: the difference after a restart
+  logic [5:0]    kt_q;                  // 30 + wHalo: k_q before the group's last row
+  logic [tma_pkg::RowBytesW-1:0] pitch_q, tx_row_q;
+  tma_pkg::row_t rt_q;                  // the row fields of every row of the job
 
   // ---- W: walk state ----
   logic [1:0]   g_q;                    // group 0..3
@@ -120,14 +117,16 @@ module tma_w128_walker (
   logic         rs_q;                   // ... and the group has halo: restore the kept state
   logic         k31_q;                  // k_q == 31: the group's 32nd step
   logic         last_q;                 // the current row is the command's last
+  logic         act_q;                  // the walk runs (the walk state holds a row)
   logic [33:0]  w_q, ws_q;              // W position (ws: kept for the next group)
   logic [34:0]  wm_q, wms_q;            // hi - W - es (signed): W wraps after this row when < 0
   logic [63:0]  aw_q, aws_q;            // W's address contribution
   logic [33:0]  n_q, ns_q;              // N position
-  logic [63:0]  an_q, ans_q;            // N's address contribution
+  logic [63:0]  an_q, ans_q;            // N's address contribution (plus the fixed sum half)
   logic [31:0]  smem_q, tx_q;           // the next row's shared address, bytes before it
   logic [1:0]   occ_q;                  // rows in S and the output spill register (0..3)
   logic [NumEn-1:0] emit_c;             // the step enable, one copy per register group
+  logic [NumEn-1:0] ld_c;               // the load of row 0 of job_i, one copy per group
   logic         emit;                   // a row leaves the walk state this cycle
   logic         wrap;                   // W passes its upper corner: restart, N steps
   logic         kend_nx;                // the row after this one ends its group
@@ -137,81 +136,74 @@ module tma_w128_walker (
 
   always_comb begin : proc_step
     wrap    = wm_q[34];
-    w_nx    = wrap ? lo_w : w_q + es_w;
-    wm_nx   = wrap ? hlm_q : wm_q - 35'(es_w);
-    aw_nx   = wrap ? alo_w : aw_q + step_w;
+    w_nx    = wrap ? lo_w_q : w_q + 34'(es_w_q);
+    wm_nx   = wrap ? hlm_q : wm_q - 35'(es_w_q);
+    aw_nx   = wrap ? alo_w_q : aw_q + step_w_q;
     n_nx    = wrap ? n_q + es_n_q : n_q;
     an_nx   = wrap ? an_q + step_n_q : an_q;
     kend_nx = k_q == kt_q;
   end
 
-  assign job_ready_o = emit && last_q;
+  // The job is taken when row 0 loads: the walk is idle, or its last row steps.
+  assign job_ready_o = !act_q || (emit && last_q);
 
-  // Set-up registers and the walk's control: job start, set-up cycles, row and group count.
+  // The job's fields and the walk's control: loaded with row 0 (whatever job_i holds while
+  // the walker is idle, so only act_q depends on job_valid_i), then the row and group count.
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_ctrl
     if (!rst_ni) begin
-      ph_q      <= '0;
-      act_q     <= 1'b0;
+      es_w_q    <= '0;
+      lo_w_q    <= '0;
+      dim_w_q   <= '0;
+      step_w_q  <= '0;
+      alo_w_q   <= '0;
       nsel_q    <= '0;
       es_n_q    <= '0;
       dim_n_q   <= '0;
       step_n_q  <= '0;
-      hnz_q     <= 1'b0;
-      kt_q      <= '0;
-      rs_q      <= 1'b0;
-      rdok_q    <= 1'b0;
-      base_q    <= '0;
       fix_oob_q <= '0;
+      hnz_q     <= 1'b0;
+      rdok_q    <= 1'b0;
       hlm_q     <= '0;
+      kt_q      <= '0;
+      pitch_q   <= '0;
+      tx_row_q  <= '0;
       g_q       <= '0;
       k_q       <= '0;
       kend_q    <= 1'b0;
+      rs_q      <= 1'b0;
       k31_q     <= 1'b0;
       last_q    <= 1'b0;
       smem_q    <= '0;
       tx_q      <= '0;
-    end else if (start) begin
-      // set-up cycle 1: the walk's start, N, the bounds of the other dims
-      ph_q   <= 3'd1;
-      base_q <= job_i.gaddr + 64'(job_i.head);
-      kt_q   <= 6'd30 + 6'(halo);
-      rs_q   <= 1'b0;
-      hlm_q  <= {hl0[33], hl0};
-      hnz_q  <= halo != 5'd0;
-      rdok_q <= job_i.dend > job_i.head;
-      g_q    <= '0;
-      k_q    <= '0;
-      kend_q <= 1'b0;
-      k31_q  <= 1'b0;
-      last_q <= 1'b0;
-      smem_q <= job_i.smem_addr;
-      tx_q   <= '0;
-      for (int i = 0; i < 3; i++) begin
-        nsel_q[i]    <= job_i.hi.v[i + 2] == {1'b0, {33{1'b1}}};   // N: never wraps
-        fix_oob_q[i] <= job_i.coord.v[i + 2][33:32] != 2'b00 ||
-                        job_i.coord.v[i + 2][31:0] > job_i.dim_m1.v[i + 2];
-      end
-    end else if (ph_q != 3'd0) begin
-      // set-up cycles 2..4: one fixed dim's contribution each (N's position is not fixed);
-      // cycle 2 also takes N's step and bound, selected by the registered nsel_q
-      base_q <= base_q + op_q;
-      if (ph_q == 3'd1) hlm_q <= hlm_q - 35'(es_w);
-      for (int i = 0; i < 3; i++) begin
-        if (ph_q == 3'(i + 1) && nsel_q[i]) fix_oob_q[i] <= 1'b0;
-        if (ph_q == 3'd1 && nsel_q[i]) begin
-          es_n_q   <= 34'(job_i.es.v[i + 2]);
-          dim_n_q  <= job_i.dim_m1.v[i + 2];
-          step_n_q <= job_i.step.v[i + 2];
-        end
-      end
-      ph_q  <= (ph_q == 3'd3) ? 3'd0 : ph_q + 3'd1;
-      act_q <= ph_q == 3'd3;
+    end else if (ld_c[EnW]) begin
+      es_w_q    <= job_i.es.v[1];
+      lo_w_q    <= job_i.lo.v[1];
+      dim_w_q   <= job_i.dim_m1.v[1];
+      step_w_q  <= job_i.step.v[1];
+      alo_w_q   <= job_i.alo.v[1];
+      nsel_q    <= st_nsel;
+      es_n_q    <= st_es_n;
+      dim_n_q   <= st_dim_n;
+      step_n_q  <= st_step_n;
+      fix_oob_q <= st_fix_oob;
+      hnz_q     <= job_i.nrows_m1[4:0] != 5'd0;
+      rdok_q    <= job_i.dend > job_i.head;
+      hlm_q     <= st_hlm;
+      kt_q      <= 6'd30 + 6'(job_i.nrows_m1[4:0]);
+      pitch_q   <= job_i.pitch;
+      tx_row_q  <= job_i.tx_row;
+      g_q       <= '0;
+      k_q       <= '0;
+      kend_q    <= 1'b0;
+      rs_q      <= 1'b0;
+      k31_q     <= 1'b0;
+      last_q    <= 1'b0;
+      smem_q    <= job_i.smem_addr;
+      tx_q      <= '0;
     end else if (emit_c[EnW]) begin
-      smem_q <= smem_q + 32'(job_i.pitch);
-      tx_q   <= tx_q + 32'(job_i.tx_row);
-      if (last_q) begin
-        act_q <= 1'b0;
-      end else if (kend_q) begin
+      smem_q <= smem_q + 32'(pitch_q);
+      tx_q   <= tx_q + 32'(tx_row_q);
+      if (kend_q) begin
         g_q    <= g_q + 2'd1;
         k_q    <= '0;
         kend_q <= 1'b0;
@@ -228,36 +220,22 @@ module tma_w128_walker (
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_op
-    if (!rst_ni) begin
-      op_q <= '0;
-    end else begin
-      op_q <= op_d;
-    end
-  end
-
-  // W's position and wrap difference, N's position (start, then every step; a group that
-  // ends restarts from the kept state, without halo from the next step). The step comes
-  // first in each block (it never meets the start or the set-up, which need act_q low), and
-  // the kept state has blocks of its own, so their enables are a kept copy and one flag.
+  // W's position and wrap difference, N's position (row 0, then every step; a group that
+  // ends restarts from the kept state, without halo from the next step). The kept state has
+  // blocks of its own, so their enables are a kept copy and one flag.
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk_pos
     if (!rst_ni) begin
       w_q  <= '0;
       wm_q <= '0;
       n_q  <= '0;
+    end else if (ld_c[EnW]) begin
+      w_q  <= job_i.coord.v[1];
+      wm_q <= st_wm;
+      n_q  <= st_n;
     end else if (emit_c[EnW]) begin
-      // (after the last row these are unused: the next job loads them before its walk)
       w_q  <= rs_q ? ws_q : w_nx;
       wm_q <= rs_q ? wms_q : wm_nx;
       n_q  <= rs_q ? ns_q : n_nx;
-    end else if (start) begin
-      w_q  <= job_i.coord.v[1];
-      wm_q <= {wd0[33], wd0};
-    end else if (ph_q == 3'd1) begin
-      wm_q <= wm_q - 35'(es_w);
-      for (int i = 0; i < 3; i++) begin
-        if (nsel_q[i]) n_q <= job_i.coord.v[i + 2];
-      end
     end
   end
 
@@ -277,10 +255,10 @@ module tma_w128_walker (
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk_aw
     if (!rst_ni) begin
       aw_q <= '0;
+    end else if (ld_c[EnAw]) begin
+      aw_q <= job_i.astart.v[1];
     end else if (emit_c[EnAw]) begin
       aw_q <= rs_q ? aws_q : aw_nx;
-    end else if (start) begin
-      aw_q <= job_i.astart.v[1];
     end
   end
 
@@ -295,12 +273,10 @@ module tma_w128_walker (
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_walk_an
     if (!rst_ni) begin
       an_q <= '0;
+    end else if (ld_c[EnAn]) begin
+      an_q <= st_base_s;
     end else if (emit_c[EnAn]) begin
       an_q <= rs_q ? ans_q : an_nx;
-    end else if (ph_q == 3'd1) begin
-      for (int i = 0; i < 3; i++) begin
-        if (nsel_q[i]) an_q <= job_i.astart.v[i + 2];
-      end
     end
   end
 
@@ -309,6 +285,31 @@ module tma_w128_walker (
       ans_q <= '0;
     end else if (emit_c[EnAn] && k31_q) begin
       ans_q <= an_nx;
+    end
+  end
+
+  // The row fields that every row of the job carries (the S stage's group).
+  tma_pkg::row_t rt_d;
+  always_comb begin : proc_row_fields_d
+    rt_d           = '0;
+    rt_d.has_data  = 1'b1;
+    rt_d.row_bytes = job_i.row_bytes;
+    rt_d.fill_nan  = job_i.fill_nan;
+    rt_d.tf32      = job_i.tf32;
+    rt_d.swz       = job_i.swz;
+    rt_d.pk        = job_i.pk;
+    rt_d.cpl       = job_i.cpl;
+    rt_d.head      = job_i.head;        // (zeroed by tma_row_resolve without a read)
+    rt_d.dend      = job_i.dend;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_row_fields
+    if (!rst_ni) begin
+      base_q <= '0;
+      rt_q   <= '0;
+    end else if (ld_c[EnS]) begin
+      base_q <= st_base_c;
+      rt_q   <= rt_d;
     end
   end
 
@@ -327,20 +328,19 @@ module tma_w128_walker (
 
   // The step enable a cycle ahead: the walk runs and S or the output register has room
   // (occupancy below 3: S empty, or S full and the output register able to take its row).
+  // The walk runs on after its last row only when the next job is taken with it.
   assign out_take = out_valid && row_ready_i;
   assign emit     = act_q && occ_q != 2'd3;
   assign occ_d    = occ_q + 2'(emit) - 2'(out_take);
-  always_comb begin : proc_act_d
-    act_d = act_q;
-    if (!start && ph_q != 3'd0) act_d = ph_q == 3'd3;
-    else if (!start && emit && last_q) act_d = 1'b0;
-  end
+  assign act_d    = (job_valid_i && job_ready_o) || (act_q && !(emit && last_q));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_occ
     if (!rst_ni) begin
       occ_q <= '0;
+      act_q <= 1'b0;
     end else begin
       occ_q <= occ_d;
+      act_q <= act_d;
     end
   end
 
@@ -357,29 +357,21 @@ module tma_w128_walker (
   );
   for (genvar k = 0; k < NumEn; k++) begin : gen_en
     assign emit_c[k] = en_q[2*k+1] && en_q[2*k];
+    assign ld_c[k]   = !en_q[2*k+1] || (en_q[2*k] && last_q);
   end
 
   always_comb begin : proc_row
     logic w_oob, n_oob;
-    w_oob = w_q[33:32] != 2'b00 || w_q[31:0] > dim_w;
+    w_oob = w_q[33:32] != 2'b00 || w_q[31:0] > dim_w_q;
     n_oob = n_q[33:32] != 2'b00 || n_q[31:0] > dim_n_q;
     rd    = !w_oob && !n_oob && fix_oob_q == '0 && rdok_q;
     s3    = base_q ^ aw_q ^ an_q;
     c3    = {(base_q[62:0] & aw_q[62:0]) | (base_q[62:0] & an_q[62:0]) |
              (aw_q[62:0] & an_q[62:0]), 1'b0};
-    r_d           = '0;
-    r_d.has_data  = 1'b1;
+    r_d           = rt_q;
     r_d.last      = last_q;
     r_d.smem_addr = smem_q;
-    r_d.row_bytes = job_i.row_bytes;
-    r_d.fill_nan  = job_i.fill_nan;
-    r_d.tf32      = job_i.tf32;
-    r_d.swz       = job_i.swz;
-    r_d.pk        = job_i.pk;
-    r_d.cpl       = job_i.cpl;
-    r_d.cpl.bytes = tx_q + 32'(job_i.tx_row);
-    r_d.head      = job_i.head;          // (zeroed by tma_row_resolve without a read)
-    r_d.dend      = job_i.dend;
+    r_d.cpl.bytes = tx_q + 32'(tx_row_q);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_s
@@ -415,23 +407,27 @@ module tma_w128_walker (
     .out_o       (row_o)
   );
   assign row_valid_o = out_valid;
-  assign busy_o      = act_q || ph_q != 3'd0 || s_valid_q || out_valid;
+  assign busy_o      = act_q || s_valid_q || out_valid;
 
+  // (tma_w128_start reads the job's other fields)
   logic unused_job;
   assign unused_job = ^{job_i.marker, job_i.i2c, job_i.gather, job_i.w128, job_i.nrows_m1[10:5],
-                        job_i.step.v[0], job_i.alo, job_i.lo, job_i.hi, job_i.es.v[0],
-                        job_i.coord.v[0], job_i.dim_m1.v[0], job_i.astart.v[0]};
+                        job_i.step.v[0], job_i.step.v[4:2], job_i.alo.v[0], job_i.alo.v[4:2],
+                        job_i.lo.v[0], job_i.lo.v[4:2], job_i.hi, job_i.es.v[0],
+                        job_i.es.v[4:2], job_i.coord.v[0], job_i.coord.v[4:2], job_i.dim_m1.v[0],
+                        job_i.dim_m1.v[4:2], job_i.astart.v[0], job_i.astart.v[4:2],
+                        job_i.gaddr};
 
   // ---- Assertions ----
-  logic [33:0] wd_chk;                  // hi - W
-  assign wd_chk = job_i.hi.v[1] - w_q;
+  logic [34:0] wm_chk;                  // hi - W - es = (hi - lo - es) + lo - W
+  assign wm_chk = hlm_q + {lo_w_q[33], lo_w_q} - {w_q[33], w_q};
   `TMA_ASSERT_IMPLY(W128Job_A, job_valid_i, job_i.w128 && !job_i.marker)
   `TMA_ASSERT_IMPLY(OneN_A, act_q, $onehot(nsel_q))
-  `TMA_ASSERT_IMPLY(WrapDistance_A, act_q, wm_q == {wd_chk[33], wd_chk} - 35'(es_w))
-  `TMA_ASSERT_IMPLY(GroupEndFlag_A, act_q, kend_q == (k_q == 6'd31 + 6'(halo)))
+  `TMA_ASSERT_IMPLY(WrapDistance_A, act_q, wm_q == wm_chk)
+  `TMA_ASSERT_IMPLY(GroupEndFlag_A, act_q, kend_q == (k_q == kt_q + 6'd1))
   `TMA_ASSERT_IMPLY(RestoreFlag_A, act_q, rs_q == (kend_q && hnz_q))
   `TMA_ASSERT_IMPLY(Step32Flag_A, act_q, k31_q == (k_q == 6'd31))
-  `TMA_ASSERT_IMPLY(LastFlag_A, act_q, last_q == (g_q == 2'd3 && k_q == 6'd31 + 6'(halo)))
+  `TMA_ASSERT_IMPLY(LastFlag_A, act_q, last_q == (g_q == 2'd3 && k_q == kt_q + 6'd1))
   // The occupancy count stands for S's valid and the output register's two entries.
   `TMA_ASSERT_COPY(RoomCount_A, occ_q != 2'd3, !s_valid_q || o_ready)
   `TMA_ASSERT_COPY(EmptyCount_A, occ_q == 2'd0, !s_valid_q && !out_valid)

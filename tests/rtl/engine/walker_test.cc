@@ -16,23 +16,16 @@
 #include <deque>
 #include <ostream>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "walker_harness.h"
+
 #include "Vtma_nd_walker.h"
 #include "sim/autogen/tma_structs.h"
 #include "verilated_dut.h"
-
-namespace tma::pkg {
-// Printed by gtest on a mismatch (found by argument-dependent lookup).
-std::ostream& operator<<(std::ostream& os, const row_t& r) {
-  return os << "{data " << r.has_data << " last " << r.last << " gaddr 0x" << std::hex << r.gaddr
-            << " smem 0x" << r.smem_addr << std::dec << " L " << r.row_bytes << " [" << r.head
-            << "," << r.dend << ") bytes " << r.cpl.bytes << " tag " << static_cast<int>(r.cpl.tag)
-            << "}";
-}
-}  // namespace tma::pkg
 
 namespace tma::tb {
 namespace {
@@ -250,13 +243,9 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
   return j;
 }
 
-struct Result {
-  uint64_t rows = 0;
-  uint64_t busy_cycles = 0;  // cycles from the first row to the last
-};
+using Result = WalkResult;
 
-// Drives `jobs` through the walker and checks every row. gap_pct: chance that the source
-// idles a cycle before a job; stall_pct: chance that the sink is not ready in a cycle.
+// Drives `jobs` through the walker and checks every row (walker_harness.h).
 Result RunJobs(VerilatedDut<Vtma_nd_walker>& dut, const std::vector<Job>& jobs,
                std::mt19937_64& rng, int gap_pct, int stall_pct) {
   std::deque<Row> expect;
@@ -264,53 +253,9 @@ Result RunJobs(VerilatedDut<Vtma_nd_walker>& dut, const std::vector<Job>& jobs,
     for (const Row& r : ExpectedRows(j))
       expect.push_back(r);
   }
-  Result res;
-  size_t next = 0;
-  bool offering = false;
-  bool staged = false;  // the job's fields are on job_i, its valid follows in the next cycle
-  uint64_t first_row = 0, last_row = 0, cycle = 0;
-  const size_t total = expect.size();
-  while (!expect.empty() && cycle < 100000) {
-    // As the controller does, a job's fields are set a cycle before its valid rises (the
-    // walker's interface rule for coord, lo, hi and es).
-    if (staged) {
-      offering = true;
-      staged = false;
-    } else if (!offering && next < jobs.size() && static_cast<int>(rng() % 100) >= gap_pct) {
-      pkg::Pack(ToPkg(jobs[next]), dut->job_i.data());
-      staged = true;
-    }
-    dut->job_valid_i = offering;
-    dut->row_ready_i = static_cast<int>(rng() % 100) >= stall_pct;
-    dut.Settle();
-    const bool job_fire = dut->job_valid_i && dut->job_ready_o;
-    if (dut->row_valid_o && dut->row_ready_i) {
-      const Row got = pkg::Unpack<Row>(dut->row_o.data());
-      EXPECT_EQ(got, expect.front()) << "row " << (total - expect.size());
-      if (!(got == expect.front()))
-        return res;
-      expect.pop_front();
-      if (res.rows == 0)
-        first_row = cycle;
-      last_row = cycle;
-      ++res.rows;
-    }
-    dut.Cycle();
-    ++cycle;
-    if (job_fire) {
-      offering = false;
-      ++next;
-    }
-  }
-  EXPECT_TRUE(expect.empty()) << expect.size() << " rows missing";
-  res.busy_cycles = last_row - first_row + 1;
-  for (int i = 0; i < 4; ++i) {
-    dut->job_valid_i = 0;
-    dut.Cycle();
-  }
-  EXPECT_FALSE(dut->row_valid_o);
-  EXPECT_FALSE(dut->busy_o);
-  return res;
+  return RunWalkerJobs(
+      dut, jobs.size(), [&](size_t i) { pkg::Pack(ToPkg(jobs[i]), dut->job_i.data()); },
+      std::move(expect), rng, gap_pct, stall_pct);
 }
 
 TEST(NdWalker, RandomJobsWithGapsAndStalls) {
