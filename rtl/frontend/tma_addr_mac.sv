@@ -22,12 +22,17 @@
 // (its slot loads and products need no job register): the whole pipeline freezes (frz_q,
 // formed a cycle ahead from flops and own_next_i) in a cycle in which a write-back, or the
 // gaddr slot's first product entering the accumulator, would happen without it.
+// SlotMask: the slots this MAC serves (a slot outside it is skipped, its operand multiplexer
+// inputs are constant 0): tma_frontend runs a second MAC on gather4's rows 3 and 4 beside the
+// first, so the four row products of a gather4 command take two slots' time instead of four.
 
 `default_nettype none
 
 `include "tma_assert.svh"
 
-module tma_addr_mac (
+module tma_addr_mac #(
+  parameter int unsigned SlotMask = (1 << tma_pkg::MacSlots) - 1
+) (
   input  logic                clk_i,
   input  logic                rst_ni,
   input  logic                clr_i,       // drop the job (it aborts)
@@ -68,7 +73,7 @@ module tma_addr_mac (
 
   assign req_go = req_valid_i && req_ready_o;
   always_comb begin : proc_req
-    for (int s = 0; s < MacSlots; s++) req_pend[s] = (req_i.pieces[s] != 6'd0);
+    for (int s = 0; s < MacSlots; s++) req_pend[s] = SlotMask[s] && req_i.pieces[s] != 6'd0;
     req_first = '0;
     for (int s = MacSlots - 1; s >= 0; s--) if (req_pend[s]) req_first = 4'(s);
     req_rest = req_pend & ~(MacSlots'(1) << req_first);
@@ -178,7 +183,12 @@ module tma_addr_mac (
     // dim s + 1, alo of dim s - 3, gaddr)
     for (int sl = 0; sl < MacSlots; sl++) begin
       vp[36 * sl +: 36] = {29'd0, list_q.one_piece[sl], list_q.pieces[sl]};
-      if (sl == 32'(tma_pkg::MacSlotGaddr)) begin
+      if (!SlotMask[sl]) begin
+        vp[36 * sl +: 36]    = '0;
+        va_lo[36 * sl +: 36] = '0;
+        va_hi[36 * sl +: 36] = '0;
+        vs[36 * sl +: 36]    = '0;
+      end else if (sl == 32'(tma_pkg::MacSlotGaddr)) begin
         va_lo[36 * sl +: 36] = 36'(opnd_i.fix_coord[16:0]);
         va_hi[36 * sl +: 36] = 36'(opnd_i.fix_coord[33:17]);
         vs[36 * sl +: 36]    = opnd_i.fix_stride;
@@ -384,9 +394,11 @@ module tma_addr_mac (
 
   logic unused_bits;
   assign unused_bits = ^{hi_sum[0], ld_list[35:7], ld_alo[35:17], ld_ahi[35:17], ld_slo[35:18],
-                         ld_shi[17:0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0]};
+                         ld_shi[17:0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0],
+                         opnd_i, req_i};   // (a SlotMask lane reads part of them)
 
   // ---- Assertions ----
+  `TMA_ASSERT_INIT(SlotMaskLegal_A, SlotMask >= 1 && SlotMask < (1 << MacSlots))
   `TMA_ASSERT_INIT(MacReqWidth_A, tma_pkg::MacReqWidth == $bits(tma_pkg::mac_req_t))
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
