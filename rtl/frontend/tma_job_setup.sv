@@ -159,6 +159,7 @@ module tma_job_setup #(
   logic        pack_in_d, pack_in_q;   // walker dim 1's start and end are in bounds
   logic [2:0]  pack_box1_m1;           // box - 1 of walker dim 1, low bits (a plain vector:
                                        // Yosys 0.23 cannot select bits of a struct element)
+  logic [33:0] pack_coord1;            // walker dim 1's coordinate (a plain vector, as above)
   logic [1:0]  pack_lp;                // W2: log2 p of the job
 
   assign il       = md.is_il;
@@ -289,11 +290,11 @@ module tma_job_setup #(
     end
     // dim 1 in bounds from its start to its end: 0 <= coord <= dim_m1 - box_m1
     pack_lim_d = 34'(md.walk_dim_m1[0]) - 34'(md.walk_box_m1[0]);
-    pack_in_d  = !bounds.coord.v[1][33] && !pack_lim_q[33] &&
-                 bounds.coord.v[1][32:0] <= pack_lim_q[32:0];
+    pack_in_d  = !pack_coord1[33] && !pack_lim_q[33] && pack_coord1[32:0] <= pack_lim_q[32:0];
   end
   assign fix_coord = 34'(signed'(fix_coord_q));
   assign pack_box1_m1 = 3'(md.walk_box_m1[0]);
+  assign pack_coord1  = bounds.coord.v[1];
 
   // ---- Job register ----
   tma_pkg::job_t job_d, job_q;
