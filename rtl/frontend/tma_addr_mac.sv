@@ -23,8 +23,8 @@
 // formed a cycle ahead from flops and own_next_i) in a cycle in which a write-back, or the
 // gaddr slot's first product entering the accumulator, would happen without it.
 // SlotMask: the slots this MAC serves (a slot outside it is skipped, its operand multiplexer
-// inputs are constant 0): tma_frontend runs a second MAC on gather4's rows 3 and 4 beside the
-// first, so the four row products of a gather4 command take two slots' time instead of four.
+// inputs are constant 0): tma_frontend runs a second MAC on gather4 / scatter4 rows 3 and 4
+// beside the first, so the four row products of such a command take two slots' time, not four.
 
 `default_nettype none
 

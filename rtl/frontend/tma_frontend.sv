@@ -103,7 +103,7 @@ module tma_frontend #(
   logic                  mac_go, mac_req_ready, mac_wb_valid, mac_idle, mac_opnd_done;
   logic                  mac_own_next;
   logic [2*tma_pkg::MacSlots-1:0] mac_wb_en;
-  // The second MAC (gather4's rows 3 and 4: their row products beside rows 1 and 2's)
+  // The second MAC (gather4 / scatter4 rows 3 and 4: their row products beside rows 1 and 2's)
   localparam int unsigned Mac2Slots = 32'b1100 << tma_pkg::MacSlotAstart;
   tma_pkg::mac_req_t     mac2_req;
   tma_pkg::mac_wb_t      mac2_wb;

@@ -11,12 +11,12 @@
 // command's fields; W1B (w1b_i) the row count, the row's element range and the low half of
 // the global address. The MAC's slot list (mac_req_o; each slot's partial products from the
 // coordinate flags and the stride pieces) is registered from the same registers and taken by
-// the MAC from the cycle after W1's first (the sequencer's request); a gather4 command's rows
-// 3 and 4 (walker dims 3 and 4) go to a second MAC (mac2_req_o) that runs beside the first and
-// writes them back as the first does (mac2_wb_*). W2 (w2_i) writes the positions (coord, lo,
-// hi), the row geometry and the high half of the global address; Mac (mac_i) the row's
-// in-bounds bytes, or a marker for an instruction error or a check-only prefetch (the job is
-// valid at once). From Mac until the job is valid the job register is the MACs' (own_q: their
+// the MAC from the cycle after W1's first (the sequencer's request); a gather4 / scatter4
+// command's rows 3 and 4 (walker dims 3 and 4) go to a second MAC (mac2_req_o) that runs
+// beside the first and writes them back as the first does (mac2_wb_*). W2 (w2_i) writes the
+// positions (coord, lo, hi), the row geometry and the high half of the global address; Mac
+// (mac_i) the row's in-bounds bytes, or a marker for an instruction error or a check-only
+// prefetch (the job is valid at once). From Mac until the job is valid the job register is the MACs' (own_q: their
 // write-backs land there; they may have formed them before, frozen until own_next_o); the job
 // is valid when both MACs are idle, also after the sequencer has moved on to the next command.
 // err_i with err_code_i: a marker for an error found before W1 (the job register is written
@@ -86,7 +86,8 @@ module tma_job_setup #(
   input  tma_pkg::mac_wb_t      mac_wb_i,
   input  logic [2*tma_pkg::MacSlots-1:0] mac_wb_en_i,  // per slot: it writes back now (two
                                                         // copies: low, high 32 bits)
-  // The second MAC: gather4's rows 3 and 4 (their astart slots), written back as the first's
+  // The second MAC: gather4 / scatter4 rows 3 and 4 (their astart slots), written back as the
+  // first's
   output tma_pkg::mac_req_t     mac2_req_o,
   input  logic                  mac2_wb_valid_i,
   input  tma_pkg::mac_wb_t      mac2_wb_i,
@@ -119,7 +120,7 @@ module tma_job_setup #(
   logic [3:0]  fix_cflags;
   logic [33:0] fix_coord;
   tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
-  tma_pkg::mac_req_t slots2_d, slots2_q; // ... of the second MAC's (gather4: rows 3 and 4)
+  tma_pkg::mac_req_t slots2_d, slots2_q; // ... of the second MAC's (gather4 / scatter4: rows 3, 4)
   logic [MaxDims-1:0] spatial_w_q;  // bounds.spatial of the job the MAC writes back into (in
                                     // W2: the MAC's write-backs may land after the sequencer
                                     // has taken the next command)
@@ -225,7 +226,7 @@ module tma_job_setup #(
     end
     slots_d.one_piece[tma_pkg::MacSlotGaddr] = fix_cflags[2];
     if (il) slots_d.pieces[tma_pkg::MacSlotGaddr] = pieces(fix_cflags[1:0], md.fix_stride_nz);
-    // gather4: rows 3 and 4 to the second MAC
+    // gather4 / scatter4: rows 3 and 4 to the second MAC
     slots2_d = '0;
     if (gat) begin
       for (int r = 2; r < 4; r++) begin
@@ -450,7 +451,7 @@ module tma_job_setup #(
       if (mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotGaddr)]) begin
         job_d.gaddr[32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
       end
-      // the second MAC: gather4's rows 3 and 4 (walker dims 3 and 4, never spatial)
+      // the second MAC: gather4 / scatter4 rows 3 and 4 (walker dims 3 and 4, never spatial)
       for (int d = 3; d < 5; d++) begin
         if (mac2_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotAstart) + d - 1]) begin
           job_d.astart.v[d][32 * h +: 32] = mac2_wb_i.value[32 * h +: 32];
@@ -580,7 +581,8 @@ module tma_job_setup #(
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
                                     (w1b_i && (w2_i || mac_i || err_i)))
   `TMA_ASSERT_NEVER(WbOutsideOwn_A, (mac_wb_valid_i || mac2_wb_valid_i) && !own_q)
-  // the second MAC writes back gather4's rows 3 and 4 only; the two MACs never write one slot
+  // the second MAC writes back gather4 / scatter4 rows 3 and 4 only; the MACs never write one
+  // slot at once
   `TMA_ASSERT_NEVER(Wb2Slot_A, mac2_wb_valid_i &&
                                (mac2_wb_i.slot < tma_pkg::MacSlotAstart + 4'd2 ||
                                 mac2_wb_i.slot > tma_pkg::MacSlotAstart + 4'd3))
