@@ -16,12 +16,12 @@
 // beside the first and writes them back as the first does (mac2_wb_*). W2 (w2_i) writes the
 // positions (coord, lo, hi), the row geometry and the high half of the global address; Mac
 // (mac_i) the row's in-bounds bytes, or a marker for an instruction error or a check-only
-// prefetch (the job is valid at once). From Mac until the job is valid the job register is the MACs' (own_q: their
-// write-backs land there; they may have formed them before, frozen until own_next_o); the job
-// is valid when both MACs are idle, also after the sequencer has moved on to the next command.
-// err_i with err_code_i: a marker for an error found before W1 (the job register is written
-// only when it is free: a registered condition, not job_ready_i, which would fan out to every
-// job bit's enable).
+// prefetch (the job is valid at once). From Mac until the job is valid the job register is
+// the MACs' (own_q: their write-backs land there; they may have formed them before, frozen
+// until own_next_o); it is valid when both MACs are idle, also after the sequencer has moved
+// on to the next command. err_i with err_code_i: a marker for an error found before W1 (the
+// job register is written only when it is free: a registered condition, not job_ready_i,
+// which would fan out to every job bit's enable).
 // tile::gather4 and tile::scatter4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are
 // the four rows of the 2-D map, each the view of tensor dim 1 (its stride, bound) at the
 // coordinates coords[1..4]; the MAC forms each row's contribution as for a tile dim.
