@@ -495,10 +495,7 @@ module tma_job_setup #(
     mac_opnd_o.gaddr      = job_q.gaddr;
   end
 
-  assign gat   = gat_i;
-  assign wmode = wmode_i;
-  assign w128  = w128_i;
-  assign i2c   = i2c_i;
+  assign {gat, wmode, w128, i2c} = {gat_i, wmode_i, w128_i, i2c_i};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
