@@ -101,7 +101,7 @@ module tma_frontend #(
   tma_pkg::mac_opnd_t    mac_opnd;
   tma_pkg::mac_wb_t      mac_wb;
   logic                  mac_go, mac_req_ready, mac_wb_valid, mac_idle, mac_opnd_done;
-  logic                  mac_own_next;
+  logic                  mac_own_next, mac_wb_next;
   logic [2*tma_pkg::MacSlots-1:0] mac_wb_en;
   // The second MAC (gather4 / scatter4 rows 3 and 4: their row products beside rows 1 and 2's)
   localparam int unsigned Mac2Slots = 32'b1100 << tma_pkg::MacSlotAstart;
@@ -272,12 +272,14 @@ module tma_frontend #(
     .job_valid_o, .job_ready_i, .job_o,
     .job_free_o     (job_free),
     .job_stall_o    (job_stall),
-    .own_next_o     (mac_own_next)
+    .own_next_o     (mac_own_next),
+    .wb_next_o      (mac_wb_next)
   );
 
   tma_addr_mac u_mac (
     .clk_i, .rst_ni,
     .clr_i       (in_mac && instr_abort),
+    .wb_next_i   (mac_wb_next),
     .own_next_i  (mac_own_next),
     .req_valid_i (mac_go),
     .req_ready_o (mac_req_ready),
@@ -293,6 +295,7 @@ module tma_frontend #(
   tma_addr_mac #(.SlotMask (Mac2Slots)) u_mac2 (
     .clk_i, .rst_ni,
     .clr_i       (in_mac && instr_abort),
+    .wb_next_i   (mac_wb_next),
     .own_next_i  (mac_own_next),
     .req_valid_i (mac_go),
     .req_ready_o (mac2_req_ready),

@@ -13,6 +13,9 @@
 // operands): the start position (the coordinate; spatial: plus the offset), the restart
 // position (the coordinate; spatial: the lower corner plus the offset) and the last position
 // (the coordinate plus the box; spatial: dim - 1 + upper + offset; N: no wrap).
+// spatial_w_o: the spatial flags of the job the MACs write back into (whether an astart sum is
+// also the dim's alo), loaded in W1 from the map register, so they hold from W1B (the first
+// write-back) until the next command's W1.
 
 `default_nettype none
 
@@ -28,7 +31,8 @@ module tma_job_pos (
   input  logic                  wmode_i,        // im2col::w
   input  logic                  w128_i,         // im2col::w::128
   input  logic                  i2c_i,          // im2col (offsets on every spatial dim)
-  // The job setup's steps (assertions: the stages hold their values while they are read)
+  // The job setup's steps (W1; the others for assertions: the stages hold while read)
+  input  logic                  w1_go_i,
   input  logic                  w1b_i,
   input  logic                  w2_i,
   input  logic                  mac_i,
@@ -38,7 +42,8 @@ module tma_job_pos (
   output tma_pkg::dim34_t       hi_o,
   // Stage 1: stride of walker dim d (units of 16 bytes), the start-pixel operands
   output tma_pkg::dim36_t       stride_o,
-  output tma_pkg::walk_bounds_t bounds_o
+  output tma_pkg::walk_bounds_t bounds_o,
+  output logic [tma_pkg::MaxDims-1:0] spatial_w_o
 );
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
@@ -57,6 +62,7 @@ module tma_job_pos (
   logic [33:0] far_d [MaxDims];        // spatial: dim - 1 + upper (stage 2 adds the offset)
   logic [33:0] far_q [MaxDims];
   logic [MaxDims-1:0] spatial_d, spatial_q;   // walker dim d is spatial (restarts at a corner)
+  logic [MaxDims-1:0] spatial_w_q;
   logic [2:0]  kind_d [MaxDims];
   logic [2:0]  kind_q [MaxDims];
   logic [33:0] off_d  [MaxDims];
@@ -139,6 +145,7 @@ module tma_job_pos (
       bounds_o.upper.v[d]  = far_q[d];
     end
     bounds_o.spatial            = spatial_q;
+    spatial_w_o                 = spatial_w_q;
     bounds_o.lower.v[0]         = '0;
     bounds_o.lower.v[MaxDims-1] = '0;
     for (int k = 0; k < MaxDims - 2; k++) bounds_o.lower.v[k+1] = lower_q[k];
@@ -147,7 +154,8 @@ module tma_job_pos (
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
       for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
-      spatial_q <= '0;
+      spatial_q   <= '0;
+      spatial_w_q <= '0;
       for (int d = 0; d < MaxDims; d++) begin
         walk_coord_q[d] <= '0;
         far_q[d]        <= '0;
@@ -163,6 +171,7 @@ module tma_job_pos (
         lower_q[k] <= tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
       end
       spatial_q <= spatial_d;
+      if (w1_go_i) spatial_w_q <= spatial_d;
       for (int d = 0; d < MaxDims; d++) begin
         walk_coord_q[d] <= walk_coord_d[d];
         far_q[d]        <= far_d[d];
@@ -184,6 +193,7 @@ module tma_job_pos (
   // the stages hold their inputs' values from the step that first reads them
   `TMA_ASSERT_NEVER(Stage1Regs_A, (w1b_i || w2_i || mac_i) &&
                                   (kind_q != kind_d || off_q != off_d || stride_q != stride_d))
+  `TMA_ASSERT_NEVER(SpatialW_A, (w1b_i || w2_i || mac_i) && spatial_w_q != spatial_q)
   `TMA_ASSERT_NEVER(Stage2Regs_A, (w2_i || mac_i) &&
                                   (pos_coord_q != pos_coord_d || pos_lo_q != pos_lo_d ||
                                    pos_hi_q != pos_hi_d))

@@ -17,11 +17,13 @@
 // positions (coord, lo, hi), the row geometry and the high half of the global address; Mac
 // (mac_i) the row's in-bounds bytes, or a marker for an instruction error or a check-only
 // prefetch (the job is valid at once). From Mac until the job is valid the job register is
-// the MACs' (own_q: their write-backs land there; they may have formed them before, frozen
-// until own_next_o); it is valid when both MACs are idle, also after the sequencer has moved
-// on to the next command. err_i with err_code_i: a marker for an error found before W1 (the
-// job register is written only when it is free: a registered condition, not job_ready_i,
-// which would fan out to every job bit's enable).
+// the MACs' (own_q); it is valid when both MACs are idle, also after the sequencer has moved
+// on to the next command. Their astart / alo write-backs land from W1B on (wb_next_o: W1 has
+// cleared those fields and copied the spatial flags), the gaddr slot's from Mac (own_next_o:
+// it starts from the gaddr that W1B and W2 write); products formed before wait frozen.
+// err_i with err_code_i: a marker for an error found before W1 (the job register is written
+// only when it is free: a registered condition, not job_ready_i, which would fan out to every
+// job bit's enable).
 // tile::gather4 and tile::scatter4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are
 // the four rows of the 2-D map, each the view of tensor dim 1 (its stride, bound) at the
 // coordinates coords[1..4]; the MAC forms each row's contribution as for a tile dim.
@@ -100,7 +102,8 @@ module tma_job_setup #(
   output logic                  job_free_o,    // the job register is free (no job, not owned)
   output logic                  job_stall_o,   // ... and is not free in the next cycle: a job
                                                // is offered and not taken, or it is owned
-  output logic                  own_next_o     // the MAC may write back in the next cycle
+  output logic                  own_next_o,    // the job register is the MACs' next cycle
+  output logic                  wb_next_o      // the MACs may write back astart / alo next cycle
 );
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
@@ -121,9 +124,7 @@ module tma_job_setup #(
   logic [33:0] fix_coord;
   tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
   tma_pkg::mac_req_t slots2_d, slots2_q; // ... of the second MAC's (gather4 / scatter4: rows 3, 4)
-  logic [MaxDims-1:0] spatial_w_q;  // bounds.spatial of the job the MAC writes back into (in
-                                    // W2: the MAC's write-backs may land after the sequencer
-                                    // has taken the next command)
+  logic [MaxDims-1:0] spatial_w_q;  // the spatial flags of the job the MACs write back into
   logic [35:0] neg_c0_d, neg_c0_q;     // -c0
   logic [35:0] hi_diff_d, hi_diff_q;   // dim[0] - 1 - c0
   logic [8:0]  box0_q;                 // box[0]
@@ -312,6 +313,7 @@ module tma_job_setup #(
   // owned from Mac (after W2) until the cycle of the last write-back (MAC idle), not by a marker
   assign own_d       = !marker && (w2_i || (own_q && !mac_idle_i));
   assign own_next_o  = own_d;
+  assign wb_next_o   = w1_go_i || w1b_i || own_d;
 
   always_comb begin : proc_job
     job_d         = job_q;
@@ -478,12 +480,13 @@ module tma_job_setup #(
     .wmode_i  (wmode),
     .w128_i   (w128),
     .i2c_i    (i2c),
-    .w1b_i, .w2_i, .mac_i,
+    .w1_go_i, .w1b_i, .w2_i, .mac_i,
     .coord_o  (pos_coord),
     .lo_o     (pos_lo),
     .hi_o     (pos_hi),
     .stride_o (stride),
-    .bounds_o (bounds)
+    .bounds_o (bounds),
+    .spatial_w_o (spatial_w_q)
   );
   assign bounds_o = bounds;
   always_comb begin : proc_mac_opnd
@@ -524,7 +527,6 @@ module tma_job_setup #(
       job_q         <= '0;
       job_valid_q   <= 1'b0;
       own_q         <= 1'b0;
-      spatial_w_q   <= '0;
     end else begin
       rb_q          <= rb;
       head_q        <= head_d;
@@ -553,7 +555,6 @@ module tma_job_setup #(
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
       own_q       <= own_d;
-      if (w2_i) spatial_w_q <= bounds.spatial;
     end
   end
 
@@ -577,7 +578,10 @@ module tma_job_setup #(
                                                    pack_in_q != pack_in_d))
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
                                     (w1b_i && (w2_i || mac_i || err_i)))
-  `TMA_ASSERT_NEVER(WbOutsideOwn_A, (mac_wb_valid_i || mac2_wb_valid_i) && !own_q)
+  `TMA_ASSERT_NEVER(WbOutsideOwn_A, (mac_wb_valid_i || mac2_wb_valid_i) &&
+                                    !(own_q || w1b_i || w2_i))
+  `TMA_ASSERT_NEVER(WbGaddrOwn_A, mac_wb_valid_i && !own_q &&
+                                  mac_wb_i.slot == tma_pkg::MacSlotGaddr)
   // the second MAC writes back gather4 / scatter4 rows 3 and 4 only; the MACs never write one
   // slot at once
   `TMA_ASSERT_NEVER(Wb2Slot_A, mac2_wb_valid_i &&
@@ -589,7 +593,6 @@ module tma_job_setup #(
   `TMA_ASSERT_NEVER(Wb2SameSlot_A, mac_wb_valid_i && mac2_wb_valid_i &&
                                    mac_wb_i.slot == mac2_wb_i.slot)
   `TMA_ASSERT_NEVER(OwnAndValid_A, own_q && job_valid_q)
-  `TMA_ASSERT_NEVER(SpatialW_A, mac_i && spatial_w_q != bounds.spatial)
   `TMA_ASSERT_IMPLY(OwnInMac_A, mac_i, own_q)
   `TMA_ASSERT_NEVER(WbEn_A, mac_wb_en_i != {2{mac_wb_valid_i ?
                                               tma_pkg::MacSlots'(1) << mac_wb_i.slot :

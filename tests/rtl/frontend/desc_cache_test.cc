@@ -83,7 +83,7 @@ struct Knobs {
 
 struct Stats {
   int hits = 0, misses = 0, inval_flight = 0, inval_at_lookup = 0, checks = 0;
-  int first_cycle = 0;  // lookups in the first cycle a command is on the stream
+  int first_cycle = 0;    // lookups in the first cycle a command is on the stream
   std::vector<bool> hit;  // per command
 };
 
