@@ -15,6 +15,7 @@ frontend/tma_desc_fetch.sv
 frontend/tma_desc_decode.sv
 frontend/tma_desc_check.sv
 frontend/tma_instr_check.sv
+frontend/tma_job_pos.sv
 frontend/tma_job_setup.sv
 frontend/tma_addr_mac.sv
 frontend/tma_frontend_seq.sv
@@ -51,6 +52,7 @@ backend/tma_atop_split.sv
 backend/tma_bulk_group.sv
 backend/tma_s2s_copy.sv
 # ---- top ----
+top/tma_cmd_reg.sv
 top/tma_walkers.sv
 top/tma_load_path.sv
 top/tma_store_path.sv

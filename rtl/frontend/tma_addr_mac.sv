@@ -17,21 +17,29 @@
 // request until the last slot has loaded (opnd_done_o; OpndHeld_A), so the frontend may move
 // on to the next command while the products of this one are still in the pipeline. The gaddr
 // slot's base (opnd_i.gaddr) is read when its first product enters the accumulator.
-// The write-back stream has no ready; instead own_next_i says whether the job register takes
-// write-backs (and holds the gaddr base) in the next cycle. A request may run ahead of that
-// (its slot loads and products need no job register): the whole pipeline freezes (frz_q,
-// formed a cycle ahead from flops and own_next_i) in a cycle in which a write-back, or the
-// gaddr slot's first product entering the accumulator, would happen without it.
+// The write-back stream has no ready; instead wb_next_i says whether the job register takes
+// write-backs in the next cycle, and own_next_i whether it also holds the gaddr base (the
+// gaddr slot's first product reads it; own_next_i implies wb_next_i). A request may run ahead
+// of that (its slot loads and products need no job register): the whole pipeline freezes
+// (frz_q, formed a cycle ahead from flops, wb_next_i and own_next_i) in a cycle in which a
+// write-back would happen without wb_next_i, or the gaddr slot's first product would enter the
+// accumulator without own_next_i.
+// SlotMask: the slots this MAC serves (a slot outside it is skipped, its operand multiplexer
+// inputs are constant 0): tma_frontend runs a second MAC on gather4 / scatter4 rows 3 and 4
+// beside the first, so the four row products of such a command take two slots' time, not four.
 
 `default_nettype none
 
 `include "tma_assert.svh"
 
-module tma_addr_mac (
+module tma_addr_mac #(
+  parameter int unsigned SlotMask = (1 << tma_pkg::MacSlots) - 1
+) (
   input  logic                clk_i,
   input  logic                rst_ni,
   input  logic                clr_i,       // drop the job (it aborts)
-  input  logic                own_next_i,  // the job register takes write-backs next cycle
+  input  logic                wb_next_i,   // the job register takes write-backs next cycle
+  input  logic                own_next_i,  // ... and holds the gaddr base (implies wb_next_i)
   // Slot list of a job
   input  logic                req_valid_i,
   output logic                req_ready_o,
@@ -68,7 +76,7 @@ module tma_addr_mac (
 
   assign req_go = req_valid_i && req_ready_o;
   always_comb begin : proc_req
-    for (int s = 0; s < MacSlots; s++) req_pend[s] = (req_i.pieces[s] != 6'd0);
+    for (int s = 0; s < MacSlots; s++) req_pend[s] = SlotMask[s] && req_i.pieces[s] != 6'd0;
     req_first = '0;
     for (int s = MacSlots - 1; s >= 0; s--) if (req_pend[s]) req_first = 4'(s);
     req_rest = req_pend & ~(MacSlots'(1) << req_first);
@@ -114,6 +122,7 @@ module tma_addr_mac (
   logic [FrzCopies-1:0] frz_q;
   logic                 frz_now;           // the freeze condition of this cycle's flops
   logic                 wb_nf;             // the write-back of the next cycle, if not frozen
+  logic                 gf_nf;             // ... the gaddr slot's first accumulate
 
   assign idle_o = (slots_left_q == '0) && !next_valid_q && (cur_pieces_q == '0) && !op_valid_q &&
                   !mul_valid_q && !prod_valid_q && !frz_q[2];
@@ -178,7 +187,12 @@ module tma_addr_mac (
     // dim s + 1, alo of dim s - 3, gaddr)
     for (int sl = 0; sl < MacSlots; sl++) begin
       vp[36 * sl +: 36] = {29'd0, list_q.one_piece[sl], list_q.pieces[sl]};
-      if (sl == 32'(tma_pkg::MacSlotGaddr)) begin
+      if (!SlotMask[sl]) begin
+        vp[36 * sl +: 36]    = '0;
+        va_lo[36 * sl +: 36] = '0;
+        va_hi[36 * sl +: 36] = '0;
+        vs[36 * sl +: 36]    = '0;
+      end else if (sl == 32'(tma_pkg::MacSlotGaddr)) begin
         va_lo[36 * sl +: 36] = 36'(opnd_i.fix_coord[16:0]);
         va_hi[36 * sl +: 36] = 36'(opnd_i.fix_coord[33:17]);
         vs[36 * sl +: 36]    = opnd_i.fix_stride;
@@ -250,14 +264,15 @@ module tma_addr_mac (
     end
     acc_first_d = !acc_valid_d || (mul_slot_q != acc_slot_d);
     acc_gaddr_d = (mul_slot_q == tma_pkg::MacSlotGaddr);
-    // Freeze: a write-back, or the gaddr slot's first product entering the accumulator (it
-    // reads the job register's gaddr), without the job register. frz_now from this cycle's
-    // flops; the next cycle's from the _d values (or this cycle's flops while frozen).
+    // Freeze: a write-back without the job register, or the gaddr slot's first product
+    // entering the accumulator (it reads the job register's gaddr) before the job register
+    // holds the gaddr base. frz_now from this cycle's flops (a frozen cycle has one of them);
+    // the next cycle's from the _d values (or this cycle's flops while frozen).
     frz_now = wb || (prod_valid_q && acc_first_q && acc_gaddr_q);
     wb_nf   = frz_q[2] ? wb : (acc_valid_d && (!mul_valid_q || acc_first_d));
-    frz_d   = !clr_i && !own_next_i &&
-              (frz_q[2] ? frz_now
-                        : (wb_nf || (mul_valid_q && acc_first_d && acc_gaddr_d)));
+    gf_nf   = frz_q[2] ? (prod_valid_q && acc_first_q && acc_gaddr_q)
+                       : (mul_valid_q && acc_first_d && acc_gaddr_d);
+    frz_d   = !clr_i && ((wb_nf && !wb_next_i) || (gf_nf && !own_next_i));
   end
 
   tma_dup_reg #(.Copies (FrzCopies)) u_frz (
@@ -384,15 +399,18 @@ module tma_addr_mac (
 
   logic unused_bits;
   assign unused_bits = ^{hi_sum[0], ld_list[35:7], ld_alo[35:17], ld_ahi[35:17], ld_slo[35:18],
-                         ld_shi[17:0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0]};
+                         ld_shi[17:0], opnd_i.coord.v[0], opnd_i.lo.v[0], opnd_i.stride.v[0],
+                         opnd_i, req_i};   // (a SlotMask lane reads part of them)
 
   // ---- Assertions ----
+  `TMA_ASSERT_INIT(SlotMaskLegal_A, SlotMask >= 1 && SlotMask < (1 << MacSlots))
   `TMA_ASSERT_INIT(MacReqWidth_A, tma_pkg::MacReqWidth == $bits(tma_pkg::mac_req_t))
   `TMA_ASSERT_INIT(MacOpndWidth_A, tma_pkg::MacOpndWidth == $bits(tma_pkg::mac_opnd_t))
   `TMA_ASSERT_INIT(MacWbWidth_A, tma_pkg::MacWbWidth == $bits(tma_pkg::mac_wb_t))
   `TMA_ASSERT_NEVER(ReqWhileBusy_A, req_valid_i && !req_ready_o)
   // a frozen cycle holds a write-back, or the gaddr slot's first product at the accumulator
   `TMA_ASSERT_NEVER(FrzCause_A, frz_q[0] && !frz_now)
+  `TMA_ASSERT_NEVER(OwnImpliesWb_A, own_next_i && !wb_next_i)
 `ifndef SYNTHESIS
   // The operands a running slot list reads hold (the gaddr slot's base, the low 64 bits, aside:
   // it is read at the accumulator, from the job register) from a cycle in which slots are

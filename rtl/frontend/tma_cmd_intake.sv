@@ -5,8 +5,9 @@
 // it ends in an error completion).
 //
 // The intake is ready while the sequencer is idle and the cache's registered tag compares
-// hold for the command on the stream (tag_fresh_i; a command arriving at an idle frontend
-// waits a cycle for them). The command register and the coordinate flags load in every idle
+// hold for the command on the stream (tag_fresh_i: from its first cycle on the stream when it
+// was announced by the command register in front, pre_valid_i of tma_desc_cache, else from
+// its second). The command register and the coordinate flags load in every idle
 // cycle (a cycle without a command leaves them unused), so they are stable from the cycle
 // after the intake until the command ends; the flags (tma_pkg::coord_flags_t) tell the job
 // setup how many MAC pieces each coordinate needs. The job setup's mode decodes and 3 c0 / 4

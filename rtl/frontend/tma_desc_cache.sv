@@ -4,11 +4,15 @@
 // and the map register the job setup reads: the map of the current command, from the cache
 // on a hit or from the descriptor check on a miss.
 //
-// Lookup: the tags are compared with the command stream's map address every cycle and the
-// compares registered (tag_match_q); they hold for this cycle's command (tag_fresh_o) when the
-// previous cycle held the same command (valid and not taken: the stream keeps it stable) and
-// wrote no tag, and the intake takes a command only then, so the lookup is a few LUTs of
-// flops. A map invalidated in the lookup's cycle misses. The read index (kept copies, one per
+// Lookup: the tags are compared every cycle with the map address of the command the stream
+// holds in the next cycle and the compares registered (tag_match_q): the stream's own address
+// while its command stays (valid and not taken: the stream keeps it stable), else the address
+// entering the command register in front of the stream (pre_addr_i) when pre_valid_i says that
+// command is the stream's in the next cycle. The compares hold for this cycle's command
+// (tag_fresh_o) when the previous cycle compared its address and wrote no tag, and the intake
+// takes a command only then, so the lookup is a few LUTs of flops, and a command that enters an
+// empty command register is looked up in its first cycle on the stream. A map invalidated in
+// the lookup's cycle misses. The read index (kept copies, one per
 // slice of the RAM) is registered in every cycle from the compares themselves (the entry
 // that matches the stream's map address), and map_q takes the RAM entry at that index
 // in every cycle of Idle (its load and select copies are registered from idle_next_i), so a
@@ -36,6 +40,10 @@ module tma_desc_cache #(
   input  logic                cmd_valid_i,
   input  logic                cmd_ready_i,
   input  logic [63:0]         cmd_addr_i,
+  // The command register's input: a command taken into it now that is the stream's command in
+  // the next cycle, and its map address
+  input  logic                pre_valid_i,
+  input  logic [63:0]         pre_addr_i,
   input  logic                desc_inval_i,
   output logic                tag_fresh_o,     // the registered compares hold for cmd_addr_i
   output logic                hit_o,           // cmd_addr_i's map is cached
@@ -73,9 +81,13 @@ module tma_desc_cache #(
   logic [CacheEntries-1:0] tag_match_d, tag_match_q;
   logic [CacheEntries-1:0] hit;
   logic                    tag_fresh_q;
+  logic                    stay;          // the stream's command is there in the next cycle too
+  logic [63:0]             cmp_addr;      // the address of the stream's next-cycle command
+  assign stay     = cmd_valid_i && !cmd_ready_i;
+  assign cmp_addr = stay ? cmd_addr_i : pre_addr_i;
   always_comb begin : proc_lookup
     for (int e = 0; e < CacheEntries; e++) begin
-      tag_match_d[e] = tag_q[e] == cmd_addr_i;
+      tag_match_d[e] = tag_q[e] == cmp_addr;
       hit[e]         = valid_q[e] && !desc_inval_i && tag_match_q[e];
     end
   end
@@ -85,7 +97,7 @@ module tma_desc_cache #(
 
   // ---- map_q: one writer, the selected source per slice ----
   logic [NumSlices-1:0] load_q, read_sel_q;
-  // The entry that matches the command stream's map address, one copy per slice's RAM:
+  // The entry that matches the next-cycle command's map address, one copy per slice's RAM:
   // registered in every cycle from this cycle's compares (the ones tag_match_q registers), so
   // in the cycle of a lookup it is the index of the entry that hits, and the RAM read does
   // not wait for the intake's take
@@ -168,14 +180,22 @@ module tma_desc_cache #(
       wr_q        <= fill;
       wr_idx_q    <= victim_q;
       stale_q     <= lookup_i ? 1'b0 : (stale_q || desc_inval_i);
-      tag_fresh_q <= cmd_valid_i && !cmd_ready_i && !fill;
+      tag_fresh_q <= (stay || pre_valid_i) && !fill;
       map_q       <= map_d;
     end
   end
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(CacheEntriesLegal_A, CacheEntries >= 1 && CacheEntries <= 16)
-  `TMA_ASSERT_NEVER(TagCmpFresh_A, tag_fresh_q && cmd_valid_i && tag_match_q != tag_match_d)
+`ifndef SYNTHESIS
+  // The registered compares that hold for the stream's command equal its compares now.
+  logic [CacheEntries-1:0] tag_match_cmd;
+  always_comb begin : proc_tag_match_cmd
+    for (int e = 0; e < CacheEntries; e++) tag_match_cmd[e] = tag_q[e] == cmd_addr_i;
+  end
+  `TMA_ASSERT_NEVER(PreWhileStay_A, stay && pre_valid_i)
+  `TMA_ASSERT_NEVER(TagCmpFresh_A, tag_fresh_q && cmd_valid_i && tag_match_q != tag_match_cmd)
+`endif
   `TMA_ASSERT_NEVER(ReadBeforeWrite_A, wr_q && idle_i)
   `TMA_ASSERT_NEVER(ReadAndFill_A, idle_i && fill_valid_i)
   `TMA_ASSERT_NEVER(LookupInIdle_A, lookup_i && !idle_i)

@@ -8,7 +8,7 @@
 //   cmd_* -> tma_cmd_intake -> (tag compares) tma_desc_cache -hit-> map register (take cycle)
 //                                   | miss
 //            ar_*/r_* <-> tma_desc_fetch -> tma_desc_decode -> tma_desc_check -> map register
-//   map register + command -> tma_job_setup (W1, W1B, W2) <-> tma_addr_mac -> job_*
+//   map register + command -> tma_job_setup (W1, W1B, W2) <-> tma_addr_mac (two) -> job_*
 //                            tma_instr_check -> the job's error class
 //   tma_frontend_seq sequences them (docs/rtl.md, "Frontend").
 // Latency, from the cycle a command is taken to the first cycle its job is valid
@@ -47,6 +47,10 @@ module tma_frontend #(
   input  logic              cmd_valid_i,
   output logic              cmd_ready_o,
   input  tma_pkg::cmd_t     cmd_i,
+  // The command register in front of cmd_*: a command it takes now that is on cmd_* in the
+  // next cycle, and its map address (its cache lookup starts a cycle early; 0: none)
+  input  logic              pre_valid_i,
+  input  logic [63:0]       pre_addr_i,
   input  logic              desc_inval_i,
   // Target architecture (tma_pkg::Arch*): the rules the instruction checks apply; a setting,
   // changed only while the engine is idle
@@ -99,8 +103,15 @@ module tma_frontend #(
   tma_pkg::mac_opnd_t    mac_opnd;
   tma_pkg::mac_wb_t      mac_wb;
   logic                  mac_go, mac_req_ready, mac_wb_valid, mac_idle, mac_opnd_done;
-  logic                  mac_own_next;
+  logic                  mac_own_next, mac_wb_next;
   logic [2*tma_pkg::MacSlots-1:0] mac_wb_en;
+  // The second MAC (gather4 / scatter4 rows 3 and 4: their row products beside rows 1 and 2's)
+  localparam int unsigned Mac2Slots = 32'b1100 << tma_pkg::MacSlotAstart;
+  tma_pkg::mac_req_t     mac2_req;
+  tma_pkg::mac_wb_t      mac2_wb;
+  logic                  mac2_req_ready, mac2_wb_valid, mac1_idle, mac2_idle;
+  logic                  mac1_opnd_done, mac2_opnd_done;
+  logic [2*tma_pkg::MacSlots-1:0] mac2_wb_en;
   logic                  job_free, job_stall;
 
   tma_cmd_intake u_intake (
@@ -124,6 +135,8 @@ module tma_frontend #(
     .cmd_valid_i,
     .cmd_ready_i       (cmd_ready_o),
     .cmd_addr_i        (cmd_i.desc_addr),
+    .pre_valid_i,
+    .pre_addr_i,
     .desc_inval_i,
     .tag_fresh_o       (tag_fresh),
     .hit_o             (hit),
@@ -254,16 +267,22 @@ module tma_frontend #(
     .mac_wb_valid_i (mac_wb_valid),
     .mac_wb_i       (mac_wb),
     .mac_wb_en_i    (mac_wb_en),
+    .mac2_req_o     (mac2_req),
+    .mac2_wb_valid_i (mac2_wb_valid),
+    .mac2_wb_i      (mac2_wb),
+    .mac2_wb_en_i   (mac2_wb_en),
     .mac_idle_i     (mac_idle),
     .job_valid_o, .job_ready_i, .job_o,
     .job_free_o     (job_free),
     .job_stall_o    (job_stall),
-    .own_next_o     (mac_own_next)
+    .own_next_o     (mac_own_next),
+    .wb_next_o      (mac_wb_next)
   );
 
   tma_addr_mac u_mac (
     .clk_i, .rst_ni,
     .clr_i       (in_mac && instr_abort),
+    .wb_next_i   (mac_wb_next),
     .own_next_i  (mac_own_next),
     .req_valid_i (mac_go),
     .req_ready_o (mac_req_ready),
@@ -272,20 +291,38 @@ module tma_frontend #(
     .wb_valid_o  (mac_wb_valid),
     .wb_o        (mac_wb),
     .wb_en_o     (mac_wb_en),
-    .idle_o      (mac_idle),
-    .opnd_done_o (mac_opnd_done)
+    .idle_o      (mac1_idle),
+    .opnd_done_o (mac1_opnd_done)
   );
+
+  tma_addr_mac #(.SlotMask (Mac2Slots)) u_mac2 (
+    .clk_i, .rst_ni,
+    .clr_i       (in_mac && instr_abort),
+    .wb_next_i   (mac_wb_next),
+    .own_next_i  (mac_own_next),
+    .req_valid_i (mac_go),
+    .req_ready_o (mac2_req_ready),
+    .req_i       (mac2_req),
+    .opnd_i      (mac_opnd),
+    .wb_valid_o  (mac2_wb_valid),
+    .wb_o        (mac2_wb),
+    .wb_en_o     (mac2_wb_en),
+    .idle_o      (mac2_idle),
+    .opnd_done_o (mac2_opnd_done)
+  );
+  assign mac_idle      = mac1_idle && mac2_idle;
+  assign mac_opnd_done = mac1_opnd_done && mac2_opnd_done;
 
   assign busy_o = seq_busy || !job_free;
 
   logic unused_bits;
-  assign unused_bits = ^{mac_req_ready, cache_read, chk_busy};
+  assign unused_bits = ^{mac_req_ready, mac2_req_ready, cache_read, chk_busy};
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
                                      DataBytes == 128)
   `TMA_ASSERT_INIT(SizeLog2Chunks_A, NumChunks == (1 << (SizeLog2 - 4)) && CacheIdxW >= 1)
-  `TMA_ASSERT_NEVER(MacReqReady_A, mac_go && !mac_req_ready)
+  `TMA_ASSERT_NEVER(MacReqReady_A, mac_go && !(mac_req_ready && mac2_req_ready))
   `TMA_ASSERT_INIT(PrefetchReadsLegal_A, PrefetchReads <= 1)
   `TMA_ASSERT_NEVER(MacAbortFlag_A, in_mac &&
                     instr_abort != (instr_err != tma_pkg::ErrNone ||

@@ -6,20 +6,24 @@
 //
 // The command and map registers are stable from the cycle after the take (W1 on a cache hit)
 // to the end of Mac; most operands are registered every cycle from them (valid from the cycle
-// after, W1B at the earliest). W1 (w1_go_i: the map is good and the job register is free)
-// loads the walker view (dims, es, steps) and the command's fields; W1B (w1b_i) the
-// coordinates, lo and hi of each walker dim, the row's byte range and the low half of the
-// global address. The MAC's slot list (mac_req_o; each slot's partial products from the
-// coordinate flags and the stride pieces) is registered from the same registers and taken
-// by the MAC from the cycle after W1's first (the sequencer's request). W2 (w2_i) writes the
-// high half of the global address and the in-bounds bytes; Mac (mac_i) the row's in-bounds
-// bytes, or a marker for an instruction error or a check-only prefetch (the job is valid at
-// once). From Mac until
-// the job is valid the job register is the MAC's (own_q: its write-backs land there; the MAC
-// may have formed them before, frozen until own_next_o); the job is valid when the MAC is
-// idle, also after the sequencer has moved on to the next command. err_i with err_code_i: a
-// marker for an error found before W1 (the job register is written only when it is free: a
-// registered condition, not job_ready_i, which would fan out to every job bit's enable).
+// after, W1B at the earliest; the walker dims' positions in tma_job_pos). W1 (w1_go_i: the map
+// is good and the job register is free) loads the walker view (dims, es, steps) and the
+// command's fields; W1B (w1b_i) the row count, the row's element range and the low half of
+// the global address. The MAC's slot list (mac_req_o; each slot's partial products from the
+// coordinate flags and the stride pieces) is registered from the same registers and taken by
+// the MAC from the cycle after W1's first (the sequencer's request); a gather4 / scatter4
+// command's rows 3 and 4 (walker dims 3 and 4) go to a second MAC (mac2_req_o) that runs
+// beside the first and writes them back as the first does (mac2_wb_*). W2 (w2_i) writes the
+// positions (coord, lo, hi), the row geometry and the high half of the global address; Mac
+// (mac_i) the row's in-bounds bytes, or a marker for an instruction error or a check-only
+// prefetch (the job is valid at once). From Mac until the job is valid the job register is
+// the MACs' (own_q); it is valid when both MACs are idle, also after the sequencer has moved
+// on to the next command. Their astart / alo write-backs land from W1B on (wb_next_o: W1 has
+// cleared those fields and copied the spatial flags), the gaddr slot's from Mac (own_next_o:
+// it starts from the gaddr that W1B and W2 write); products formed before wait frozen.
+// err_i with err_code_i: a marker for an error found before W1 (the job register is written
+// only when it is free: a registered condition, not job_ready_i, which would fan out to every
+// job bit's enable).
 // tile::gather4 and tile::scatter4 (job_t.gather, for tma_gather_walker): walker dims 1..4 are
 // the four rows of the 2-D map, each the view of tensor dim 1 (its stride, bound) at the
 // coordinates coords[1..4]; the MAC forms each row's contribution as for a tile dim.
@@ -84,6 +88,12 @@ module tma_job_setup #(
   input  tma_pkg::mac_wb_t      mac_wb_i,
   input  logic [2*tma_pkg::MacSlots-1:0] mac_wb_en_i,  // per slot: it writes back now (two
                                                         // copies: low, high 32 bits)
+  // The second MAC: gather4 / scatter4 rows 3 and 4 (their astart slots), written back as the
+  // first's
+  output tma_pkg::mac_req_t     mac2_req_o,
+  input  logic                  mac2_wb_valid_i,
+  input  tma_pkg::mac_wb_t      mac2_wb_i,
+  input  logic [2*tma_pkg::MacSlots-1:0] mac2_wb_en_i,
   input  logic                  mac_idle_i,
   // Jobs
   output logic                  job_valid_o,
@@ -92,7 +102,8 @@ module tma_job_setup #(
   output logic                  job_free_o,    // the job register is free (no job, not owned)
   output logic                  job_stall_o,   // ... and is not free in the next cycle: a job
                                                // is offered and not taken, or it is owned
-  output logic                  own_next_o     // the MAC may write back in the next cycle
+  output logic                  own_next_o,    // the job register is the MACs' next cycle
+  output logic                  wb_next_o      // the MACs may write back astart / alo next cycle
 );
 
   localparam int unsigned MaxDims = tma_pkg::MaxDims;
@@ -103,22 +114,17 @@ module tma_job_setup #(
   assign md = map_i.derived;
 
   // ---- Operands, registered every cycle from the command and map registers ----
-  logic [33:0] lower_q [MaxDims-2];    // im2col lower corners
-  logic [33:0] upper   [MaxDims-2];    // ... upper corners
-  logic [31:0] walk_coord_d [MaxDims]; // the tensor coordinate of walker dim d
-  logic [31:0] walk_coord_q [MaxDims];
-  logic [33:0] coord_sx [MaxDims];     // walk_coord_q sign-extended
-  logic [3:0]  walk_cflags [MaxDims];  // its flags (W1)
+  // The walker dims' positions, strides and start-pixel operands (tma_job_pos)
+  tma_pkg::dim34_t       pos_coord, pos_lo, pos_hi;
+  tma_pkg::dim36_t       stride;
+  tma_pkg::walk_bounds_t bounds;
+  logic [3:0]  walk_cflags [MaxDims];  // the flags of walker dim d's coordinate
   logic [31:0] fix_coord_d, fix_coord_q;   // interleave: coordinate of the fixed dim rank - 2
   logic [3:0]  fix_cflags;
   logic [33:0] fix_coord;
-  logic [33:0] far_d [MaxDims];        // spatial: dim - 1 + upper (W1B adds the offset)
-  logic [33:0] far_q [MaxDims];
   tma_pkg::mac_req_t slots_d, slots_q;   // partial products of each MAC slot
-  logic [MaxDims-1:0] spatial_d, spatial_q;   // walker dim d is spatial (restarts at a corner)
-  logic [MaxDims-1:0] spatial_w_q;  // spatial_q of the job the MAC writes back into (taken in
-                                    // W2: the MAC's write-backs may land after the sequencer
-                                    // has taken the next command)
+  tma_pkg::mac_req_t slots2_d, slots2_q; // ... of the second MAC's (gather4 / scatter4: rows 3, 4)
+  logic [MaxDims-1:0] spatial_w_q;  // the spatial flags of the job the MACs write back into
   logic [35:0] neg_c0_d, neg_c0_q;     // -c0
   logic [35:0] hi_diff_d, hi_diff_q;   // dim[0] - 1 - c0
   logic [8:0]  box0_q;                 // box[0]
@@ -145,24 +151,8 @@ module tma_job_setup #(
   logic        wmode_d, wmode;         // im2col::w
   logic        w128_d, w128;           // im2col::w::128
   logic        i2c_d, i2c;             // im2col (offsets on every spatial dim)
-  // Registered from the map and the mode decodes (valid from W1B): walker dim d's kind and
-  // im2col offset, its stride (the MAC's operand), the row bytes of the map
-  logic [2:0]  kind_d [MaxDims];
-  logic [2:0]  kind_q [MaxDims];
-  logic [33:0] off_d  [MaxDims];
-  logic [33:0] off_q  [MaxDims];
-  logic [35:0] stride_d [MaxDims];
-  logic [35:0] stride_q [MaxDims];
-  logic [11:0] rb, rb_q;
+  logic [11:0] rb, rb_q;               // the row bytes of the map (valid from W1B)
   logic [11:0] head_d, head_q, dend_d, dend_q;   // the row's in-bounds bytes (valid from Mac)
-  // Registered from those (valid from W2; W2 writes them into the job register and they are
-  // the MAC's operands): walker dim d's start position, restart position and last position
-  logic [33:0] pos_coord_d [MaxDims];
-  logic [33:0] pos_coord_q [MaxDims];
-  logic [33:0] pos_lo_d [MaxDims];
-  logic [33:0] pos_lo_q [MaxDims];
-  logic [33:0] pos_hi_d [MaxDims];
-  logic [33:0] pos_hi_q [MaxDims];
   logic [10:0] nrows_d, nrows_q;       // im2col: rows - 1 (ppc - 1, im2col::w plus wHalo)
   logic        to_global;              // a store or reduction
   // Wide-bus packing (registered every cycle; the W1B and W2 inputs are stable by W2)
@@ -170,8 +160,8 @@ module tma_job_setup #(
   logic [33:0] pack_lim_d, pack_lim_q; // dim_m1 - box_m1 of walker dim 1 (signed)
   logic        pack_in_d, pack_in_q;   // walker dim 1's start and end are in bounds
   logic [2:0]  pack_box1_m1;           // box - 1 of walker dim 1, low bits (a plain vector:
-                                       // Yosys 0.23 cannot select bits of a struct member's
-                                       // element)
+                                       // Yosys 0.23 cannot select bits of a struct element)
+  logic [33:0] pack_coord1;            // walker dim 1's coordinate (a plain vector, as above)
   logic [1:0]  pack_lp;                // W2: log2 p of the job
 
   assign il       = md.is_il;
@@ -190,25 +180,17 @@ module tma_job_setup #(
   assign nrows_d  = w128 ? 11'(cmd_i.im2col.v[0][4:0]) :
                     11'(mf.ppc_m1) + (wmode ? 11'(cmd_i.im2col.v[0][8:0]) : 11'd0);
 
-  // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz).
-  // (The walker view of tile::gather4 / scatter4 is dim 1's: each select is a mux between two
-  // constant indices; an index computed into the 3- or 36-bit fields would elaborate as an
-  // index x width multiply, which synthesis maps to a multiplier block on the command's path.)
+  // Partial products of a MAC slot: a (pieces anz) times a stride (pieces snz). (gather4's
+  // selects of dim 1's view are muxes between two constant indices, see tma_job_pos.)
   function automatic logic [5:0] pieces(input logic [1:0] anz, input logic [2:0] snz);
     pieces = {anz[1] ? snz : 3'd0, anz[0] ? snz : 3'd0};
   endfunction
 
   always_comb begin : proc_operands
     logic [2:0]  kd, td;
-    logic [31:0] sdim;
-    for (int k = 0; k < MaxDims - 2; k++) begin
-      upper[k] = tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b1);
-    end
-    walk_coord_d[0] = '0;
     walk_cflags[0]  = '0;
     for (int d = 1; d < MaxDims; d++) begin
       td              = gat ? 3'(d) : md.walk_tdim[d-1];
-      walk_coord_d[d] = cmd_i.coords.v[td];
       walk_cflags[d]  = coord_flags_i.v[td];
     end
     fix_coord_d = '0;
@@ -221,17 +203,9 @@ module tma_job_setup #(
         fix_dim_m1_d = fix_dim_m1_d | mf.dim_m1[i];
       end
     end
-    for (int d = 0; d < MaxDims; d++) begin
-      coord_sx[d] = 34'(signed'(walk_coord_q[d]));
-      far_d[d]    = '0;
-    end
     slots_d     = '0;
-    spatial_d   = '0;
     for (int d = 1; d < MaxDims; d++) begin
       kd   = gat ? tma_pkg::WalkTile : md.walk_kind[d-1];
-      // spatial dims (gated by spatial_q where used): tensor dim il ? d - 1 : d
-      sdim = il ? mf.dim_m1[d-1] : mf.dim_m1[d];
-      if (d < MaxDims - 1) far_d[d] = 34'(sdim) + upper[d-1];
       // astart: position x stride. A spatial position is the coordinate plus an offset
       // < 2^16: one piece when the coordinate is in [-2^16, 2^16); it may be zero only after
       // the offset: both pieces then.
@@ -250,10 +224,21 @@ module tma_job_setup #(
         slots_d.one_piece[tma_pkg::MacSlotAlo + 4'(d - 1)] = 1'b1;
         slots_d.pieces[tma_pkg::MacSlotAlo + 4'(d - 1)]    = pieces(2'b01, md.walk_stride_nz[d-1]);
       end
-      spatial_d[d] = (kd == tma_pkg::WalkSpatial);
     end
     slots_d.one_piece[tma_pkg::MacSlotGaddr] = fix_cflags[2];
     if (il) slots_d.pieces[tma_pkg::MacSlotGaddr] = pieces(fix_cflags[1:0], md.fix_stride_nz);
+    // gather4 / scatter4: rows 3 and 4 to the second MAC
+    slots2_d = '0;
+    if (gat) begin
+      for (int r = 2; r < 4; r++) begin
+        slots2_d.pieces[tma_pkg::MacSlotAstart + 4'(r)]    =
+            slots_d.pieces[tma_pkg::MacSlotAstart + 4'(r)];
+        slots2_d.one_piece[tma_pkg::MacSlotAstart + 4'(r)] =
+            slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(r)];
+        slots_d.pieces[tma_pkg::MacSlotAstart + 4'(r)]     = '0;
+        slots_d.one_piece[tma_pkg::MacSlotAstart + 4'(r)]  = 1'b0;
+      end
+    end
     neg_c0_d  = 36'sd0 - 36'(c0);
     hi_diff_d = 36'(mf.dim_m1[0]) - 36'(c0);
     // W1B: the interleave fixed dim out of bounds
@@ -290,45 +275,6 @@ module tma_job_setup #(
       head_d = '0;
       dend_d = fix_oob_q ? 12'd0 : 12'(chunk16) << 4;
     end
-    // walker dim d's kind, im2col offset and stride (im2col_no_offs: no offsets; im2col::w:
-    // wOffset on W only)
-    kind_d[0]   = tma_pkg::WalkNone;
-    off_d[0]    = '0;
-    stride_d[0] = '0;
-    for (int d = 1; d < MaxDims; d++) begin
-      kind_d[d]   = gat ? tma_pkg::WalkTile : md.walk_kind[d-1];
-      off_d[d]    = (d < MaxDims - 1 && i2c) ? 34'(cmd_i.im2col.v[2'(d-1)]) : 34'd0;
-      if (wmode || w128) off_d[d] = (d == 1) ? 34'(cmd_i.im2col.v[1]) : 34'd0;
-      stride_d[d] = gat ? md.walk_stride[0] : md.walk_stride[d-1];
-    end
-    // positions: the tensor coordinate (spatial: plus the im2col offset); lo: the coordinate
-    // (spatial: the lower corner plus the offset); hi: the coordinate plus the box (spatial:
-    // dim - 1 + upper + offset; N: no wrap)
-    for (int d = 0; d < MaxDims; d++) begin
-      pos_coord_d[d] = '0;
-      pos_lo_d[d]    = '0;
-      pos_hi_d[d]    = '0;
-      if (d >= 1) begin
-        unique case (kind_q[d])
-          tma_pkg::WalkTile, tma_pkg::WalkChunk: begin
-            pos_coord_d[d] = coord_sx[d];
-            pos_lo_d[d]    = coord_sx[d];
-            pos_hi_d[d]    = coord_sx[d] + 34'(md.walk_box_m1[d-1]);
-          end
-          tma_pkg::WalkSpatial: begin
-            pos_coord_d[d] = coord_sx[d] + off_q[d];
-            if (d < MaxDims - 1) pos_lo_d[d] = lower_q[d-1] + off_q[d];
-            if (d < MaxDims - 1) pos_hi_d[d] = far_q[d] + off_q[d];
-          end
-          tma_pkg::WalkN: begin
-            pos_coord_d[d] = coord_sx[d];
-            pos_lo_d[d]    = coord_sx[d];
-            pos_hi_d[d]    = {1'b0, {33{1'b1}}};
-          end
-          default: ;
-        endcase
-      end
-    end
     // Packing: a tile load whose dim-1 neighbours are adjacent in global and shared memory
     // (no sub-byte packing, element stride 1 on dim 1); p x L <= DataBytes and box[1] % p == 0
     pack_lp_d = 2'd0;
@@ -346,10 +292,11 @@ module tma_job_setup #(
     end
     // dim 1 in bounds from its start to its end: 0 <= coord <= dim_m1 - box_m1
     pack_lim_d = 34'(md.walk_dim_m1[0]) - 34'(md.walk_box_m1[0]);
-    pack_in_d  = !coord_sx[1][33] && !pack_lim_q[33] && coord_sx[1][32:0] <= pack_lim_q[32:0];
+    pack_in_d  = !pack_coord1[33] && !pack_lim_q[33] && pack_coord1[32:0] <= pack_lim_q[32:0];
   end
   assign fix_coord = 34'(signed'(fix_coord_q));
   assign pack_box1_m1 = 3'(md.walk_box_m1[0]);
+  assign pack_coord1  = bounds.coord.v[1];
 
   // ---- Job register ----
   tma_pkg::job_t job_d, job_q;
@@ -366,6 +313,7 @@ module tma_job_setup #(
   // owned from Mac (after W2) until the cycle of the last write-back (MAC idle), not by a marker
   assign own_d       = !marker && (w2_i || (own_q && !mac_idle_i));
   assign own_next_o  = own_d;
+  assign wb_next_o   = w1_go_i || w1b_i || own_d;
 
   always_comb begin : proc_job
     job_d         = job_q;
@@ -430,9 +378,9 @@ module tma_job_setup #(
       job_d.tx_row    = tx_row_q;
       job_d.pitch     = pitch_q;
       for (int d = 0; d < MaxDims; d++) begin
-        job_d.coord.v[d] = pos_coord_q[d];
-        job_d.lo.v[d]    = pos_lo_q[d];
-        job_d.hi.v[d]    = pos_hi_q[d];
+        job_d.coord.v[d] = pos_coord.v[d];
+        job_d.lo.v[d]    = pos_lo.v[d];
+        job_d.hi.v[d]    = pos_hi.v[d];
       end
       // addr_hi + c0_bytes_hi + carry as one chain: {a, 1} + {b, c} = 2 (a + b) + 1 + c
       gaddr_hi = {mf.addr[63:32], 1'b1} + {{26{c0_bytes_q[37]}}, c0_bytes_q[37:32], gaddr_carry_q};
@@ -505,6 +453,13 @@ module tma_job_setup #(
       if (mac_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotGaddr)]) begin
         job_d.gaddr[32 * h +: 32] = mac_wb_i.value[32 * h +: 32];
       end
+      // the second MAC: gather4 / scatter4 rows 3 and 4 (walker dims 3 and 4, never spatial)
+      for (int d = 3; d < 5; d++) begin
+        if (mac2_wb_en_i[h * tma_pkg::MacSlots + 32'(tma_pkg::MacSlotAstart) + d - 1]) begin
+          job_d.astart.v[d][32 * h +: 32] = mac2_wb_i.value[32 * h +: 32];
+          if (d < MaxDims - 1) job_d.alo.v[d][32 * h +: 32] = mac2_wb_i.value[32 * h +: 32];
+        end
+      end
     end
   end
 
@@ -516,69 +471,43 @@ module tma_job_setup #(
   assign job_valid_o = job_valid_q;
 
   // ---- To the MAC and the instruction checks ----
-  assign mac_req_o = slots_q;
+  assign mac_req_o  = slots_q;
+  assign mac2_req_o = slots2_q;
+  tma_job_pos u_pos (
+    .clk_i, .rst_ni,
+    .cmd_i, .map_i,
+    .gat_i    (gat),
+    .wmode_i  (wmode),
+    .w128_i   (w128),
+    .i2c_i    (i2c),
+    .w1_go_i, .w1b_i, .w2_i, .mac_i,
+    .coord_o  (pos_coord),
+    .lo_o     (pos_lo),
+    .hi_o     (pos_hi),
+    .stride_o (stride),
+    .bounds_o (bounds),
+    .spatial_w_o (spatial_w_q)
+  );
+  assign bounds_o = bounds;
   always_comb begin : proc_mac_opnd
-    for (int d = 0; d < MaxDims; d++) begin
-      mac_opnd_o.coord.v[d]  = pos_coord_q[d];
-      mac_opnd_o.lo.v[d]     = pos_lo_q[d];
-      mac_opnd_o.stride.v[d] = stride_q[d];
-    end
+    mac_opnd_o.coord      = pos_coord;
+    mac_opnd_o.lo         = pos_lo;
+    mac_opnd_o.stride     = stride;
     mac_opnd_o.fix_coord  = fix_coord;
     mac_opnd_o.fix_stride = md.fix_stride;
     mac_opnd_o.gaddr      = job_q.gaddr;
-    bounds_o.spatial = spatial_q;
-    bounds_o.lower.v[0]         = '0;
-    bounds_o.lower.v[MaxDims-1] = '0;
-    for (int k = 0; k < MaxDims - 2; k++) bounds_o.lower.v[k+1] = lower_q[k];
-    for (int d = 0; d < MaxDims; d++) begin
-      bounds_o.coord.v[d] = coord_sx[d];
-      bounds_o.upper.v[d] = far_q[d];
-    end
   end
 
-  assign gat   = gat_i;
-  assign wmode = wmode_i;
-  assign w128  = w128_i;
-  assign i2c   = i2c_i;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : proc_stage_regs
-    if (!rst_ni) begin
-      rb_q  <= '0;
-      head_q <= '0;
-      dend_q <= '0;
-      for (int d = 0; d < MaxDims; d++) begin
-        kind_q[d]      <= tma_pkg::WalkNone;
-        off_q[d]       <= '0;
-        stride_q[d]    <= '0;
-        pos_coord_q[d] <= '0;
-        pos_lo_q[d]    <= '0;
-        pos_hi_q[d]    <= '0;
-      end
-    end else begin
-      rb_q  <= rb;
-      head_q <= head_d;
-      dend_q <= dend_d;
-      for (int d = 0; d < MaxDims; d++) begin
-        kind_q[d]      <= kind_d[d];
-        off_q[d]       <= off_d[d];
-        stride_q[d]    <= stride_d[d];
-        pos_coord_q[d] <= pos_coord_d[d];
-        pos_lo_q[d]    <= pos_lo_d[d];
-        pos_hi_q[d]    <= pos_hi_d[d];
-      end
-    end
-  end
+  assign {gat, wmode, w128, i2c} = {gat_i, wmode_i, w128_i, i2c_i};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
     if (!rst_ni) begin
-      for (int k = 0; k < MaxDims - 2; k++) lower_q[k] <= '0;
-      for (int i = 0; i < MaxDims; i++) begin
-        walk_coord_q[i] <= '0;
-        far_q[i]        <= '0;
-      end
+      rb_q          <= '0;
+      head_q        <= '0;
+      dend_q        <= '0;
       fix_coord_q   <= '0;
       slots_q       <= '0;
-      spatial_q     <= '0;
+      slots2_q      <= '0;
       neg_c0_q      <= '0;
       hi_diff_q     <= '0;
       box0_q        <= '0;
@@ -598,18 +527,13 @@ module tma_job_setup #(
       job_q         <= '0;
       job_valid_q   <= 1'b0;
       own_q         <= 1'b0;
-      spatial_w_q   <= '0;
     end else begin
-      for (int k = 0; k < MaxDims - 2; k++) begin
-        lower_q[k] <= tma_pkg::im2col_corner(mf.box_hi, md.is_rank3, md.is_rank4, k, 1'b0);
-      end
-      for (int i = 0; i < MaxDims; i++) begin
-        walk_coord_q[i] <= walk_coord_d[i];
-        far_q[i]        <= far_d[i];
-      end
+      rb_q          <= rb;
+      head_q        <= head_d;
+      dend_q        <= dend_d;
       fix_coord_q   <= fix_coord_d;
       slots_q       <= slots_d;
-      spatial_q     <= spatial_d;
+      slots2_q      <= slots2_d;
       neg_c0_q      <= neg_c0_d;
       hi_diff_q     <= hi_diff_d;
       box0_q        <= {1'b0, mf.box0_m1} + 9'd1;
@@ -631,15 +555,12 @@ module tma_job_setup #(
       job_q       <= job_d;
       job_valid_q <= job_valid_d;
       own_q       <= own_d;
-      if (w2_i) spatial_w_q <= spatial_q;
     end
   end
 
   logic unused_bits;
   assign unused_bits = ^{cmd_i, coord_flags_i, map_i, mf, md, walk_cflags[0], fix_cflags[3],
-                         far_d[0], coord_sx[0], c0_bytes[63:38], chunk16[35:12], gaddr_hi[0],
-                         upper[0][33:32],
-                         spatial_q[0], spatial_d[0], kind_q[0], off_q[0],
+                         c0_bytes[63:38], chunk16[35:12], gaddr_hi[0],
                          spatial_w_q[0], spatial_w_q[MaxDims-1]};
 
   // ---- Assertions ----
@@ -649,22 +570,29 @@ module tma_job_setup #(
   // the stage registers hold their inputs' values from the step that first reads them
   `TMA_ASSERT_NEVER(ModeRegs_A, (w1_go_i || w1b_i || w2_i || mac_i) &&
                                 {gat, wmode, w128, i2c} != {gat_d, wmode_d, w128_d, i2c_d})
-  `TMA_ASSERT_NEVER(W1bRegs_A, (w1b_i || w2_i || mac_i) &&
-                               (kind_q != kind_d || off_q != off_d || stride_q != stride_d ||
-                                rb_q != rb))
+  `TMA_ASSERT_NEVER(W1bRegs_A, (w1b_i || w2_i || mac_i) && rb_q != rb)
   `TMA_ASSERT_NEVER(MacRegs_A, mac_i && (head_q != head_d || dend_q != dend_d))
   // The packing flags hold their command's values from W2 to the end of Mac.
   `TMA_ASSERT_NEVER(PackRegs_A, (w2_i || mac_i) && (pack_lp_q != pack_lp_d ||
                                                    pack_lim_q != pack_lim_d ||
                                                    pack_in_q != pack_in_d))
-  `TMA_ASSERT_NEVER(W2Regs_A, (w2_i || mac_i) &&
-                              (pos_coord_q != pos_coord_d || pos_lo_q != pos_lo_d ||
-                               pos_hi_q != pos_hi_d))
   `TMA_ASSERT_NEVER(StepsOverlap_A, (w1_go_i && (w1b_i || w2_i || mac_i || err_i)) ||
                                     (w1b_i && (w2_i || mac_i || err_i)))
-  `TMA_ASSERT_NEVER(WbOutsideOwn_A, mac_wb_valid_i && !own_q)
+  `TMA_ASSERT_NEVER(WbOutsideOwn_A, (mac_wb_valid_i || mac2_wb_valid_i) &&
+                                    !(own_q || w1b_i || w2_i))
+  `TMA_ASSERT_NEVER(WbGaddrOwn_A, mac_wb_valid_i && !own_q &&
+                                  mac_wb_i.slot == tma_pkg::MacSlotGaddr)
+  // the second MAC writes back gather4 / scatter4 rows 3 and 4 only; the MACs never write one
+  // slot at once
+  `TMA_ASSERT_NEVER(Wb2Slot_A, mac2_wb_valid_i &&
+                               (mac2_wb_i.slot < tma_pkg::MacSlotAstart + 4'd2 ||
+                                mac2_wb_i.slot > tma_pkg::MacSlotAstart + 4'd3))
+  `TMA_ASSERT_NEVER(Wb2En_A, mac2_wb_en_i != {2{mac2_wb_valid_i ?
+                                                tma_pkg::MacSlots'(1) << mac2_wb_i.slot :
+                                                tma_pkg::MacSlots'(0)}})
+  `TMA_ASSERT_NEVER(Wb2SameSlot_A, mac_wb_valid_i && mac2_wb_valid_i &&
+                                   mac_wb_i.slot == mac2_wb_i.slot)
   `TMA_ASSERT_NEVER(OwnAndValid_A, own_q && job_valid_q)
-  `TMA_ASSERT_NEVER(SpatialW_A, mac_i && spatial_w_q != spatial_q)
   `TMA_ASSERT_IMPLY(OwnInMac_A, mac_i, own_q)
   `TMA_ASSERT_NEVER(WbEn_A, mac_wb_en_i != {2{mac_wb_valid_i ?
                                               tma_pkg::MacSlots'(1) << mac_wb_i.slot :

@@ -131,19 +131,17 @@ module tma_engine #(
   logic                 walk_valid, walk_ready;
   tma_pkg::row_t        walk_row;
   // bulk commands -> their rows; walker and bulk rows merged -> the forks
-  logic                 is_bulk_cmd, fe_cmd_valid, fe_cmd_ready, bk_cmd_valid, bk_cmd_ready;
+  logic                 fe_cmd_valid, fe_cmd_ready, bk_cmd_valid, bk_cmd_ready;
   logic                 bk_row_valid, bk_row_ready, bk_busy;
   tma_pkg::row_t        bk_row;
   logic                 m_row_valid, m_row_ready;
   tma_pkg::row_t        row;
   // bulk async-groups: a command's group request, the group of each tensor command (queued
   // from intake to its job), the frontend's job with it
-  logic [31:0]          cmd_coord2;   // the command's coords[2] (commit_group flag, bit 6)
   logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_op_ready, bg_busy;
   // the command register: the command and its class (bulk, commit_group, group operation)
-  localparam int unsigned CmdRegW = tma_pkg::CmdWidth + 3;
-  logic                 in_bulk, in_commit, in_bg_op;
-  logic                 c_valid, c_ready;
+  logic                 c_valid;
+  logic                 fe_pre_valid;   // the command entering the register leaves it next
   tma_pkg::cmd_t        c_cmd;
   logic [7:0]           bg_req_seq;
   logic                 bgq_in_valid, bgq_in_ready, bgq_out_valid;
@@ -188,7 +186,6 @@ module tma_engine #(
   logic [DW-1:0]         s2s_wr_data;
   logic [DataBytes-1:0]  s2s_wr_strb;
   tma_pkg::cpl_info_t    s2s_done;
-  logic                  c_go;          // the command register's command may leave
   // the engine's own shared-memory port users, before the multiplexers
   logic                  pr_rd_valid, pr_wr_valid;
   tma_pkg::smem_rd_t     pr_rd;
@@ -204,54 +201,33 @@ module tma_engine #(
   localparam int unsigned Blackwell  = (Arch != 32'(tma_pkg::ArchSm90)) ? 1 : 0;
   localparam int unsigned SubByteHw  = (Blackwell != 0) ? SubByte : 0;
 
-  // ---- Commands: a command register (spill register: cmd_ready_o is a flop), then tensor
-  // commands to the frontend, bulk commands to tma_bulk_rows, commit_group (a bulk command with
-  // coords[2][6] set) to tma_bulk_group. The command's class is computed as it enters the
-  // register, so the steering below starts at flops. A store or reduction also joins its
-  // issuer's open bulk async-group as it is taken; a tensor command's group waits in a queue
-  // for its job (the frontend makes one job per command).
-  // coords[2] as a plain vector: Yosys 0.23 crashes on a bit select of an element of a struct
-  // member's array (cmd_i.coords.v[2][6]).
-  assign cmd_coord2  = cmd_i.coords.v[2];
-  assign in_bulk     = cmd_i.mode == tma_pkg::BulkMode;
-  assign in_commit   = in_bulk && cmd_coord2[6];
-  // (a bulk store or reduction to .shared::cluster, coords[2][5], is an mbarrier operation)
-  assign in_bg_op    = !in_commit && !(in_bulk && cmd_coord2[5]) &&
-                       (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
-  logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads the command)
-  assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[4:0]};
-
-  tma_spill_reg #(
-    .Width  (CmdRegW),
-    .Copies (2)
-  ) u_cmd_reg (
-    .clk_i,
-    .rst_ni,
-    .in_valid_i  (cmd_valid_i),
-    .in_ready_o  (cmd_ready_o),
-    .in_data_i   ({in_bulk, in_commit, in_bg_op, cmd_i}),
-    .out_valid_o (c_valid),
-    .out_ready_i (c_ready && c_go),
-    .out_data_o  ({is_bulk_cmd, is_commit, is_bg_op, c_cmd})
-  );
-
+  // ---- Commands: the command register (tma_cmd_reg: the command and its class, from flops),
+  // then tensor commands to the frontend, bulk commands to tma_bulk_rows, commit_group to
+  // tma_bulk_group. A store or reduction also joins its issuer's open bulk async-group as it is
+  // taken; a tensor command's group waits in a queue for its job (one job per command). The
+  // frontend's descriptor-cache lookup starts at the register's input (fe_pre_valid).
   // While a shared::cta -> shared::cluster copy is held (tma_bulk_rows or tma_s2s_copy) no
   // later command leaves the register: the copy waits for the rest of the engine to empty and
-  // then borrows both shared-memory ports. An operation (not a commit) waits on the bulk-group
-  // unit's bg_op_ready only: one flop.
-  assign s2s_hold     = s2s_valid || s2s_busy;
-  assign c_go         = !s2s_hold;
-  assign fe_cmd_valid = c_valid && c_go && !is_bulk_cmd && bgq_in_ready &&
-                        (!is_bg_op || bg_op_ready);
-  assign bk_cmd_valid = c_valid && c_go && is_bulk_cmd && !is_commit &&
-                        (!is_bg_op || bg_op_ready);
-  assign c_ready      = c_go && (is_commit   ? bg_req_ready :
-                                 is_bulk_cmd ? bk_cmd_ready && (!is_bg_op || bg_op_ready) :
-                                               fe_cmd_ready && bgq_in_ready &&
-                                               (!is_bg_op || bg_op_ready));
-  assign bg_req_valid = c_valid && c_go && (is_commit || (is_bg_op &&
-                        (is_bulk_cmd ? bk_cmd_ready : fe_cmd_ready && bgq_in_ready)));
-  assign bgq_in_valid = fe_cmd_valid && fe_cmd_ready;
+  // then borrows both shared-memory ports.
+  assign s2s_hold = s2s_valid || s2s_busy;
+  tma_cmd_reg u_cmd_reg (
+    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i,
+    .pre_valid_o    (fe_pre_valid),
+    .out_valid_o    (c_valid),
+    .out_o          (c_cmd),
+    .out_commit_o   (is_commit),
+    .out_bg_op_o    (is_bg_op),
+    .hold_i         (s2s_hold),
+    .fe_valid_o     (fe_cmd_valid),
+    .fe_ready_i     (fe_cmd_ready),
+    .bk_valid_o     (bk_cmd_valid),
+    .bk_ready_i     (bk_cmd_ready),
+    .bg_req_valid_o (bg_req_valid),
+    .bg_req_ready_i (bg_req_ready),
+    .bg_op_ready_i  (bg_op_ready),
+    .bgq_valid_o    (bgq_in_valid),
+    .bgq_ready_i    (bgq_in_ready)
+  );
 
   tma_fifo #(
     .Width (9),
@@ -293,6 +269,8 @@ module tma_engine #(
     .cmd_valid_i (fe_cmd_valid),
     .cmd_ready_o (fe_cmd_ready),
     .cmd_i       (c_cmd),
+    .pre_valid_i (fe_pre_valid),
+    .pre_addr_i  (cmd_i.desc_addr),
     .desc_inval_i,
     .arch_i      (arch),
     .cluster_i,

@@ -108,7 +108,8 @@ uint64_t RandStride(std::mt19937_64& rng) {
 }
 
 // Runs the jobs; a job may be aborted (cleared) after `abort_after` cycles (-1: never); the
-// job register takes write-backs from `own_from` cycles after the request (empty: at once).
+// job register holds the gaddr base from `own_from` cycles after the request (empty: at once)
+// and takes the other slots' write-backs from two cycles earlier (the job setup's W1B and W2).
 void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, uint32_t seed,
              const std::vector<int>& own_from = {}) {
   VerilatedDut<Vtma_addr_mac> dut(seed);
@@ -117,6 +118,7 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
   dut->req_valid_i = 0;
   dut->req_i = 0;
   dut->own_next_i = 1;
+  dut->wb_next_i = 1;
   dut.Reset();
   for (size_t n = 0; n < jobs.size(); ++n) {
     const Job& j = jobs[n];
@@ -130,11 +132,13 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
     dut->req_i = pkg::PackU64(req);
     dut->req_valid_i = 1;
     dut->own_next_i = own <= 1;
+    dut->wb_next_i = own <= 3;
     dut.Settle();
     ASSERT_TRUE(dut->req_ready_o) << "job " << n;
     dut.Cycle();
     dut->req_valid_i = 0;
-    bool owned = own <= 1;  // the job register takes write-backs in this cycle
+    bool owned = own <= 1;  // the job register holds the gaddr base in this cycle
+    bool wb_ok = own <= 3;  // ... takes the other write-backs
     std::map<int, uint64_t> got;
     int products = 0;
     for (int t = 0; t < kSlots; ++t) {
@@ -146,9 +150,10 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
     for (;;) {
       dut.Settle();
       if (dut->wb_valid_o) {
-        EXPECT_TRUE(owned) << "job " << n << ": a write-back without the job register";
         const auto wb = pkg::Unpack<pkg::mac_wb_t>(dut->wb_o.data());
         const int slot = wb.slot;
+        EXPECT_TRUE(slot == pkg::MacSlotGaddr ? owned : wb_ok)
+            << "job " << n << " slot " << slot << ": a write-back without the job register";
         EXPECT_EQ(got.count(slot), 0u) << "job " << n << " slot " << slot << " written twice";
         got[slot] = wb.value;
       }
@@ -165,11 +170,14 @@ void RunJobs(const std::vector<Job>& jobs, const std::vector<int>& abort_after, 
         break;
       }
       dut->own_next_i = cycles + 2 >= own;
+      dut->wb_next_i = cycles + 4 >= own;
       dut.Cycle();
       owned = cycles + 2 >= own;
+      wb_ok = cycles + 4 >= own;
       ASSERT_LT(++cycles, 200) << "job " << n << " never ends";
     }
     dut->own_next_i = 1;
+    dut->wb_next_i = 1;
     if (!aborted) {
       // one partial product per cycle, back to back across slots: the request registers the
       // first slot number, the next cycle loads the slot, the next its first product's

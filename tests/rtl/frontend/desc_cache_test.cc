@@ -2,9 +2,10 @@
 //
 // Unit test of tma_desc_cache (Verilated C++), driven as the frontend drives it, against its
 // documented contract (the block's header, docs/rtl.md "Frontend"):
-//  - lookup: a command on the stream is looked up from the cycle after it appears (tag_fresh_o;
-//    not in a cycle after a fill wrote a tag); hit_o tells whether its address is cached; an
-//    invalidation in the lookup's cycle makes it miss;
+//  - lookup: a command on the stream is looked up from the cycle after it appears, or from the
+//    cycle it appears when the command register in front announced it a cycle ahead
+//    (pre_valid_i, pre_addr_i) (tag_fresh_o; not in a cycle after a fill wrote a tag); hit_o
+//    tells whether its address is cached; an invalidation in the lookup's cycle makes it miss;
 //  - a hit (lookup_i with hit_o) loads the entry into the map register in the lookup's cycle
 //    (read_o, map_load_o), visible the cycle after (the map register takes the entry the
 //    stream's address matches in every cycle of Idle: idle_next_i);
@@ -77,10 +78,12 @@ struct Knobs {
   int p_inval_flight = 3;   // % per cycle of a command in flight (lookup to fill)
   int p_early_next = 50;    // % the next command appears before the current one ends
   int max_fetch_wait = 12;  // cycles from the lookup of a miss to its fill
+  int p_pre = 50;           // % of new commands announced a cycle ahead (pre_valid_i)
 };
 
 struct Stats {
   int hits = 0, misses = 0, inval_flight = 0, inval_at_lookup = 0, checks = 0;
+  int first_cycle = 0;    // lookups in the first cycle a command is on the stream
   std::vector<bool> hit;  // per command
 };
 
@@ -96,6 +99,8 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
   dut->cmd_valid_i = 0;
   dut->cmd_ready_i = 0;
   dut->cmd_addr_i = 0;
+  dut->pre_valid_i = 0;
+  dut->pre_addr_i = 0;
   dut->desc_inval_i = 0;
   dut->lookup_i = 0;
   dut->idle_i = 1;
@@ -118,6 +123,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
   Map fill_map{};
   bool check_map = false;  // map_o must equal `want` in this cycle
   int64_t cycle = 0;
+  bool was_offered = false;  // the stream held this cycle's command in the previous cycle
   const int64_t limit = 200 * static_cast<int64_t>(addrs.size()) + 1000;
   while (cur < addrs.size() && cycle < limit) {
     // ---- Inputs of this cycle ----
@@ -160,6 +166,7 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
           << "command " << cur << " address 0x" << std::hex << addrs[cur] << std::dec
           << (inval ? " (invalidated in the lookup cycle)" : "");
       st.inval_at_lookup += inval;
+      st.first_cycle += !was_offered;
       take = true;
       st.hit.push_back(idx >= 0);
       dut->cmd_ready_i = 1;
@@ -216,6 +223,15 @@ Stats Run(int entries, const std::vector<uint64_t>& addrs, uint32_t seed, const 
     if (take)
       next_offered = false;
     dut->idle_next_i = !(phase == 2 || after_fill);
+    // The command register in front announces a command that is new on the stream in the next
+    // cycle (not the one held now), as the engine's does.
+    const bool held = dut->cmd_valid_i && !take;
+    const size_t idx_next = phase == 0 ? cur : cur + 1;
+    const bool offered_next = (phase == 0 || next_offered) && idx_next < addrs.size();
+    const bool new_next = offered_next && !(held && off_idx == idx_next);
+    dut->pre_valid_i = new_next && chance(k.p_pre);
+    dut->pre_addr_i = dut->pre_valid_i ? addrs[idx_next] : rng();
+    was_offered = offered_next && !new_next;
     dut.Cycle();
     ++cycle;
   }
@@ -245,7 +261,7 @@ std::vector<uint64_t> RandomAddrs(std::mt19937_64& rng, int n, int pool) {
 
 template <class M>
 void RandomRuns(int entries) {
-  int hits = 0, misses = 0, inv = 0, inv_lookup = 0, checks = 0;
+  int hits = 0, misses = 0, inv = 0, inv_lookup = 0, checks = 0, first = 0;
   for (uint32_t seed = 1; seed <= 6; ++seed) {
     std::mt19937_64 rng(seed * 7919u + static_cast<uint32_t>(entries));
     Knobs k;
@@ -261,15 +277,17 @@ void RandomRuns(int entries) {
     inv += s.inval_flight;
     inv_lookup += s.inval_at_lookup;
     checks += s.checks;
+    first += s.first_cycle;
   }
   std::printf(
       "CacheEntries %d: %d hits, %d misses, %d invalidations in flight, %d in a lookup cycle, "
-      "%d maps compared\n",
-      entries, hits, misses, inv, inv_lookup, checks);
+      "%d maps compared, %d lookups in a command's first cycle\n",
+      entries, hits, misses, inv, inv_lookup, checks, first);
   EXPECT_GT(hits, 1000);
   EXPECT_GT(misses, 1000);
   EXPECT_GT(inv, 50);
   EXPECT_GT(inv_lookup, 5);
+  EXPECT_GT(first, 1000);
 }
 
 TEST(DescCache, RandomEntries1) {

@@ -8,6 +8,7 @@ frontend/tma_desc_decode.sv
 frontend/tma_desc_check.sv
 frontend/tma_instr_check.sv
 backend/tma_red_atop.sv
+frontend/tma_job_pos.sv
 frontend/tma_job_setup.sv
 frontend/tma_addr_mac.sv
 frontend/tma_frontend_seq.sv

@@ -91,6 +91,8 @@ Outcome RunFrontend(const std::vector<FeCmd>& cmds, uint32_t seed, int job_ready
   out.last_beat.assign(n, -1);
   out.job_valid.assign(n, -1);
   dut->cmd_valid_i = 0;
+  dut->pre_valid_i = 0;  // (no command register in front: lookups from a command's 2nd cycle)
+  dut->pre_addr_i = 0;
   dut->desc_inval_i = 0;
   dut->job_ready_i = 0;
   dut->arch_i = static_cast<uint8_t>(set.arch);
