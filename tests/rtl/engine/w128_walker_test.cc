@@ -15,10 +15,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <ostream>
 #include <random>
-#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -211,19 +209,6 @@ Job RandomJob(std::mt19937_64& rng) {
 
 using Result = WalkResult;
 
-// Drives `jobs` through the walker and checks every row (walker_harness.h).
-Result RunJobs(VerilatedDut<Vtma_w128_walker>& dut, const std::vector<Job>& jobs,
-               std::mt19937_64& rng, int gap_pct, int stall_pct) {
-  std::deque<Row> expect;
-  for (const Job& j : jobs) {
-    for (const Row& r : ExpectedRows(j))
-      expect.push_back(r);
-  }
-  return RunWalkerJobs(
-      dut, jobs.size(), [&](size_t i) { pkg::Pack(ToPkg(jobs[i]), dut->job_i.data()); },
-      std::move(expect), rng, gap_pct, stall_pct);
-}
-
 TEST(W128Walker, RandomJobsWithGapsAndStalls) {
   VerilatedDut<Vtma_w128_walker> dut(21);
   dut->job_valid_i = 0;
@@ -241,7 +226,7 @@ TEST(W128Walker, RandomJobsWithGapsAndStalls) {
       halo += jobs.back().halo > 4;
     }
     const int gap = static_cast<int>(rng() % 60);
-    rows += RunJobs(dut, jobs, rng, gap, static_cast<int>(rng() % 60)).rows;
+    rows += RunJobList(dut, jobs, ExpectedRows, ToPkg, rng, gap, static_cast<int>(rng() % 60)).rows;
     ASSERT_FALSE(::testing::Test::HasFailure()) << "round " << round;
   }
   EXPECT_GT(rows, 12000u);
@@ -267,7 +252,7 @@ TEST(W128Walker, OneRowPerCycleBackToBack) {
       jobs.push_back(RandomJob(rng));
       rows += 128 + 4 * jobs.back().halo;
     }
-    const Result r = RunJobs(dut, jobs, rng, 0, 0);
+    const Result r = RunJobList(dut, jobs, ExpectedRows, ToPkg, rng, 0, 0);
     EXPECT_EQ(r.rows, rows);
     EXPECT_EQ(r.busy_cycles, rows) << "bubbles between rows, round " << round;
     EXPECT_EQ(r.first_row - r.first_valid, 3u) << "first row latency, round " << round;

@@ -12,6 +12,8 @@
 #include <deque>
 #include <ostream>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -98,6 +100,22 @@ WalkResult RunWalkerJobs(VerilatedDut<Model>& dut, size_t njobs, Stage stage,
   EXPECT_FALSE(dut->row_valid_o);
   EXPECT_FALSE(dut->busy_o);
   return res;
+}
+
+// RunWalkerJobs over a list of a test's jobs: expected_rows(job) gives a job's rows in order,
+// to_pkg(job) its job_t, packed onto the job port when the job is staged.
+template <class Model, class Job, class ExpectedRows, class ToPkg>
+WalkResult RunJobList(VerilatedDut<Model>& dut, const std::vector<Job>& jobs,
+                      ExpectedRows expected_rows, ToPkg to_pkg, std::mt19937_64& rng, int gap_pct,
+                      int stall_pct) {
+  std::deque<pkg::row_t> expect;
+  for (const Job& j : jobs) {
+    for (const pkg::row_t& r : expected_rows(j))
+      expect.push_back(r);
+  }
+  return RunWalkerJobs(
+      dut, jobs.size(), [&](size_t i) { pkg::Pack(to_pkg(jobs[i]), dut->job_i.data()); },
+      std::move(expect), rng, gap_pct, stall_pct);
 }
 
 }  // namespace tma::tb

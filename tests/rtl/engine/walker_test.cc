@@ -13,10 +13,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <ostream>
 #include <random>
-#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -245,19 +243,6 @@ Job RandomJob(std::mt19937_64& rng, int max_rows) {
 
 using Result = WalkResult;
 
-// Drives `jobs` through the walker and checks every row (walker_harness.h).
-Result RunJobs(VerilatedDut<Vtma_nd_walker>& dut, const std::vector<Job>& jobs,
-               std::mt19937_64& rng, int gap_pct, int stall_pct) {
-  std::deque<Row> expect;
-  for (const Job& j : jobs) {
-    for (const Row& r : ExpectedRows(j))
-      expect.push_back(r);
-  }
-  return RunWalkerJobs(
-      dut, jobs.size(), [&](size_t i) { pkg::Pack(ToPkg(jobs[i]), dut->job_i.data()); },
-      std::move(expect), rng, gap_pct, stall_pct);
-}
-
 TEST(NdWalker, RandomJobsWithGapsAndStalls) {
   VerilatedDut<Vtma_nd_walker> dut(11);
   dut->job_valid_i = 0;
@@ -275,7 +260,7 @@ TEST(NdWalker, RandomJobsWithGapsAndStalls) {
       markers += jobs.back().marker;
     }
     const int gap = static_cast<int>(rng() % 60);
-    rows += RunJobs(dut, jobs, rng, gap, static_cast<int>(rng() % 60)).rows;
+    rows += RunJobList(dut, jobs, ExpectedRows, ToPkg, rng, gap, static_cast<int>(rng() % 60)).rows;
     ASSERT_FALSE(::testing::Test::HasFailure()) << "round " << round;
   }
   // The random jobs cover every kind of row.
@@ -310,7 +295,7 @@ TEST(NdWalker, OneRowPerCycleBackToBack) {
       rows += n;
       jobs.push_back(j);
     }
-    const Result r = RunJobs(dut, jobs, rng, 0, 0);
+    const Result r = RunJobList(dut, jobs, ExpectedRows, ToPkg, rng, 0, 0);
     EXPECT_EQ(r.rows, rows);
     EXPECT_EQ(r.busy_cycles, rows) << "bubbles between rows, round " << round;
   }
