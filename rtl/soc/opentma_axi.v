@@ -19,7 +19,9 @@ module opentma_axi #(
   parameter MAX_OUTSTANDING    = 512,     // engine read bursts in flight, 1 .. 1024
   parameter MAX_BURST_LEN      = 16,      // beats per AXI4 burst, 1 .. 256
   parameter ROW_FIFO_DEPTH     = 512,     // engine rows in flight, >= 2
-  parameter ARCH               = 90       // newest architecture the engine obeys: 90, 100, 103
+  parameter ARCH               = 90,      // newest architecture the engine obeys: 90, 100, 103
+  parameter STORE_PATH         = 1        // 0: no write direction (stores, reductions and bulk
+                                          // writes answer unsupported; a smaller engine)
 ) (
   (* X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK" *)
   (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axil:m_axi, ASSOCIATED_RESET aresetn" *)
@@ -110,7 +112,8 @@ module opentma_axi #(
     .MaxOutstanding   (MAX_OUTSTANDING),
     .MaxBurstLen      (MAX_BURST_LEN),
     .RowFifoDepth     (ROW_FIFO_DEPTH),
-    .Arch             (ARCH)
+    .Arch             (ARCH),
+    .StorePath        (STORE_PATH)
   ) u_core (
     .clk_i            (aclk),
     .rst_ni           (aresetn),

@@ -36,6 +36,8 @@ module tma_soc_top #(
   parameter  int unsigned PrefetchReads    = 1,       // tma_engine: 0 prefetches are check-only
   parameter  int unsigned StoreClipElem    = 0,       // tma_engine's PTX readings (0: silicon's)
   parameter  int unsigned BulkSizeStrict   = 0,
+  parameter  int unsigned StorePath        = 1,       // tma_engine: 0 no write direction (stores,
+                                                      // reductions, bulk writes: unsupported)
   localparam int unsigned DW               = DataBytes * 8
 ) (
   input  logic                 clk_i,
@@ -307,7 +309,8 @@ module tma_soc_top #(
     .Arch             (EngineArch),
     .PrefetchReads    (PrefetchReads),
     .StoreClipElem    (StoreClipElem),
-    .BulkSizeStrict   (BulkSizeStrict)
+    .BulkSizeStrict   (BulkSizeStrict),
+    .StorePath        (StorePath)
   ) u_engine (
     .clk_i,
     .rst_ni          (core_rst_n),

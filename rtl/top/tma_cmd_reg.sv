@@ -8,7 +8,10 @@
 // bulk-group operation (a store or reduction, not a bulk one to .shared::cluster with
 // coords[2][5] set, which is an mbarrier operation) also waits for bg_op_ready_i (one flop)
 // and joins its issuer's open group as it leaves (bg_req_*). While hold_i (a shared::cta ->
-// shared::cluster copy is held) no command leaves.
+// shared::cluster copy is held) no command leaves. Only issuers below NumIssuers (the engine's
+// NumCtas: the CTAs the hardware has) have bulk async-groups: a commit_group of another issuer
+// goes to tma_bulk_rows like a bulk command, which refuses it (invalid_instruction), and that
+// issuer's stores and reductions, which the frontend or tma_bulk_rows refuse, join no group.
 // pre_valid_o: the command taken now is the register's output in the next cycle (the register
 // is empty, or its one command leaves now): the frontend compares its map address with the
 // descriptor cache's tags from here, so a hit is known when the command leaves the register.
@@ -17,7 +20,9 @@
 
 `include "tma_assert.svh"
 
-module tma_cmd_reg (
+module tma_cmd_reg #(
+  parameter int unsigned NumIssuers = 16   // issuers with bulk async-groups (0 .. NumIssuers-1)
+) (
   input  logic          clk_i,
   input  logic          rst_ni,
   // Commands in
@@ -45,7 +50,7 @@ module tma_cmd_reg (
 
   localparam int unsigned RegW = tma_pkg::CmdWidth + 3;
 
-  logic        in_bulk, in_commit, in_bg_op;
+  logic        in_bulk, in_commit, in_bg_op, in_grp;
   logic        out_bulk, out_ready, go, op_ok;
   logic [31:0] cmd_coord2;   // the command's coords[2] (commit_group flag, bit 6)
 
@@ -53,8 +58,9 @@ module tma_cmd_reg (
   // member's array (cmd_i.coords.v[2][6]).
   assign cmd_coord2 = cmd_i.coords.v[2];
   assign in_bulk    = cmd_i.mode == tma_pkg::BulkMode;
-  assign in_commit  = in_bulk && cmd_coord2[6];
-  assign in_bg_op   = !in_commit && !(in_bulk && cmd_coord2[5]) &&
+  assign in_grp     = 32'(cmd_i.issuer) < NumIssuers;
+  assign in_commit  = in_bulk && cmd_coord2[6] && in_grp;
+  assign in_bg_op   = !(in_bulk && cmd_coord2[6]) && !(in_bulk && cmd_coord2[5]) && in_grp &&
                       (cmd_i.op == tma_pkg::OpStore || cmd_i.op == tma_pkg::OpReduce);
   logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads the command)
   assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[4:0]};
@@ -86,6 +92,7 @@ module tma_cmd_reg (
   assign pre_valid_o    = cmd_valid_i && cmd_ready_o && (!out_valid_o || out_ready);
 
   // ---- Assertions ----
+  `TMA_ASSERT_INIT(NumIssuersLegal_A, NumIssuers >= 1 && NumIssuers <= 16)
   `TMA_ASSERT_INIT(CmdWidth_A, tma_pkg::CmdWidth == $bits(tma_pkg::cmd_t))
   `TMA_ASSERT_NEVER(PreIsNextOut_A, $past(pre_valid_o) &&
                                    !(out_valid_o && out_o == $past(cmd_i)))

@@ -210,7 +210,9 @@ module tma_engine #(
   // later command leaves the register: the copy waits for the rest of the engine to empty and
   // then borrows both shared-memory ports.
   assign s2s_hold = s2s_valid || s2s_busy;
-  tma_cmd_reg u_cmd_reg (
+  tma_cmd_reg #(
+    .NumIssuers (NumCtas)
+  ) u_cmd_reg (
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i,
     .pre_valid_o    (fe_pre_valid),
     .out_valid_o    (c_valid),
@@ -412,62 +414,41 @@ module tma_engine #(
   );
 
   // ---- Store direction (tma_store_path): store rows -> shared reads -> global writes; with
-  // StorePath = 0 none (no store row comes: the frontend and tma_bulk_rows refuse the commands)
-  if (StorePath != 0) begin : gen_store
-    tma_store_path #(
-      .DataBytes        (DataBytes),
-      .MaxBurstLen      (MaxBurstLen),
-      .MaxWrOutstanding (MaxWrOutstanding),
-      .WrWatchdog       (WrWatchdog),
-      .AtomicReduce     (AtomicReduce)
-    ) u_store (
-      .clk_i,
-      .rst_ni,
-      .row_valid_i      (st_row_valid),
-      .row_ready_o      (st_row_ready),
-      .row_i            (row),
-      .smem_rd_valid_o  (pr_rd_valid),
-      .smem_rd_ready_i  (smem_rd_ready_i && !s2s_active),
-      .smem_rd_o        (pr_rd),
-      .smem_rd_rvalid_i (smem_rd_rvalid_i && !s2s_active),
-      .smem_rd_rdata_i,
-      .red_ar_valid_o   (red_ar_valid),
-      .red_ar_ready_i   (red_ar_ready),
-      .red_ar_o         (red_ar),
-      .red_valid_i      (red_beat_valid),
-      .red_ready_o      (red_beat_ready),
-      .red_data_i       (axi_r_data_i),
-      .red_err_i        (red_beat_err),
-      .axi_wr_req_o,
-      .axi_wr_rsp_i,
-      .axi_w_data_o,
-      .axi_w_strb_o,
-      .done_valid_o     (st_done_valid),
-      .done_ready_i     (st_done_ready),
-      .done_o           (st_done),
-      .busy_o           (st_busy)
-    );
-  end else begin : gen_no_store
-    logic unused_store;
-    assign st_row_ready   = 1'b1;
-    assign pr_rd_valid    = 1'b0;
-    assign pr_rd          = '0;
-    assign red_ar_valid   = 1'b0;
-    assign red_ar         = '0;
-    assign red_beat_ready = 1'b1;
-    assign axi_wr_req_o   = '0;
-    assign axi_w_data_o   = '0;
-    assign axi_w_strb_o   = '0;
-    assign st_done_valid  = 1'b0;
-    assign st_done        = '0;
-    assign st_busy        = 1'b0;
-    assign unused_store   = ^{st_done_ready, red_ar_ready, red_beat_err, axi_wr_rsp_i,
-                              smem_rd_ready_i, smem_rd_rvalid_i};
-    // The frontend and tma_bulk_rows end every store and reduction to global memory with
-    // `unsupported`: no store row and no old-data beat reaches the missing direction.
-    `TMA_ASSERT_NEVER(NoStoreRow_A, st_row_valid)
-    `TMA_ASSERT_NEVER(NoRedBeat_A, red_beat_valid)
-  end
+  // StorePath = 0 none is built (the frontend and tma_bulk_rows refuse its commands)
+  tma_store_path #(
+    .DataBytes        (DataBytes),
+    .MaxBurstLen      (MaxBurstLen),
+    .MaxWrOutstanding (MaxWrOutstanding),
+    .WrWatchdog       (WrWatchdog),
+    .AtomicReduce     (AtomicReduce),
+    .Present          (StorePath)
+  ) u_store (
+    .clk_i,
+    .rst_ni,
+    .row_valid_i      (st_row_valid),
+    .row_ready_o      (st_row_ready),
+    .row_i            (row),
+    .smem_rd_valid_o  (pr_rd_valid),
+    .smem_rd_ready_i  (smem_rd_ready_i && !s2s_active),
+    .smem_rd_o        (pr_rd),
+    .smem_rd_rvalid_i (smem_rd_rvalid_i && !s2s_active),
+    .smem_rd_rdata_i,
+    .red_ar_valid_o   (red_ar_valid),
+    .red_ar_ready_i   (red_ar_ready),
+    .red_ar_o         (red_ar),
+    .red_valid_i      (red_beat_valid),
+    .red_ready_o      (red_beat_ready),
+    .red_data_i       (axi_r_data_i),
+    .red_err_i        (red_beat_err),
+    .axi_wr_req_o,
+    .axi_wr_rsp_i,
+    .axi_w_data_o,
+    .axi_w_strb_o,
+    .done_valid_o     (st_done_valid),
+    .done_ready_i     (st_done_ready),
+    .done_o           (st_done),
+    .busy_o           (st_busy)
+  );
 
   // ---- shared::cta -> shared::cluster bulk copies: alone in the engine (s2s_go_q: every other
   // block was empty in the previous cycle, and no command has left the command register
@@ -556,8 +537,13 @@ module tma_engine #(
   // sources are read before its last write is acknowledged) ----
   assign bg_ev_valid = fin_valid && fin_ready && fin.bg;
 
+  // One issuer per CTA of the engine (tma_cmd_reg and tma_bulk_rows keep the others out).
+  localparam int unsigned BgIssW = (NumCtas > 1) ? $clog2(NumCtas) : 1;
+  logic [BgIssW-1:0] bg_cpl_issuer;
+  assign bg_cpl_o.issuer = 4'(bg_cpl_issuer);
+
   tma_bulk_group #(
-    .NumIssuers (16),
+    .NumIssuers (NumCtas),
     .MaxGroups  (4),
     .CntW       (8),
     .SeqW       (8)
@@ -566,7 +552,7 @@ module tma_engine #(
     .rst_ni,
     .req_valid_i  (bg_req_valid),
     .req_ready_o  (bg_req_ready),
-    .req_issuer_i (c_cmd.issuer),
+    .req_issuer_i (c_cmd.issuer[BgIssW-1:0]),
     .req_commit_i (is_commit),
     .req_rd_i     (1'b1),
     .req_wr_i     (1'b1),
@@ -574,17 +560,17 @@ module tma_engine #(
     .op_ready_o   (bg_op_ready),
     .rd_valid_i   (bg_ev_valid),
     .rd_ready_o   (bg_rd_ready),
-    .rd_issuer_i  (fin.cta),
+    .rd_issuer_i  (fin.cta[BgIssW-1:0]),
     .rd_seq_i     (fin.bg_seq),
     .rd_err_i     (fin.kind == tma_pkg::CplError),
     .wr_valid_i   (bg_ev_valid),
     .wr_ready_o   (bg_wr_ready),
-    .wr_issuer_i  (fin.cta),
+    .wr_issuer_i  (fin.cta[BgIssW-1:0]),
     .wr_seq_i     (fin.bg_seq),
     .wr_err_i     (fin.kind == tma_pkg::CplError),
     .cpl_valid_o  (bg_cpl_valid_o),
     .cpl_ready_i  (bg_cpl_ready_i),
-    .cpl_issuer_o (bg_cpl_o.issuer),
+    .cpl_issuer_o (bg_cpl_issuer),
     .cpl_seq_o    (bg_cpl_o.seq),
     .cpl_done_o   (bg_cpl_o.done),
     .cpl_err_o    (bg_cpl_o.err),
@@ -630,6 +616,9 @@ module tma_engine #(
   `TMA_ASSERT_INIT(StorePathLegal_A, StorePath <= 1)
   // Every job of the frontend has its command's group entry (one job per command).
   `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
+  // Only the engine's CTAs have groups: their requests and events name one of them.
+  `TMA_ASSERT_IMPLY(BgIssuer_A, bg_req_valid, 32'(c_cmd.issuer) < NumCtas)
+  `TMA_ASSERT_IMPLY(BgEventIssuer_A, bg_ev_valid, 32'(fin.cta) < NumCtas)
   // The group unit takes every event at once (no event is lost at a command's end).
   `TMA_ASSERT_IMPLY(BgEventTaken_A, bg_ev_valid, bg_rd_ready && bg_wr_ready)
   // While the copy owns the shared-memory ports the engine's own users are silent.

@@ -29,6 +29,7 @@ module opentma_board_top #(
   parameter SmemBytes   = 16384,
   parameter MbarSlots   = 4,
   parameter Arch        = 103,               // newest architecture the engine obeys (90, 100, 103)
+  parameter StorePath   = 1,                 // 0: the engine without its write direction
   parameter HeartBit    = 26                 // led[0] toggles every 2^HeartBit clocks
 ) (
   input  wire       clk_25mhz,
@@ -181,7 +182,8 @@ module opentma_board_top #(
     .NUM_CTAS   (NumCtas),
     .SMEM_BYTES (SmemBytes),
     .MBAR_SLOTS (MbarSlots),
-    .ARCH       (Arch)
+    .ARCH       (Arch),
+    .STORE_PATH (StorePath)
   ) u_tma (
     .aclk           (clk),
     .aresetn        (rst_n),

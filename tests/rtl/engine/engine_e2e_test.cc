@@ -635,9 +635,7 @@ class EngineBench {
     cmds_ = &cmds;
     sim::Harness& h = e_.h();
     const uint64_t start = h.cycle();
-    // (a commit_group has no completion of its own)
-    const size_t want = static_cast<size_t>(std::count_if(
-        cmds.begin(), cmds.end(), [](const Command& c) { return !(c.bulk && c.bulk->commit); }));
+    const size_t want = static_cast<size_t>(std::count_if(cmds.begin(), cmds.end(), HasCompletion));
     while (h.cycle() - start < max_cycles) {
       h.Step();
       if (next_ == cmds.size() && commands_with_cpl_ >= want && e_.Quiet())
@@ -674,7 +672,7 @@ class EngineBench {
     // (a commit_group only closes its issuer's group: it waits for nothing)
     // (a bulk shared::cta -> shared::cluster copy is offered like a load: its test keeps its
     // bytes apart from the others')
-    const bool commit = (*cmds_)[next_].bulk && (*cmds_)[next_].bulk->commit;
+    const bool commit = !HasCompletion((*cmds_)[next_]);
     auto to_global = [](const Command& c) {
       return c.ins.op == model::Op::kStore && !(c.bulk && c.bulk->to_cluster);
     };
@@ -695,6 +693,12 @@ class EngineBench {
 
   EngineHarness<Model, kDataBytes> e_;
   std::vector<sim::GroupCompletion> groups_;
+  // A commit_group has no completion of its own, unless its issuer is not one of the engine's
+  // CTAs (tma_cmd_reg, tma_bulk_rows: invalid_instruction).
+  static bool HasCompletion(const Command& c) {
+    return !(c.bulk && c.bulk->commit) || c.ins.issuer_cta >= kNumCtas;
+  }
+
   const std::vector<Command>* cmds_ = nullptr;
   size_t next_ = 0;
   size_t commands_with_cpl_ = 0;
@@ -1111,9 +1115,11 @@ TEST(EngineE2E, ReadWatchdogDb16) {
 // Non-tensor bulk operations and bulk async-groups on one engine: bulk stores (one with a
 // .cp_mask, one whose write burst is answered SLVERR), commit_group of two issuers (one group
 // empty), a bulk load of a size that is not a multiple of 16 (silicon B1: size & ~15 bytes move)
-// and a bulk prefetch. Expected: the model's bytes for every command but the failing one, one
-// bus_error completion for it, and per issuer its groups' read-done then done in group order,
-// the failing store's group flagged.
+// and a bulk prefetch; a bulk store and a commit_group of CTAs 5 and 6, which the 4-CTA engine
+// does not have. Expected: the model's bytes for every command but the failing one, one
+// bus_error completion for it, invalid_instruction for the two of absent CTAs (and no group of
+// theirs), and per issuer its groups' read-done then done in group order, the failing store's
+// group flagged.
 TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
   EngineBench<Vtma_sim_top_db16, 16> bench(11);
   model::ClusterSharedMemory ref(kNumCtas, kWindowBytes, kSmemPoison);
@@ -1162,6 +1168,8 @@ TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
   cmds.push_back(op(model::Op::kLoad, 2, 0x40010, 0x8000, 1000, 6));  // moves 992 bytes
   cmds.push_back(commit(0, 7));                                       // issuer 0, group 2
   cmds.push_back(op(model::Op::kPrefetch, 3, 0x40000, 0, 4096, 8));
+  cmds.push_back(op(model::Op::kStore, 5, 0x84000, 0x100, 256, 9));  // CTA 5: not in the engine
+  cmds.push_back(commit(6, 10));                                     // CTA 6: likewise
   bench.axw().AddErrorRange(0x82000 + 512, 0x82000 + 528, 2);
   const auto cpls = bench.Run(cmds, 200000);
 
@@ -1178,6 +1186,10 @@ TEST(EngineE2E, BulkGroupsAndErrorsDb16) {
   EXPECT_EQ(one(6).cta, 2);
   EXPECT_EQ(one(6).bytes, 992u);
   EXPECT_EQ(one(8).kind, pkg::CplDone);
+  for (int tag : {9, 10}) {
+    EXPECT_EQ(one(tag).kind, pkg::CplError) << "command " << tag << " of an absent CTA";
+    EXPECT_EQ(one(tag).err, static_cast<int>(model::ErrorClass::kInvalidInstruction)) << tag;
+  }
   for (int tag : {1, 3, 5, 7}) {
     EXPECT_EQ(cpls.count(tag), 0u) << "commit_group " << tag << " completed like a command";
   }
