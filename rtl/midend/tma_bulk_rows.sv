@@ -25,8 +25,8 @@
 // StorePath = 0 (an engine built without the write direction): every copy and reduction to
 // global memory ends `unsupported`, before any other check.
 // A commit_group (coords[2][6]) comes here only from an issuer at or above NumCtas (tma_cmd_reg
-// sends the others to tma_bulk_group): it ends `invalid_instruction`, before any other check;
-// such an issuer's stores and reductions join no bulk async-group (cpl bg = 0).
+// sends the others to tma_bulk_group): it ends `invalid_instruction`, before any other check.
+// Whether a command joined a bulk async-group is tma_cmd_reg's decision (bg_i), kept with it.
 //
 // Bulk command fields (docs/interfaces.md "Bulk commands"): op (OpLoad: global -> shared,
 // OpStore: shared::cta -> global, OpReduce: shared::cta -> global, OpPrefetch), desc_addr = the
@@ -58,7 +58,8 @@ module tma_bulk_rows #(
   input  logic               cmd_valid_i,
   output logic               cmd_ready_o,
   input  tma_pkg::cmd_t      cmd_i,
-  input  logic [7:0]         bg_seq_i,    // the bulk async-group a store / reduction joins
+  input  logic               bg_i,        // the command joined a bulk async-group (tma_cmd_reg)
+  input  logic [7:0]         bg_seq_i,    // ... the group it joined
   // Rows (to the row / store fork, merged with the walker's)
   output logic               row_valid_o,
   input  logic               row_ready_i,
@@ -93,7 +94,6 @@ module tma_bulk_rows #(
   logic        chk_q;              // chk_q (it was there in the previous cycle, not taken)
   logic [3:0]  elem;               // the reduction's element type (Elem*)
   logic        commit;             // commit_group of an issuer outside NumCtas (tma_cmd_reg)
-  logic        grp;                // the issuer has bulk async-groups (issuer < NumCtas)
 
   // coords[1] and coords[2] as plain vectors: Yosys 0.23 crashes on a bit select of an element
   // of a struct member's array (cmd_i.coords.v[k][b]).
@@ -107,7 +107,6 @@ module tma_bulk_rows #(
   assign noftz      = coord2[4];
   assign to_cluster = coord2[5];
   assign commit     = coord2[6];
-  assign grp        = 32'(cmd_i.issuer) < NumCtas;
   assign is_load    = cmd_i.op == tma_pkg::OpLoad;
   assign is_store   = cmd_i.op == tma_pkg::OpStore;
   assign is_red     = cmd_i.op == tma_pkg::OpReduce;
@@ -257,9 +256,8 @@ module tma_bulk_rows #(
       cpl_d.redop    = is_red ? cmd_i.redop : '0;
       cpl_d.elem     = is_red ? elem : '0;
     end
-    // Stores and reductions to global are bulk-group operations (an error ends them too) of an
-    // issuer that has groups (tma_cmd_reg joins the same ones).
-    cpl_d.bg     = (is_store || is_red) && !to_cluster && !commit && grp;
+    // A bulk-group operation (an error ends it too): tma_cmd_reg joined it to its group.
+    cpl_d.bg     = bg_i;
     cpl_d.bg_seq = bg_seq_i;
   end
 

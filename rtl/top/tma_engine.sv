@@ -314,6 +314,7 @@ module tma_engine #(
     .cmd_valid_i (bk_cmd_valid),
     .cmd_ready_o (bk_cmd_ready),
     .cmd_i       (c_cmd),
+    .bg_i        (is_bg_op),
     .bg_seq_i    (bg_req_seq),
     .row_valid_o (bk_row_valid),
     .row_ready_i (bk_row_ready),
