@@ -56,6 +56,7 @@ top/tma_cmd_reg.sv
 top/tma_walkers.sv
 top/tma_load_path.sv
 top/tma_store_path.sv
+top/tma_finish.sv
 top/tma_engine.sv
 top/tma_sim_top.sv
 # ---- SoC top (rtl/soc/, docs/soc.md): generated register block and record codecs ----

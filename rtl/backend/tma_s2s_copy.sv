@@ -135,12 +135,17 @@ module tma_s2s_copy #(
     endcase
   end
 
+  // active_o from a flop of its own (formed from state_d): it selects the engine's
+  // shared-memory ports (every request, data and strobe bit) and gates their readies.
+  logic active_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
-      state_q <= StIdle;
-      nresp_q <= 1'b0;
+      state_q  <= StIdle;
+      active_q <= 1'b0;
+      nresp_q  <= 1'b0;
     end else begin
-      state_q <= state_d;
+      state_q  <= state_d;
+      active_q <= state_d != StIdle && state_d != StWait && state_d != StDone;
       if (state_q == StRead) begin
         nresp_q <= 1'b0;
       end else if (rvalid_i && active_o) begin
@@ -192,7 +197,9 @@ module tma_s2s_copy #(
   end
 
   assign cmd_ready_o = state_q == StIdle;
-  assign active_o    = state_q != StIdle && state_q != StWait && state_q != StDone;
+  assign active_o    = active_q;
+  `TMA_ASSERT_COPY(Active_A, active_q, state_q != StIdle && state_q != StWait &&
+                                       state_q != StDone)
   assign busy_o      = state_q != StIdle;
 
   assign rd_dst      = state_q == StReadDst;

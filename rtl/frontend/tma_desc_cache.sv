@@ -82,12 +82,17 @@ module tma_desc_cache #(
   logic [CacheEntries-1:0] hit;
   logic                    tag_fresh_q;
   logic                    stay;          // the stream's command is there in the next cycle too
-  logic [63:0]             cmp_addr;      // the address of the stream's next-cycle command
-  assign stay     = cmd_valid_i && !cmd_ready_i;
-  assign cmp_addr = stay ? cmd_addr_i : pre_addr_i;
+  logic [CacheEntries-1:0] tag_match_cmd; // the tags against the stream's command's address
+  logic [CacheEntries-1:0] tag_match_pre; // ... and against the command register's input
+  assign stay = cmd_valid_i && !cmd_ready_i;
+  // Both compares are formed and stay selects between their results (not between the two
+  // addresses): stay comes from the command register's and the frontend's handshake, late in
+  // the cycle, and so steers one LUT level instead of 64 address bits in front of the compares.
   always_comb begin : proc_lookup
     for (int e = 0; e < CacheEntries; e++) begin
-      tag_match_d[e] = tag_q[e] == cmp_addr;
+      tag_match_cmd[e] = tag_q[e] == cmd_addr_i;
+      tag_match_pre[e] = tag_q[e] == pre_addr_i;
+      tag_match_d[e]   = stay ? tag_match_cmd[e] : tag_match_pre[e];
       hit[e]         = valid_q[e] && !desc_inval_i && tag_match_q[e];
     end
   end
@@ -189,10 +194,6 @@ module tma_desc_cache #(
   `TMA_ASSERT_INIT(CacheEntriesLegal_A, CacheEntries >= 1 && CacheEntries <= 16)
 `ifndef SYNTHESIS
   // The registered compares that hold for the stream's command equal its compares now.
-  logic [CacheEntries-1:0] tag_match_cmd;
-  always_comb begin : proc_tag_match_cmd
-    for (int e = 0; e < CacheEntries; e++) tag_match_cmd[e] = tag_q[e] == cmd_addr_i;
-  end
   `TMA_ASSERT_NEVER(PreWhileStay_A, stay && pre_valid_i)
   `TMA_ASSERT_NEVER(TagCmpFresh_A, tag_fresh_q && cmd_valid_i && tag_match_q != tag_match_cmd)
 `endif

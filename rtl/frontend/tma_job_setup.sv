@@ -131,6 +131,7 @@ module tma_job_setup #(
   logic        lo_big, hi_big;         // W1B: -c0 > box[0] - 1, dim[0] - 1 - c0 >= box[0] - 1
   logic [8:0]  elem_lo, elem_end;
   logic [8:0]  elem_lo_q, elem_end_q;  // W1B: the row's in-bounds elements [lo, end)
+  logic        row_full, row_full_q;   // W1B: they are the whole box row (lo 0, end box[0])
   logic        gaddr_carry_d, gaddr_carry_q;   // carry of the low half of gaddr
   logic        fix_oob_d, fix_oob_q;   // interleave: the fixed dim is out of bounds
   logic [31:0] fix_dim_m1_d, fix_dim_m1_q;   // dim - 1 of the fixed dim
@@ -250,6 +251,10 @@ module tma_job_setup #(
     hi_big   = !hi_diff_q[35] && (hi_diff_q[34:8] != '0 || hi_diff_q[7:0] >= mf.box0_m1);
     elem_lo  = neg_c0_q[35] ? 9'd0 : lo_big ? box0_q : neg_c0_q[8:0];
     elem_end = (hi_diff_q[35] || lo_big) ? elem_lo : hi_big ? box0_q : hi_diff_q[8:0] + 9'd1;
+    // lo is 0 when c0 >= 0 (box0_q is never 0); end is box[0] then exactly when hi_big (else
+    // end = dim[0] - c0 < box[0]): no compare of the clamped values, so the packing select
+    // of W2 and Mac (pack_lp) starts at three flops (RowFull_A ties it to its definition)
+    row_full = (neg_c0_q[35] || neg_c0_q == '0) && hi_big;
     // the job's row bytes and pitch (from rb_q: valid from W2)
     rb          = (12'({4'd0, mf.box0_m1} + 12'd1) << esz) >> md.is_b4x16;
     row_bytes_d = il ? 12'(chunk16) << 4 : rb_q;
@@ -305,8 +310,7 @@ module tma_job_setup #(
   logic          marker;               // Mac: the job ends in a marker (the MAC is cleared)
   logic [32:0]   gaddr_lo, gaddr_hi;   // W1B: {0, low sum}; W2: {high sum, 1}
   assign job_free_o  = !job_valid_q && !own_q;
-  assign pack_lp     = (pack_in_q && elem_lo_q == 9'd0 && elem_end_q == box0_q) ? pack_lp_q :
-                       2'd0;
+  assign pack_lp     = (pack_in_q && row_full_q) ? pack_lp_q : 2'd0;
   assign job_stall_o = (job_valid_q && !job_ready_i) || own_q;
   assign marker      = mac_i && (instr_err_i != tma_pkg::ErrNone ||
                                  (PrefetchReads == 0 && cmd_i.op == tma_pkg::OpPrefetch));
@@ -513,6 +517,7 @@ module tma_job_setup #(
       box0_q        <= '0;
       elem_lo_q     <= '0;
       elem_end_q    <= '0;
+      row_full_q    <= 1'b0;
       gaddr_carry_q <= 1'b0;
       fix_oob_q     <= 1'b0;
       fix_dim_m1_q  <= '0;
@@ -550,6 +555,7 @@ module tma_job_setup #(
         fix_oob_q     <= fix_oob_d;
         elem_lo_q     <= elem_lo;
         elem_end_q    <= elem_end;
+        row_full_q    <= row_full;
         gaddr_carry_q <= gaddr_carry_d;
       end
       job_q       <= job_d;
@@ -572,6 +578,8 @@ module tma_job_setup #(
                                 {gat, wmode, w128, i2c} != {gat_d, wmode_d, w128_d, i2c_d})
   `TMA_ASSERT_NEVER(W1bRegs_A, (w1b_i || w2_i || mac_i) && rb_q != rb)
   `TMA_ASSERT_NEVER(MacRegs_A, mac_i && (head_q != head_d || dend_q != dend_d))
+  `TMA_ASSERT_NEVER(RowFull_A, (w2_i || mac_i) &&
+                               row_full_q != (elem_lo_q == 9'd0 && elem_end_q == box0_q))
   // The packing flags hold their command's values from W2 to the end of Mac.
   `TMA_ASSERT_NEVER(PackRegs_A, (w2_i || mac_i) && (pack_lp_q != pack_lp_d ||
                                                    pack_lim_q != pack_lim_d ||

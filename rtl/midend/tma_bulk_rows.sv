@@ -89,9 +89,9 @@ module tma_bulk_rows #(
   logic [32:0] dst_end;            // the shared::cluster destination's low half + moved bytes
   logic        dst_over;           // destination + moved bytes > 2^32
   logic [15:0] dst_mask;           // the load's destination CTAs
-  logic [3:0]  err_c;              // first failing check (ErrNone: none) of cmd_i ...
-  logic [3:0]  err_q;              // ... registered: the checks of the command on cmd_i while
-  logic        chk_q;              // chk_q (it was there in the previous cycle, not taken)
+  logic [3:0]  err;                // first failing check (ErrNone: none) of the checks
+  logic        chk_q;              // registered (fail_q) while the command was on cmd_i in the
+                                   // previous cycle, not taken: hold for it now
   logic [3:0]  elem;               // the reduction's element type (Elem*)
   logic        commit;             // commit_group of an issuer outside NumCtas (tma_cmd_reg)
 
@@ -170,51 +170,56 @@ module tma_bulk_rows #(
   // table and .noftz, size, destination and source alignment, mbarrier alignment (a copy's),
   // the direction's CTA and window rules; a shared::cluster reduction checks its source window
   // before its mbarrier and destination (CheckBulkReduce) ----
-  always_comb begin : proc_check
-    err_c = tma_pkg::ErrNone;
-    if (commit) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // commit_group of a CTA the engine does not have
-    end else if (StorePath == 0 && (is_store || is_red) && !to_cluster) begin
-      err_c = tma_pkg::ErrUnsupported;         // no write direction in this engine
-    end else if (!is_pf && 32'(cmd_i.issuer) >= NumCtas) begin
-      err_c = tma_pkg::ErrInvalidInstr;
-    end else if (cmd_i.multicast && !(is_load && to_cluster)) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // .multicast::cluster: shared::cluster.global
-    end else if (has_mask && !(is_store && !to_cluster)) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // .cp_mask: global.shared::cta only
-    end else if (is_red && !(to_cluster ? cluster_red_ok : global_red_ok)) begin
-      err_c = tma_pkg::ErrUnsupportedRed;
-    end else if (is_red && (noftz != (cmd_i.redop == tma_pkg::RedAdd && half))) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // .noftz: exactly the .add.f16 / .add.bf16
-    end else if (size[3:0] != 4'd0 && SizeStrict != 0) begin
-      err_c = tma_pkg::ErrInvalidInstr;
-    end else if ((is_load ? cmd_i.smem_addr[3:0] : cmd_i.desc_addr[3:0]) != 4'd0 && !is_pf) begin
-      err_c = tma_pkg::ErrMisaligned;          // dstMem
-    end else if ((is_load || is_pf ? cmd_i.desc_addr[3:0] : cmd_i.smem_addr[3:0]) != 4'd0) begin
-      err_c = tma_pkg::ErrMisaligned;          // srcMem
-    end else if ((is_load || s2s_cp) && cmd_i.mbar_addr[2:0] != 3'd0) begin
-      err_c = tma_pkg::ErrMisaligned;          // mbar
-    end else if (is_load && !to_cluster && cmd_i.dst_cta != cmd_i.issuer) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // .shared::cta: the executing CTA's window
-    end else if (is_load && to_cluster && cmd_i.multicast && NumCtas < 16 &&
-                 (cmd_i.cta_mask >> NumCtas) != '0) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // ctaMask beyond the cluster
-    end else if (is_load && to_cluster && !cmd_i.multicast && 32'(cmd_i.dst_cta) >= NumCtas) begin
-      err_c = tma_pkg::ErrInvalidInstr;
-    end else if (s2s_cp && 32'(cmd_i.dst_cta) >= NumCtas) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
-    end else if (s2s_cp && cmd_i.dst_cta == cmd_i.issuer) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // the destination must be another CTA
-    end else if (!is_pf && smem_over) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // + size overflows the 32-bit shared window
-    end else if (s2s_red && cmd_i.mbar_addr[2:0] != 3'd0) begin
-      err_c = tma_pkg::ErrMisaligned;          // mbar
-    end else if (s2s_red && 32'(cmd_i.dst_cta) >= NumCtas) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // dstMem names a CTA outside the cluster
-    end else if (s2s && dst_over) begin
-      err_c = tma_pkg::ErrInvalidInstr;        // dstMem + size overflows the shared window
+  // Each check is formed on its own (fail_c, one bit each, in the model's order) and
+  // registered while the command waits on cmd_i (fail_q); the first failing one's class is
+  // picked from the flops in the cycle the command is taken (err), so the command
+  // register's output, the window-end adds and the priority ladder are not one path.
+  localparam int unsigned NumChecks = 20;
+  logic [NumChecks-1:0] fail_c, fail_q;
+  assign fail_c[0]  = commit;                      // commit_group of a CTA the engine lacks
+  assign fail_c[1]  = StorePath == 0 && (is_store || is_red) && !to_cluster;  // no writes
+  assign fail_c[2]  = !is_pf && 32'(cmd_i.issuer) >= NumCtas;
+  assign fail_c[3]  = cmd_i.multicast && !(is_load && to_cluster);   // shared::cluster.global
+  assign fail_c[4]  = has_mask && !(is_store && !to_cluster);        // .cp_mask: global only
+  assign fail_c[5]  = is_red && !(to_cluster ? cluster_red_ok : global_red_ok);
+  assign fail_c[6]  = is_red && (noftz != (cmd_i.redop == tma_pkg::RedAdd && half));  // .noftz
+  assign fail_c[7]  = size[3:0] != 4'd0 && SizeStrict != 0;
+  assign fail_c[8]  = (is_load ? cmd_i.smem_addr[3:0] : cmd_i.desc_addr[3:0]) != 4'd0 &&
+                      !is_pf;                                        // dstMem
+  assign fail_c[9]  = (is_load || is_pf ? cmd_i.desc_addr[3:0] : cmd_i.smem_addr[3:0]) !=
+                      4'd0;                                          // srcMem
+  assign fail_c[10] = (is_load || s2s_cp) && cmd_i.mbar_addr[2:0] != 3'd0;   // mbar
+  assign fail_c[11] = is_load && !to_cluster && cmd_i.dst_cta != cmd_i.issuer;  // own window
+  assign fail_c[12] = is_load && to_cluster && cmd_i.multicast && NumCtas < 16 &&
+                      (cmd_i.cta_mask >> NumCtas) != '0;             // ctaMask beyond cluster
+  assign fail_c[13] = is_load && to_cluster && !cmd_i.multicast &&
+                      32'(cmd_i.dst_cta) >= NumCtas;
+  assign fail_c[14] = s2s_cp && 32'(cmd_i.dst_cta) >= NumCtas;      // dstMem outside cluster
+  assign fail_c[15] = s2s_cp && cmd_i.dst_cta == cmd_i.issuer;      // must be another CTA
+  assign fail_c[16] = !is_pf && smem_over;         // + size overflows the 32-bit window
+  assign fail_c[17] = s2s_red && cmd_i.mbar_addr[2:0] != 3'd0;      // mbar
+  assign fail_c[18] = s2s_red && 32'(cmd_i.dst_cta) >= NumCtas;     // dstMem outside cluster
+  assign fail_c[19] = s2s && dst_over;             // dstMem + size overflows the window
+
+  // The error class of each check (the model's class for it).
+  function automatic logic [3:0] check_err(int unsigned k);
+    unique case (k)
+      1:              check_err = tma_pkg::ErrUnsupported;
+      5:              check_err = tma_pkg::ErrUnsupportedRed;
+      8, 9, 10, 17:   check_err = tma_pkg::ErrMisaligned;
+      default:        check_err = tma_pkg::ErrInvalidInstr;
+    endcase
+  endfunction
+
+  // The first failing check of a command, or ErrNone.
+  function automatic logic [3:0] first_err(logic [NumChecks-1:0] f);
+    first_err = tma_pkg::ErrNone;
+    for (int k = NumChecks - 1; k >= 0; k--) begin
+      if (f[k]) first_err = check_err(32'(k));
     end
-  end
+  endfunction
+
+  assign err = first_err(fail_q);
 
   // ---- Command register and row generator ----
   logic                   active_q;   // a command's rows are being sent
@@ -238,9 +243,9 @@ module tma_bulk_rows #(
     cpl_d.mbar_addr = cmd_i.mbar_addr;
     cpl_d.bytes     = size_eff;
     cpl_d.tag       = cmd_i.tag;
-    if (err_q != tma_pkg::ErrNone) begin
+    if (err != tma_pkg::ErrNone) begin
       cpl_d.kind = tma_pkg::CplError;
-      cpl_d.err  = err_q;
+      cpl_d.err  = err;
     end else if (is_load || s2s) begin
       cpl_d.kind     = tma_pkg::CplTx;         // (s2s: no multicast, the one dst_cta)
       cpl_d.cta_mask = dst_mask;
@@ -268,17 +273,17 @@ module tma_bulk_rows #(
   assign take_cmd    = cmd_valid_i && cmd_ready_o;
   assign take_row    = row_valid_o && row_ready_i;
   assign row_last    = row_last_q;
-  assign bytes_d     = err_q == tma_pkg::ErrNone && size_eff != '0 &&
+  assign bytes_d     = err == tma_pkg::ErrNone && size_eff != '0 &&
                        !(has_mask && coord1[15:0] == '0) && !(is_pf && PrefetchReads == 0);
   assign row_len     = row_last ? RbW'(left_q) : RbW'(RowMax);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_chk
     if (!rst_ni) begin
-      chk_q <= 1'b0;
-      err_q <= '0;
+      chk_q  <= 1'b0;
+      fail_q <= '0;
     end else begin
-      chk_q <= cmd_valid_i && !take_cmd;
-      err_q <= err_c;
+      chk_q  <= cmd_valid_i && !take_cmd;
+      fail_q <= fail_c;
     end
   end
 
@@ -288,8 +293,8 @@ module tma_bulk_rows #(
       s2s_q    <= 1'b0;
     end else begin
       if (take_cmd) begin
-        active_q <= !(err_q == tma_pkg::ErrNone && s2s);
-        s2s_q    <= err_q == tma_pkg::ErrNone && s2s;
+        active_q <= !(err == tma_pkg::ErrNone && s2s);
+        s2s_q    <= err == tma_pkg::ErrNone && s2s;
       end else begin
         if (take_row && row_last) begin
           active_q <= 1'b0;
@@ -367,7 +372,7 @@ module tma_bulk_rows #(
   // A masked store writes some byte of every beat (whole 16-byte chunks, a mask not 0).
   `TMA_ASSERT_IMPLY(MaskNotEmpty_A, row_valid_o && bytes_q && bmask_en_q, bmask_q != '0)
   `TMA_ASSERT_NEVER(RowsOrCopy_A, active_q && s2s_q)
-  `TMA_ASSERT_IMPLY(ErrReg_A, chk_q, err_q == err_c && cmd_valid_i)
+  `TMA_ASSERT_IMPLY(ErrReg_A, chk_q, fail_q == fail_c && cmd_valid_i)
   `TMA_ASSERT_IMPLY(LastFlag_A, active_q, row_last_q == (!bytes_q || left_q <= 32'(RowMax)))
   `TMA_ASSERT_STABLE(S2sHeld_A, s2s_valid_o, s2s_ready_i, {s2s_src_o, s2s_dst_o, s2s_cpl_o})
 

@@ -65,9 +65,11 @@ module tma_cmd_reg #(
   logic unused_coord2;  // its other bits are bulk_rows' (tma_bulk_rows reads the command)
   assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[4:0]};
 
+  // Six slices, each with its own copies of the output select: the command's fields fan out
+  // to the frontend's intake and sequencer and to tma_bulk_rows' checks, placed apart.
   tma_spill_reg #(
     .Width  (RegW),
-    .Copies (2)
+    .Copies (6)
   ) u_reg (
     .clk_i,
     .rst_ni,

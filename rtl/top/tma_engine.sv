@@ -12,10 +12,10 @@
 //                              unpacker, aligner, swizzle, shared-memory write port; its own
 //                              file lists its blocks
 //   backend   tma_rd_engine    AXI4 read manager: AR arbitration, credits, R routing by ID
-//             tma_cpl_unit     finished commands -> completions
-//             tma_bulk_group   bulk async-groups: stores and reductions join their issuer's
-//                              open group at intake, commit_group closes it, their ends
-//                              complete it; group completions in order per issuer
+//   finish    tma_finish       finished commands of every path -> completions (tma_cpl_unit);
+//                              bulk async-groups (tma_bulk_group): stores and reductions join
+//                              their issuer's open group at intake, commit_group closes it,
+//                              their ends complete it; group completions in order per issuer
 //   store direction  tma_store_path  rows of store and reduction commands -> shared-memory
 //                              reads -> AXI4 writes (reductions read-modify-write); its own
 //                              file lists its blocks
@@ -138,7 +138,7 @@ module tma_engine #(
   tma_pkg::row_t        row;
   // bulk async-groups: a command's group request, the group of each tensor command (queued
   // from intake to its job), the frontend's job with it
-  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_op_ready, bg_busy;
+  logic                 is_commit, is_bg_op, bg_req_valid, bg_req_ready, bg_op_ready;
   // the command register: the command and its class (bulk, commit_group, group operation)
   logic                 c_valid;
   logic                 fe_pre_valid;   // the command entering the register leaves it next
@@ -149,7 +149,6 @@ module tma_engine #(
   logic [2:0]           bgq_usage;
   logic                 fe_job_valid, fe_job_ready;
   tma_pkg::job_t        fe_job;
-  logic                 bg_ev_valid, bg_rd_ready, bg_wr_ready;
   logic                 row_valid, row_ready;
   logic                 st_row_valid, st_row_ready, is_store_row;
   // load direction -> read engine: data bursts; read engine -> load direction: their beats
@@ -167,11 +166,8 @@ module tma_engine #(
   // store direction -> completion unit
   logic                  st_done_valid, st_done_ready;
   tma_pkg::cpl_info_t    st_done;
-  // both directions' finished commands -> register slice -> completion unit, bulk groups
-  logic                  arb_valid, arb_ready;
-  tma_pkg::cpl_info_t    arb;
-  logic                  fin_valid, fin_ready;
-  tma_pkg::cpl_info_t    fin;
+  // a finished command in tma_finish's register slice
+  logic                  fin_busy;
   // block status
   logic ctrl_busy, walker_busy, ld_busy, rd_busy;
   logic st_busy;
@@ -498,105 +494,43 @@ module tma_engine #(
   assign smem_wr_data_o  = s2s_active ? s2s_wr_data  : pr_wr_data;
   assign smem_wr_strb_o  = s2s_active ? s2s_wr_strb  : pr_wr_strb;
 
-  // Finished commands of both directions and of the shared::cta -> shared::cluster copies to
-  // the completion unit and the bulk-group unit (round robin), through a register slice: the
-  // finished-command queues' output flags, the round-robin choice and the completion unit's
-  // state loads would otherwise form one path (and its ready the way back to the queues'
-  // pops) across the whole engine.
-  logic [1:0] unused_fin_idx;
-
-  tma_stream_arb #(
-    .NumIn  (3),
-    .Width  (tma_pkg::CplInfoWidth),
-    .LockIn (1)
-  ) u_fin_arb (
+  // ---- Finish: finished commands -> completions and bulk async-group events ----
+  tma_finish #(
+    .NumCtas (NumCtas)
+  ) u_finish (
     .clk_i,
     .rst_ni,
-    .in_valid_i  ({s2s_done_valid, st_done_valid, done_valid}),
-    .in_ready_o  ({s2s_done_ready, st_done_ready, done_ready}),
-    .in_data_i   ({s2s_done, st_done, done}),
-    .out_valid_o (arb_valid),
-    .out_ready_i (arb_ready),
-    .out_data_o  (arb),
-    .out_idx_o   (unused_fin_idx)
-  );
-
-  tma_spill_reg #(
-    .Width (tma_pkg::CplInfoWidth)
-  ) u_fin_reg (
-    .clk_i,
-    .rst_ni,
-    .in_valid_i  (arb_valid),
-    .in_ready_o  (arb_ready),
-    .in_data_i   (arb),
-    .out_valid_o (fin_valid),
-    .out_ready_i (fin_ready),
-    .out_data_o  (fin)
-  );
-
-  // ---- Bulk async-groups: a group operation's end is both its read and its write event (its
-  // sources are read before its last write is acknowledged) ----
-  assign bg_ev_valid = fin_valid && fin_ready && fin.bg;
-
-  // One issuer per CTA of the engine (tma_cmd_reg and tma_bulk_rows keep the others out).
-  localparam int unsigned BgIssW = (NumCtas > 1) ? $clog2(NumCtas) : 1;
-  logic [BgIssW-1:0] bg_cpl_issuer;
-  assign bg_cpl_o.issuer = 4'(bg_cpl_issuer);
-
-  tma_bulk_group #(
-    .NumIssuers (NumCtas),
-    .MaxGroups  (4),
-    .CntW       (8),
-    .SeqW       (8)
-  ) u_bulk_group (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i  (bg_req_valid),
-    .req_ready_o  (bg_req_ready),
-    .req_issuer_i (c_cmd.issuer[BgIssW-1:0]),
-    .req_commit_i (is_commit),
-    .req_rd_i     (1'b1),
-    .req_wr_i     (1'b1),
-    .req_seq_o    (bg_req_seq),
-    .op_ready_o   (bg_op_ready),
-    .rd_valid_i   (bg_ev_valid),
-    .rd_ready_o   (bg_rd_ready),
-    .rd_issuer_i  (fin.cta[BgIssW-1:0]),
-    .rd_seq_i     (fin.bg_seq),
-    .rd_err_i     (fin.kind == tma_pkg::CplError),
-    .wr_valid_i   (bg_ev_valid),
-    .wr_ready_o   (bg_wr_ready),
-    .wr_issuer_i  (fin.cta[BgIssW-1:0]),
-    .wr_seq_i     (fin.bg_seq),
-    .wr_err_i     (fin.kind == tma_pkg::CplError),
-    .cpl_valid_o  (bg_cpl_valid_o),
-    .cpl_ready_i  (bg_cpl_ready_i),
-    .cpl_issuer_o (bg_cpl_issuer),
-    .cpl_seq_o    (bg_cpl_o.seq),
-    .cpl_done_o   (bg_cpl_o.done),
-    .cpl_err_o    (bg_cpl_o.err),
-    .busy_o       (bg_busy)
-  );
-
-  // (the group unit's busy: open groups never committed stay; the engine's busy_o leaves it)
-  logic unused_bg;
-  assign unused_bg = ^{bg_busy, bgq_usage};
-
-  tma_cpl_unit u_cpl (
-    .clk_i,
-    .rst_ni,
-    .info_valid_i (fin_valid),
-    .info_ready_o (fin_ready),
-    .info_i       (fin),
+    .ld_valid_i      (done_valid),
+    .ld_ready_o      (done_ready),
+    .ld_i            (done),
+    .st_valid_i      (st_done_valid),
+    .st_ready_o      (st_done_ready),
+    .st_i            (st_done),
+    .s2s_valid_i     (s2s_done_valid),
+    .s2s_ready_o     (s2s_done_ready),
+    .s2s_i           (s2s_done),
+    .bg_req_valid_i  (bg_req_valid),
+    .bg_req_ready_o  (bg_req_ready),
+    .bg_req_issuer_i (c_cmd.issuer),
+    .bg_req_commit_i (is_commit),
+    .bg_req_seq_o    (bg_req_seq),
+    .bg_op_ready_o   (bg_op_ready),
     .cpl_valid_o,
     .cpl_ready_i,
     .cpl_o,
+    .bg_cpl_valid_o,
+    .bg_cpl_ready_i,
+    .bg_cpl_o,
+    .busy_o          (fin_busy),
     .err_count_o
   );
 
+  logic unused_bgq;
+  assign unused_bgq = ^bgq_usage;
+
   // ---- Status ----
   assign busy_o = ctrl_busy || walker_busy || bk_busy || ld_busy || rd_busy || st_busy ||
-                  cpl_valid_o || c_valid || m_row_valid || s2s_busy || fin_valid;
+                  cpl_valid_o || c_valid || m_row_valid || s2s_busy || fin_busy;
 
   // ---- Assertions ----
   `TMA_ASSERT_INIT(DataBytesLegal_A, DataBytes == 16 || DataBytes == 32 || DataBytes == 64 ||
@@ -617,11 +551,6 @@ module tma_engine #(
   `TMA_ASSERT_INIT(StorePathLegal_A, StorePath <= 1)
   // Every job of the frontend has its command's group entry (one job per command).
   `TMA_ASSERT_IMPLY(JobHasGroup_A, job_valid, bgq_out_valid)
-  // Only the engine's CTAs have groups: their requests and events name one of them.
-  `TMA_ASSERT_IMPLY(BgIssuer_A, bg_req_valid, 32'(c_cmd.issuer) < NumCtas)
-  `TMA_ASSERT_IMPLY(BgEventIssuer_A, bg_ev_valid, 32'(fin.cta) < NumCtas)
-  // The group unit takes every event at once (no event is lost at a command's end).
-  `TMA_ASSERT_IMPLY(BgEventTaken_A, bg_ev_valid, bg_rd_ready && bg_wr_ready)
   // While the copy owns the shared-memory ports the engine's own users are silent.
   `TMA_ASSERT_IMPLY(S2sAlone_A, s2s_active, !pr_rd_valid && !pr_wr_valid && !st_busy &&
                                             !ld_busy)
