@@ -137,15 +137,18 @@ module tma_s2s_copy #(
 
   // active_o from a flop of its own (formed from state_d): it selects the engine's
   // shared-memory ports (every request, data and strobe bit) and gates their readies.
-  logic active_q;
+  // busy_o likewise: it holds the engine's command register.
+  logic active_q, busy_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_state
     if (!rst_ni) begin
       state_q  <= StIdle;
       active_q <= 1'b0;
+      busy_q   <= 1'b0;
       nresp_q  <= 1'b0;
     end else begin
       state_q  <= state_d;
       active_q <= state_d != StIdle && state_d != StWait && state_d != StDone;
+      busy_q   <= state_d != StIdle;
       if (state_q == StRead) begin
         nresp_q <= 1'b0;
       end else if (rvalid_i && active_o) begin
@@ -200,7 +203,8 @@ module tma_s2s_copy #(
   assign active_o    = active_q;
   `TMA_ASSERT_COPY(Active_A, active_q, state_q != StIdle && state_q != StWait &&
                                        state_q != StDone)
-  assign busy_o      = state_q != StIdle;
+  assign busy_o      = busy_q;
+  `TMA_ASSERT_COPY(Busy_A, busy_q, state_q != StIdle)
 
   assign rd_dst      = state_q == StReadDst;
   assign rd_valid_o  = state_q == StRead || rd_dst;

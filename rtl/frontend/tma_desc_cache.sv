@@ -12,9 +12,11 @@
 // (tag_fresh_o) when the previous cycle compared its address and wrote no tag, and the intake
 // takes a command only then, so the lookup is a few LUTs of flops, and a command that enters an
 // empty command register is looked up in its first cycle on the stream. A map invalidated in
-// the lookup's cycle misses. The read index (kept copies, one per
-// slice of the RAM) is registered in every cycle from the compares themselves (the entry
-// that matches the stream's map address), and map_q takes the RAM entry at that index
+// the lookup's cycle misses. Both candidate addresses are compared and registered, and a
+// registered copy of the choice between them picks one, so the late handshake reaches flops
+// only. The read index (kept copies, one per slice of the RAM) is registered in every cycle
+// from the compares themselves (the entry that matches each candidate, picked the same way),
+// and map_q takes the RAM entry at that index
 // in every cycle of Idle (its load and select copies are registered from idle_next_i), so a
 // lookup that hits (lookup_i with hit_o, read_o) has its map in map_q from the next cycle;
 // map_q's value is don't-care after an Idle cycle without a hit.
@@ -78,51 +80,68 @@ module tma_desc_cache #(
   tma_pkg::map_t        map_d, map_q;
 
   // ---- Lookup ----
-  logic [CacheEntries-1:0] tag_match_d, tag_match_q;
+  // The tags are compared with both candidate addresses of the next cycle's command (the
+  // stream's own, cmd_addr_i, and the command register's input, pre_addr_i), each result is
+  // registered, and the registered stay flag picks one: stay comes from the command
+  // register's and the intake's handshake late in the cycle and only reaches flops (its
+  // kept copies), not the compares, the read index or the RAM's read address.
+  logic [CacheEntries-1:0] tag_match_cmd, tag_match_pre;   // the compares, this cycle
+  logic [CacheEntries-1:0] match_cmd_q, match_pre_q;       // ... registered
+  logic [CacheEntries-1:0] tag_match_q;                    // the next-cycle command's
   logic [CacheEntries-1:0] hit;
   logic                    tag_fresh_q;
   logic                    stay;          // the stream's command is there in the next cycle too
-  logic [CacheEntries-1:0] tag_match_cmd; // the tags against the stream's command's address
-  logic [CacheEntries-1:0] tag_match_pre; // ... and against the command register's input
+  logic [NumSlices:0]      stay_q;        // kept copies: one per RAM slice, one for the tags
   assign stay = cmd_valid_i && !cmd_ready_i;
-  // Both compares are formed and stay selects between their results (not between the two
-  // addresses): stay comes from the command register's and the frontend's handshake, late in
-  // the cycle, and so steers one LUT level instead of 64 address bits in front of the compares.
   always_comb begin : proc_lookup
     for (int e = 0; e < CacheEntries; e++) begin
       tag_match_cmd[e] = tag_q[e] == cmd_addr_i;
       tag_match_pre[e] = tag_q[e] == pre_addr_i;
-      tag_match_d[e]   = stay ? tag_match_cmd[e] : tag_match_pre[e];
-      hit[e]         = valid_q[e] && !desc_inval_i && tag_match_q[e];
+      tag_match_q[e]   = stay_q[NumSlices] ? match_cmd_q[e] : match_pre_q[e];
+      hit[e]           = valid_q[e] && !desc_inval_i && tag_match_q[e];
     end
   end
+  tma_dup_reg #(.Copies (NumSlices + 1)) u_stay (
+    .clk_i, .rst_ni, .d_i (stay), .q_o (stay_q)
+  );
   assign hit_o       = hit != '0;
   assign tag_fresh_o = tag_fresh_q;
   assign fill        = fill_valid_i && !stale_q && !desc_inval_i;
 
   // ---- map_q: one writer, the selected source per slice ----
   logic [NumSlices-1:0] load_q, read_sel_q;
-  // The entry that matches the next-cycle command's map address, one copy per slice's RAM:
-  // registered in every cycle from this cycle's compares (the ones tag_match_q registers), so
-  // in the cycle of a lookup it is the index of the entry that hits, and the RAM read does
-  // not wait for the intake's take
-  logic [NumSlices*CacheIdxW-1:0] rd_idx_q;
-  logic [CacheIdxW-1:0]           rd_idx_d;
-  logic [CacheEntries-1:0]        rd_match_q;     // (assertion) the entries rd_idx_q matched
+  // The entry that matches each candidate address, one copy per slice's RAM: registered in
+  // every cycle from this cycle's compares, and picked by that slice's copy of stay_q, so in
+  // the cycle of a lookup it is the index of the entry that hits, and the RAM read does not
+  // wait for the intake's take
+  logic [NumSlices*CacheIdxW-1:0] idx_cmd_q, idx_pre_q;
+  logic [CacheIdxW-1:0]           idx_cmd_d, idx_pre_d;
+  logic [CacheIdxW-1:0]           rd_idx [NumSlices];
+  logic [CacheEntries-1:0]        rd_match_q;     // (assertion) the entries the index matched
   always_comb begin : proc_rd_idx
-    rd_idx_d = '0;
+    idx_cmd_d = '0;
+    idx_pre_d = '0;
     for (int e = 0; e < CacheEntries; e++) begin
-      if (valid_q[e] && tag_match_d[e]) rd_idx_d = CacheIdxW'(e);
+      if (valid_q[e] && tag_match_cmd[e]) idx_cmd_d = CacheIdxW'(e);
+      if (valid_q[e] && tag_match_pre[e]) idx_pre_d = CacheIdxW'(e);
     end
   end
-  tma_dup_reg #(.Width (CacheIdxW), .Copies (NumSlices)) u_rd_idx (
-    .clk_i, .rst_ni, .d_i (rd_idx_d), .q_o (rd_idx_q)
+  tma_dup_reg #(.Width (CacheIdxW), .Copies (NumSlices)) u_idx_cmd (
+    .clk_i, .rst_ni, .d_i (idx_cmd_d), .q_o (idx_cmd_q)
   );
-  always_ff @(posedge clk_i) begin : proc_rd_match
-    for (int e = 0; e < CacheEntries; e++) rd_match_q[e] <= valid_q[e] && tag_match_d[e];
+  tma_dup_reg #(.Width (CacheIdxW), .Copies (NumSlices)) u_idx_pre (
+    .clk_i, .rst_ni, .d_i (idx_pre_d), .q_o (idx_pre_q)
+  );
+  for (genvar g = 0; g < NumSlices; g++) begin : gen_rd_idx
+    assign rd_idx[g] = stay_q[g] ? idx_cmd_q[g*CacheIdxW +: CacheIdxW] :
+                                   idx_pre_q[g*CacheIdxW +: CacheIdxW];
   end
-  `TMA_ASSERT_NEVER(RdIdx_A, lookup_i && hit_o &&
-                             !rd_match_q[rd_idx_q[CacheIdxW-1:0]])
+  always_ff @(posedge clk_i) begin : proc_rd_match
+    for (int e = 0; e < CacheEntries; e++) begin
+      rd_match_q[e] <= valid_q[e] && (stay ? tag_match_cmd[e] : tag_match_pre[e]);
+    end
+  end
+  `TMA_ASSERT_NEVER(RdIdx_A, lookup_i && hit_o && !rd_match_q[rd_idx[0]])
   // map_q loads the RAM entry in every cycle of Idle (and the check's map when it ends); the
   // sequencer starts in Idle
   tma_dup_reg #(.Copies (NumSlices), .ResetVal (1)) u_load (
@@ -143,7 +162,7 @@ module tma_desc_cache #(
     always_ff @(posedge clk_i) begin : proc_ram
       if (wr_q) ram_q[wr_idx_q] <= map_q[Lo +: W];
     end
-    assign ram_rd[Lo +: W] = ram_q[rd_idx_q[g*CacheIdxW +: CacheIdxW]];
+    assign ram_rd[Lo +: W] = ram_q[rd_idx[g]];
     assign map_d[Lo +: W] = !load_q[g]    ? map_q[Lo +: W] :
                             read_sel_q[g] ? ram_rd[Lo +: W] : fill_i[Lo +: W];
   end
@@ -163,7 +182,8 @@ module tma_desc_cache #(
   end
 
   always_ff @(posedge clk_i) begin : proc_tag_match
-    tag_match_q <= tag_match_d;
+    match_cmd_q <= tag_match_cmd;
+    match_pre_q <= tag_match_pre;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : proc_regs
