@@ -35,6 +35,7 @@ module tma_cmd_reg #(
   output tma_pkg::cmd_t out_o,
   output logic          out_commit_o,   // commit_group
   output logic          out_bg_op_o,    // joins its issuer's open bulk async-group
+  output tma_pkg::cmd_t out_bk_o,       // out_o again, from a register copy for tma_bulk_rows
   // Where it goes
   input  logic          hold_i,
   output logic          fe_valid_o,
@@ -66,7 +67,7 @@ module tma_cmd_reg #(
   assign unused_coord2 = ^{cmd_coord2[31:7], cmd_coord2[4:0]};
 
   // Six slices, each with its own copies of the output select: the command's fields fan out
-  // to the frontend's intake and sequencer and to tma_bulk_rows' checks, placed apart.
+  // to the frontend's intake, sequencer and descriptor cache.
   tma_spill_reg #(
     .Width  (RegW),
     .Copies (6)
@@ -80,6 +81,30 @@ module tma_cmd_reg #(
     .out_ready_i (out_ready),
     .out_data_o  ({out_bulk, out_commit_o, out_bg_op_o, out_o})
   );
+
+  // The same register once more for tma_bulk_rows (out_bk_o): its checks (window-end adds,
+  // CTA compares) read the command from flops placed beside them, not across the die from the
+  // frontend. Same input, same handshake, so the two hold the same commands (BkCopy_A); its
+  // full-flag copies are kept cells, so synthesis does not merge the two, and the bits
+  // tma_bulk_rows does not read are removed.
+  logic bk_in_ready, bk_out_valid;
+  tma_spill_reg #(
+    .Width  (tma_pkg::CmdWidth),
+    .Copies (2)
+  ) u_reg_bk (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (cmd_valid_i),
+    .in_ready_o  (bk_in_ready),
+    .in_data_i   (cmd_i),
+    .out_valid_o (bk_out_valid),
+    .out_ready_i (out_ready),
+    .out_data_o  (out_bk_o)
+  );
+  logic unused_bk;
+  assign unused_bk = bk_in_ready ^ bk_out_valid;
+  `TMA_ASSERT_NEVER(BkCopy_A, bk_in_ready != cmd_ready_o || bk_out_valid != out_valid_o ||
+                              (out_valid_o && out_bk_o != out_o))
 
   assign go             = out_valid_o && !hold_i;
   assign op_ok          = !out_bg_op_o || bg_op_ready_i;

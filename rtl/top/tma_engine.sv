@@ -143,6 +143,7 @@ module tma_engine #(
   logic                 c_valid;
   logic                 fe_pre_valid;   // the command entering the register leaves it next
   tma_pkg::cmd_t        c_cmd;
+  tma_pkg::cmd_t        c_cmd_bk;       // the same command from a copy beside tma_bulk_rows
   logic [7:0]           bg_req_seq;
   logic                 bgq_in_valid, bgq_in_ready, bgq_out_valid;
   logic [8:0]           bgq_out;
@@ -215,6 +216,7 @@ module tma_engine #(
     .out_o          (c_cmd),
     .out_commit_o   (is_commit),
     .out_bg_op_o    (is_bg_op),
+    .out_bk_o       (c_cmd_bk),
     .hold_i         (s2s_hold),
     .fe_valid_o     (fe_cmd_valid),
     .fe_ready_i     (fe_cmd_ready),
@@ -309,7 +311,7 @@ module tma_engine #(
     .rst_ni,
     .cmd_valid_i (bk_cmd_valid),
     .cmd_ready_o (bk_cmd_ready),
-    .cmd_i       (c_cmd),
+    .cmd_i       (c_cmd_bk),
     .bg_i        (is_bg_op),
     .bg_seq_i    (bg_req_seq),
     .row_valid_o (bk_row_valid),
