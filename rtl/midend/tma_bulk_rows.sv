@@ -201,12 +201,13 @@ module tma_bulk_rows #(
   assign fail_c[18] = s2s_red && 32'(cmd_i.dst_cta) >= NumCtas;     // dstMem outside cluster
   assign fail_c[19] = s2s && dst_over;             // dstMem + size overflows the window
 
-  // The error class of each check (the model's class for it).
+  // The error class of each check (the model's class for it), by its index in fail_c above:
+  // a new check is added in both places.
   function automatic logic [3:0] check_err(int unsigned k);
     unique case (k)
-      1:              check_err = tma_pkg::ErrUnsupported;
-      5:              check_err = tma_pkg::ErrUnsupportedRed;
-      8, 9, 10, 17:   check_err = tma_pkg::ErrMisaligned;
+      1:              check_err = tma_pkg::ErrUnsupported;      // no write direction
+      5:              check_err = tma_pkg::ErrUnsupportedRed;   // the reduction table
+      8, 9, 10, 17:   check_err = tma_pkg::ErrMisaligned;       // dstMem, srcMem, mbar, mbar
       default:        check_err = tma_pkg::ErrInvalidInstr;
     endcase
   endfunction
