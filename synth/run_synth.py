@@ -26,6 +26,8 @@ Named configurations (--config NAME; tma_engine, tma_sim_top): parameter sets of
 leaves whole blocks out (docs/rtl.md, "Configurations"); -P settings come after them and win:
   load90      Arch=0 StorePath=0: the sm_90 loads and prefetches (tensor and bulk) only: no
               gather4 / im2col::w::128 walkers, no sub-byte unpacker, no write direction
+  load90_goal load90 with DataBytes=16 NumCtas=4 DescCacheEntries=2: the configuration whose
+              LUT count and fmax the restructure's goals are stated for (docs/timing.md)
 
 Example:
   synth/run_synth.py --top tma_fifo -P Width=64 -P Depth=4 --out build/synth/fifo --targets all
@@ -47,6 +49,8 @@ ALL_TARGETS = ["elab023", "elab", "generic023", "generic", "xc7", "ecp5", "pnr"]
 # --config NAME: the engine's named configurations (the module docstring lists them)
 CONFIGS = {
     "load90": [("Arch", "0"), ("StorePath", "0")],
+    "load90_goal": [("Arch", "0"), ("StorePath", "0"), ("DataBytes", "16"), ("NumCtas", "4"),
+                    ("DescCacheEntries", "2")],
 }
 
 
