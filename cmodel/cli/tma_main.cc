@@ -58,6 +58,7 @@ struct RunArgs {
   bool fail_on_skip = false;
   GoldenLimits limits;
   std::string link;  // --engine board: uart:PATH[@BAUD]
+  std::string board_build;  // --engine board: default or load90 (tma-board --build)
 };
 
 // The folder of this executable (its sibling tools live there).
@@ -95,6 +96,9 @@ int ExecRtlEngine(const RunArgs& a) {
   args.insert(args.end(), a.files.begin(), a.files.end());
   if (!a.link.empty()) {
     args.insert(args.end(), {"--link", a.link});
+  }
+  if (!a.board_build.empty()) {
+    args.insert(args.end(), {"--build", a.board_build});
   }
   if (!a.filter.empty()) {
     args.insert(args.end(), {"--filter", a.filter});
@@ -800,6 +804,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--link", run.link,
                       "--engine board: the board's UART, uart:PATH[@BAUD] (default 3000000 "
                       "baud; PATH /dev/ttyUSB0 or the pty tma-board-sim prints)");
+  run_cmd
+      ->add_option("--build", run.board_build,
+                   "--engine board: what the board's engine was built with: default (every "
+                   "mode, the write direction) or load90 (Arch 90, StorePath 0: the default "
+                   "bitstream of boards/ulx3s/build_bitstream.py); cases outside it are skipped")
+      ->check(CLI::IsMember({"default", "load90"}));
   run_cmd->add_option("--filter", run.filter, "Only cases whose id matches this ECMAScript regex");
   run_cmd->add_flag("-v,--verbose", run.verbose, "Print every case and every failed check");
   run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");

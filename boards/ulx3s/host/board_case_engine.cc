@@ -50,7 +50,7 @@ std::vector<uint32_t> Words(const std::vector<uint8_t>& b) {
 BoardCaseEngine::BoardCaseEngine(fw::Link* link, BoardBuild build)
     : l_(link),
       b_(build),
-      rtl_(sim::RtlBuild::Default(16)),
+      rtl_(build.load90 ? sim::RtlBuild::Load90(16) : sim::RtlBuild::Default(16)),
       ram_(build.gmem_bytes / 4, 0),
       ram_known_(build.gmem_bytes / 4, false),
       smem_(build.num_ctas, std::vector<uint32_t>(build.smem_bytes / 4, 0)),
@@ -126,6 +126,12 @@ m::CaseOutcome BoardCaseEngine::Run(const m::GoldenCase& c, m::GlobalMemoryIf& g
   };
   if (const std::string why = sim::RtlSkipReason(c, rtl_); !why.empty()) {
     return skip(why);
+  }
+  // A build without the write direction (--build load90) refuses stores, reductions and bulk
+  // writes by construction; the replay compares results, so such a case is outside the build.
+  if (!rtl_.store_path && !sim::RtlHostEncoderRefusal(c) &&
+      sim::RtlBuildRefusal(c, rtl_, m::ParseArch(c.arch).value_or(m::Arch::kSm90))) {
+    return skip("outside the board's build (StorePath 0: no stores, reductions or bulk writes)");
   }
   const uint64_t base = m::CaseGlobalBase(c);
   const uint64_t ram_off = kPage + base % kPage;  // the buffer's first RAM byte

@@ -44,6 +44,10 @@ struct BoardBuild {
   uint32_t gmem_bytes = 262144;
   int num_ctas = 4;
   uint32_t smem_bytes = 16384;
+  // The engine built with Arch 90 and StorePath 0 (build_bitstream.py's default bitstream):
+  // the claims of sim::RtlBuild::Load90, so stores, reductions and Blackwell modes are skipped
+  // as outside the build (tma-board run --build load90).
+  bool load90 = false;
 };
 
 // Link addresses of the board's AXI4-Lite map (board_axil_xbar in the board top).

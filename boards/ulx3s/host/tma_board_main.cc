@@ -6,13 +6,17 @@
 //   tma-board run FILE... --link uart:PATH[@BAUD] [--filter REGEX] [-v|--verbose]
 //                 [--junit FILE] [--fail-on-skip] [--sample N] [--max-case-bytes N]
 //                 [--max-line-bytes N] [--max-polls N] [--reply-timeout-ms MS]
+//                 [--build default|load90]
 // (the replay options of sim/run_args.h, every number range-checked, and the board's own).
 // PATH is the board's serial port (/dev/ttyUSB0 at 3000000 baud, the default) or the pty the
 // Verilated board top prints (tma-board-sim). A case that does not fit the board's memories is
 // SKIP and listed at the end; a replay that broke a rule (hang, a host access answered with an
 // error, a barrier that disagrees) is FAIL with that note. A read waits up to --reply-timeout-ms
 // (default 60000) for its reply: the bytes written before it (a global-memory upload) go
-// through the UART first, which takes long on a simulated board.
+// through the UART first, which takes long on a simulated board. --build says what the board's
+// engine was built with: default (the board top's parameters: every mode, the write direction)
+// or load90 (Arch 90, StorePath 0: the bitstream build_bitstream.py makes by default); a case
+// outside the build's claims is SKIP with the reason, as in tma-rtl.
 // Exit: 0 all run cases pass, 1 a failure (or a skip with --fail-on-skip, or no case ran),
 // 2 usage, file or link error.
 #include <chrono>
@@ -35,7 +39,7 @@ int Usage() {
   std::cerr << "usage: tma-board run FILE... --link uart:PATH[@BAUD] [--filter REGEX]\n"
                "                 [-v|--verbose] [--junit FILE] [--fail-on-skip] [--sample N]\n"
                "                 [--max-case-bytes N] [--max-line-bytes N] [--max-polls N]\n"
-               "                 [--reply-timeout-ms MS]\n";
+               "                 [--reply-timeout-ms MS] [--build default|load90]\n";
   return 2;
 }
 
@@ -47,6 +51,7 @@ int main(int argc, char** argv) {
   std::string link_spec;
   uint64_t max_polls = 20000;
   uint64_t reply_ms = 60000;
+  tma::board::BoardBuild build;
   const tma::sim::RunArgParser parser("tma-board");
   const auto board_option = [&](const std::string& name,
                                 const std::function<bool(std::string*)>& value) {
@@ -56,6 +61,14 @@ int main(int argc, char** argv) {
     }
     if (name == "--max-polls") {
       return value(&v) && parser.Number(name, v, 1, uint64_t{1} << 40, &max_polls) ? 1 : -1;
+    }
+    if (name == "--build") {
+      if (!value(&v) || (v != "default" && v != "load90")) {
+        std::cerr << "tma-board run: --build takes default or load90\n";
+        return -1;
+      }
+      build.load90 = v == "load90";
+      return 1;
     }
     if (name == "--reply-timeout-ms") {
       return value(&v) && parser.Number(name, v, 1, 3600000, &reply_ms) ? 1 : -1;
@@ -84,7 +97,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   link->set_reply_timeout_ms(static_cast<int>(reply_ms));
-  tma::board::BoardCaseEngine engine(link.get());
+  tma::board::BoardCaseEngine engine(link.get(), build);
   engine.set_max_polls(max_polls);
   if (!engine.Probe(&err)) {
     std::cerr << "tma-board run: " << path << ": " << err << "\n";
