@@ -3,7 +3,7 @@
 # Golden cases on the Verilated ULX3S board top over its pty, driven by the unchanged firmware
 # through `tma run --engine board --link uart:PTY` (docs/board.md):
 #   board_golden.sh BIN_DIR SIM [tma run args: FILE... --filter / --sample ...]
-# Starts BIN_DIR/SIM (tma-board-sim or tma-board-sim-3m), reads the pty it prints, runs the
+# Starts BIN_DIR/SIM (tma-board-sim or tma-board-sim-bit), reads the pty it prints, runs the
 # cases, then stops the simulation with SIGTERM. Exit 0 only when the replay passes (0 fail)
 # and the simulation saw no RTL assertion failure (the AXI protocol checkers bound to the
 # board's buses among them).
