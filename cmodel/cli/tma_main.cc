@@ -57,7 +57,7 @@ struct RunArgs {
   std::string junit;
   bool fail_on_skip = false;
   GoldenLimits limits;
-  std::string link;  // --engine board: uart:PATH[@BAUD]
+  std::string link;         // --engine board: uart:PATH[@BAUD]
   std::string board_build;  // --engine board: default or load90 (tma-board --build)
 };
 
