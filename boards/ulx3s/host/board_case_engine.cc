@@ -71,13 +71,21 @@ bool BoardCaseEngine::Probe(std::string* error) {
     *error = "no answer from the board (link failure)";
     return false;
   }
-  if (id != kBoardId || gmem != b_.gmem_bytes || db != 16) {
+  // The RAM size is the board's (GmemBytes of the build): at least the map page and one more.
+  if (id != kBoardId || gmem < 2 * kPage || gmem % kPage != 0 || db != 16) {
     char buf[160];
     std::snprintf(buf, sizeof(buf),
-                  "board ID 0x%08x, GMEM_BYTES %u, DATA_BYTES %u: want 0x%08x, %u, 16", id, gmem,
-                  db, kBoardId, b_.gmem_bytes);
+                  "board ID 0x%08x, GMEM_BYTES %u, DATA_BYTES %u: want 0x%08x, a multiple of "
+                  "%u from %u, 16",
+                  id, gmem, db, kBoardId, static_cast<unsigned>(kPage),
+                  static_cast<unsigned>(2 * kPage));
     *error = buf;
     return false;
+  }
+  if (gmem != b_.gmem_bytes) {
+    b_.gmem_bytes = gmem;
+    ram_.assign(gmem / 4, 0);
+    ram_known_.assign(gmem / 4, false);
   }
   fw::SocDriver drv(l_, 0);
   if (!drv.Probe()) {

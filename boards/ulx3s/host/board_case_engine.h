@@ -41,7 +41,7 @@ namespace tma::board {
 // The board build the runner assumes (boards/ulx3s/rtl/opentma_board_top.v defaults); the
 // runner reads GMEM_BYTES and DATA_BYTES from the board and refuses another build.
 struct BoardBuild {
-  uint32_t gmem_bytes = 262144;
+  uint32_t gmem_bytes = 262144;  // replaced by the board's GMEM_BYTES in Probe()
   int num_ctas = 4;
   uint32_t smem_bytes = 16384;
   // The engine built with Arch 90 and StorePath 0 (build_bitstream.py's default bitstream):
