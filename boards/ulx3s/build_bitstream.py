@@ -19,9 +19,10 @@ otherwise; 2 on a usage error.
       full configuration's 100 MHz: a quick check of the flow)
   --config NAME: a named parameter set of the board top (below); -P NAME=VALUE after it wins
   (SysMhz=30, NumCtas=2, GmemBytes=131072, ...).
-    load90  (default) SysMhz=20 Arch=90 StorePath=0 BaudRate=2000000: the sm_90 load engine
-            (stores, reductions and bulk writes answer unsupported) at 20 MHz, the UART at 2
-            Mbaud (10 clocks per bit); the configuration that meets timing today (docs/board.md)
+    load90  (default) SysMhz=20 Arch=90 StorePath=0 BaudRate=2000000 GmemBytes=131072: the
+            sm_90 load engine (stores, reductions and bulk writes answer unsupported) at 20 MHz,
+            the UART at 2 Mbaud (10 clocks per bit), 128 KiB of global memory (103 EBR, where
+            256 KiB's 167 left router2 unconverged); docs/board.md has its results
     full    the board top's own parameters: every mode and the write direction at 100 MHz, 3
             Mbaud (does not fit timing yet: docs/board.md)
 """
@@ -56,7 +57,8 @@ def filelist(path, root):
 
 
 CONFIGS = {
-    "load90": {"SysMhz": "20", "Arch": "90", "StorePath": "0", "BaudRate": "2000000"},
+    "load90": {"SysMhz": "20", "Arch": "90", "StorePath": "0", "BaudRate": "2000000",
+               "GmemBytes": "131072"},
     "full": {},
 }
 

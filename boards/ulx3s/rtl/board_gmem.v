@@ -23,7 +23,8 @@ module board_gmem #(
   parameter GmemBytes = 262144,  // power of two
   // 1: the RAM as ECP5 DP16KD blocks of 16K x 1 with their output register (REGMODE OUTREG;
   // Yosys infers them without it), for GmemBytes / DataBytes = 16384 words; 0: inferred
-  // (simulation, other sizes). The same two-register read either way.
+  // (simulation, other sizes: the default bitstream's 131072 bytes). The same two-register
+  // read either way.
   parameter UseEbr    = 0
 ) (
   input  wire                   clk_i,
@@ -187,7 +188,7 @@ module board_gmem #(
   wire       host_take_w = hst_q == HIdle && (host_wr_w || h_arvalid_i);
   wire       host_go_w   = hst_q == HReq && !wbeat_w;   // the request has the RAM port
   wire [27:0] h_off_w  = host_wr_w ? h_awaddr_i[27:0] : h_araddr_i[27:0];
-  wire        h_in_w   = h_off_w < GmemBytes;
+  wire        h_in_w   = {4'b0000, h_off_w} < GmemBytes;
 
   assign h_awready_o = host_take_w && host_wr_w;
   assign h_wready_o  = host_take_w && host_wr_w;
