@@ -39,7 +39,8 @@
 namespace tma::board {
 
 // The board build the runner assumes (boards/ulx3s/rtl/opentma_board_top.v defaults); the
-// runner reads GMEM_BYTES and DATA_BYTES from the board and refuses another build.
+// runner reads GMEM_BYTES and DATA_BYTES from the board: it takes the board's RAM size and
+// refuses another data width.
 struct BoardBuild {
   uint32_t gmem_bytes = 262144;  // replaced by the board's GMEM_BYTES in Probe()
   int num_ctas = 4;
