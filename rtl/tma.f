@@ -79,4 +79,5 @@ soc/tma_soc_ctrl.sv
 soc/tma_soc_host.sv
 soc/tma_soc_cmd_src.sv
 soc/tma_soc_cpl_path.sv
+soc/tma_soc_engine.sv
 soc/tma_soc_top.sv

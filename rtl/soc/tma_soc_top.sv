@@ -299,7 +299,7 @@ module tma_soc_top #(
   localparam int unsigned EngineArch = (Arch >= 103) ? 32'(tma_pkg::ArchSm103) :
                                        (Arch >= 100) ? 32'(tma_pkg::ArchSm100) :
                                                        32'(tma_pkg::ArchSm90);
-  tma_engine #(
+  tma_soc_engine #(
     .DataBytes        (DataBytes),
     .NumCtas          (NumCtas),
     .MaxOutstanding   (MaxOutstanding),
