@@ -2,8 +2,9 @@
 //
 // The command line of the golden-case replay tools (tma-rtl, tma-soc): `TOOL run FILE...` with
 // the options every replay takes, parsed once here, and a hook for a tool's own options:
-//   --filter REGEX, -v|--verbose, --junit FILE, --fail-on-skip, --sample N, --limit CYCLES,
-//   --max-case-bytes N, --max-line-bytes N (limits: golden.h)
+//   --filter REGEX, -v|--verbose, --junit FILE, --fail-on-skip, --sample N, --shard K/N (the cases
+//   of each file whose index is K mod N: N runs, K = 0..N-1, replay every case once),
+//   --limit CYCLES, --max-case-bytes N, --max-line-bytes N (limits: golden.h)
 // "--name VALUE" and "--name=VALUE" are the same. Every number is checked: one that does not
 // parse, is negative or out of range is a usage error, never a default.
 #ifndef TMA_SIM_RUN_ARGS_H_

@@ -7,4 +7,5 @@ rtl/board_uartbone.v
 rtl/board_axil_xbar.v
 rtl/board_gmem.v
 rtl/board_csr.v
+rtl/board_core.v
 rtl/opentma_board_top.v

@@ -56,6 +56,7 @@ struct RunArgs {
   bool verbose = false;
   std::string junit;
   bool fail_on_skip = false;
+  std::string shard;  // K/N: the cases whose index in their file is K mod N
   GoldenLimits limits;
   std::string link;         // --engine board: uart:PATH[@BAUD]
   std::string board_build;  // --engine board: default or load90 (tma-board --build)
@@ -112,6 +113,9 @@ int ExecRtlEngine(const RunArgs& a) {
   if (a.fail_on_skip) {
     args.push_back("--fail-on-skip");
   }
+  if (!a.shard.empty()) {
+    args.insert(args.end(), {"--shard", a.shard});
+  }
   const GoldenLimits dflt;
   if (a.limits.max_case_bytes != dflt.max_case_bytes) {
     args.insert(args.end(), {"--max-case-bytes", std::to_string(a.limits.max_case_bytes)});
@@ -154,6 +158,16 @@ int CmdRun(const RunArgs& a) {
   opt.verbose = a.verbose;
   opt.junit = a.junit;
   opt.fail_on_skip = a.fail_on_skip;
+  if (!a.shard.empty()) {
+    int k = 0, n = 0;
+    char tail = 0;
+    if (std::sscanf(a.shard.c_str(), "%d/%d%c", &k, &n, &tail) != 2 || n < 1 || k < 0 || k >= n) {
+      std::cerr << "tma run: --shard takes K/N with 0 <= K < N (got " << a.shard << ")\n";
+      return 2;
+    }
+    opt.sample = n;
+    opt.shard = k;
+  }
   opt.limits = a.limits;
   return RunCaseFiles(a.files, *engine, opt, std::cout, std::cerr);
 }
@@ -815,6 +829,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--junit", run.junit, "Also write a JUnit XML report to this file");
   run_cmd->add_flag("--fail-on-skip", run.fail_on_skip,
                     "Exit non-zero when a case is skipped (engine cannot run it)");
+  run_cmd->add_option("--shard", run.shard,
+                      "K/N: only the cases whose index in their file is K mod N (N runs with "
+                      "K = 0..N-1 replay every case once)");
   AddLimitOptions(run_cmd, &run.limits, true);
   run_cmd->footer(
       "Exit status: 0 all cases passed or skipped, 1 a case failed or no case ran, 2 usage or "

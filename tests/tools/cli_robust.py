@@ -198,8 +198,27 @@ def t_numeric_options(a, d):
         for opt in (["--limit", "abc"], ["--limit", "-5"], ["--limit", "0"], ["--limit=12x"],
                     ["--sample", "0"], ["--sample", "-1"], ["--data-bytes", "48"],
                     ["--data-bytes", "abc"], ["--limit"], ["--max-case-bytes", "-1"],
-                    ["--filterX", "a"]):
+                    ["--filterX", "a"], ["--shard", "3/3"], ["--shard", "1/0"],
+                    ["--shard", "-1/2"], ["--shard", "2"], ["--shard", "a/b"], ["--shard"]):
             run([a.tma_rtl, "run", tile] + opt, 2)
+
+
+def t_shard(a, d):
+    """--shard K/N for K = 0..N-1 replays each case of a file exactly once."""
+    if not a.tma_rtl:
+        return
+    tile = os.path.join(a.vectors, "hand", "tile.jsonl")
+
+    def totals(extra):
+        out = run([a.tma_rtl, "run", tile, "-v"] + extra, 0)
+        ids = sorted(l.split()[1] for l in out.splitlines() if l.startswith(("PASS ", "SKIP ")))
+        return ids
+
+    whole = totals([])
+    parts = [totals(["--shard", f"{k}/3"]) for k in range(3)]
+    if not whole or sorted(sum(parts, [])) != whole or any(not p for p in parts):
+        FAILS.append(f"--shard: {[len(p) for p in parts]} cases in the shards, "
+                     f"{len(whole)} in the file")
 
 
 def t_regress_args(a, d):

@@ -20,6 +20,7 @@ module board_uartbone #(
   input  wire        rst_ni,
   // Bytes from the UART
   input  wire        rx_valid_i,
+  output wire        rx_ready_o,   // the FIFO has room (for a byte-level host; a UART ignores it)
   input  wire [7:0]  rx_data_i,
   // Bytes to the UART
   output reg         tx_valid_o,
@@ -61,6 +62,7 @@ module board_uartbone #(
   wire             fifo_full  = wr_ptr_q == {~rd_ptr_q[FifoLog2], rd_ptr_q[FifoLog2-1:0]};
   wire [7:0]       byte_w     = fifo_mem[rd_ptr_q[FifoLog2-1:0]];
   wire             take_w;
+  assign rx_ready_o = !fifo_full;
 
   always @(posedge clk_i) begin
     if (rx_valid_i && !fifo_full) fifo_mem[wr_ptr_q[FifoLog2-1:0]] <= rx_data_i;

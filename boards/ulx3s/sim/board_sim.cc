@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The Verilated board top bridged to a pty (board_sim.h).
+// The Verilated board top bridged to a pty (board_sim.h). Built with TMA_BOARD_BYTE_LINK, the
+// model is board_core (the board without its PLL and UART PHY) and bytes move on its byte port
+// with its FIFO's back-pressure, one a clock at most: the fast board simulation.
 #include "boards/ulx3s/sim/board_sim.h"
 
 #include <cerrno>
@@ -14,22 +16,43 @@
 
 #include <verilated.h>
 
+#ifdef TMA_BOARD_BYTE_LINK
+#include "Vboard_core.h"
+using BoardModel = Vboard_core;
+#else
 #include "Vopentma_board_top.h"
+using BoardModel = Vopentma_board_top;
+#endif
 
 namespace tma::board {
 
 struct BoardSim::Model {
   VerilatedContext ctx;
-  std::unique_ptr<Vopentma_board_top> top;
+  std::unique_ptr<BoardModel> top;
 };
 
 BoardSim::BoardSim(int clks_per_bit) : m_(std::make_unique<Model>()), cpb_(clks_per_bit) {
   m_->ctx.fatalOnError(false);  // an assertion failure is counted, not an abort
-  m_->top = std::make_unique<Vopentma_board_top>(&m_->ctx, "board");
-  Vopentma_board_top& t = *m_->top;
+  m_->top = std::make_unique<BoardModel>(&m_->ctx, "board");
+  BoardModel& t = *m_->top;
+#ifdef TMA_BOARD_BYTE_LINK
+  // board_core has no power-on reset of its own: hold rst_ni low for a few clocks.
+  t.clk_i = 0;
+  t.rst_ni = 0;
+  t.rx_valid_i = 0;
+  t.tx_ready_i = 1;
+  for (int i = 0; i < 4; ++i) {
+    t.clk_i = 1;
+    t.eval();
+    t.clk_i = 0;
+    t.eval();
+  }
+  t.rst_ni = 1;
+#else
   t.clk_25mhz = 0;
   t.btn = 1;
   t.ftdi_txd = 1;
+#endif
   t.eval();
 }
 
@@ -82,8 +105,33 @@ void BoardSim::Exchange() {
   }
 }
 
+#ifdef TMA_BOARD_BYTE_LINK
 void BoardSim::Cycle() {
-  Vopentma_board_top& t = *m_->top;
+  BoardModel& t = *m_->top;
+  // Host -> board: a byte when the bridge's FIFO has room (rx_ready_o settled before the edge).
+  t.rx_valid_i = 0;
+  if (!to_board_.empty() && t.rx_ready_o) {
+    t.rx_valid_i = 1;
+    t.rx_data_i = to_board_.front();
+    to_board_.pop_front();
+  }
+  // Board -> host: tx_ready_i is always high, so a byte offered now is taken at this edge.
+  if (t.tx_valid_o) {
+    from_board_.push_back(static_cast<char>(t.tx_data_o));
+  }
+  t.clk_i = 1;
+  t.eval();
+  t.clk_i = 0;
+  t.eval();
+  ++cycle_;
+  if (m_->ctx.gotError()) {
+    ++asserts_;
+    m_->ctx.gotError(false);
+  }
+}
+#else
+void BoardSim::Cycle() {
+  BoardModel& t = *m_->top;
   // Host -> board: the pin for this clock.
   if (tx_bit_ < 0 && !to_board_.empty()) {
     tx_byte_ = to_board_.front();
@@ -131,6 +179,7 @@ void BoardSim::Cycle() {
     m_->ctx.gotError(false);
   }
 }
+#endif
 
 uint64_t BoardSim::Run(const std::atomic<bool>* stop) {
   uint64_t quiet = 0;  // cycles since the last byte moved

@@ -8,7 +8,9 @@
 // clks_per_bit clocks per bit (the Verilated ClksPerBit); ftdi_rxd is sampled in the middle of
 // each bit and every received byte goes to the pty. The clock runs while bytes move and for
 // kBusyCycles after the last one (the engine works meanwhile); then the simulation waits for
-// the host without advancing.
+// the host without advancing. Built with TMA_BOARD_BYTE_LINK (tma-board-sim-fast) the model is
+// board_core, the same logic without the PLL and the UART PHY, and bytes move on its byte port
+// (board_sim.cc).
 #ifndef TMA_BOARDS_ULX3S_SIM_BOARD_SIM_H_
 #define TMA_BOARDS_ULX3S_SIM_BOARD_SIM_H_
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tma-board-sim: the Verilated ULX3S board top on a pseudo-terminal (board_sim.h).
-//   tma-board-sim            prints "tma-board-sim: pty /dev/pts/N" and runs until SIGINT /
-//                            SIGTERM, then prints the cycles, the bytes moved and the RTL
-//                            assertion failures (the AXI protocol checkers bound to the
+//   tma-board-sim            (-bit, -fast alike) prints "tma-board-sim: pty /dev/pts/N" and runs
+//                            until SIGINT / SIGTERM, then prints the cycles, the bytes moved and
+//                            the RTL assertion failures (the AXI protocol checkers bound to the
 //                            board's buses among them).
 // Exit: 0, or 1 when an assertion failed, 2 when the pty could not be opened.
 #include <atomic>
@@ -34,8 +34,12 @@ int main() {
   }
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
+#ifdef TMA_BOARD_BYTE_LINK
+  std::printf("tma-board-sim: pty %s (byte link: board_core without the UART PHY)\n", pty.c_str());
+#else
   std::printf("tma-board-sim: pty %s (UART %d clocks per bit)\n", pty.c_str(),
               TMA_BOARD_CLKS_PER_BIT);
+#endif
   std::fflush(stdout);
   const uint64_t asserts = sim.Run(&g_stop);
   std::printf(

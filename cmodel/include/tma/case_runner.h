@@ -24,6 +24,8 @@ struct RunOptions {
   std::string junit;                // also write a JUnit XML report here
   bool fail_on_skip = false;        // a skipped case makes the run fail
   int sample = 1;                   // replay only every Nth case of each file (index % N == 0)
+  int shard = 0;                    // with sample N: the cases with index % N == shard (0..N-1),
+                                    // so N runs with shards 0..N-1 replay each case once
   GoldenLimits limits;              // what a case may declare (golden.h)
   // Called after each replay; may amend the result (the RTL adds pin-level notes).
   std::function<void(const GoldenCase&, ReplayResult*)> after_case;
