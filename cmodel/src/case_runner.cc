@@ -143,7 +143,8 @@ int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, cons
     const bool read_ok = ForEachGoldenCase(
         path, opt.limits,
         [&](GoldenCase&& c) {
-          if (idx++ % sample != static_cast<size_t>(opt.shard) || (filter && !std::regex_search(c.id, *filter))) {
+          if (idx++ % sample != static_cast<size_t>(opt.shard) ||
+              (filter && !std::regex_search(c.id, *filter))) {
             return true;
           }
           CaseRecord rec;
