@@ -95,7 +95,11 @@ def place_and_route(out, json_path, seed, mhz, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", required=True, help="work directory (created)")
+    ap.add_argument("--out", help="work directory (created); required unless --print-params")
+    ap.add_argument("--print-params", action="store_true",
+                    help="print the configuration's board-top parameters as NAME=VALUE lines, "
+                         "ClksPerBit (the UART divisor) included, and exit (CMake builds "
+                         "tma-board-sim-bit from them)")
     ap.add_argument("--seeds", default="1,2,3",
                     help="comma-separated placement seeds; empty: synthesis only")
     ap.add_argument("--config", choices=sorted(CONFIGS),
@@ -122,12 +126,22 @@ def main():
                          "venv's yowasp one; synth/README.md builds a native one)")
     args = ap.parse_args()
 
-    out = pathlib.Path(args.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
     config = args.config or ("full" if args.stub_engine else "load90")
     params = dict(CONFIGS[config])
     params.update(p.split("=", 1) for p in args.param)
     mhz = int(params.get("SysMhz", "100"))
+    if args.print_params:
+        # The board top's defaults for what the configuration leaves alone (SysMhz 100,
+        # BaudRate 3000000), and its ClksPerBit formula.
+        baud = int(params.get("BaudRate", "3000000"))
+        for k, v in sorted(params.items()):
+            print(f"{k}={v}")
+        print(f"ClksPerBit={(mhz * 1000000 + baud // 2) // baud}")
+        return 0
+    if not args.out:
+        ap.error("--out is required")
+    out = pathlib.Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
     t_start = time.time()
 
     json_path = out / "board.json"
