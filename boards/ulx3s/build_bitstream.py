@@ -149,9 +149,10 @@ def main():
         # A netlist synthesized before (--seeds "" elsewhere): place and route only. -P SysMhz
         # must be the one it was synthesized with (it sets the clock constraint).
         src = pathlib.Path(args.netlist).resolve()
-        opener = gzip.open if src.suffix == ".gz" else open
-        with opener(src, "rb") as f_in, open(json_path, "wb") as f_out:
-            shutil.copyfileobj(f_in, f_out)
+        if src != json_path:  # --netlist OUT/board.json places the synthesis in OUT itself
+            opener = gzip.open if src.suffix == ".gz" else open
+            with opener(src, "rb") as f_in, open(json_path, "wb") as f_out:
+                shutil.copyfileobj(f_in, f_out)
         synth_s = None
         print(f"ulx3s: netlist {src} (no synthesis)")
     else:
