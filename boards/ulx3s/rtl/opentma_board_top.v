@@ -54,7 +54,7 @@ module opentma_board_top #(
 
   assign wifi_gpio0 = 1'b1;
 
-  // ---- UART and the UARTBone bridge ----
+  // ---- UART ----
   wire       rx_valid, tx_valid, tx_ready;
   wire [7:0] rx_data, tx_data;
   board_uart_phy #(.ClksPerBit(ClksPerBit)) u_uart (
@@ -69,7 +69,7 @@ module opentma_board_top #(
     .tx_data_i  (tx_data)
   );
 
-  // Bridge -> crossbar
+  // ---- Everything behind the PHY ----
   wire rx_room;
   board_core #(
     .SysMhz      (SysMhz),
