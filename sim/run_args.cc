@@ -60,22 +60,11 @@ bool RunArgParser::Parse(int argc, char** argv, RunArgs* a, const Extra& extra) 
       ok = value(&v) && Number(name, v, 1, INT32_MAX, &n);
       a->opt.sample = static_cast<int>(n);
     } else if (name == "--shard") {
-      // K/N: the cases whose index in their file is K mod N (sets --sample N with offset K).
-      uint64_t k = 0;
-      ok = value(&v);
-      const size_t slash = v.find('/');
-      if (ok && slash == std::string::npos) {
-        std::cerr << tool_ << " run: --shard takes K/N (got " << v << ")\n";
-        ok = false;
+      std::string error;
+      ok = value(&v) && model::ParseShard(v, &a->opt, &error);
+      if (!error.empty()) {
+        std::cerr << tool_ << " run: " << error << "\n";
       }
-      ok = ok && Number(name, v.substr(0, slash), 0, INT32_MAX, &k) &&
-           Number(name, v.substr(slash + 1), 1, INT32_MAX, &n);
-      if (ok && k >= n) {
-        std::cerr << tool_ << " run: --shard K/N needs K < N (got " << v << ")\n";
-        ok = false;
-      }
-      a->opt.sample = static_cast<int>(n);
-      a->opt.shard = static_cast<int>(k);
     } else if (name == "--limit") {
       ok = value(&v) && Number(name, v, 1, uint64_t{1} << 40, &a->limit);
     } else if (name == "--max-case-bytes") {

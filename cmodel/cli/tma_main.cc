@@ -158,15 +158,10 @@ int CmdRun(const RunArgs& a) {
   opt.verbose = a.verbose;
   opt.junit = a.junit;
   opt.fail_on_skip = a.fail_on_skip;
-  if (!a.shard.empty()) {
-    int k = 0, n = 0;
-    char tail = 0;
-    if (std::sscanf(a.shard.c_str(), "%d/%d%c", &k, &n, &tail) != 2 || n < 1 || k < 0 || k >= n) {
-      std::cerr << "tma run: --shard takes K/N with 0 <= K < N (got " << a.shard << ")\n";
-      return 2;
-    }
-    opt.sample = n;
-    opt.shard = k;
+  std::string error;
+  if (!a.shard.empty() && !ParseShard(a.shard, &opt, &error)) {
+    std::cerr << "tma run: " << error << "\n";
+    return 2;
   }
   opt.limits = a.limits;
   return RunCaseFiles(a.files, *engine, opt, std::cout, std::cerr);

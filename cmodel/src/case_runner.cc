@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tma/case_runner.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -113,6 +114,28 @@ std::string RegexEscape(const std::string& s) {
 }
 
 }  // namespace
+
+bool ParseShard(const std::string& text, RunOptions* opt, std::string* error) {
+  const size_t slash = text.find('/');
+  uint64_t part[2] = {0, 0};
+  bool ok = slash != std::string::npos;
+  for (int i = 0; ok && i < 2; ++i) {
+    const std::string v = i == 0 ? text.substr(0, slash) : text.substr(slash + 1);
+    ok = !v.empty() && v.size() <= 10;
+    for (char ch : v) {
+      ok = ok && ch >= '0' && ch <= '9';
+      part[i] = ok ? part[i] * 10 + static_cast<uint64_t>(ch - '0') : part[i];
+    }
+  }
+  if (!ok || part[1] < 1 || part[1] > INT32_MAX || part[0] >= part[1]) {
+    *error =
+        "--shard takes K/N with 0 <= K < N <= " + std::to_string(INT32_MAX) + " (got " + text + ")";
+    return false;
+  }
+  opt->sample = static_cast<int>(part[1]);
+  opt->shard = static_cast<int>(part[0]);
+  return true;
+}
 
 int RunCaseFiles(const std::vector<std::string>& paths, CaseEngine& engine, const RunOptions& opt,
                  std::ostream& out, std::ostream& err, RunTotals* totals) {

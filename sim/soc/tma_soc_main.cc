@@ -4,7 +4,8 @@
 // (SocCaseEngine), with the report and exit code of `tma run` (`tma run --engine soc` hands
 // over to it):
 //   tma-soc run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
-//                       [--sample N] [--limit CYCLES] [--max-case-bytes N] [--max-line-bytes N]
+//                       [--sample N] [--shard K/N] [--limit CYCLES] [--max-case-bytes N]
+//                       [--max-line-bytes N]
 // (sim/run_args.h, the options tma-rtl takes too).
 // A case the SoC cannot run is SKIP with the reason; the cases skipped because they do not fit
 // the shell's memories are listed at the end. A case whose replay broke a rule (hang, SLVERR,
@@ -26,7 +27,7 @@ namespace m = tma::model;
 
 int Usage() {
   std::cerr << "usage: tma-soc run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE]\n"
-               "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
+               "                    [--fail-on-skip] [--sample N] [--shard K/N] [--limit CYCLES]\n"
                "                    [--max-case-bytes N] [--max-line-bytes N]\n";
   return 2;
 }

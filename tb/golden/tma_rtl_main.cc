@@ -3,7 +3,7 @@
 // tma-rtl: golden-case replay through the Verilated RTL, with the report and exit code of
 // `tma run` (cmodel/cli/tma_main.cc):
 //   tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE] [--fail-on-skip]
-//                       [--sample N] [--limit CYCLES] [--data-bytes 16|32|64|128]
+//                       [--sample N] [--shard K/N] [--limit CYCLES] [--data-bytes 16|32|64|128]
 //                       [--max-case-bytes N] [--max-line-bytes N]   (limits: golden.h)
 //                       [--arch NAME] [--atomic [--min-atomics N]] [--config load90]
 // A case the RTL does not implement is SKIP (listed with the reason), never PASS. A case whose
@@ -60,7 +60,7 @@ namespace m = tma::model;
 
 int Usage() {
   std::cerr << "usage: tma-rtl run FILE... [--filter REGEX] [-v|--verbose] [--junit FILE]\n"
-               "                    [--fail-on-skip] [--sample N] [--limit CYCLES]\n"
+               "                    [--fail-on-skip] [--sample N] [--shard K/N] [--limit CYCLES]\n"
                "                    [--data-bytes 16|32|64|128] [--max-case-bytes N]\n"
                "                    [--max-line-bytes N] [--arch NAME]\n"
                "                    [--atomic [--min-atomics N]] [--config load90]\n";

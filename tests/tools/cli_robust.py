@@ -209,13 +209,12 @@ def t_shard(a, d):
         return
     tile = os.path.join(a.vectors, "hand", "tile.jsonl")
 
-    def totals(extra):
+    def case_ids(extra):
         out = run([a.tma_rtl, "run", tile, "-v"] + extra, 0)
-        ids = sorted(l.split()[1] for l in out.splitlines() if l.startswith(("PASS ", "SKIP ")))
-        return ids
+        return sorted(l.split()[1] for l in out.splitlines() if l.startswith(("PASS ", "SKIP ")))
 
-    whole = totals([])
-    parts = [totals(["--shard", f"{k}/3"]) for k in range(3)]
+    whole = case_ids([])
+    parts = [case_ids(["--shard", f"{k}/3"]) for k in range(3)]
     if not whole or sorted(sum(parts, [])) != whole or any(not p for p in parts):
         FAILS.append(f"--shard: {[len(p) for p in parts]} cases in the shards, "
                      f"{len(whole)} in the file")

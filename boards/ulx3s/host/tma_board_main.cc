@@ -4,7 +4,7 @@
 // the UARTBone link), with the report and exit code of `tma run` (`tma run --engine board`
 // hands over to it):
 //   tma-board run FILE... --link uart:PATH[@BAUD] [--filter REGEX] [-v|--verbose]
-//                 [--junit FILE] [--fail-on-skip] [--sample N] [--max-case-bytes N]
+//                 [--junit FILE] [--fail-on-skip] [--sample N] [--shard K/N] [--max-case-bytes N]
 //                 [--max-line-bytes N] [--max-polls N] [--reply-timeout-ms MS]
 //                 [--build default|load90]
 // (the replay options of sim/run_args.h, every number range-checked, and the board's own).
@@ -37,7 +37,8 @@ namespace m = tma::model;
 
 int Usage() {
   std::cerr << "usage: tma-board run FILE... --link uart:PATH[@BAUD] [--filter REGEX]\n"
-               "                 [-v|--verbose] [--junit FILE] [--fail-on-skip] [--sample N]\n"
+               "                 [-v|--verbose] [--junit FILE] [--fail-on-skip] [--sample N] "
+               "[--shard K/N]\n"
                "                 [--max-case-bytes N] [--max-line-bytes N] [--max-polls N]\n"
                "                 [--reply-timeout-ms MS] [--build default|load90]\n";
   return 2;

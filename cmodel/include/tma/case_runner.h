@@ -38,6 +38,10 @@ struct RunTotals {
   std::map<std::string, int> skip_reasons;
 };
 
+// Parses a --shard value "K/N" (decimal digits only, 1 <= N <= INT32_MAX, K < N) into
+// opt->sample = N and opt->shard = K. On a bad value returns false with *error saying why.
+bool ParseShard(const std::string& text, RunOptions* opt, std::string* error);
+
 // Replays `files` on `engine`, writing the report to `out` and errors to `err`. Returns the exit
 // status of the tools: 0 every case that ran passed, 1 a failure (or a skip with fail_on_skip,
 // or no case ran), 2 a file, regex or JUnit error.
