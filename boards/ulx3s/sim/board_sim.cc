@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The Verilated board top bridged to a pty (board_sim.h). Built with TMA_BOARD_BYTE_LINK, the
-// model is board_core (the board without its PLL and UART PHY) and bytes move on its byte port
+// The Verilated board top bridged to a pty (board_sim.h). Built with TMA_BOARD_CLKS_PER_BIT 0,
+// the model is board_core (the board without its PLL and UART PHY) and bytes move on its byte port
 // with its FIFO's back-pressure, one a clock at most: the fast board simulation.
 #include "boards/ulx3s/sim/board_sim.h"
 
@@ -16,7 +16,7 @@
 
 #include <verilated.h>
 
-#ifdef TMA_BOARD_BYTE_LINK
+#if TMA_BOARD_CLKS_PER_BIT == 0
 #include "Vboard_core.h"
 using BoardModel = Vboard_core;
 #else
@@ -35,17 +35,14 @@ BoardSim::BoardSim(int clks_per_bit) : m_(std::make_unique<Model>()), cpb_(clks_
   m_->ctx.fatalOnError(false);  // an assertion failure is counted, not an abort
   m_->top = std::make_unique<BoardModel>(&m_->ctx, "board");
   BoardModel& t = *m_->top;
-#ifdef TMA_BOARD_BYTE_LINK
+#if TMA_BOARD_CLKS_PER_BIT == 0
   // board_core has no power-on reset of its own: hold rst_ni low for a few clocks.
   t.clk_i = 0;
   t.rst_ni = 0;
   t.rx_valid_i = 0;
   t.tx_ready_i = 1;
   for (int i = 0; i < 4; ++i) {
-    t.clk_i = 1;
-    t.eval();
-    t.clk_i = 0;
-    t.eval();
+    Tick();
   }
   t.rst_ni = 1;
 #else
@@ -105,7 +102,24 @@ void BoardSim::Exchange() {
   }
 }
 
-#ifdef TMA_BOARD_BYTE_LINK
+void BoardSim::Tick() {
+  BoardModel& t = *m_->top;
+#if TMA_BOARD_CLKS_PER_BIT == 0
+  auto& clk = t.clk_i;
+#else
+  auto& clk = t.clk_25mhz;  // the PLL is bypassed: its 25 MHz pin is the clock
+#endif
+  clk = 1;
+  t.eval();
+  clk = 0;
+  t.eval();
+  if (m_->ctx.gotError()) {
+    ++asserts_;
+    m_->ctx.gotError(false);
+  }
+}
+
+#if TMA_BOARD_CLKS_PER_BIT == 0
 void BoardSim::Cycle() {
   BoardModel& t = *m_->top;
   // Host -> board: a byte when the bridge's FIFO has room (rx_ready_o settled before the edge).
@@ -119,15 +133,8 @@ void BoardSim::Cycle() {
   if (t.tx_valid_o) {
     from_board_.push_back(static_cast<char>(t.tx_data_o));
   }
-  t.clk_i = 1;
-  t.eval();
-  t.clk_i = 0;
-  t.eval();
+  Tick();
   ++cycle_;
-  if (m_->ctx.gotError()) {
-    ++asserts_;
-    m_->ctx.gotError(false);
-  }
 }
 #else
 void BoardSim::Cycle() {
@@ -146,10 +153,7 @@ void BoardSim::Cycle() {
       tx_bit_ = -1;
     }
   }
-  t.clk_25mhz = 1;
-  t.eval();
-  t.clk_25mhz = 0;
-  t.eval();
+  Tick();
   ++cycle_;
   // Board -> host: find the start bit, sample each bit in its middle.
   const int pin = t.ftdi_rxd;
@@ -173,10 +177,6 @@ void BoardSim::Cycle() {
       }
       rx_bit_ = -1;
     }
-  }
-  if (m_->ctx.gotError()) {
-    ++asserts_;
-    m_->ctx.gotError(false);
   }
 }
 #endif

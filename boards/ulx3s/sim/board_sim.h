@@ -8,7 +8,7 @@
 // clks_per_bit clocks per bit (the Verilated ClksPerBit); ftdi_rxd is sampled in the middle of
 // each bit and every received byte goes to the pty. The clock runs while bytes move and for
 // kBusyCycles after the last one (the engine works meanwhile); then the simulation waits for
-// the host without advancing. Built with TMA_BOARD_BYTE_LINK (tma-board-sim-fast) the model is
+// the host without advancing. Built with TMA_BOARD_CLKS_PER_BIT 0 (tma-board-sim-fast) the model is
 // board_core, the same logic without the PLL and the UART PHY, and bytes move on its byte port
 // (board_sim.cc).
 #ifndef TMA_BOARDS_ULX3S_SIM_BOARD_SIM_H_
@@ -42,7 +42,8 @@ class BoardSim {
 
  private:
   struct Model;
-  void Cycle();     // one clock with the UART pins driven and sampled
+  void Cycle();     // one clock with the UART pins (or the byte port) driven and sampled
+  void Tick();      // one rising and falling edge; counts an RTL assertion failure
   void Exchange();  // pty <-> byte queues (non-blocking)
   bool Idle() const;
 

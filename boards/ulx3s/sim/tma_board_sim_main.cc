@@ -14,7 +14,7 @@
 #include "boards/ulx3s/sim/board_sim.h"
 
 #ifndef TMA_BOARD_CLKS_PER_BIT
-#error "TMA_BOARD_CLKS_PER_BIT: the Verilated ClksPerBit"
+#error "TMA_BOARD_CLKS_PER_BIT: the Verilated ClksPerBit (0: board_core with a byte link)"
 #endif
 
 namespace {
@@ -34,7 +34,7 @@ int main() {
   }
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-#ifdef TMA_BOARD_BYTE_LINK
+#if TMA_BOARD_CLKS_PER_BIT == 0
   std::printf("tma-board-sim: pty %s (byte link: board_core without the UART PHY)\n", pty.c_str());
 #else
   std::printf("tma-board-sim: pty %s (UART %d clocks per bit)\n", pty.c_str(),
