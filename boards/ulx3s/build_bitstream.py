@@ -8,7 +8,9 @@ native one on the PATH, else the venv's yowasp one; router2; --85k --package CAB
 --timing-allow-fail) on every seed, then yowasp-ecppack
 --compress of the first seed's routed design. Prints per seed the achieved fmax of the system
 clock against its constraint (margin in MHz and %), the utilisation (LUT4, FF, EBR, PLL) and
-the wall time, and writes them to OUT/summary.json.
+the wall time, and writes them to OUT/summary.json. Between synthesis and place and route,
+global_lsr.py puts the flop resets with >= 1000 LSR pins on a global buffer (DCCA;
+--no-global-lsr leaves them on fabric routing).
 Exit status: 0 when every seed routed with timing met and the bitstream was written; 1
 otherwise; 2 on a usage error.
 
@@ -19,10 +21,11 @@ otherwise; 2 on a usage error.
       full configuration's 100 MHz: a quick check of the flow)
   --config NAME: a named parameter set of the board top (below); -P NAME=VALUE after it wins
   (SysMhz=30, NumCtas=2, GmemBytes=131072, ...).
-    load90  (default) SysMhz=20 Arch=90 StorePath=0 BaudRate=2000000 GmemBytes=131072: the
-            sm_90 load engine (stores, reductions and bulk writes answer unsupported) at 20 MHz,
-            the UART at 2 Mbaud (10 clocks per bit), 128 KiB of global memory (103 EBR, where
-            256 KiB's 167 left router2 unconverged); docs/board.md has its results
+    load90  (default) SysMhz=20 Arch=90 StorePath=0 BaudRate=2000000 GmemBytes=131072
+            MbarSlots=1: the sm_90 load engine (stores, reductions and bulk writes answer
+            unsupported) at 20 MHz, the UART at 2 Mbaud (10 clocks per bit), 128 KiB of global
+            memory (103 EBR, where 256 KiB's 167 left router2 unconverged), one mbarrier per
+            CTA (the golden runner's; four cost 6.5k LUT4); docs/board.md has its results
     full    the board top's own parameters: every mode and the write direction at 100 MHz, 3
             Mbaud (does not fit timing yet: docs/board.md)
 """
@@ -31,11 +34,15 @@ import argparse
 import gzip
 import concurrent.futures
 import json
+import os
 import pathlib
 import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import global_lsr  # noqa: E402  (beside this script)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 BOARD = REPO / "boards" / "ulx3s"
@@ -58,7 +65,7 @@ def filelist(path, root):
 
 CONFIGS = {
     "load90": {"SysMhz": "20", "Arch": "90", "StorePath": "0", "BaudRate": "2000000",
-               "GmemBytes": "131072"},
+               "GmemBytes": "131072", "MbarSlots": "1"},
     "full": {},
 }
 
@@ -114,7 +121,11 @@ def main():
     ap.add_argument("--keep-names", action="store_true",
                     help="keep the RTL's *_q register names through synthesis (to read the "
                          "critical path; the logic is that of the plain netlist)")
-    ap.add_argument("--jobs", type=int, default=1, help="seeds placed and routed at a time")
+    ap.add_argument("--no-global-lsr", action="store_true",
+                    help="leave the high-fanout flop resets on fabric routing (global_lsr.py "
+                    "puts each net with >= 1000 LSR pins on a global buffer by default)")
+    ap.add_argument("--jobs", type=int, default=0, help="seeds placed and routed at a time "
+                    "(default: one per CPU core, at most one per seed)")
     ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument "
                     "(e.g. --pnr-arg=--threads=4 with a native nextpnr-ecp5)")
     ap.add_argument("--router", default="router2", choices=("router1", "router2"),
@@ -187,11 +198,23 @@ def main():
             return 1
         print(f"ulx3s: synthesis {synth_s} s")
 
+    promoted = []
+    if not args.no_global_lsr:
+        with open(json_path) as f:
+            netlist = json.load(f)
+        promoted = global_lsr.promote(netlist)
+        if promoted:
+            with open(json_path, "w") as f:
+                json.dump(netlist, f)
+        for label, n in promoted:
+            print(f"ulx3s: global reset buffer (DCCA) for {label}: {n} LSR pins")
+
     seeds = [int(s) for s in args.seeds.split(",") if s]
     if not seeds:   # --seeds "": synthesis only (the netlist for a place and route elsewhere)
         print(f"ulx3s: {json_path} (synthesis only)")
         return 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+    jobs = args.jobs if args.jobs > 0 else min(len(seeds), os.cpu_count() or 1)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         results = list(ex.map(lambda s: place_and_route(out, json_path, s, mhz, args), seeds))
 
     ok = True
@@ -228,7 +251,7 @@ def main():
     wall = round(time.time() - t_start, 1)
     (out / "summary.json").write_text(json.dumps(
         {"config": config, "params": params, "stub_engine": args.stub_engine,
-         "synth_s": synth_s,
+         "synth_s": synth_s, "global_lsr": [{"net": n, "lsr_pins": k} for n, k in promoted],
          "seeds": results, "bitstream": str(bit) if ok else None, "wall_s": wall}, indent=2))
     print(f"ulx3s: {'OK' if ok else 'FAILED'}, wall {wall} s")
     return 0 if ok else 1

@@ -211,7 +211,8 @@ module tma_cluster_shell #(
       .tx_valid_i (tx_valid_i && tx_cta_i == 4'(c)),
       .tx_addr_i,
       .tx_bytes_i (tx_bytes_i[20:0]),
-      .op_valid_i (op_valid_i && op_cta_i == 4'(c)),
+      // an operation on a slot the unit does not have does nothing (no alias of a lower one)
+      .op_valid_i (op_valid_i && op_cta_i == 4'(c) && 32'(op_slot_i) < MbarSlots),
       .op_ready_o (op_ready),
       .op_i,
       .op_slot_i  (SlotW'(op_slot_i)),
