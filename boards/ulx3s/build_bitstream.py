@@ -9,8 +9,8 @@ native one on the PATH, else the venv's yowasp one; router1; --85k --package CAB
 --compress of the first seed's routed design. Prints per seed the achieved fmax of the system
 clock against its constraint (margin in MHz and %), the utilisation (LUT4, FF, EBR, PLL) and
 the wall time, and writes them to OUT/summary.json. Between synthesis and place and route,
-global_lsr.py puts the flop resets with >= 1000 LSR pins on a global buffer (DCCA;
---no-global-lsr leaves them on fabric routing).
+global_lsr.py puts the flop resets with many LSR pins (global_lsr.DEFAULT_MIN_FANOUT) on a
+global buffer (DCCA; --no-global-lsr leaves them on fabric routing).
 Exit status: 0 when every seed routed with timing met and the bitstream was written; 1
 otherwise; 2 on a usage error.
 
@@ -123,7 +123,8 @@ def main():
                          "critical path; the logic is that of the plain netlist)")
     ap.add_argument("--no-global-lsr", action="store_true",
                     help="leave the high-fanout flop resets on fabric routing (global_lsr.py "
-                    "puts each net with >= 1000 LSR pins on a global buffer by default)")
+                    f"puts each net with >= {global_lsr.DEFAULT_MIN_FANOUT} LSR pins on a global "
+                    "buffer by default)")
     ap.add_argument("--jobs", type=int, default=0, help="seeds placed and routed at a time "
                     "(default: one per CPU core, at most one per seed)")
     ap.add_argument("--pnr-arg", action="append", default=[], help="extra nextpnr argument "

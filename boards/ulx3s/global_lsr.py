@@ -40,30 +40,32 @@ def promote(netlist, min_fanout=DEFAULT_MIN_FANOUT):
     cells, nets = mod["cells"], mod["netnames"]
     lsr_pins = collections.defaultdict(list)    # bit -> [(cell, index in LSR)]
     dcca_driven = set()
+    top_bit = 0                                  # the highest bit number in use
     for name, cell in cells.items():
+        for bits in cell["connections"].values():
+            top_bit = max([top_bit] + [b for b in bits if isinstance(b, int)])
         if cell["type"] == "TRELLIS_FF":
             for i, bit in enumerate(cell["connections"].get("LSR", [])):
                 if isinstance(bit, int):
                     lsr_pins[bit].append((name, i))
         elif cell["type"] == "DCCA":
             dcca_driven.update(b for b in cell["connections"].get("CLKO", []) if isinstance(b, int))
-    bit_name = {}
-    for name, net in nets.items():
-        for bit in net["bits"]:
-            if isinstance(bit, int) and (bit not in bit_name or len(name) < len(bit_name[bit])):
-                bit_name[bit] = name
-    used = [b for n in nets.values() for b in n["bits"] if isinstance(b, int)]
-    used += [b for c in cells.values() for bits in c["connections"].values() for b in bits
-             if isinstance(b, int)]
-    next_bit = 1 + max(used)
     wanted = sorted(((b, p) for b, p in lsr_pins.items()
                      if len(p) >= min_fanout and b not in dcca_driven),
                     key=lambda bp: -len(bp[1]))[:MAX_GLOBALS]
+    bit_name = {b: None for b, _ in wanted}      # the shortest net name of each wanted bit
+    for name, net in nets.items():
+        for bit in net["bits"]:
+            if isinstance(bit, int):
+                top_bit = max(top_bit, bit)
+                if bit in bit_name and (bit_name[bit] is None or len(name) < len(bit_name[bit])):
+                    bit_name[bit] = name
+    next_bit = top_bit + 1
     promoted = []
     for bit, pins in wanted:
         glb = next_bit
         next_bit += 1
-        label = bit_name.get(bit, f"bit{bit}")
+        label = bit_name[bit] or f"bit{bit}"
         cells[f"$global_lsr${label}"] = {
             "hide_name": 1, "type": "DCCA", "parameters": {}, "attributes": {},
             "port_directions": {"CLKI": "input", "CE": "input", "CLKO": "output"},
